@@ -1,0 +1,24 @@
+# ps_add_test(NAME <tst_name> SOURCES <files...> LIBS <targets...> [GUI] [TIMEOUT <s>] [LABELS <l...>])
+#
+# One Qt Test executable per unit, registered with CTest. Tests find the real samples through
+# PS_SHARED_DIR and built executables through PS_BIN_DIR (both compile definitions), so they run
+# from any working directory. GUI tests get the offscreen platform.
+function(ps_add_test)
+  cmake_parse_arguments(T "GUI" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE Qt6::Test ${T_LIBS})
+  target_compile_definitions(${T_NAME} PRIVATE
+    PS_SHARED_DIR="${PS_SHARED_DIR}"
+    PS_TESTDATA_DIR="${PS_SHARED_DIR}/testdata"
+    PS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    PS_BIN_DIR="${PROJECT_BINARY_DIR}/bin")
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  set(env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "UBSAN_OPTIONS=print_stacktrace=1")
+  if(T_GUI)
+    list(APPEND env "QT_QPA_PLATFORM=offscreen")
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${env}" LABELS "${T_LABELS}")
+endfunction()

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The test command of the README: installs dependencies, builds with warnings as errors and
+# ASan+UBSan, and runs every test through CTest. Extra arguments go to ctest (e.g. -R config).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/install-deps.sh"
+
+build="$root/build/test"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPS_WERROR=ON -DPS_SANITIZE=ON \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
+cmake --build "$build" --parallel "$(nproc)"
+cd "$build"
+ctest --output-on-failure --parallel "$(nproc)" "$@"
