@@ -1,0 +1,22 @@
+#pragma once
+// Dotted key paths as Hydra and OmegaConf write them: "actor_rollout_ref.actor.optim.lr",
+// "lst.1" or "lst[1]" for a list item. A key that itself contains dots cannot be addressed this
+// way (OmegaConf has the same limit).
+
+#include "core/config/node.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ps::core::config {
+
+// "a.b[0].c" -> {"a","b","0","c"}. An empty path gives {}.
+std::vector<std::string> splitKeyPath(std::string_view path);
+std::string joinKeyPath(const std::vector<std::string> &parts);
+
+// The node at `path`, or nullptr when any step is absent (list steps must be in range).
+const Node *findPath(const Node &root, std::string_view path);
+Node *findPath(Node &root, std::string_view path);
+
+} // namespace ps::core::config
