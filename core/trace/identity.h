@@ -1,0 +1,45 @@
+#pragma once
+// Report identity from file names and layouts, and grouping of reports:
+//   run -> worker group or role -> rank -> capture range (step).
+//
+// Recognised names (spec/trace-formats.md, profiling-config.md):
+//   RLinf   rlinf_profile_<Group>_<rank>_<PID>[...].sqlite     group, rank, pid
+//   verl    worker_process_<PID>.<RID>.sqlite (Ray logs/nsight/) group "worker_process", pid, step=RID
+//   nsys    report<N>.sqlite                                      step=N
+// Any path component like "step_3"/"step3"/"global_step_3" sets the step when the name has none,
+// and a Ray session folder ("session_..."), or else the parent folder, names the run.
+
+#include "core/trace/report.h"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ps::core::trace {
+
+ReportIdentity identityFromPath(std::string_view path);
+
+// Fills what the path did not give from the data (pid when the report has one process, host).
+void completeIdentity(ReportIdentity &id, const ReportMeta &meta);
+
+struct RankNode
+{
+    std::optional<int> rank;
+    std::vector<size_t> reports; // indices into the input, ordered by step then path
+};
+struct GroupNode
+{
+    std::string group;
+    std::vector<RankNode> ranks; // ordered by rank (unknown last)
+};
+struct RunNode
+{
+    std::string run;
+    std::vector<GroupNode> groups; // ordered by name
+};
+
+// Groups reports by run, group, rank; capture ranges of one rank stay in step order.
+std::vector<RunNode> groupReports(std::span<const ReportPtr> reports);
+
+} // namespace ps::core::trace

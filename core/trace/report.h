@@ -1,0 +1,73 @@
+#pragma once
+// One loaded report: where it came from, what the file says about itself (ReportMeta), who it
+// is in the training run (ReportIdentity), and its events (EventStore). Immutable once loaded;
+// shared between threads and views through std::shared_ptr<const Report>.
+
+#include "core/trace/eventstore.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ps::core::trace {
+
+enum class TraceFormat : uint8_t { NsysSqlite, Rocpd, AscendDb, KinetoJson };
+// "nsys-sqlite", "rocpd", "ascend-db", "kineto-json" (the `format` of `trace info`).
+std::string_view traceFormatName(TraceFormat f);
+
+struct GpuInfo
+{
+    uint32_t id = 0; // device id as the report's GPU events use it
+    std::string name;
+    std::string busLocation;
+    std::string uuid;
+};
+
+// What the file itself says.
+struct ReportMeta
+{
+    TraceFormat format = TraceFormat::NsysSqlite;
+    std::string exporterVersion; // e.g. "2024.5.1.113"; empty when unknown
+    std::string schemaVersion;   // e.g. "3.13.2"
+    // UTC time (ns since the epoch) of the report's own time origin (nsys: session start);
+    // absent when the file has none (pre-2022 nsys, rocpd).
+    std::optional<int64_t> utcStartNs;
+    std::string host;              // host name when recorded
+    std::vector<GpuInfo> gpus;
+    std::vector<uint32_t> pids;    // processes that have events, ascending
+    // Events in the file per kind, one per row/trace event, before any filtering for drawing.
+    // Usually equal to EventStore::count(); readers that drop rows say why in warnings.
+    std::array<size_t, kTrackKindCount> fileCounts{};
+    std::vector<std::string> warnings; // non-fatal oddities met while reading
+};
+
+// Who the report is in the run; every field optional. Derived from the path (identity.h) and
+// from the data (pid).
+struct ReportIdentity
+{
+    std::string run;    // the run's folder (grouping root); "" when the path gives none
+    std::string group;  // worker group or role: "ActorGroup", "worker_process", ...
+    std::optional<int> rank;
+    std::optional<int> step;   // step or capture-range index (verl <RID>, nsys report<N>)
+    std::optional<uint32_t> pid;
+    std::string host;   // from the path (Ray node folder) or the data
+    std::string label;  // short display name, e.g. "ActorGroup r3 pid 4242"
+};
+
+struct Report
+{
+    std::string path; // as given (absolute when found under a folder)
+    uint64_t fileSize = 0;
+    int64_t fileMtimeNs = 0;
+    ReportMeta meta;
+    ReportIdentity identity;
+    std::shared_ptr<const EventStore> store;
+    bool fromCache = false;
+};
+
+using ReportPtr = std::shared_ptr<const Report>;
+
+} // namespace ps::core::trace

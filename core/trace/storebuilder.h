@@ -1,0 +1,68 @@
+#pragma once
+// StoreBuilder: how a reader fills an EventStore. Single-threaded; a reader that reads in
+// parallel collects rows per thread and adds them here afterwards.
+//
+// Usage (any format):
+//   StoreBuilder b;
+//   NameId n = b.intern("ncclAllReduce");
+//   TrackHandle t = b.track({TrackKind::Kernel, pid, streamId, deviceId});
+//   b.add(t, start, end, n, correlationId, b.launchConfig({...}));
+//   b.setThreadName(pid, tid, b.intern("python"));
+//   EventStore store = std::move(b).build();
+//
+// Events may be added in any order; build() sorts each track by start (skipping the sort when
+// already sorted), computes levels (depth / lanes) and the window index once, and packs the
+// columns. Times are int64 ns in the report's own clock; an end before its start is clamped to
+// the start (duration 0).
+
+#include "core/trace/eventstore.h"
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace ps::core::trace {
+
+using TrackHandle = uint32_t;
+
+class StoreBuilder
+{
+public:
+    StoreBuilder();
+    ~StoreBuilder();
+    StoreBuilder(StoreBuilder &&) noexcept;
+    StoreBuilder &operator=(StoreBuilder &&) noexcept;
+
+    // Interns a string; equal strings give equal ids. "" is kNoName.
+    NameId intern(std::string_view s);
+    // The track for a key, created on first use. Handles stay valid until build().
+    TrackHandle track(const TrackKey &key);
+    // Appends an event. `aux` and `attr` per kind as documented in tracetypes.h.
+    void add(TrackHandle t, int64_t start, int64_t end, NameId name, uint32_t aux = 0, uint16_t attr = 0);
+    // Memcpy / Memset: the same with a byte count.
+    void addWithBytes(TrackHandle t, int64_t start, int64_t end, NameId name, uint32_t aux, uint16_t attr,
+                      uint64_t bytes);
+    // NvtxStartEnd: marks the event just added to `t` as ending on thread `endTid`.
+    void setLastEndTid(TrackHandle t, uint32_t endTid);
+    // Pre-sizes a track when the reader knows how many events will come.
+    void reserve(TrackHandle t, size_t events);
+
+    void setProcessName(uint32_t pid, NameId name);
+    void setThreadName(uint32_t pid, uint32_t tid, NameId name);
+    // Interned launch geometry; kNoLaunchConfig once 65535 distinct ones exist.
+    uint16_t launchConfig(const LaunchConfig &c);
+    // Interned NVTX scope; 0xFFFF once 65535 distinct ones exist.
+    uint16_t nvtxScope(const NvtxScope &s);
+    void setShortName(NameId full, NameId shortName);
+
+    size_t eventCount() const;
+
+    // Consumes the builder.
+    EventStore build() &&;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace ps::core::trace

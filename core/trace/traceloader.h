@@ -1,0 +1,62 @@
+#pragma once
+// Loading many reports together: folders are searched recursively, reports are read in
+// parallel (across files, and within a large file on separate read-only connections), cached
+// per report (tracecache.h), and a report that fails says why while the others load.
+//
+//   LoadOptions opt;                 // defaults: all cores, cache in defaultCacheDir()
+//   CancelToken cancel;              // cancel.cancel() from any thread stops soon after
+//   LoadResult r = loadReports({"runs/exp1"}, opt, [](const LoadProgress &p) {...}, &cancel);
+
+#include "core/trace/report.h"
+#include "core/trace/tracereader.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ps::core::trace {
+
+struct LoadOptions
+{
+    int threads = 0;             // 0 = std::thread::hardware_concurrency()
+    bool useCache = true;
+    std::string cacheDir;        // "" = defaultCacheDir() (tracecache.h)
+    size_t splitRows = 500000;   // see ReadContext::splitRows
+};
+
+struct LoadProgress
+{
+    size_t reportsDone = 0;  // finished (loaded or failed)
+    size_t reportsTotal = 0;
+    double fraction = 0;     // overall, 0..1, non-decreasing
+    std::string path;        // the report this update is about
+};
+// Called from worker threads, never concurrently with itself.
+using ProgressCallback = std::function<void(const LoadProgress &)>;
+
+struct LoadFailure
+{
+    std::string path;
+    std::string reason; // names the file and what was expected
+};
+
+struct LoadResult
+{
+    std::vector<ReportPtr> reports;    // in the order of findReports()
+    std::vector<LoadFailure> failures; // in the same order
+    bool cancelled = false;
+};
+
+// Expands files and folders into report files (recursively, sorted; files given explicitly are
+// kept even with an unknown extension, so that they fail with a reason). Paths that do not
+// exist go to `missing`.
+std::vector<std::string> findReports(const std::vector<std::string> &paths, std::vector<LoadFailure> *missing);
+
+// Loads one report (no cache, no threads besides ctx.threads). Returns nullptr and sets `error`
+// on failure.
+ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::string &error);
+
+LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions &options = {},
+                       const ProgressCallback &progress = {}, const CancelToken *cancel = nullptr);
+
+} // namespace ps::core::trace
