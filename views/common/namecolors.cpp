@@ -1,5 +1,6 @@
 #include "views/common/namecolors.h"
 
+#include <cmath>
 #include <cstdint>
 
 namespace ps::views {
@@ -21,16 +22,23 @@ QColor colorForName(std::string_view name)
 {
     const uint32_t h = fnv1a(name);
     const int hue = int(h % 360);
-    const int sat = 110 + int((h >> 9) % 90);  // 110..199: coloured but not garish
-    const int val = 200 + int((h >> 17) % 46); // 200..245: light enough for black labels
+    const int sat = 60 + int((h >> 9) % 80);   // 60..139: coloured but not garish
+    const int val = 225 + int((h >> 17) % 26); // 225..250: light enough for black labels
     return QColor::fromHsv(hue, sat, val);
 }
 
 QColor textColorOn(const QColor &background)
 {
-    // Relative luminance (sRGB weights); 140 splits readable-with-black from readable-with-white.
-    const int y = (background.red() * 299 + background.green() * 587 + background.blue() * 114) / 1000;
-    return y >= 140 ? QColor(Qt::black) : QColor(Qt::white);
+    // WCAG relative luminance; pick the label colour with the higher contrast ratio.
+    auto channel = [](int v) {
+        const double c = v / 255.0;
+        return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const double l = 0.2126 * channel(background.red()) + 0.7152 * channel(background.green())
+        + 0.0722 * channel(background.blue());
+    const double contrastBlack = (l + 0.05) / 0.05;
+    const double contrastWhite = 1.05 / (l + 0.05);
+    return contrastBlack >= contrastWhite ? QColor(Qt::black) : QColor(Qt::white);
 }
 
 } // namespace ps::views

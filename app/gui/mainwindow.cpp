@@ -1,0 +1,228 @@
+#include "app/gui/mainwindow.h"
+
+#include "core/version.h"
+#include "views/common/recentfiles.h"
+#include "views/common/workspace.h"
+#include "views/config/configureworkspace.h"
+#include "views/timeline/timelineworkspace.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace ps::app {
+
+namespace {
+const char kReportFilter[] = "Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)";
+const char kConfigFilter[] = "Hydra configs (*.yaml *.yml);;All files (*)";
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_recentReports(std::make_unique<views::RecentFiles>("recent/reports")),
+      m_recentConfigs(std::make_unique<views::RecentFiles>("recent/configs"))
+{
+    setWindowTitle("ProfStudio");
+    setWindowIcon(QIcon(":/icons/profstudio.svg"));
+    setAcceptDrops(true);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    setCentralWidget(m_tabs);
+
+    createMenus();
+    addWorkspace(new views::ConfigureWorkspace(this), "Ctrl+1");
+    addWorkspace(new views::TimelineWorkspace(this), "Ctrl+2");
+
+    statusBar()->showMessage("Ready — open reports or a config, or drop them on the window");
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
+        resize(1400, 860);
+    restoreState(settings.value("window/state").toByteArray());
+    const QString last = settings.value("window/workspace").toString();
+    if (!last.isEmpty())
+        showWorkspace(last);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addWorkspace(views::Workspace *w, const QString &shortcut)
+{
+    m_workspaces << w;
+    m_tabs->addTab(w, w->title());
+    QAction *a = m_viewMenu->addAction(w->title(), this, [this, w] { m_tabs->setCurrentWidget(w); });
+    a->setShortcut(QKeySequence(shortcut));
+    connect(w, &views::Workspace::statusMessage, this,
+            [this](const QString &text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    connect(w, &views::Workspace::openedPath, this, [this, w](const QString &path) {
+        const bool isConfig = qobject_cast<views::ConfigureWorkspace *>(w) != nullptr;
+        (isConfig ? m_recentConfigs : m_recentReports)->add(path);
+        rebuildRecentMenu();
+    });
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu("&File");
+    file->addAction("Open &Reports…", QKeySequence::Open, this, &MainWindow::openReportsDialog);
+    file->addAction("Open Report &Folder…", QKeySequence("Ctrl+Shift+O"), this, &MainWindow::openFolderDialog);
+    file->addAction("Open &Config…", QKeySequence("Ctrl+Alt+O"), this, &MainWindow::openConfigDialog);
+    m_recentMenu = file->addMenu("Open &Recent");
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+    m_viewMenu = menuBar()->addMenu("&View");
+    QAction *fullScreen = m_viewMenu->addAction("&Full Screen", QKeySequence::FullScreen, this,
+                                                [this](bool on) { on ? showFullScreen() : showNormal(); });
+    fullScreen->setCheckable(true);
+    m_viewMenu->addSeparator();
+
+    QMenu *help = menuBar()->addMenu("&Help");
+    help->addAction("&About ProfStudio", this, &MainWindow::showAbout);
+    help->addAction("About &Qt", qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    auto addSection = [this](const QString &heading, const QStringList &entries) {
+        if (entries.isEmpty())
+            return;
+        m_recentMenu->addSection(heading);
+        for (const QString &p : entries)
+            m_recentMenu->addAction(QFileInfo(p).fileName() + "  —  " + QFileInfo(p).absolutePath(), this,
+                                    [this, p] { openPaths({p}); });
+    };
+    addSection("Reports", m_recentReports->entries());
+    addSection("Configs", m_recentConfigs->entries());
+    if (m_recentMenu->isEmpty()) {
+        m_recentMenu->addAction("No recent files")->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction("Clear Recent", this, [this] {
+        m_recentReports->clear();
+        m_recentConfigs->clear();
+        rebuildRecentMenu();
+    });
+}
+
+void MainWindow::openPaths(const QStringList &paths)
+{
+    QHash<views::Workspace *, QStringList> routed;
+    QStringList rejected;
+    for (const QString &p : paths) {
+        views::Workspace *target = nullptr;
+        for (views::Workspace *w : m_workspaces)
+            if (w->accepts(p)) {
+                target = w;
+                break;
+            }
+        if (target)
+            routed[target] << p;
+        else
+            rejected << QFileInfo(p).fileName();
+    }
+    for (views::Workspace *w : m_workspaces) {
+        if (!routed.contains(w))
+            continue;
+        m_tabs->setCurrentWidget(w);
+        w->openPaths(routed.value(w));
+    }
+    if (!rejected.isEmpty())
+        statusBar()->showMessage("Not a report or config ProfStudio reads: " + rejected.join(", "), 8000);
+}
+
+bool MainWindow::showWorkspace(const QString &title)
+{
+    if (views::Workspace *w = workspace(title)) {
+        m_tabs->setCurrentWidget(w);
+        return true;
+    }
+    return false;
+}
+
+views::Workspace *MainWindow::workspace(const QString &title) const
+{
+    for (views::Workspace *w : m_workspaces)
+        if (w->title().compare(title, Qt::CaseInsensitive) == 0)
+            return w;
+    return nullptr;
+}
+
+void MainWindow::openReportsDialog()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, "Open Reports", QString(), kReportFilter);
+    if (!files.isEmpty())
+        openPaths(files);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, "Open Report Folder");
+    if (!dir.isEmpty())
+        openPaths({dir});
+}
+
+void MainWindow::openConfigDialog()
+{
+    const QString file = QFileDialog::getOpenFileName(this, "Open Config", QString(), kConfigFilter);
+    if (!file.isEmpty())
+        openPaths({file});
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, "About ProfStudio",
+                       QString("<h3>ProfStudio %1</h3>"
+                               "<p>Compose and check profiling configs for RLinf and verl, and view many "
+                               "Nsight Systems, rocprof, Ascend and PyTorch profiler reports on one timeline.</p>"
+                               "<p>Built with Qt %2 and QCustomPlot.</p>")
+                           .arg(ps::core::versionString(), qVersion()));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (!paths.isEmpty()) {
+        event->acceptProposedAction();
+        openPaths(paths);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    for (views::Workspace *w : m_workspaces) {
+        if (!w->confirmClose()) {
+            event->ignore();
+            return;
+        }
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    if (auto *w = qobject_cast<views::Workspace *>(m_tabs->currentWidget()))
+        settings.setValue("window/workspace", w->title());
+    event->accept();
+}
+
+} // namespace ps::app

@@ -1,0 +1,53 @@
+#pragma once
+// The main window: the Configure and Timeline workspaces as tabs, the menu bar, the status bar,
+// recent files, drag and drop, and window geometry kept across sessions.
+
+#include <QMainWindow>
+
+class QMenu;
+class QTabWidget;
+
+namespace ps::views {
+class RecentFiles;
+class Workspace;
+} // namespace ps::views
+
+namespace ps::app {
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Routes each path to the workspace that accepts it (configs → Configure, reports and
+    // folders → Timeline) and brings that workspace to the front.
+    void openPaths(const QStringList &paths);
+    // Shows the workspace whose title is `title` ("Configure" or "Timeline"); false if none.
+    bool showWorkspace(const QString &title);
+    ps::views::Workspace *workspace(const QString &title) const;
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createMenus();
+    void addWorkspace(ps::views::Workspace *w, const QString &shortcut);
+    void rebuildRecentMenu();
+    void openReportsDialog();
+    void openFolderDialog();
+    void openConfigDialog();
+    void showAbout();
+
+    QTabWidget *m_tabs = nullptr;
+    QList<ps::views::Workspace *> m_workspaces;
+    QMenu *m_viewMenu = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    std::unique_ptr<ps::views::RecentFiles> m_recentReports;
+    std::unique_ptr<ps::views::RecentFiles> m_recentConfigs;
+};
+
+} // namespace ps::app

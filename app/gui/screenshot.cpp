@@ -1,0 +1,63 @@
+#include "app/gui/screenshot.h"
+
+#include "app/gui/mainwindow.h"
+#include "views/common/workspace.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QElapsedTimer>
+#include <QPixmap>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include <cstdio>
+
+namespace ps::app {
+
+int runScreenshot(MainWindow &window, const ScreenshotRequest &request)
+{
+    if (request.outFile.isEmpty()) {
+        std::fprintf(stderr, "error: --screenshot needs --out FILE.png\n");
+        return 2;
+    }
+    const auto m = QRegularExpression("^(\\d+)x(\\d+)$").match(request.size);
+    if (!m.hasMatch()) {
+        std::fprintf(stderr, "error: --size must be WxH, e.g. 1600x1000 (got '%s')\n", qPrintable(request.size));
+        return 2;
+    }
+    views::Workspace *ws = window.workspace(request.workspace);
+    if (!ws) {
+        std::fprintf(stderr, "error: unknown workspace '%s' (expected configure or timeline)\n",
+                     qPrintable(request.workspace));
+        return 2;
+    }
+    window.resize(m.captured(1).toInt(), m.captured(2).toInt());
+    window.show();
+    if (!request.paths.isEmpty())
+        window.openPaths(request.paths);
+    window.showWorkspace(ws->title());
+
+    // Let background loads finish and the layout settle before grabbing.
+    QElapsedTimer timer;
+    timer.start();
+    do {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    } while (ws->isBusy() && timer.elapsed() < 120000);
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    if (ws->isBusy()) {
+        std::fprintf(stderr, "error: loading did not finish within 120 s\n");
+        return 1;
+    }
+
+    const QPixmap pixmap = window.grab();
+    QSaveFile file(request.outFile); // atomic: temp file + rename
+    if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
+        std::fprintf(stderr, "error: cannot write %s: %s\n", qPrintable(request.outFile),
+                     qPrintable(file.errorString()));
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace ps::app

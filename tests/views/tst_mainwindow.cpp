@@ -1,0 +1,168 @@
+// The main window shell: workspaces, menus, routing of opened and dropped paths, recent files,
+// and the headless screenshot.
+#include "app/gui/mainwindow.h"
+#include "app/gui/screenshot.h"
+#include "views/config/configureworkspace.h"
+#include "views/timeline/timelineworkspace.h"
+
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+using ps::app::MainWindow;
+
+namespace {
+QStringList menuTitles(const QMenuBar *bar)
+{
+    QStringList titles;
+    for (QAction *a : bar->actions())
+        titles << a->text().remove('&');
+    return titles;
+}
+QAction *findAction(QWidget *root, const QString &text)
+{
+    for (QAction *a : root->findChildren<QAction *>())
+        if (a->text().remove('&') == text)
+            return a;
+    return nullptr;
+}
+const QString kSample = QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.s1.sqlite");
+const QString kConfig = QStringLiteral(PS_TESTDATA_DIR "/configs/expected/hydra-023-merge-deep-dict/conf/config.yaml");
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+        QCoreApplication::setOrganizationName("ProfStudioTest");
+        QCoreApplication::setApplicationName("tst_mainwindow");
+        QSettings().clear();
+    }
+
+    void hasWorkspacesAndMenus()
+    {
+        MainWindow w;
+        auto *tabs = w.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QCOMPARE(tabs->count(), 2);
+        QCOMPARE(tabs->tabText(0), QString("Configure"));
+        QCOMPARE(tabs->tabText(1), QString("Timeline"));
+        QCOMPARE(menuTitles(w.menuBar()), (QStringList{"File", "View", "Help"}));
+        for (const char *a : {"Open Reports…", "Open Config…", "Open Recent", "Quit", "About ProfStudio"})
+            QVERIFY2(findAction(&w, a), a);
+        QVERIFY(w.statusBar());
+    }
+
+    void viewShortcutsSwitchWorkspace()
+    {
+        MainWindow w;
+        auto *tabs = w.findChild<QTabWidget *>();
+        findAction(&w, "Timeline")->trigger();
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Timeline"));
+        findAction(&w, "Configure")->trigger();
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Configure"));
+    }
+
+    void openRoutesByKind()
+    {
+        MainWindow w;
+        auto *tabs = w.findChild<QTabWidget *>();
+        w.openPaths({kConfig});
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Configure"));
+        auto *cfg = qobject_cast<ps::views::ConfigureWorkspace *>(w.workspace("Configure"));
+        QCOMPARE(cfg->currentPath(), QFileInfo(kConfig).absoluteFilePath());
+        w.openPaths({kSample});
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Timeline"));
+    }
+
+    void unknownFileIsReportedNotOpened()
+    {
+        MainWindow w;
+        QTemporaryDir dir;
+        const QString f = dir.filePath("notes.txt");
+        QFile file(f);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x");
+        file.close();
+        w.openPaths({f});
+        QVERIFY(w.statusBar()->currentMessage().contains("notes.txt"));
+    }
+
+    void dropOpensFiles()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(kConfig)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &drop);
+        auto *cfg = qobject_cast<ps::views::ConfigureWorkspace *>(w.workspace("Configure"));
+        QCOMPARE(cfg->currentPath(), QFileInfo(kConfig).absoluteFilePath());
+    }
+
+    void recentMenuListsOpenedFiles()
+    {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.openPaths({kConfig});
+        }
+        MainWindow w2;
+        QMenu *recent = nullptr;
+        for (QMenu *m : w2.findChildren<QMenu *>())
+            if (m->title().remove('&') == "Open Recent")
+                recent = m;
+        QVERIFY(recent);
+        bool found = false;
+        for (QAction *a : recent->actions())
+            found = found || a->text().contains("config.yaml");
+        QVERIFY(found);
+    }
+
+    void geometryIsRestored()
+    {
+        {
+            MainWindow w;
+            w.resize(900, 640);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.close();
+        }
+        MainWindow w2;
+        QCOMPARE(w2.size(), QSize(900, 640));
+    }
+
+    void screenshotWritesPng()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        ps::app::ScreenshotRequest req{"timeline", dir.filePath("shot.png"), "800x600", {kSample}};
+        QCOMPARE(ps::app::runScreenshot(w, req), 0);
+        QImage img(dir.filePath("shot.png"));
+        QCOMPARE(img.size(), QSize(800, 600));
+    }
+
+    void screenshotRejectsBadUsage()
+    {
+        MainWindow w;
+        QCOMPARE(ps::app::runScreenshot(w, {"nosuch", "/tmp/x.png", "800x600", {}}), 2);
+        QCOMPARE(ps::app::runScreenshot(w, {"timeline", "", "800x600", {}}), 2);
+        QCOMPARE(ps::app::runScreenshot(w, {"timeline", "/tmp/x.png", "big", {}}), 2);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
