@@ -1,0 +1,102 @@
+#include "core/demo/sqlitedb.h"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+
+namespace ps::core::demo {
+
+SqliteStatement::SqliteStatement(SqliteDb &db, const char *sql) : m_db(db)
+{
+    if (sqlite3_prepare_v2(db.handle(), sql, -1, &m_stmt, nullptr) != SQLITE_OK) {
+        db.fail(std::string("cannot prepare statement: ") + sqlite3_errmsg(db.handle()));
+        m_stmt = nullptr;
+    }
+}
+
+SqliteStatement::~SqliteStatement()
+{
+    sqlite3_finalize(m_stmt);
+}
+
+void SqliteStatement::bind(int index, int64_t value)
+{
+    if (m_stmt)
+        sqlite3_bind_int64(m_stmt, index, value);
+}
+
+void SqliteStatement::bind(int index, double value)
+{
+    if (m_stmt)
+        sqlite3_bind_double(m_stmt, index, value);
+}
+
+void SqliteStatement::bind(int index, std::string_view text)
+{
+    if (m_stmt)
+        sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+void SqliteStatement::bindNull(int index)
+{
+    if (m_stmt)
+        sqlite3_bind_null(m_stmt, index);
+}
+
+void SqliteStatement::run()
+{
+    if (!m_stmt)
+        return;
+    if (sqlite3_step(m_stmt) != SQLITE_DONE)
+        m_db.fail(std::string("cannot insert: ") + sqlite3_errmsg(m_db.handle()));
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+SqliteDb::~SqliteDb()
+{
+    if (m_db)
+        sqlite3_close(m_db);
+}
+
+bool SqliteDb::create(const std::string &path)
+{
+    std::remove(path.c_str());
+    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+        fail("cannot create " + path + ": " + (m_db ? sqlite3_errmsg(m_db) : "out of memory"));
+        return false;
+    }
+    // A half-written file is deleted by the caller, so durability during the write buys nothing.
+    exec("PRAGMA journal_mode=OFF");
+    exec("PRAGMA synchronous=OFF");
+    exec("PRAGMA locking_mode=EXCLUSIVE");
+    exec("PRAGMA cache_size=-65536");
+    return ok();
+}
+
+void SqliteDb::exec(const char *sql)
+{
+    if (!m_db)
+        return;
+    char *message = nullptr;
+    if (sqlite3_exec(m_db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+        fail(std::string("sqlite: ") + (message ? message : "unknown error"));
+        sqlite3_free(message);
+    }
+}
+
+bool SqliteDb::close()
+{
+    if (m_db && sqlite3_close(m_db) != SQLITE_OK)
+        fail(std::string("cannot close database: ") + sqlite3_errmsg(m_db));
+    m_db = nullptr;
+    return ok();
+}
+
+void SqliteDb::fail(const std::string &what)
+{
+    if (m_error.empty())
+        m_error = what;
+}
+
+} // namespace ps::core::demo

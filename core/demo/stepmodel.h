@@ -1,0 +1,82 @@
+#pragma once
+// The model of one ActorGroup worker's profiled training steps, as RLinf's embodied PPO runner
+// drives them (profiling-config.md A8/A9): per step the driver dispatches, to every actor rank at
+// once, actor/sync_model_to_rollout, then (after the rollout and env workers have produced
+// trajectories) actor/recv_traj, actor/compute_adv and run_training. Inside run_training each
+// training_step runs micro-batches: forward_actor / forward_critic ranges over FSDP layers (an
+// NCCL all-gather per layer), a loss, the backward pass on PyTorch's autograd thread with a
+// reduce-scatter per layer, a loss.item() sync, and an optimizer step with a grad-norm all-reduce.
+//
+// Timing. Work is cut into units that end with the GPU idle (each ends in a stream sync). A
+// unit's nominal timeline is the same on every rank (seeded by step and unit); a rank plays it
+// scaled by its factor for that unit (RunPlan::factor). A phase (one driver call) starts at the
+// same UTC instant on every rank and the next one starts when the slowest rank is done, as
+// ray.get on all ranks does. So the straggler is the slowest on every range of every step, and
+// the other ranks idle while it finishes.
+
+#include "core/demo/demorandom.h"
+#include "core/demo/eventsink.h"
+#include "core/demo/runplan.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace ps::core::demo {
+
+class StepModel
+{
+public:
+    StepModel(const RunPlan &plan, int rank, EventSink &sink);
+    // Emits every profiled step of this rank.
+    void run();
+
+private:
+    static constexpr int kThreads = static_cast<int>(DemoThread::Count);
+    static constexpr int kStreams = 3;
+
+    int64_t runPhase(int64_t phaseStartUtc, const std::function<void()> &body);
+    void syncModelToRollout();
+    void recvTraj();
+    void computeAdv();
+    void runTraining();
+    void microBatch();
+    void optimizerStep();
+
+    void beginUnit();
+    void endUnit();
+    int64_t map(int64_t nominal) const;
+
+    int64_t &cpu(DemoThread t) { return m_cpu[static_cast<size_t>(t)]; }
+    int64_t &gpu(int stream);
+    void idle(DemoThread t, int64_t nominalNs);
+    void launch(DemoThread t, int stream, Kernel k);
+    void nccl(DemoThread t, Kernel k, Range r);
+    void memcpyAsync(DemoThread t, int stream, int64_t bytes, int copyKind, int srcKind, int dstKind);
+    void memsetAsync(DemoThread t, int stream, int64_t bytes);
+    void streamSync(DemoThread t, int stream);
+    void waitStream(int waiting, int on);
+    void push(DemoThread t, Range r);
+    void pop(DemoThread t);
+
+    const RunPlan &m_plan;
+    const int m_rank;
+    EventSink &m_sink;
+    DemoRandom m_rng{0};
+
+    int m_step = 0;
+    int64_t m_unit = 0;             // unit index within the step
+    int64_t m_base = 0;             // report time at which the current unit starts
+    double m_factor = 1.0;          // this rank's factor for the current unit
+    std::vector<int64_t> m_rankSums; // per rank: time spent in the current phase so far
+    std::array<int64_t, kThreads> m_cpu{};
+    std::array<int64_t, kStreams> m_gpu{};
+    std::array<std::vector<std::pair<Range, int64_t>>, kThreads> m_open; // NVTX stacks: range, start
+    int64_t m_correlationId = 0;
+    int64_t m_gridId = 0;
+    bool m_ncclDomainCreated = false;
+};
+
+} // namespace ps::core::demo
