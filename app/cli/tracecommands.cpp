@@ -1,21 +1,430 @@
+// profstudio-cli trace info | stats | align (../shared/spec/cli.md, "Trace commands").
+
+#include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "core/common/jsonwriter.h"
+#include "core/trace/alignment.h"
+#include "core/trace/traceloader.h"
+#include "core/trace/tracestats.h"
+
+#include <algorithm>
+#include <charconv>
+#include <iomanip>
+#include <sstream>
 
 namespace ps::cli {
 
+namespace tr = ps::core::trace;
+using ps::core::JsonWriter;
+
+namespace {
+
+std::vector<OptionSpec> commonOptions()
+{
+    return {
+        {"cache-dir", "DIR", "report cache directory (default: $PROFSTUDIO_CACHE_DIR, $XDG_CACHE_HOME/profstudio)"},
+        {"no-cache", "", "neither read nor write the report cache"},
+        {"threads", "N", "worker threads (default: all cores)"},
+    };
+}
+
+std::optional<long long> parseInt(const std::string &s)
+{
+    long long v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+// Loads the positional paths. Failures go to `err`; returns false on bad usage (exit 2).
+bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result, int &status)
+{
+    if (a.positionals().empty()) {
+        err << "error: no report given; pass report files or folders\n";
+        status = 2;
+        return false;
+    }
+    tr::LoadOptions opt;
+    opt.useCache = !a.has("no-cache");
+    opt.cacheDir = a.value("cache-dir");
+    if (a.has("threads")) {
+        auto t = parseInt(a.value("threads"));
+        if (!t || *t < 1 || *t > 1024) {
+            err << "error: --threads expects a positive integer, got '" << a.value("threads") << "'\n";
+            status = 2;
+            return false;
+        }
+        opt.threads = int(*t);
+    }
+    result = tr::loadReports(a.positionals(), opt);
+    for (const auto &f : result.failures)
+        err << "error: " << f.reason << "\n";
+    status = result.failures.empty() ? 0 : 1;
+    if (result.reports.empty() && result.failures.empty()) {
+        err << "error: no reports found under the given paths (expected .sqlite exports)\n";
+        status = 1;
+    }
+    return true;
+}
+
+bool checkFormat(const ParsedArgs &a, const std::vector<std::string> &allowed, std::string &format, std::ostream &err)
+{
+    format = a.value("format", allowed.front());
+    if (std::find(allowed.begin(), allowed.end(), format) == allowed.end()) {
+        err << "error: --format expects one of";
+        for (const auto &f : allowed)
+            err << " " << f;
+        err << ", got '" << format << "'\n";
+        return false;
+    }
+    return true;
+}
+
+std::string csvQuote(const std::string &s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (char c : s)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+struct CountKey
+{
+    const char *key;
+    std::vector<tr::TrackKind> kinds;
+};
+const std::vector<CountKey> &countKeys()
+{
+    using K = tr::TrackKind;
+    static const std::vector<CountKey> keys = {
+        {"kernel", {K::Kernel}},  {"memcpy", {K::Memcpy}}, {"memset", {K::Memset}},
+        {"sync", {K::Sync}},      {"api", {K::CudaApi}},   {"osrt", {K::OsRuntime}},
+        {"range", {K::NvtxPushPop, K::NvtxStartEnd}},     {"mark", {K::NvtxMark}},
+    };
+    return keys;
+}
+
+} // namespace
+
 int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
 {
-    return notAvailableYet("trace info", "Per report: format, identity, UTC start, duration and event counts.", args,
-                           out, err);
+    CommandSpec spec{"profstudio-cli trace info [options] REPORT...",
+                     "Per report: format, exporter version, host, pid, rank and step where known, UTC start, "
+                     "duration and event counts per kind.",
+                     commonOptions(),
+                     "REPORT  a report file, or a folder searched recursively for reports",
+                     "Example: profstudio-cli trace info --format json runs/exp1/"};
+    spec.options.push_back({"format", "text|json", "output format (default text)"});
+    ArgParser parser(spec);
+    ParsedArgs a;
+    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
+        return s == ParseStatus::HelpShown ? 0 : 2;
+    std::string format;
+    if (!checkFormat(a, {"text", "json"}, format, err))
+        return 2;
+    tr::LoadResult r;
+    int status = 0;
+    if (!loadFromArgs(a, err, r, status))
+        return status;
+
+    auto count = [](const tr::Report &rep, const CountKey &k) {
+        size_t n = 0;
+        for (auto kind : k.kinds)
+            n += rep.meta.fileCounts[size_t(kind)];
+        return n;
+    };
+    if (format == "json") {
+        JsonWriter w;
+        w.beginObject().key("reports").beginArray();
+        for (const auto &rep : r.reports) {
+            const auto &id = rep->identity;
+            w.beginObject();
+            w.key("path").value(rep->path);
+            w.key("format").value(tr::traceFormatName(rep->meta.format));
+            w.key("version").value(rep->meta.exporterVersion);
+            w.key("host").value(id.host);
+            w.key("pid").value(id.pid ? std::optional<int64_t>(*id.pid) : std::nullopt);
+            w.key("group").value(id.group);
+            w.key("rank").value(id.rank ? std::optional<int64_t>(*id.rank) : std::nullopt);
+            w.key("step").value(id.step ? std::optional<int64_t>(*id.step) : std::nullopt);
+            w.key("utc_start_ns").value(rep->meta.utcStartNs);
+            w.key("duration_ns").value(int64_t(rep->store->lastEnd() - rep->store->firstStart()));
+            w.key("counts").beginObject();
+            for (const auto &k : countKeys())
+                w.key(k.key).value(uint64_t(count(*rep, k)));
+            w.endObject();
+            w.key("warnings").beginArray();
+            for (const auto &wn : rep->meta.warnings)
+                w.value(wn);
+            w.endArray();
+            w.endObject();
+        }
+        w.endArray().endObject();
+        out << w.str() << "\n";
+        return status;
+    }
+    for (const auto &rep : r.reports) {
+        const auto &id = rep->identity;
+        out << rep->path << "\n";
+        out << "  format " << tr::traceFormatName(rep->meta.format);
+        if (!rep->meta.exporterVersion.empty())
+            out << " " << rep->meta.exporterVersion;
+        if (!rep->meta.schemaVersion.empty())
+            out << " (schema " << rep->meta.schemaVersion << ")";
+        out << "\n  identity " << (id.label.empty() ? "-" : id.label);
+        if (!id.host.empty())
+            out << " on " << id.host;
+        out << "\n  utc start "
+            << (rep->meta.utcStartNs ? std::to_string(*rep->meta.utcStartNs) + " ns" : std::string("none"))
+            << ", duration " << (rep->store->lastEnd() - rep->store->firstStart()) << " ns\n  counts";
+        for (const auto &k : countKeys())
+            out << " " << k.key << "=" << count(*rep, k);
+        out << "\n";
+        for (const auto &wn : rep->meta.warnings)
+            out << "  warning: " << wn << "\n";
+    }
+    return status;
 }
 
 int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
 {
-    return notAvailableYet("trace stats", "nvtx_sum, kernel_sum and cross-report compare.", args, out, err);
+    CommandSpec spec{"profstudio-cli trace stats --report nvtx_sum|kernel_sum|compare [options] REPORT...",
+                     "Summaries with `nsys stats` semantics (count, total, avg, median, min, max, stddev in ns) over "
+                     "all reports and per report; `compare` puts reports side by side per name and flags the "
+                     "slowest one (the straggler).",
+                     commonOptions(),
+                     "REPORT  a report file, or a folder searched recursively for reports",
+                     "Example: profstudio-cli trace stats --report nvtx_sum --top 10 runs/exp1/"};
+    spec.options.push_back({"report", "NAME", "nvtx_sum, kernel_sum or compare (default nvtx_sum)"});
+    spec.options.push_back({"of", "KIND", "for compare: nvtx (default) or kernel"});
+    spec.options.push_back({"format", "table|csv|json", "output format (default table)"});
+    spec.options.push_back({"top", "N", "at most N rows per section"});
+    ArgParser parser(spec);
+    ParsedArgs a;
+    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
+        return s == ParseStatus::HelpShown ? 0 : 2;
+    const std::string which = a.value("report", "nvtx_sum");
+    if (which != "nvtx_sum" && which != "kernel_sum" && which != "compare") {
+        err << "error: --report expects nvtx_sum, kernel_sum or compare, got '" << which << "'\n";
+        return 2;
+    }
+    const std::string of = a.value("of", "nvtx");
+    if (of != "nvtx" && of != "kernel") {
+        err << "error: --of expects nvtx or kernel, got '" << of << "'\n";
+        return 2;
+    }
+    std::string format;
+    if (!checkFormat(a, {"table", "csv", "json"}, format, err))
+        return 2;
+    size_t top = SIZE_MAX;
+    if (a.has("top")) {
+        auto t = parseInt(a.value("top"));
+        if (!t || *t < 0) {
+            err << "error: --top expects a non-negative integer, got '" << a.value("top") << "'\n";
+            return 2;
+        }
+        top = size_t(*t);
+    }
+    tr::LoadResult r;
+    int status = 0;
+    if (!loadFromArgs(a, err, r, status))
+        return status;
+    const auto kind = (which == "kernel_sum" || (which == "compare" && of == "kernel")) ? tr::StatsKind::KernelSum
+                                                                                          : tr::StatsKind::NvtxSum;
+    auto reportPath = [&](std::optional<size_t> i) { return i ? r.reports[*i]->path : std::string(); };
+
+    if (which == "compare") {
+        auto rows = tr::compareReports(r.reports, kind);
+        if (rows.size() > top)
+            rows.resize(top);
+        if (format == "json") {
+            JsonWriter w;
+            w.beginObject().key("report").value("compare").key("rows").beginArray();
+            for (const auto &row : rows) {
+                w.beginObject().key("name").value(row.name).key("reports").beginArray();
+                for (const auto &c : row.cells)
+                    w.beginObject()
+                        .key("report")
+                        .value(reportPath(c.report))
+                        .key("count")
+                        .value(uint64_t(c.count))
+                        .key("total_ns")
+                        .value(c.totalNs)
+                        .key("avg_ns")
+                        .value(c.avgNs)
+                        .endObject();
+                w.endArray().key("slowest");
+                if (row.slowest)
+                    w.value(reportPath(row.slowest));
+                else
+                    w.null();
+                w.endObject();
+            }
+            w.endArray().endObject();
+            out << w.str() << "\n";
+            return status;
+        }
+        const char sep = format == "csv" ? ',' : '\t';
+        out << "name";
+        for (const auto &rep : r.reports)
+            out << sep << (format == "csv" ? csvQuote(rep->path) : rep->path);
+        out << sep << "slowest\n";
+        for (const auto &row : rows) {
+            out << (format == "csv" ? csvQuote(row.name) : row.name);
+            for (size_t i = 0; i < row.cells.size(); ++i)
+                out << sep << row.cells[i].totalNs << (row.slowest == i && format != "csv" ? "*" : "");
+            out << sep << (format == "csv" ? csvQuote(reportPath(row.slowest)) : reportPath(row.slowest)) << "\n";
+        }
+        return status;
+    }
+
+    const tr::StatsResult s = tr::summarize(r.reports, kind);
+    // Limit each section (overall, and each report) to `top` rows.
+    std::vector<tr::StatRow> rows;
+    for (size_t i = 0; i < s.overall.size() && i < top; ++i)
+        rows.push_back(s.overall[i]);
+    std::optional<size_t> cur;
+    size_t inSection = 0;
+    for (const auto &row : s.perReport) {
+        if (row.report != cur) {
+            cur = row.report;
+            inSection = 0;
+        }
+        if (inSection++ < top)
+            rows.push_back(row);
+    }
+    if (format == "json") {
+        JsonWriter w;
+        w.beginObject().key("report").value(which).key("rows").beginArray();
+        for (const auto &row : rows) {
+            w.beginObject().key("name").value(row.name).key("report");
+            if (row.report)
+                w.value(reportPath(row.report));
+            else
+                w.null();
+            w.key("count").value(uint64_t(row.count)).key("total_ns").value(row.totalNs);
+            w.key("avg_ns").value(row.avgNs).key("med_ns").value(row.medNs);
+            w.key("min_ns").value(row.minNs).key("max_ns").value(row.maxNs).key("stddev_ns").value(row.stddevNs);
+            w.endObject();
+        }
+        w.endArray().endObject();
+        out << w.str() << "\n";
+        return status;
+    }
+    if (format == "csv") {
+        out << "report,name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns\n";
+        for (const auto &row : rows)
+            out << csvQuote(row.report ? reportPath(row.report) : "(all)") << "," << csvQuote(row.name) << ","
+                << row.count << "," << row.totalNs << "," << row.avgNs << "," << row.medNs << "," << row.minNs << ","
+                << row.maxNs << "," << row.stddevNs << "\n";
+        return status;
+    }
+    std::optional<size_t> section = SIZE_MAX;
+    for (const auto &row : rows) {
+        if (row.report != section) {
+            section = row.report;
+            out << "\n== " << (row.report ? reportPath(row.report) : std::string("all reports")) << " (" << which
+                << ")\n";
+            out << std::setw(12) << "count" << std::setw(16) << "total_ns" << std::setw(14) << "avg_ns"
+                << std::setw(14) << "med_ns" << std::setw(12) << "min_ns" << std::setw(12) << "max_ns"
+                << std::setw(14) << "stddev_ns" << "  name\n";
+        }
+        out << std::fixed << std::setprecision(1) << std::setw(12) << row.count << std::setw(16) << row.totalNs
+            << std::setw(14) << row.avgNs << std::setw(14) << row.medNs << std::setw(12) << row.minNs
+            << std::setw(12) << row.maxNs << std::setw(14) << row.stddevNs << "  " << row.name << "\n";
+    }
+    return status;
 }
 
 int cmdTraceAlign(const Args &args, std::ostream &out, std::ostream &err)
 {
-    return notAvailableYet("trace align", "Offsets that put reports on one time axis.", args, out, err);
+    CommandSpec spec{"profstudio-cli trace align [--by utc|start|range:NAME[#K]] [options] REPORT...",
+                     "Per report, the offset added to its own timestamps to put it on the shared time axis, and "
+                     "the residual spread of the anchor (clock skew).",
+                     commonOptions(),
+                     "REPORT  a report file, or a folder searched recursively for reports",
+                     "Examples:\n  profstudio-cli trace align --by utc runs/exp1/\n"
+                     "  profstudio-cli trace align --by 'range:actor/compute_adv#2' runs/exp1/"};
+    spec.options.push_back({"by", "MODE", "utc (default), start, manual or range:NAME[#K]"});
+    spec.options.push_back({"anchor", "NAME[#K]", "with utc/start: report the spread of this NVTX range's start"});
+    spec.options.push_back({"offset", "PATH=NS", "manual offset added for one report (repeatable)", true});
+    spec.options.push_back({"format", "text|json", "output format (default text)"});
+    ArgParser parser(spec);
+    ParsedArgs a;
+    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
+        return s == ParseStatus::HelpShown ? 0 : 2;
+    std::string format;
+    if (!checkFormat(a, {"text", "json"}, format, err))
+        return 2;
+    std::string error;
+    auto spec2 = tr::parseAlignSpec(a.value("by", "utc"), error);
+    if (!spec2) {
+        err << "error: --by: " << error << "\n";
+        return 2;
+    }
+    if (a.has("anchor") && spec2->mode != tr::AlignMode::Range) {
+        auto anchor = tr::parseAlignSpec("range:" + a.value("anchor"), error);
+        if (!anchor) {
+            err << "error: --anchor: " << error << "\n";
+            return 2;
+        }
+        spec2->anchor = anchor->anchor;
+    }
+    std::vector<std::pair<std::string, int64_t>> manual;
+    for (const auto &o : a.values("offset")) {
+        const size_t eq = o.rfind('=');
+        auto v = eq == std::string::npos ? std::nullopt : parseInt(o.substr(eq + 1));
+        if (!v) {
+            err << "error: --offset expects PATH=NS, got '" << o << "'\n";
+            return 2;
+        }
+        manual.emplace_back(o.substr(0, eq), *v);
+    }
+    tr::LoadResult r;
+    int status = 0;
+    if (!loadFromArgs(a, err, r, status))
+        return status;
+    spec2->manualOffsets.assign(r.reports.size(), 0);
+    for (const auto &[path, ns] : manual) {
+        bool found = false;
+        for (size_t i = 0; i < r.reports.size(); ++i)
+            if (r.reports[i]->path == path) {
+                spec2->manualOffsets[i] += ns;
+                found = true;
+            }
+        if (!found) {
+            err << "error: --offset names '" << path << "', which is not among the loaded reports\n";
+            return 2;
+        }
+    }
+    const tr::AlignResult res = tr::alignReports(r.reports, *spec2);
+    std::string by = tr::alignSpecText(*spec2);
+    if (format == "json") {
+        JsonWriter w;
+        w.beginObject().key("by").value(by).key("used").value(tr::alignSpecText({res.used, spec2->anchor, {}}));
+        w.key("reports").beginArray();
+        for (size_t i = 0; i < r.reports.size(); ++i)
+            w.beginObject().key("path").value(r.reports[i]->path).key("offset_ns").value(res.offsets[i]).endObject();
+        w.endArray().key("residual_ns").value(res.residualNs).key("warnings").beginArray();
+        for (const auto &wn : res.warnings)
+            w.value(wn);
+        w.endArray().endObject();
+        out << w.str() << "\n";
+    } else {
+        out << "aligned by " << by;
+        if (res.used != spec2->mode)
+            out << " (fell back to " << tr::alignSpecText({res.used, spec2->anchor, {}}) << ")";
+        out << "\n";
+        for (size_t i = 0; i < r.reports.size(); ++i)
+            out << std::setw(22) << res.offsets[i] << " ns  " << r.reports[i]->path << "\n";
+        out << "residual: " << (res.residualNs ? std::to_string(*res.residualNs) + " ns" : std::string("n/a")) << "\n";
+    }
+    for (const auto &wn : res.warnings)
+        err << "warning: " << wn << "\n";
+    return status;
 }
 
 } // namespace ps::cli

@@ -1,0 +1,192 @@
+#include "core/trace/alignment.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace ps::core::trace {
+
+std::optional<AlignSpec> parseAlignSpec(std::string_view text, std::string &error)
+{
+    AlignSpec spec;
+    if (text == "utc" || text.empty()) {
+        spec.mode = AlignMode::Utc;
+        return spec;
+    }
+    if (text == "start") {
+        spec.mode = AlignMode::Start;
+        return spec;
+    }
+    if (text == "manual") {
+        spec.mode = AlignMode::Manual;
+        return spec;
+    }
+    constexpr std::string_view prefix = "range:";
+    if (text.substr(0, prefix.size()) != prefix) {
+        error = "unknown alignment '" + std::string(text) + "'; expected utc, start, manual or range:NAME[#K]";
+        return std::nullopt;
+    }
+    std::string_view rest = text.substr(prefix.size());
+    RangeAnchor anchor;
+    if (const size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
+        const std::string_view k = rest.substr(hash + 1);
+        int v = 0;
+        auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), v);
+        if (ec != std::errc() || p != k.data() + k.size() || v < 1) {
+            error = "bad occurrence '#" + std::string(k) + "' in '" + std::string(text) +
+                    "'; expected a positive integer K as in range:NAME#K";
+            return std::nullopt;
+        }
+        anchor.occurrence = v;
+        rest = rest.substr(0, hash);
+    }
+    if (rest.empty()) {
+        error = "empty range name in '" + std::string(text) + "'; expected range:NAME[#K]";
+        return std::nullopt;
+    }
+    anchor.name = std::string(rest);
+    spec.mode = AlignMode::Range;
+    spec.anchor = anchor;
+    return spec;
+}
+
+std::string alignSpecText(const AlignSpec &spec)
+{
+    switch (spec.mode) {
+    case AlignMode::Utc: return "utc";
+    case AlignMode::Start: return "start";
+    case AlignMode::Manual: return "manual";
+    case AlignMode::Range:
+        return "range:" + (spec.anchor ? spec.anchor->name + "#" + std::to_string(spec.anchor->occurrence) : "");
+    }
+    return "utc";
+}
+
+std::optional<std::pair<int64_t, int64_t>> findRangeOccurrence(const EventStore &store, std::string_view name,
+                                                               int occurrence)
+{
+    if (occurrence < 1)
+        return std::nullopt;
+    NameId id = kNoName;
+    const NameTable &names = store.names();
+    for (NameId i = 1; i < names.size(); ++i)
+        if (names[i] == name) {
+            id = i;
+            break;
+        }
+    if (id == kNoName)
+        return std::nullopt;
+    std::vector<std::pair<int64_t, int64_t>> hits;
+    for (const Track &t : store.tracks()) {
+        if (!isRangeKind(t.kind()))
+            continue;
+        const auto col = t.columns().name;
+        for (size_t i = 0; i < col.size(); ++i)
+            if (col[i] == id)
+                hits.emplace_back(t.start(i), t.end(i));
+    }
+    if (hits.size() < size_t(occurrence))
+        return std::nullopt;
+    std::nth_element(hits.begin(), hits.begin() + (occurrence - 1), hits.end());
+    return hits[size_t(occurrence - 1)];
+}
+
+AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &spec)
+{
+    AlignResult r;
+    const size_t n = reports.size();
+    r.offsets.assign(n, 0);
+    r.used = spec.mode;
+
+    std::vector<int64_t> startOffsets(n), utcOffsets(n);
+    std::vector<std::string> noUtc;
+    int64_t minUtc = 0;
+    bool first = true;
+    for (size_t i = 0; i < n; ++i) {
+        startOffsets[i] = -reports[i]->store->firstStart();
+        if (const auto &u = reports[i]->meta.utcStartNs) {
+            minUtc = first ? *u : std::min(minUtc, *u);
+            first = false;
+        } else {
+            noUtc.push_back(reports[i]->path);
+        }
+    }
+    const bool allUtc = noUtc.empty() && n > 0;
+    if (allUtc)
+        for (size_t i = 0; i < n; ++i)
+            utcOffsets[i] = *reports[i]->meta.utcStartNs - minUtc;
+    auto noUtcWarning = [&](const std::string &what) {
+        std::string w = std::to_string(noUtc.size()) + " report(s) have no UTC origin (";
+        for (size_t i = 0; i < noUtc.size(); ++i)
+            w += (i ? ", " : "") + noUtc[i];
+        return w + "): " + what;
+    };
+    const std::vector<int64_t> &fallback = allUtc ? utcOffsets : startOffsets;
+
+    std::vector<std::optional<std::pair<int64_t, int64_t>>> anchors(n);
+    if (spec.anchor)
+        for (size_t i = 0; i < n; ++i)
+            anchors[i] = findRangeOccurrence(*reports[i]->store, spec.anchor->name, spec.anchor->occurrence);
+
+    switch (spec.mode) {
+    case AlignMode::Utc:
+        if (allUtc) {
+            r.offsets = utcOffsets;
+        } else {
+            r.used = AlignMode::Start;
+            r.offsets = startOffsets;
+            r.warnings.push_back(noUtcWarning("aligned every report at its first event instead"));
+        }
+        break;
+    case AlignMode::Start:
+        r.offsets = startOffsets;
+        break;
+    case AlignMode::Manual:
+        break;
+    case AlignMode::Range: {
+        std::optional<size_t> ref;
+        for (size_t i = 0; i < n; ++i)
+            if (anchors[i]) {
+                r.offsets[i] = -anchors[i]->first;
+                if (!ref)
+                    ref = i;
+            }
+        std::vector<std::string> missing;
+        for (size_t i = 0; i < n; ++i) {
+            if (anchors[i])
+                continue;
+            missing.push_back(reports[i]->path);
+            // Keep the report where the fallback puts it relative to the first anchored report.
+            r.offsets[i] = ref ? fallback[i] - fallback[*ref] + r.offsets[*ref] : fallback[i];
+        }
+        if (!missing.empty()) {
+            std::string w = "range '" + spec.anchor->name + "' occurrence #" +
+                            std::to_string(spec.anchor->occurrence) + " not found in " +
+                            std::to_string(missing.size()) + " report(s) (";
+            for (size_t i = 0; i < missing.size(); ++i)
+                w += (i ? ", " : "") + missing[i];
+            w += std::string("): placed by ") + (allUtc ? "UTC" : "first event");
+            r.warnings.push_back(w);
+            if (!allUtc && !noUtc.empty())
+                r.warnings.push_back(noUtcWarning("they cannot be placed by UTC"));
+        }
+        break;
+    }
+    }
+    for (size_t i = 0; i < n && i < spec.manualOffsets.size(); ++i)
+        r.offsets[i] += spec.manualOffsets[i];
+
+    // Residual spread of the anchor across reports (clock skew after alignment).
+    if (spec.anchor) {
+        std::vector<int64_t> t;
+        for (size_t i = 0; i < n; ++i)
+            if (anchors[i])
+                t.push_back((spec.mode == AlignMode::Range ? anchors[i]->second : anchors[i]->first) + r.offsets[i]);
+        if (t.size() >= 2) {
+            auto [lo, hi] = std::minmax_element(t.begin(), t.end());
+            r.residualNs = *hi - *lo;
+        }
+    }
+    return r;
+}
+
+} // namespace ps::core::trace

@@ -1,0 +1,321 @@
+#include "core/trace/cachecodec.h"
+
+#include "core/trace/identity.h"
+
+#include <cstring>
+
+namespace ps::core::trace {
+
+namespace {
+
+constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
+constexpr uint64_t kVersion = 1;
+constexpr size_t kHeaderSize = 64;
+
+struct Header
+{
+    char magic[8];
+    uint64_t version;
+    uint64_t bodySize;
+    uint64_t bodyHash;
+    uint64_t headerHash; // over the fields above
+    uint64_t reserved[3];
+};
+static_assert(sizeof(Header) == kHeaderSize);
+
+class Out
+{
+public:
+    std::string buf;
+    void u64(uint64_t v) { buf.append(reinterpret_cast<const char *>(&v), 8); }
+    template <typename T> void array(std::span<const T> a)
+    {
+        u64(a.size());
+        buf.append(reinterpret_cast<const char *>(a.data()), a.size_bytes());
+        buf.append((8 - a.size_bytes() % 8) % 8, '\0');
+    }
+    void str(std::string_view s) { array(std::span<const char>(s.data(), s.size())); }
+};
+
+class In
+{
+public:
+    explicit In(std::span<const char> b) : m_b(b) {}
+    bool ok = true;
+    uint64_t u64()
+    {
+        if (!ok || m_pos + 8 > m_b.size()) {
+            ok = false;
+            return 0;
+        }
+        uint64_t v;
+        std::memcpy(&v, m_b.data() + m_pos, 8);
+        m_pos += 8;
+        return v;
+    }
+    template <typename T> std::span<const T> array()
+    {
+        const uint64_t n = u64();
+        if (!ok || n > (m_b.size() - m_pos) / sizeof(T)) {
+            ok = false;
+            return {};
+        }
+        const size_t bytes = size_t(n) * sizeof(T);
+        const char *p = m_b.data() + m_pos;
+        m_pos += bytes + (8 - bytes % 8) % 8;
+        if (m_pos > m_b.size() || reinterpret_cast<uintptr_t>(p) % alignof(T) != 0) {
+            ok = false;
+            return {};
+        }
+        return {reinterpret_cast<const T *>(p), size_t(n)};
+    }
+    std::string str()
+    {
+        auto a = array<char>();
+        return std::string(a.begin(), a.end());
+    }
+    bool atEnd() const { return m_pos == m_b.size(); }
+
+private:
+    std::span<const char> m_b;
+    size_t m_pos = 0;
+};
+
+uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+} // namespace
+
+uint64_t cacheHash(const void *data, size_t size)
+{
+    // Four independent multiply-rotate lanes: fast enough that validating a mapped cache stays
+    // a small part of a warm open, and any flipped byte changes the result.
+    const auto *p = static_cast<const unsigned char *>(data);
+    constexpr uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;
+    uint64_t h[4] = {k1, k2, k1 ^ k2, size * k1};
+    size_t i = 0;
+    for (; i + 32 <= size; i += 32) {
+        for (int l = 0; l < 4; ++l) {
+            uint64_t w;
+            std::memcpy(&w, p + i + 8 * l, 8);
+            h[l] = rotl(h[l] ^ (w * k2), 31) * k1;
+        }
+    }
+    uint64_t tail = 0;
+    for (size_t j = 0; i < size; ++i, ++j)
+        tail ^= uint64_t(p[i]) << (8 * (j % 8));
+    uint64_t r = rotl(h[0], 1) + rotl(h[1], 7) + rotl(h[2], 12) + rotl(h[3], 18);
+    r ^= tail * k2;
+    r ^= r >> 33;
+    r *= k1;
+    r ^= r >> 29;
+    return r;
+}
+
+std::string encodeCache(const Report &report, const CacheKey &key)
+{
+    Out o;
+    o.buf.assign(kHeaderSize, '\0');
+    o.str(key.path);
+    o.u64(key.size);
+    o.u64(uint64_t(key.mtimeNs));
+    const ReportMeta &m = report.meta;
+    o.u64(uint64_t(m.format));
+    o.str(m.exporterVersion);
+    o.str(m.schemaVersion);
+    o.u64(m.utcStartNs ? 1 : 0);
+    o.u64(uint64_t(m.utcStartNs.value_or(0)));
+    o.str(m.host);
+    o.u64(m.gpus.size());
+    for (const GpuInfo &g : m.gpus) {
+        o.u64(g.id);
+        o.str(g.name);
+        o.str(g.busLocation);
+        o.str(g.uuid);
+    }
+    o.array(std::span<const uint32_t>(m.pids));
+    std::array<uint64_t, kTrackKindCount> counts{};
+    for (int k = 0; k < kTrackKindCount; ++k)
+        counts[size_t(k)] = m.fileCounts[size_t(k)];
+    o.array(std::span<const uint64_t>(counts));
+    o.u64(m.warnings.size());
+    for (const std::string &w : m.warnings)
+        o.str(w);
+
+    const EventStore &s = *report.store;
+    o.array(s.names().offsets());
+    o.array(s.names().chars());
+    o.array(s.processes());
+    o.array(s.threads());
+    o.array(s.launchConfigs());
+    o.array(s.nvtxScopes());
+    o.array(s.shortNames());
+    o.u64(s.tracks().size());
+    for (const Track &t : s.tracks()) {
+        o.u64(uint64_t(t.kind()));
+        o.u64(t.pid());
+        o.u64(t.key().id);
+        o.u64(t.deviceId());
+        o.u64(t.label());
+        o.u64(t.levelCount());
+        o.u64(t.auxSorted() ? 1 : 0);
+        const TrackColumns &c = t.columns();
+        o.array(c.start);
+        o.array(c.duration);
+        o.array(c.name);
+        o.array(c.aux);
+        o.array(c.level);
+        o.array(c.attr);
+        o.array(c.bytes);
+        o.array(c.longDurations);
+        o.array(c.crossThreadEnds);
+        o.array(c.blockMaxEnd);
+    }
+    Header h{};
+    std::memcpy(h.magic, kMagic, 8);
+    h.version = kVersion;
+    h.bodySize = o.buf.size() - kHeaderSize;
+    h.bodyHash = cacheHash(o.buf.data() + kHeaderSize, h.bodySize);
+    h.headerHash = cacheHash(&h, offsetof(Header, headerHash));
+    std::memcpy(o.buf.data(), &h, sizeof h);
+    return std::move(o.buf);
+}
+
+bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
+                 std::string &reason)
+{
+    if (bytes.size() < kHeaderSize) {
+        reason = "corrupt: shorter than its header";
+        return false;
+    }
+    Header h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    if (std::memcmp(h.magic, kMagic, 8) != 0) {
+        reason = "corrupt: bad magic";
+        return false;
+    }
+    if (h.headerHash != cacheHash(&h, offsetof(Header, headerHash))) {
+        reason = "corrupt: header checksum mismatch";
+        return false;
+    }
+    if (h.version != kVersion) {
+        reason = "stale: cache format " + std::to_string(h.version);
+        return false;
+    }
+    if (h.bodySize != bytes.size() - kHeaderSize) {
+        reason = "corrupt: truncated";
+        return false;
+    }
+    const std::span<const char> body = bytes.subspan(kHeaderSize);
+    In in(body);
+    // Key first, so a stale cache is rejected before hashing the whole body.
+    if (in.str() != key.path) {
+        reason = "stale: different path";
+        return false;
+    }
+    if (in.u64() != key.size) {
+        reason = "stale: size changed";
+        return false;
+    }
+    if (int64_t(in.u64()) != key.mtimeNs) {
+        reason = "stale: modification time changed";
+        return false;
+    }
+    if (h.bodyHash != cacheHash(body.data(), body.size())) {
+        reason = "corrupt: checksum mismatch";
+        return false;
+    }
+    ReportMeta &m = report.meta;
+    const uint64_t format = in.u64();
+    if (format > uint64_t(TraceFormat::KinetoJson)) {
+        reason = "corrupt: bad format";
+        return false;
+    }
+    m.format = TraceFormat(format);
+    m.exporterVersion = in.str();
+    m.schemaVersion = in.str();
+    const bool hasUtc = in.u64() != 0;
+    const int64_t utc = int64_t(in.u64());
+    if (hasUtc)
+        m.utcStartNs = utc;
+    m.host = in.str();
+    const uint64_t gpus = in.u64();
+    for (uint64_t g = 0; in.ok && g < gpus && g < 4096; ++g) {
+        GpuInfo gi;
+        gi.id = uint32_t(in.u64());
+        gi.name = in.str();
+        gi.busLocation = in.str();
+        gi.uuid = in.str();
+        m.gpus.push_back(std::move(gi));
+    }
+    auto pids = in.array<uint32_t>();
+    m.pids.assign(pids.begin(), pids.end());
+    auto counts = in.array<uint64_t>();
+    for (size_t k = 0; k < counts.size() && k < size_t(kTrackKindCount); ++k)
+        m.fileCounts[k] = size_t(counts[k]);
+    const uint64_t warnings = in.u64();
+    for (uint64_t w = 0; in.ok && w < warnings && w < 4096; ++w)
+        m.warnings.push_back(in.str());
+
+    StoreParts p;
+    const auto offsets = in.array<uint32_t>();
+    const auto chars = in.array<char>();
+    p.names = NameTable(offsets, chars);
+    p.processes = in.array<ProcessInfo>();
+    p.threads = in.array<ThreadInfo>();
+    p.launchConfigs = in.array<LaunchConfig>();
+    p.nvtxScopes = in.array<NvtxScope>();
+    p.shortNames = in.array<ShortName>();
+    const uint64_t tracks = in.u64();
+    if (!in.ok || tracks > body.size() / 8) {
+        reason = "corrupt: bad track table";
+        return false;
+    }
+    for (uint64_t ti = 0; ti < tracks && in.ok; ++ti) {
+        TrackKey k;
+        const uint64_t kind = in.u64();
+        k.pid = uint32_t(in.u64());
+        k.id = uint32_t(in.u64());
+        k.deviceId = uint32_t(in.u64());
+        const NameId label = NameId(in.u64());
+        const uint16_t levels = uint16_t(in.u64());
+        const bool auxSorted = in.u64() != 0;
+        if (kind >= uint64_t(kTrackKindCount)) {
+            reason = "corrupt: bad track kind";
+            return false;
+        }
+        k.kind = TrackKind(kind);
+        TrackColumns c;
+        c.start = in.array<int64_t>();
+        c.duration = in.array<uint32_t>();
+        c.name = in.array<NameId>();
+        c.aux = in.array<uint32_t>();
+        c.level = in.array<uint16_t>();
+        c.attr = in.array<uint16_t>();
+        c.bytes = in.array<uint64_t>();
+        c.longDurations = in.array<LongDuration>();
+        c.crossThreadEnds = in.array<CrossThreadEnd>();
+        c.blockMaxEnd = in.array<int64_t>();
+        const size_t n = c.start.size();
+        if (c.duration.size() != n || c.name.size() != n || c.aux.size() != n || c.level.size() != n ||
+            c.attr.size() != n || (!c.bytes.empty() && c.bytes.size() != n) ||
+            c.blockMaxEnd.size() != (n + Track::kBlock - 1) / Track::kBlock) {
+            reason = "corrupt: column sizes disagree";
+            return false;
+        }
+        p.tracks.emplace_back(k, label, levels, auxSorted, c);
+    }
+    if (!in.ok || !in.atEnd()) {
+        reason = "corrupt: layout";
+        return false;
+    }
+    p.backingBytes = bytes.size();
+    p.backing = std::move(owner);
+    report.store = std::make_shared<EventStore>(std::move(p));
+    report.fileSize = key.size;
+    report.fileMtimeNs = key.mtimeNs;
+    report.identity = identityFromPath(key.path);
+    completeIdentity(report.identity, report.meta);
+    return true;
+}
+
+} // namespace ps::core::trace

@@ -1,0 +1,34 @@
+#pragma once
+// Binary layout of the per-report cache (internal to core/trace).
+//
+//   header (64 bytes): magic "PSTRACE\x01", format version, header checksum, body size,
+//                      body checksum
+//   body: a sequence of arrays, each [uint64 count][data padded to 8 bytes], in a fixed order
+//         (key, meta, names, processes, threads, launch configs, scopes, short names, tracks).
+// Column arrays are 8-byte aligned in the file, so a mapped file is used in place.
+
+#include "core/trace/report.h"
+
+#include <memory>
+#include <span>
+#include <string>
+
+namespace ps::core::trace {
+
+struct CacheKey
+{
+    std::string path; // absolute
+    uint64_t size = 0;
+    int64_t mtimeNs = 0;
+};
+
+uint64_t cacheHash(const void *data, size_t size);
+
+std::string encodeCache(const Report &report, const CacheKey &key);
+
+// Fills `report` (meta, identity from the path, store viewing `bytes`) or returns false with a
+// reason ("stale: ...", "corrupt: ..."). `owner` keeps `bytes` alive for the store's lifetime.
+bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
+                 std::string &reason);
+
+} // namespace ps::core::trace

@@ -1,0 +1,75 @@
+#pragma once
+// A minimal read-only SQLite connection for trace readers (internal to core/trace and usable by
+// the other SQLite-based readers): opened through a URI with mode=ro&immutable=1 so that the
+// input is never written and no -wal/-shm files appear beside it.
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace ps::core::trace {
+
+class SqliteStmt
+{
+public:
+    SqliteStmt() = default;
+    explicit SqliteStmt(sqlite3_stmt *s) : m_s(s) {}
+    ~SqliteStmt();
+    SqliteStmt(SqliteStmt &&o) noexcept : m_s(o.m_s) { o.m_s = nullptr; }
+    SqliteStmt &operator=(SqliteStmt &&o) noexcept;
+    SqliteStmt(const SqliteStmt &) = delete;
+    SqliteStmt &operator=(const SqliteStmt &) = delete;
+
+    // true: a row is ready; false: done or error (see SqliteDb::lastError / stepError()).
+    bool step();
+    int stepCode() const { return m_rc; }
+    bool isNull(int col) const;
+    int64_t int64(int col) const;
+    double real(int col) const;
+    std::string_view text(int col) const;
+    void bind(int index, int64_t v);
+    sqlite3_stmt *get() const { return m_s; }
+
+private:
+    sqlite3_stmt *m_s = nullptr;
+    int m_rc = 0;
+};
+
+class SqliteDb
+{
+public:
+    SqliteDb() = default;
+    ~SqliteDb();
+    SqliteDb(SqliteDb &&o) noexcept : m_db(o.m_db), m_path(std::move(o.m_path)) { o.m_db = nullptr; }
+    SqliteDb(const SqliteDb &) = delete;
+    SqliteDb &operator=(const SqliteDb &) = delete;
+
+    // Opens `path` read-only and immutable. Returns "" or "PATH: reason".
+    std::string open(const std::string &path);
+    bool isOpen() const { return m_db != nullptr; }
+
+    // Prepares a statement; on failure returns an empty statement and sets `error`.
+    SqliteStmt prepare(const std::string &sql, std::string &error) const;
+    // "PATH: <sqlite message>" for the last failure on this connection.
+    std::string lastError() const;
+
+    // Names of the tables and views (empty set and an error when the file is not SQLite).
+    std::set<std::string> tables(std::string &error) const;
+    // Column names of a table, in order.
+    std::vector<std::string> columns(const std::string &table) const;
+
+private:
+    sqlite3 *m_db = nullptr;
+    std::string m_path;
+};
+
+// file: URI for a path, with the characters SQLite's URI parser treats specially escaped.
+std::string sqliteReadOnlyUri(const std::string &path);
+
+} // namespace ps::core::trace
