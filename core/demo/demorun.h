@@ -26,7 +26,7 @@ struct DemoOptions
     std::string outDir;
     int ranks = 4;               // profiled ActorGroup workers, one report each (1..1024)
     int steps = 3;               // profiled training steps per report (1..1000)
-    int64_t eventsPerReport = 0; // approximate total rows per report; 0 = natural size (~10 k)
+    int64_t eventsPerReport = 0; // approximate event rows per report; 0 = natural size (~2.1 k per step)
     uint64_t seed = 1;           // drives PIDs, durations, UTC skews and the straggler rank
     int firstStep = 2;           // global_step (0-based, RLinf A8) of the first profiled step
 };

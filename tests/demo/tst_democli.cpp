@@ -1,0 +1,114 @@
+// profstudio-cli demo: usage errors exit 2, a run prints its summary, --format json is parseable.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(PS_BIN_DIR "/profstudio-cli"), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestDemoCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no --out") << QStringList{"demo"} << "--out DIR is required";
+        QTest::newRow("ranks not a number") << QStringList{"demo", "--out", "x", "--ranks", "four"}
+                                            << "--ranks expects a number";
+        QTest::newRow("ranks out of range") << QStringList{"demo", "--out", "x", "--ranks", "0"}
+                                            << "ranks must be between 1 and 1024";
+        QTest::newRow("bad format") << QStringList{"demo", "--out", "x", "--format", "xml"} << "--format must be";
+        QTest::newRow("unknown option") << QStringList{"demo", "--out", "x", "--bogus"} << "bogus";
+        QTest::newRow("positional") << QStringList{"demo", "--out", "x", "extra"} << "no positional arguments";
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("x")));
+    }
+
+    void help()
+    {
+        const Run r = cli({"demo", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("--events-per-report"));
+    }
+
+    void jsonSummary()
+    {
+        QTemporaryDir dir;
+        const Run r = cli({"demo", "--out", dir.path(), "--ranks", "3", "--steps", "2", "--seed", "5", "--format",
+                           "json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(o["config_name"].toString(), QStringLiteral("maniskill_ppo_demo"));
+        QCOMPARE(o["steps"].toArray().size(), 2);
+        const QJsonArray reports = o["reports"].toArray();
+        QCOMPARE(reports.size(), 3);
+        for (const auto &v : reports) {
+            const QString path = v.toObject()["path"].toString();
+            QVERIFY2(QFileInfo(path).isFile(), qPrintable(path));
+            QVERIFY(path.contains(QStringLiteral("rlinf_profile_ActorGroup_")));
+            QVERIFY(v.toObject()["rows"].toInteger() > 1000);
+        }
+        QVERIFY(QFileInfo(o["config"].toString()).isFile());
+        const int straggler = o["straggler_rank"].toInt();
+        QVERIFY(straggler >= 0 && straggler < 3);
+    }
+
+    void textSummaryAndSqliteCli()
+    {
+        QTemporaryDir dir;
+        const Run r = cli({"demo", "--out", dir.path(), "--ranks", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("straggler: rank 0"));
+        QVERIFY(r.out.contains("rlinf_profile_ActorGroup_0_"));
+        // "Done when: a demo export opens with the sqlite3 CLI".
+        const QString sqlite3 = QStandardPaths::findExecutable(QStringLiteral("sqlite3"));
+        if (sqlite3.isEmpty())
+            QSKIP("the sqlite3 command-line tool is not installed");
+        const QStringList files = QDir(dir.filePath("profiling")).entryList({"*.sqlite"});
+        QCOMPARE(files.size(), 1);
+        QProcess p;
+        p.start(sqlite3, {dir.filePath("profiling/" + files.front()),
+                          "SELECT count(*) > 0 FROM CUPTI_ACTIVITY_KIND_KERNEL; PRAGMA integrity_check;"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()), QStringLiteral("1\nok\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDemoCli)
+#include "tst_democli.moc"

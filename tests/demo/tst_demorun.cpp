@@ -1,0 +1,477 @@
+// The demo run generator: its exports must look like real nsys exports (schema a subset of the
+// real files in testdata), hold sane data (id packing, correlation, NVTX nesting, a straggler),
+// be deterministic for a seed, and come with an RLinf config that composes.
+
+#include "core/demo/demorun.h"
+#include "sqlitereader.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace ps::core::demo;
+
+namespace {
+
+const std::string kRealExports = PS_TESTDATA_DIR "/traces/nsys";
+
+std::vector<std::string> realExports()
+{
+    std::vector<std::string> files;
+    for (const auto &entry : std::filesystem::directory_iterator(kRealExports))
+        if (entry.path().extension() == ".sqlite")
+            files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+int64_t pidFromFileName(const std::string &path)
+{
+    const std::string stem = std::filesystem::path(path).stem().string();
+    return std::stoll(stem.substr(stem.rfind('_') + 1));
+}
+
+// All rows of every table, in insertion order, as one text per table.
+std::map<std::string, std::string> content(const std::string &path)
+{
+    SqliteReader db(path);
+    std::map<std::string, std::string> out;
+    for (const std::string &table : db.tables()) {
+        std::string all;
+        for (const std::string &row : db.rows("SELECT * FROM " + table + " ORDER BY rowid"))
+            all += row + "\n";
+        out[table] = all;
+    }
+    return out;
+}
+
+std::string readText(const std::string &path)
+{
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const std::set<std::string> kRlinfLabels = {"actor/sync_model_to_rollout", "actor/recv_traj", "actor/compute_adv",
+                                            "run_training",  "training_step",  "forward_actor",
+                                            "forward_critic"};
+
+} // namespace
+
+class TestDemoRun : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_options.outDir = m_dir.filePath("run").toStdString();
+        m_options.ranks = 4;
+        m_options.steps = 3;
+        m_options.seed = 7;
+        std::string error;
+        QVERIFY2(writeDemoRun(m_options, m_result, error), error.c_str());
+        QCOMPARE(int(m_result.reports.size()), 4);
+    }
+
+    void layoutAndNames()
+    {
+        QCOMPARE(m_result.configPath, m_result.configDir + "/maniskill_ppo_demo.yaml");
+        QCOMPARE(m_result.presetPath, m_result.configDir + "/profile/default.yaml");
+        QVERIFY(std::filesystem::is_regular_file(m_result.configPath));
+        std::set<int64_t> pids;
+        for (const DemoReport &r : m_result.reports) {
+            const std::string name = std::filesystem::path(r.path).filename().string();
+            QCOMPARE(name, "rlinf_profile_ActorGroup_" + std::to_string(r.rank) + "_" + std::to_string(r.pid) +
+                               ".sqlite");
+            QCOMPARE(std::filesystem::path(r.path).parent_path().string(), m_result.reportDir);
+            QVERIFY(pids.insert(r.pid).second);
+            QVERIFY(!std::filesystem::exists(r.path + ".part"));
+        }
+        QVERIFY(m_result.stragglerRank >= 0 && m_result.stragglerRank < 4);
+        QCOMPARE(m_result.profiledSteps, (std::vector<int>{2, 3, 4}));
+    }
+
+    void schemaIsSubsetOfARealExport_data()
+    {
+        QTest::addColumn<QString>("table");
+        SqliteReader db(m_result.reports.front().path);
+        for (const std::string &t : db.tables())
+            QTest::newRow(t.c_str()) << QString::fromStdString(t);
+    }
+
+    // Every table the demo writes exists in some real export with all of the demo's columns.
+    void schemaIsSubsetOfARealExport()
+    {
+        QFETCH(QString, table);
+        const std::string t = table.toStdString();
+        const std::vector<std::string> demoColumns = SqliteReader(m_result.reports.front().path).columns(t);
+        QVERIFY(!demoColumns.empty());
+        std::string candidates;
+        bool found = false;
+        for (const std::string &file : realExports()) {
+            SqliteReader real(file);
+            QVERIFY2(real.isOpen(), file.c_str());
+            const std::vector<std::string> realColumns = real.columns(t);
+            if (realColumns.empty())
+                continue;
+            const std::set<std::string> have(realColumns.begin(), realColumns.end());
+            const bool subset = std::all_of(demoColumns.begin(), demoColumns.end(),
+                                            [&](const std::string &c) { return have.count(c) > 0; });
+            found = found || subset;
+            candidates += " " + std::filesystem::path(file).filename().string();
+        }
+        QVERIFY2(found, ("no real export has all columns of " + t + "; it exists in:" + candidates).c_str());
+    }
+
+    void expectedTablesArePresent()
+    {
+        SqliteReader db(m_result.reports.front().path);
+        const std::vector<std::string> tables = db.tables();
+        for (const char *t : {"StringIds", "ThreadNames", "ProcessStreams", "TARGET_INFO_SESSION_START_TIME",
+                              "META_DATA_EXPORT", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
+                              "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                              "CUPTI_ACTIVITY_KIND_RUNTIME"})
+            QVERIFY2(std::find(tables.begin(), tables.end(), t) != tables.end(), t);
+        QCOMPARE(db.rows("SELECT value FROM META_DATA_EXPORT WHERE name='EXPORT_SCHEMA_VERSION'"),
+                 std::vector<std::string>{"3.24.7"});
+        QCOMPARE(db.scalar("SELECT count(*) FROM TARGET_INFO_SESSION_START_TIME"), int64_t(1));
+        for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                              "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"})
+            QVERIFY2(db.scalar(std::string("SELECT count(*) FROM ") + t) > 0, t);
+        // Several streams, both copy directions.
+        QVERIFY(db.scalar("SELECT count(DISTINCT streamId) FROM CUPTI_ACTIVITY_KIND_KERNEL") >= 2);
+        QCOMPARE(db.scalar("SELECT count(DISTINCT copyKind) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (1,2)"),
+                 int64_t(2));
+    }
+
+    void rowCountsMatchResult()
+    {
+        int64_t total = 0;
+        for (const DemoReport &r : m_result.reports) {
+            SqliteReader db(r.path);
+            int64_t rows = 0;
+            for (const char *t : {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
+                rows += db.scalar(std::string("SELECT count(*) FROM ") + t);
+            QCOMPARE(rows, r.rowCount);
+            total += rows;
+        }
+        QCOMPARE(total, m_result.totalRows);
+    }
+
+    // globalTid = (vm << 48) | (pid << 24) | tid, globalPid the same with tid 0 (trace-formats 1.2).
+    void globalIdPacking()
+    {
+        for (const DemoReport &r : m_result.reports) {
+            SqliteReader db(r.path);
+            QCOMPARE(pidFromFileName(r.path), r.pid);
+            const int64_t gpid = (int64_t(1) << 48) | (r.pid << 24);
+            QCOMPARE(db.rows("SELECT globalPid, pid FROM PROCESSES"),
+                     std::vector<std::string>{std::to_string(gpid) + "|" + std::to_string(r.pid)});
+            for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                  "ProcessStreams"})
+                QCOMPARE(db.rows(std::string("SELECT DISTINCT globalPid FROM ") + t),
+                         std::vector<std::string>{std::to_string(gpid)});
+            for (const char *t : {"CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "ThreadNames"}) {
+                for (const auto &row : db.ints(std::string("SELECT DISTINCT globalTid FROM ") + t)) {
+                    const int64_t gtid = row[0];
+                    QCOMPARE(gtid >> 48, int64_t(1));
+                    QCOMPARE((gtid >> 24) & 0xFFFFFF, r.pid);
+                    QVERIFY(gtid & 0xFFFFFF);
+                }
+            }
+            // The main thread's tid is the pid, as on Linux.
+            QVERIFY(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid = " +
+                              std::to_string(gpid | r.pid)) > 0);
+            // Every thread that calls CUDA or pushes NVTX has a name.
+            QCOMPARE(db.scalar("SELECT count(*) FROM (SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME UNION "
+                               "SELECT globalTid FROM NVTX_EVENTS) WHERE globalTid NOT IN "
+                               "(SELECT globalTid FROM ThreadNames)"),
+                     int64_t(0));
+        }
+    }
+
+    // Every CUDA API call started exactly one piece of GPU work in its own process, no later
+    // than the call began, and every piece of GPU work has its call.
+    void runtimeCallsCorrelate()
+    {
+        for (const DemoReport &r : m_result.reports) {
+            SqliteReader db(r.path);
+            const std::string gpu =
+                "(SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
+                "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL "
+                "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET UNION ALL "
+                "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)";
+            const int64_t calls = db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+            QVERIFY(calls > 0);
+            QCOMPARE(db.scalar("SELECT count(*) FROM " + gpu), calls);
+            QCOMPARE(db.scalar("SELECT count(DISTINCT correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), calls);
+            QCOMPARE(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN " + gpu +
+                               " g ON g.correlationId = r.correlationId AND g.globalPid = (r.globalTid & ~0xFFFFFF) "
+                               "AND g.start >= r.start"),
+                     calls);
+            QCOMPARE(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass NOT IN (0,1) "
+                               "OR end < start"),
+                     int64_t(0));
+            // Kernel names resolve through StringIds; launches are named like real ones.
+            QCOMPARE(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE NOT EXISTS (SELECT 1 "
+                               "FROM StringIds s WHERE s.id = k.shortName) OR NOT EXISTS (SELECT 1 FROM StringIds "
+                               "s WHERE s.id = k.demangledName)"),
+                     int64_t(0));
+            QVERIFY(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                              "k.shortName WHERE s.value LIKE 'ncclDevKernel_%'") > 0);
+            QVERIFY(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = "
+                              "r.nameId WHERE s.value = 'cudaLaunchKernel_v7000'") > 0);
+        }
+    }
+
+    // Push/pop ranges (eventType 59) nest per thread: a range that starts inside another ends
+    // inside it too.
+    void nvtxRangesNestPerThread()
+    {
+        for (const DemoReport &r : m_result.reports) {
+            SqliteReader db(r.path);
+            QCOMPARE(db.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (59, 75)"), int64_t(0));
+            QCOMPARE(db.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND (end IS NULL OR end < "
+                               "start)"),
+                     int64_t(0));
+            const auto rows = db.ints("SELECT globalTid, start, end FROM NVTX_EVENTS WHERE eventType = 59 ORDER "
+                                      "BY globalTid, start, end DESC");
+            QVERIFY(rows.size() > 10);
+            std::vector<int64_t> openEnds;
+            int64_t thread = -1;
+            int maxDepth = 0;
+            for (const auto &row : rows) {
+                if (row[0] != thread) {
+                    thread = row[0];
+                    openEnds.clear();
+                }
+                while (!openEnds.empty() && openEnds.back() <= row[1])
+                    openEnds.pop_back();
+                if (!openEnds.empty())
+                    QVERIFY2(row[2] <= openEnds.back(), "a range overlaps its parent's end");
+                openEnds.push_back(row[2]);
+                maxDepth = std::max(maxDepth, int(openEnds.size()));
+            }
+            QVERIFY(maxDepth >= 3); // run_training > training_step > forward_actor > ncclAllGather
+            // Labels: RLinf's Worker.timer labels as text in the default domain, NCCL's as
+            // registered strings in the domain its eventType-75 row names.
+            for (const std::string &label :
+                 db.rows("SELECT DISTINCT text FROM NVTX_EVENTS WHERE eventType = 59 AND textId IS NULL"))
+                QVERIFY2(kRlinfLabels.count(label), label.c_str());
+            QCOMPARE(db.rows("SELECT DISTINCT d.text FROM NVTX_EVENTS e JOIN NVTX_EVENTS d ON d.eventType = 75 "
+                             "AND d.domainId = e.domainId WHERE e.eventType = 59 AND e.domainId <> 0"),
+                     std::vector<std::string>{"NCCL"});
+            QVERIFY(db.scalar("SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId WHERE "
+                              "s.value = 'ncclAllGather'") > 0);
+        }
+    }
+
+    void stragglerIsSlowestOnEveryStepRange_data()
+    {
+        QTest::addColumn<QString>("label");
+        for (const char *l : {"actor/sync_model_to_rollout", "actor/recv_traj", "actor/compute_adv", "run_training",
+                              "training_step", "forward_actor"})
+            QTest::newRow(l) << QString::fromLatin1(l);
+    }
+
+    void stragglerIsSlowestOnEveryStepRange()
+    {
+        QFETCH(QString, label);
+        std::vector<std::vector<int64_t>> durations; // per rank, per instance
+        for (const DemoReport &r : m_result.reports) {
+            SqliteReader db(r.path);
+            std::vector<int64_t> d;
+            for (const auto &row : db.ints("SELECT end - start FROM NVTX_EVENTS WHERE text = '" +
+                                           label.toStdString() + "' ORDER BY start"))
+                d.push_back(row[0]);
+            durations.push_back(d);
+        }
+        const size_t instances = durations.front().size();
+        QVERIFY(instances >= size_t(m_options.steps));
+        for (size_t i = 0; i < instances; ++i) {
+            int slowest = 0;
+            for (int rank = 0; rank < int(durations.size()); ++rank) {
+                QCOMPARE(durations[size_t(rank)].size(), instances);
+                if (durations[size_t(rank)][i] > durations[size_t(slowest)][i])
+                    slowest = rank;
+            }
+            QCOMPARE(slowest, m_result.stragglerRank);
+        }
+    }
+
+    // Each report has its own session start; on the UTC axis the ranks start each step
+    // together, up to the hosts' clock error.
+    void sessionStartsSkewButAlignOnUtc()
+    {
+        std::set<int64_t> starts;
+        std::vector<int64_t> stepStarts;
+        for (const DemoReport &r : m_result.reports) {
+            SqliteReader db(r.path);
+            const auto row = db.ints("SELECT utcEpochNs, systemClockNs FROM TARGET_INFO_SESSION_START_TIME");
+            QCOMPARE(row.size(), size_t(1));
+            QCOMPARE(row[0][0], r.utcEpochNs);
+            QVERIFY(row[0][1] > 0);
+            starts.insert(r.utcEpochNs);
+            QCOMPARE(db.rows("SELECT utcTime FROM TARGET_INFO_SESSION_START_TIME").front().size(), size_t(19));
+            const int64_t first = db.scalar("SELECT min(start) FROM NVTX_EVENTS WHERE text = "
+                                            "'actor/sync_model_to_rollout'");
+            QVERIFY(first > 0);
+            stepStarts.push_back(r.utcEpochNs + first);
+        }
+        QCOMPARE(starts.size(), m_result.reports.size());
+        QVERIFY(*starts.rbegin() - *starts.begin() > 1000000); // > 1 ms apart
+        const auto [lo, hi] = std::minmax_element(stepStarts.begin(), stepStarts.end());
+        QVERIFY2(*hi - *lo < 10000000, std::to_string(*hi - *lo).c_str()); // within 10 ms
+    }
+
+    void sameSeedSameRows()
+    {
+        QTemporaryDir other;
+        DemoOptions options = m_options;
+        options.outDir = other.filePath("again").toStdString();
+        DemoResult again;
+        std::string error;
+        QVERIFY2(writeDemoRun(options, again, error), error.c_str());
+        QCOMPARE(again.stragglerRank, m_result.stragglerRank);
+        for (size_t i = 0; i < again.reports.size(); ++i) {
+            QCOMPARE(std::filesystem::path(again.reports[i].path).filename(),
+                     std::filesystem::path(m_result.reports[i].path).filename());
+            const auto a = content(m_result.reports[i].path);
+            const auto b = content(again.reports[i].path);
+            QCOMPARE(a.size(), b.size());
+            for (const auto &[table, rows] : a)
+                QVERIFY2(rows == b.at(table), table.c_str());
+        }
+    }
+
+    void differentSeedDifferentRows()
+    {
+        QTemporaryDir other;
+        DemoOptions options = m_options;
+        options.outDir = other.filePath("seed8").toStdString();
+        options.seed = 8;
+        DemoResult changed;
+        std::string error;
+        QVERIFY2(writeDemoRun(options, changed, error), error.c_str());
+        const auto a = content(m_result.reports[0].path);
+        const auto b = content(changed.reports[0].path);
+        for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "NVTX_EVENTS", "TARGET_INFO_SESSION_START_TIME"})
+            QVERIFY2(a.at(t) != b.at(t), t);
+        QVERIFY(changed.reports[0].pid != m_result.reports[0].pid);
+    }
+
+    void eventsPerReportScales_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<qlonglong>("events");
+        QTest::newRow("1 step, 20k") << 1 << 20000LL;
+        QTest::newRow("2 steps, 60k") << 2 << 60000LL;
+    }
+
+    void eventsPerReportScales()
+    {
+        QFETCH(int, steps);
+        QFETCH(qlonglong, events);
+        QTemporaryDir dir;
+        DemoOptions options;
+        options.outDir = dir.path().toStdString();
+        options.ranks = 2;
+        options.steps = steps;
+        options.eventsPerReport = events;
+        DemoResult result;
+        std::string error;
+        QVERIFY2(writeDemoRun(options, result, error), error.c_str());
+        for (const DemoReport &r : result.reports) {
+            QVERIFY2(std::abs(r.rowCount - events) <= events / 20, std::to_string(r.rowCount).c_str());
+            SqliteReader db(r.path);
+            QCOMPARE(db.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE text = 'run_training'"), int64_t(steps));
+        }
+    }
+
+    // The config composes like RLinf's: defaults pull the preset into cluster.profiling and the
+    // primary's cluster.profiling narrows it to the ActorGroup and the profiled steps.
+    void configIsRlinfStyle()
+    {
+        QCOMPARE(readText(m_result.presetPath),
+                 readText(PS_TESTDATA_DIR "/configs/rlinf-with-profile/examples/embodiment/config/profile/"
+                                          "default.yaml"));
+        const YAML::Node primary = YAML::LoadFile(m_result.configPath);
+        QCOMPARE(primary["defaults"][0].as<std::string>(), std::string("profile/default@cluster.profiling"));
+        const YAML::Node profiling = primary["cluster"]["profiling"];
+        QCOMPARE(profiling["worker_groups"][0].as<std::string>(), std::string("ActorGroup"));
+        QCOMPARE(profiling["steps"].as<std::vector<int>>(), m_result.profiledSteps);
+        QCOMPARE(profiling["output_dir"].as<std::string>(), m_result.reportDir);
+        QCOMPARE(profiling["options"]["capture-range-end"].as<std::string>(), std::string("none"));
+        QCOMPARE(primary["actor"]["group_name"].as<std::string>(), std::string("ActorGroup"));
+        const YAML::Node preset = YAML::LoadFile(m_result.presetPath);
+        QCOMPARE(preset["backend"].as<std::string>(), std::string("nsight"));
+    }
+
+    void invalidOptions_data()
+    {
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<qlonglong>("events");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no ranks") << 0 << 3 << 0LL << "ranks must be between 1 and 1024";
+        QTest::newRow("too many ranks") << 1025 << 3 << 0LL << "ranks must be between 1 and 1024";
+        QTest::newRow("no steps") << 4 << 0 << 0LL << "steps must be between 1 and 1000";
+        QTest::newRow("negative events") << 4 << 3 << -1LL << "events per report must be between 0";
+    }
+
+    void invalidOptions()
+    {
+        QFETCH(int, ranks);
+        QFETCH(int, steps);
+        QFETCH(qlonglong, events);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        DemoOptions options;
+        options.outDir = dir.path().toStdString();
+        options.ranks = ranks;
+        options.steps = steps;
+        options.eventsPerReport = events;
+        DemoResult result;
+        std::string error;
+        QVERIFY(!writeDemoRun(options, result, error));
+        QVERIFY2(QString::fromStdString(error).startsWith(message), error.c_str());
+        QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    void unwritableOutDirFails()
+    {
+        QTemporaryDir dir;
+        const std::string blocker = dir.filePath("file").toStdString();
+        std::ofstream(blocker) << "x";
+        DemoOptions options;
+        options.outDir = blocker + "/run";
+        DemoResult result;
+        std::string error;
+        QVERIFY(!writeDemoRun(options, result, error));
+        QVERIFY2(error.rfind("cannot create ", 0) == 0, error.c_str());
+    }
+
+private:
+    QTemporaryDir m_dir;
+    DemoOptions m_options;
+    DemoResult m_result;
+};
+
+QTEST_GUILESS_MAIN(TestDemoRun)
+#include "tst_demorun.moc"
