@@ -95,7 +95,7 @@ template <typename T> size_t bytesOf(const std::vector<T> &v) { return v.capacit
 struct StoreBuilder::Impl
 {
     std::vector<char> chars;
-    std::vector<uint32_t> offsets{0};
+    std::vector<uint32_t> offsets{0, 0}; // name 0 is ""
     std::unordered_map<std::string, NameId, StringHash, std::equal_to<>> nameIndex;
     std::unordered_map<TrackKey, TrackHandle, KeyHash> trackIndex;
     std::vector<BuildTrack> tracks;
