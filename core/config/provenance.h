@@ -46,6 +46,8 @@ public:
     void record(const std::string &keyPath, ProvenanceStep step);
     // Drops the chains of keyPath and every key below it.
     void eraseSubtree(std::string_view keyPath);
+    // Drops the chains strictly below keyPath (its children), keeping keyPath's own chain.
+    void eraseBelow(std::string_view keyPath);
     size_t size() const { return m_chains.size(); }
     const std::unordered_map<std::string, std::vector<ProvenanceStep>> &chains() const { return m_chains; }
 

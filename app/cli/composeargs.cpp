@@ -1,0 +1,47 @@
+#include "app/cli/composeargs.h"
+
+namespace ps::cli {
+
+void appendComposeOptions(CommandSpec &spec)
+{
+    spec.options.push_back({"config-dir", "DIR",
+                            "a config root; repeatable, searched in order (default: the built-in presets only)", true});
+    spec.options.push_back({"config-name", "NAME", "the primary config, with or without .yaml"});
+    if (spec.positionalHelp.empty())
+        spec.positionalHelp = "OVERRIDE  Hydra override: a.b=1  +a.c=2  ++a.b=3  ~a.b  group=option  "
+                              "group@pkg=option  +group@pkg=option  ~group  'x=[1,2]'  'x={a: 1}'";
+}
+
+bool composeOptionsFrom(const ParsedArgs &args, const std::vector<std::string> &overrides,
+                        core::config::ComposeOptions &out, std::ostream &err)
+{
+    if (!args.has("config-name")) {
+        err << "error: --config-name is required (see --help)\n";
+        return false;
+    }
+    out.configDirs = args.values("config-dir");
+    out.configName = args.value("config-name");
+    out.overrides = overrides;
+    return true;
+}
+
+void printConfigError(const core::config::ConfigError &error, std::ostream &err)
+{
+    err << error.format() << "\n";
+}
+
+std::optional<core::config::ComposeResult> composeOrReport(const core::config::ComposeOptions &options,
+                                                           std::ostream &err)
+{
+    try {
+        core::config::ComposeResult r = core::config::compose(options);
+        for (const std::string &w : r.warnings)
+            err << "warning: " << w << "\n";
+        return r;
+    } catch (const core::config::ConfigError &e) {
+        printConfigError(e, err);
+        return std::nullopt;
+    }
+}
+
+} // namespace ps::cli

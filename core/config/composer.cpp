@@ -1,0 +1,870 @@
+#include "core/config/composer.h"
+
+#include "core/config/configrepository.h"
+#include "core/config/interpolation.h"
+#include "core/config/keypath.h"
+#include "core/config/merge.h"
+#include "core/config/override.h"
+#include "core/config/yamlemitter.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace ps::core::config {
+
+namespace {
+
+// Command-line values have no file position; marks use this label, errors about them no location.
+const SourceMark kOverrideMark{"<override>", 0, 0};
+const SourceMark kNoMark{};
+
+// A defaults entry from the command line has no file position to report.
+SourceMark located(const SourceMark &m)
+{
+    return m.line > 0 ? m : kNoMark;
+}
+
+bool isHydraGroup(const std::string &group)
+{
+    return group == "hydra" || group.rfind("hydra/", 0) == 0;
+}
+
+bool isHydraKey(const std::string &key)
+{
+    return key == "hydra" || key.rfind("hydra.", 0) == 0;
+}
+
+std::string joinLines(const std::vector<std::string> &items, const std::string &prefix)
+{
+    std::string s;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i)
+            s += "\n";
+        s += prefix + items[i];
+    }
+    return s;
+}
+
+// Python == between two config values (1 == 1.0 == True), used by "~key=value".
+bool pyEquals(const Node &a, const Node &b)
+{
+    auto numeric = [](const Node &n) {
+        return n.kind() == Node::Kind::Bool || n.kind() == Node::Kind::Int || n.kind() == Node::Kind::Float;
+    };
+    auto asDouble = [](const Node &n) {
+        return n.kind() == Node::Kind::Bool ? (n.asBool() ? 1.0 : 0.0) : n.asFloat();
+    };
+    if (numeric(a) && numeric(b))
+        return asDouble(a) == asDouble(b);
+    if (a.isStringLike() && b.isStringLike())
+        return a.asString() == b.asString();
+    if (a.isNull() || b.isNull())
+        return a.isNull() && b.isNull();
+    if (a.isList() && b.isList()) {
+        if (a.items().size() != b.items().size())
+            return false;
+        for (size_t i = 0; i < a.items().size(); ++i)
+            if (!pyEquals(a.items()[i], b.items()[i]))
+                return false;
+        return true;
+    }
+    if (a.isDict() && b.isDict()) {
+        if (a.size() != b.size())
+            return false;
+        for (size_t i = 0; i < a.size(); ++i) {
+            const Node *other = b.find(a.keyAt(i));
+            if (!other || !pyEquals(a.valueAt(i), *other))
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+std::string pyStr(const Node &n)
+{
+    return n.toPythonString();
+}
+
+struct OverrideChoice
+{
+    std::vector<std::string> options;
+    bool isList = false;
+    bool used = false;
+    bool external = false;
+    std::string containingConfig;
+    std::string text;
+    SourceMark mark;
+};
+
+struct Deletion
+{
+    std::optional<std::string> name;
+    bool used = false;
+};
+
+struct TreeNode
+{
+    DefaultEntry entry;
+    const LoadedConfig *loaded = nullptr;
+    TreeNode *parent = nullptr;
+    // Children in order; nullptr stands for `_self_`.
+    std::vector<std::unique_ptr<TreeNode>> children;
+    bool hasChildren = false;
+};
+
+struct ResultDefault
+{
+    const TreeNode *node;
+};
+
+class Composition
+{
+public:
+    explicit Composition(const ComposeOptions &options)
+        : m_options(options), m_repo(options.configDirs, options.builtinPresets)
+    {
+    }
+
+    ComposeResult run()
+    {
+        for (const std::string &dir : m_options.configDirs) {
+            std::error_code ec;
+            if (!std::filesystem::is_directory(dir, ec))
+                throw ConfigError("Config directory not found: '" + dir + "'");
+        }
+        m_configName = m_options.configName;
+        if (m_configName.size() > 5 && m_configName.compare(m_configName.size() - 5, 5, ".yaml") == 0)
+            m_configName.resize(m_configName.size() - 5);
+        if (m_configName.empty())
+            throw ConfigError("No primary config name given (--config-name)");
+
+        parseOverrides();
+        applySearchPath();
+        splitOverrides();
+        buildTree();
+        if (promoteUnusedForceAdds()) {
+            // "++group=option" whose group is not in the defaults list appends it, as "+" would.
+            m_result = ComposeResult();
+            m_knownChoices.clear();
+            for (auto &[key, c] : m_choices)
+                c.used = false;
+            for (auto &[key, d] : m_deletions)
+                d.used = false;
+            buildTree();
+        }
+        ensureOverridesUsed();
+        flatten(*m_root);
+        mergeAll();
+        applyConfigOverrides();
+        if (m_result.config.erase("hydra"))
+            m_result.provenance.eraseSubtree("hydra");
+        m_result.searchPath = m_repo.describe();
+        return std::move(m_result);
+    }
+
+private:
+    // ---- command-line overrides ----
+
+    void parseOverrides()
+    {
+        for (const std::string &text : m_options.overrides) {
+            Override o = parseOverride(text);
+            if (o.isSweep)
+                throw ConfigError("Ambiguous value for argument '" + text +
+                                      "'\n1. To use it as a list, use key=[value1,value2]\n2. To use it as string, "
+                                      "quote the value: key='value1,value2'\n3. To sweep over it, add --multirun to "
+                                      "your command line",
+                                  kNoMark, o.key);
+            m_parsed.push_back(std::move(o));
+        }
+    }
+
+    void applySearchPath()
+    {
+        const LoadedConfig *primary = m_repo.load(m_configName);
+        if (!primary)
+            throw ConfigError("Cannot find primary config '" + m_configName +
+                              "'. Check that it's in your config search path.\n\nConfig search path:\n" +
+                              joinLines(m_repo.describe(), "\t"));
+        Node holder = Node::dict();
+        const Node *searchPath = nullptr;
+        std::string where = "hydra.searchpath";
+        for (const Override &o : m_parsed) {
+            if (o.key == "hydra.searchpath" && o.hasValue && o.type != Override::Type::Delete) {
+                holder.set("v", o.value);
+                searchPath = holder.find("v");
+            }
+        }
+        Node primaryCopy;
+        if (!searchPath) {
+            searchPath = findPath(primary->content, "hydra.searchpath");
+            primaryCopy = primary->content;
+        }
+        if (!searchPath || searchPath->isNull())
+            return;
+        if (!searchPath->isList())
+            throw ConfigError("hydra.searchpath must be a list of strings. Got: " + searchPath->toPythonString(),
+                              searchPath->mark, where);
+        std::vector<std::string> dirs;
+        for (size_t i = 0; i < searchPath->items().size(); ++i) {
+            const Node &item = searchPath->items()[i];
+            std::string itemKey = where + "." + std::to_string(i);
+            if (!item.isStringLike())
+                throw ConfigError("hydra.searchpath must be a list of strings. Got: " + item.toPythonString(),
+                                  item.mark, itemKey);
+            std::string value = item.asString();
+            if (item.isInterpolation()) {
+                try {
+                    Node r = resolveString(primaryCopy, itemKey, value, m_options.env);
+                    value = r.toPythonString();
+                } catch (const ConfigError &e) {
+                    throw ConfigError("cannot resolve " + itemKey + " '" + item.asString() + "': " + e.message(),
+                                      item.mark, itemKey);
+                }
+            }
+            if (value.rfind("file://", 0) == 0) {
+                dirs.push_back(value.substr(7));
+            } else if (value.rfind("pkg://", 0) == 0) {
+                m_result.warnings.push_back("hydra.searchpath entry '" + value +
+                                            "' is a Python package path; it is not searched");
+            } else {
+                dirs.push_back(value);
+            }
+        }
+        for (const std::string &d : dirs) {
+            std::string dir = d;
+            while (dir.size() > 1 && dir.back() == '/')
+                dir.pop_back();
+            m_repo.appendDir(dir);
+        }
+    }
+
+    // ---- defaults tree (Hydra's _create_defaults_tree) ----
+
+    bool promoteUnusedForceAdds()
+    {
+        bool any = false;
+        for (auto it = m_choices.begin(); it != m_choices.end();) {
+            auto fa = m_forceAdd.find(it->first);
+            if (it->second.used || fa == m_forceAdd.end()) {
+                ++it;
+                continue;
+            }
+            const Override &o = *fa->second;
+            DefaultEntry e;
+            e.kind = DefaultEntry::Kind::Group;
+            e.path = o.key;
+            if (o.hasPackage)
+                e.package = o.package;
+            e.options = it->second.options;
+            e.isList = it->second.isList;
+            e.externalAppend = true;
+            e.text = o.text;
+            e.mark = kOverrideMark;
+            m_appends.push_back(std::move(e));
+            it = m_choices.erase(it);
+            any = true;
+        }
+        return any;
+    }
+
+    void buildTree()
+    {
+        m_root = std::make_unique<TreeNode>();
+        m_root->entry.kind = DefaultEntry::Kind::Config;
+        m_root->entry.path = m_configName;
+        m_root->entry.text = m_configName;
+        m_root->loaded = m_repo.load(m_configName);
+        setHeader(*m_root);
+        m_stack.push_back(m_configName);
+        build(*m_root, true);
+        m_stack.pop_back();
+    }
+
+    void splitOverrides()
+    {
+        // Split the command-line overrides into group overrides and config overrides.
+        for (const Override &o : m_parsed) {
+            if (isHydraKey(o.key) || isHydraGroup(o.key))
+                continue; // Hydra's own config: not part of the job config
+            bool isGroup = m_repo.groupExists(o.key);
+            if (!isGroup) {
+                m_configOverrides.push_back(&o);
+                continue;
+            }
+            std::string key = o.hasPackage ? o.key + "@" + o.package : o.key;
+            if (o.type == Override::Type::Delete) {
+                Deletion d;
+                if (o.hasValue)
+                    d.name = o.value.isStringLike() ? o.value.asString() : o.value.toPythonString();
+                m_deletions[key] = d;
+                continue;
+            }
+            if (o.value.isNull())
+                throw ConfigError("Config group override must be a string or a list. Got NoneType (in '" + o.text +
+                                      "'; use ~" + o.key + " to remove a group)",
+                                  kNoMark, o.key);
+            std::vector<std::string> options;
+            bool isList = o.value.isList();
+            if (isList) {
+                for (const Node &n : o.value.items())
+                    options.push_back(n.isStringLike() ? n.asString() : n.toPythonString());
+            } else if (o.value.isContainer()) {
+                throw ConfigError("Config group override must be a string or a list. Got dict", kNoMark, o.key);
+            } else {
+                options.push_back(o.value.isStringLike() ? o.value.asString() : o.value.toPythonString());
+            }
+            if (o.type == Override::Type::Add) {
+                DefaultEntry e;
+                e.kind = DefaultEntry::Kind::Group;
+                e.path = o.key;
+                if (o.hasPackage)
+                    e.package = o.package;
+                e.options = options;
+                e.isList = isList;
+                e.externalAppend = true;
+                e.text = o.text;
+                e.mark = kOverrideMark;
+                m_appends.push_back(std::move(e));
+            } else {
+                OverrideChoice c;
+                c.options = options;
+                c.isList = isList;
+                c.external = true;
+                c.text = o.text;
+                c.mark = kOverrideMark;
+                m_choices[key] = c;
+                if (o.type == Override::Type::ForceAdd)
+                    m_forceAdd[key] = &o;
+            }
+        }
+    }
+
+    static void setHeader(TreeNode &node)
+    {
+        if (!node.loaded || !node.loaded->hasPackageHeader)
+            return;
+        std::string h = node.loaded->packageHeader;
+        // A package header is always absolute.
+        if (h != "_global_" && h.rfind("_global_.", 0) != 0)
+            h = h.empty() ? "_global_" : "_global_." + h;
+        std::string defaultPkg = node.entry.groupPath();
+        std::replace(defaultPkg.begin(), defaultPkg.end(), '/', '.');
+        for (size_t p; (p = h.find("_group_")) != std::string::npos;)
+            h.replace(p, 7, defaultPkg);
+        for (size_t p; (p = h.find("_name_")) != std::string::npos;)
+            h.replace(p, 6, node.entry.name());
+        node.entry.hasPackageHeader = true;
+        node.entry.packageHeader = h;
+    }
+
+    void validateSelf(const TreeNode &node, std::vector<DefaultEntry> &defaults, bool isPrimary)
+    {
+        bool hasSelf = false, hasNonOverride = false;
+        for (const DefaultEntry &d : defaults) {
+            if (!d.override)
+                hasNonOverride = true;
+            if (d.isSelf()) {
+                if (hasSelf)
+                    throw ConfigError("Duplicate _self_ defined in " + node.entry.configPath(), d.mark);
+                hasSelf = true;
+            }
+        }
+        if ((!hasSelf && hasNonOverride) || defaults.empty()) {
+            if (isPrimary && node.loaded->content.size() > 0 && hasNonOverride)
+                m_result.warnings.push_back("In '" + node.entry.configPath() +
+                                            "': Defaults list is missing `_self_`. See "
+                                            "https://hydra.cc/docs/1.2/upgrades/1.0_to_1.1/default_composition_order "
+                                            "for more information");
+            DefaultEntry self;
+            self.kind = DefaultEntry::Kind::Self;
+            self.text = "_self_";
+            defaults.push_back(self);
+        }
+    }
+
+    void updateOverrides(std::vector<DefaultEntry> &defaults, const TreeNode &node)
+    {
+        bool seenOverride = false;
+        const DefaultEntry *last = nullptr;
+        for (DefaultEntry &d : defaults) {
+            if (d.isSelf())
+                continue;
+            d.parentBaseDir = node.entry.groupPath();
+            d.parentPackage = node.entry.finalPackage();
+            if (seenOverride && !(d.override || d.externalAppend)) {
+                std::string name = d.kind == DefaultEntry::Kind::Group ? d.overrideKey() + ": " + d.name() : d.text;
+                throw ConfigError("In " + node.entry.configPath() + ": Override '" + last->overrideKey() + " : " +
+                                      last->name() + "' is defined before '" + name +
+                                      "'.\nOverrides must be at the end of the defaults list",
+                                  d.mark);
+            }
+            if (d.kind == DefaultEntry::Kind::Group && d.override) {
+                seenOverride = true;
+                last = &d;
+                if (isHydraGroup(d.groupPath()))
+                    continue;
+                std::string key = d.overrideKey();
+                if (!m_choices.count(key)) {
+                    OverrideChoice c;
+                    c.options = d.options;
+                    c.isList = d.isList;
+                    c.containingConfig = node.entry.configPath();
+                    c.text = d.text;
+                    c.mark = d.mark;
+                    if (d.isNull)
+                        c.options.clear();
+                    m_choices[key] = c;
+                }
+            }
+        }
+    }
+
+    void build(TreeNode &node, bool isRoot)
+    {
+        std::vector<DefaultEntry> defaults = node.loaded->defaults;
+        if (!defaults.empty() || (isRoot && !m_appends.empty()))
+            validateSelf(node, defaults, isRoot);
+        if (isRoot) {
+            for (const DefaultEntry &a : m_appends)
+                defaults.push_back(a);
+        }
+        updateOverrides(defaults, node);
+        std::vector<std::unique_ptr<TreeNode>> children;
+        node.hasChildren = !defaults.empty();
+        for (auto it = defaults.rbegin(); it != defaults.rend(); ++it) {
+            DefaultEntry d = *it;
+            if (d.isSelf()) {
+                children.push_back(nullptr);
+                continue;
+            }
+            if (d.override)
+                continue;
+            d.parentBaseDir = node.entry.groupPath();
+            d.parentPackage = node.entry.finalPackage();
+            if (d.kind == DefaultEntry::Kind::Group) {
+                auto ch = m_choices.find(d.overrideKey());
+                if (ch != m_choices.end()) {
+                    d.options = ch->second.options;
+                    d.isList = ch->second.isList;
+                    d.isNull = d.options.empty() && !d.isList;
+                    d.isMissing = false;
+                    ch->second.used = true;
+                }
+            }
+            if (d.kind == DefaultEntry::Kind::Group && d.isList) {
+                for (auto opt = d.options.rbegin(); opt != d.options.rend(); ++opt) {
+                    DefaultEntry one = d;
+                    one.options = {*opt};
+                    one.isList = false;
+                    addChild(node, one, children);
+                }
+                continue;
+            }
+            if (isDeleted(d))
+                continue;
+            addChild(node, d, children);
+        }
+        std::reverse(children.begin(), children.end());
+        node.children = std::move(children);
+    }
+
+    bool isDeleted(const DefaultEntry &d)
+    {
+        if (d.kind != DefaultEntry::Kind::Group)
+            return false;
+        auto it = m_deletions.find(d.overrideKey());
+        if (it == m_deletions.end())
+            return false;
+        if (it->second.name && *it->second.name != d.name())
+            return false;
+        it->second.used = true;
+        return true;
+    }
+
+    void addChild(TreeNode &parent, DefaultEntry d, std::vector<std::unique_ptr<TreeNode>> &children)
+    {
+        if (d.kind == DefaultEntry::Kind::Group) {
+            std::string group = d.groupPath();
+            if (isHydraGroup(group))
+                return;
+            m_knownChoices[group].insert(d.overrideKey());
+            if (d.isNull) {
+                m_result.choices.emplace_back(d.overrideKey(), "null");
+                return;
+            }
+            if (d.isMissing) {
+                std::string key = d.overrideKey();
+                throw ConfigError("You must specify '" + key + "', e.g, " + key + "=<OPTION>\nAvailable options:\n" +
+                                      joinLines(m_repo.options(group), "\t"),
+                                  located(d.mark), key);
+            }
+        }
+        std::string configPath = d.configPath();
+        if (std::find(m_stack.begin(), m_stack.end(), configPath) != m_stack.end()) {
+            std::string cycle;
+            for (const std::string &s : m_stack)
+                cycle += s + " -> ";
+            throw ConfigError("Defaults cycle: " + cycle + configPath + " (entry '" + d.text + "' in '" +
+                                  parent.entry.configPath() + "')",
+                              located(d.mark));
+        }
+        const LoadedConfig *lc = m_repo.load(configPath);
+        if (!lc) {
+            if (d.optional)
+                return;
+            throwNotFound(parent, d);
+        }
+        if (d.kind == DefaultEntry::Kind::Group)
+            m_result.choices.emplace_back(d.overrideKey(), d.name());
+        auto child = std::make_unique<TreeNode>();
+        child->entry = std::move(d);
+        child->loaded = lc;
+        child->parent = &parent;
+        setHeader(*child);
+        m_stack.push_back(configPath);
+        build(*child, false);
+        m_stack.pop_back();
+        children.push_back(std::move(child));
+    }
+
+    [[noreturn]] void throwNotFound(const TreeNode &parent, const DefaultEntry &d)
+    {
+        std::string msg;
+        if (d.kind == DefaultEntry::Kind::Group) {
+            msg = "Could not find '" + d.configPath() + "'\n";
+            std::vector<std::string> options = m_repo.options(d.groupPath());
+            if (!options.empty())
+                msg += "\nAvailable options in '" + d.groupPath() + "':\n" + joinLines(options, "\t");
+        } else {
+            msg = "Could not load '" + d.configPath() + "'.\n";
+        }
+        msg = "In '" + parent.entry.configPath() + "': " + msg;
+        if (msg.back() != '\n')
+            msg += "\n";
+        msg += "Config search path:\n" + joinLines(m_repo.describe(), "\t");
+        throw ConfigError(msg, located(d.mark), d.kind == DefaultEntry::Kind::Group ? d.groupPath() : std::string());
+    }
+
+    void ensureOverridesUsed()
+    {
+        for (const auto &[key, c] : m_choices) {
+            if (c.used)
+                continue;
+            std::string group = key.substr(0, key.find('@'));
+            const std::set<std::string> &choices = m_knownChoices[group];
+            std::string msg;
+            if (choices.size() > 1) {
+                std::string list;
+                for (const std::string &s : choices)
+                    list += (list.empty() ? "" : ", ") + s;
+                msg = "Could not override '" + key + "'.\nDid you mean to override one of " + list + "?";
+            } else if (choices.size() == 1) {
+                msg = "Could not override '" + key + "'.\nDid you mean to override " + *choices.begin() + "?";
+            } else {
+                msg = "Could not override '" + key + "'. No match in the defaults list.";
+            }
+            if (!c.containingConfig.empty())
+                msg = "In '" + c.containingConfig + "': " + msg;
+            if (c.external) {
+                std::string value = c.text.substr(c.text.find('=') + 1);
+                msg += "\nTo append to your default list use +" + key + "=" + value;
+            }
+            throw ConfigError(msg, located(c.mark), key);
+        }
+        for (const auto &[key, d] : m_deletions) {
+            if (d.used)
+                continue;
+            std::string desc = d.name ? key + "=" + *d.name : key;
+            throw ConfigError("Could not delete '" + desc + "'. No match in the defaults list", kNoMark, key);
+        }
+    }
+
+    // ---- flatten and merge ----
+
+    void flatten(const TreeNode &node)
+    {
+        if (!node.hasChildren) {
+            m_flat.push_back(&node);
+            return;
+        }
+        for (const auto &child : node.children) {
+            if (child)
+                flatten(*child);
+            else
+                m_flat.push_back(&node);
+        }
+    }
+
+    void mergeAll()
+    {
+        Node &cfg = m_result.config;
+        cfg = Node::dict();
+        std::map<const TreeNode *, int> indexOf;
+        for (size_t i = 0; i < m_flat.size(); ++i)
+            indexOf[m_flat[i]] = static_cast<int>(i);
+        for (size_t i = 0; i < m_flat.size(); ++i) {
+            const TreeNode &n = *m_flat[i];
+            ConfigSource src;
+            src.configPath = n.loaded->configPath;
+            src.file = n.loaded->file;
+            src.package = n.entry.finalPackage();
+            src.defaultsEntry = n.parent ? n.entry.text : std::string();
+            src.entryMark = n.entry.mark;
+            if (n.parent) {
+                auto it = indexOf.find(n.parent);
+                src.parent = it == indexOf.end() ? -1 : it->second;
+            }
+            ProvenanceStep step;
+            step.origin = ProvenanceStep::Origin::File;
+            step.mark = SourceMark{src.file, 0, 0};
+            step.source = static_cast<int>(i);
+            Merger merger(m_result.provenance, step, true);
+            Node *dest = &cfg;
+            std::string path;
+            if (!src.package.empty()) {
+                for (const std::string &seg : splitKeyPath(src.package)) {
+                    std::string cp = childPath(path, seg);
+                    Node *next = dest->find(seg);
+                    if (!next || !next->isDict()) {
+                        Node d = Node::dict();
+                        d.mark = n.loaded->content.mark;
+                        merger.assign(*dest, seg, d, cp);
+                        next = dest->find(seg);
+                    }
+                    dest = next;
+                    path = cp;
+                }
+            }
+            merger.mergeDict(*dest, n.loaded->content, path);
+            m_result.sources.push_back(std::move(src));
+        }
+    }
+
+    // ---- config overrides (Hydra's _apply_overrides_to_config) ----
+
+    Node *child(Node &container, const std::string &key)
+    {
+        if (container.isDict())
+            return container.find(key);
+        if (container.isList()) {
+            char *end = nullptr;
+            long idx = std::strtol(key.c_str(), &end, 10);
+            if (key.empty() || *end || idx < 0 || static_cast<size_t>(idx) >= container.items().size())
+                return nullptr;
+            return &container.items()[static_cast<size_t>(idx)];
+        }
+        return nullptr;
+    }
+
+    void update(const Override &o, bool forceAdd)
+    {
+        bool structMode = !forceAdd;
+        ProvenanceStep step;
+        step.origin = ProvenanceStep::Origin::Override;
+        step.mark = kOverrideMark;
+        step.overrideText = o.text;
+        Merger merger(m_result.provenance, step, false);
+        std::vector<std::string> parts = splitKeyPath(o.key);
+        Node *root = &m_result.config;
+        std::string path;
+        for (size_t i = 0; i + 1 < parts.size(); ++i) {
+            const std::string &k = parts[i];
+            std::string cp = childPath(path, k);
+            Node *next = child(*root, k);
+            if (!next || !next->isContainer()) {
+                if (root->isDict()) {
+                    if (!next && structMode)
+                        throw StructKeyError(cp);
+                    merger.assign(*root, k, Node::dict(), cp);
+                } else if (next) {
+                    merger.assignItem(*root, static_cast<size_t>(std::stol(k)), Node::dict(), cp);
+                } else {
+                    throw ConfigError("Could not override '" + o.key + "': list index '" + k + "' is out of range",
+                                      kNoMark, o.key);
+                }
+                next = child(*root, k);
+            }
+            root = next;
+            path = cp;
+        }
+        const std::string &last = parts.back();
+        std::string cp = childPath(path, last);
+        Node *existing = child(*root, last);
+        if (o.value.isContainer() && existing && existing->isContainer()) {
+            if (existing->isDict() && o.value.isDict()) {
+                merger.recordOne(o.value, cp);
+                merger.mergeDict(*existing, o.value, cp, structMode);
+                return;
+            }
+            if (existing->isList() && o.value.isList()) {
+                if (root->isDict())
+                    merger.assign(*root, last, o.value, cp);
+                else
+                    merger.assignItem(*root, static_cast<size_t>(std::stol(last)), o.value, cp);
+                return;
+            }
+            throw ConfigError("Error merging override " + o.text + ": cannot merge " + kindName(o.value.kind()) +
+                                  " into " + kindName(existing->kind()),
+                              kNoMark, o.key);
+        }
+        if (root->isDict()) {
+            if (!existing && structMode)
+                throw StructKeyError(cp);
+            merger.assign(*root, last, o.value, cp);
+        } else if (root->isList()) {
+            if (!existing)
+                throw ConfigError("Could not override '" + o.key + "': list index '" + last + "' is out of range",
+                                  kNoMark, o.key);
+            merger.assignItem(*root, static_cast<size_t>(std::stol(last)), o.value, cp);
+        }
+    }
+
+    // Where the value at `keyPath` (or its nearest existing ancestor) was last set in a file, so
+    // an override error can point at the config line it concerns.
+    SourceMark whereSet(const std::string &keyPath) const
+    {
+        std::vector<std::string> parts = splitKeyPath(keyPath);
+        while (!parts.empty()) {
+            if (const auto *chain = m_result.provenance.find(joinKeyPath(parts))) {
+                for (auto it = chain->rbegin(); it != chain->rend(); ++it)
+                    if (it->origin == ProvenanceStep::Origin::File && it->mark.line > 0)
+                        return it->mark;
+                return {};
+            }
+            parts.pop_back();
+        }
+        return {};
+    }
+
+    void applyConfigOverrides()
+    {
+        for (const Override *op : m_configOverrides) {
+            const Override &o = *op;
+            if (o.hasPackage)
+                throw ConfigError("Override " + o.text + " looks like a config group override, but config group '" +
+                                      o.key + "' does not exist.",
+                                  kNoMark, o.key);
+            const Node *current = findPath(m_result.config, o.key);
+            try {
+                switch (o.type) {
+                case Override::Type::Delete: {
+                    if (!current || current->isNull())
+                        throw ConfigError("Could not delete from config. '" + o.key + "' does not exist.",
+                                          whereSet(o.key), o.key);
+                    if (o.hasValue && !pyEquals(*current, o.value))
+                        throw ConfigError("Could not delete from config. The value of '" + o.key + "' is " +
+                                              pyStr(*current) + " and not " + pyStr(o.value) + ".",
+                                          whereSet(o.key), o.key);
+                    size_t dot = o.key.rfind('.');
+                    Node *parent = dot == std::string::npos ? &m_result.config
+                                                            : findPath(m_result.config, o.key.substr(0, dot));
+                    std::string last = dot == std::string::npos ? o.key : o.key.substr(dot + 1);
+                    if (parent && parent->isDict()) {
+                        parent->erase(last);
+                    } else if (parent && parent->isList()) {
+                        auto &items = parent->items();
+                        items.erase(items.begin() + std::stol(last));
+                    }
+                    m_result.provenance.eraseSubtree(o.key);
+                    break;
+                }
+                case Override::Type::Add:
+                    if (current && !current->isNull() && !o.value.isContainer())
+                        throw ConfigError("Could not append to config. An item is already at '" + o.key +
+                                              "'.\nEither remove + prefix: '" + o.text.substr(1) +
+                                              "'\nOr add a second + to add or override '" + o.key + "': '+" + o.text +
+                                              "'",
+                                          whereSet(o.key), o.key);
+                    update(o, true);
+                    break;
+                case Override::Type::ForceAdd:
+                    update(o, true);
+                    break;
+                case Override::Type::Change:
+                    update(o, false);
+                    break;
+                }
+            } catch (const StructKeyError &) {
+                throw ConfigError("Could not override '" + o.key + "'.\nTo append to your config use +" + o.text,
+                                  whereSet(o.key), o.key);
+            }
+        }
+    }
+
+    const ComposeOptions &m_options;
+    ConfigRepository m_repo;
+    std::string m_configName;
+    std::vector<Override> m_parsed;
+    std::vector<const Override *> m_configOverrides;
+    std::map<std::string, OverrideChoice> m_choices;
+    std::map<std::string, const Override *> m_forceAdd;
+    std::map<std::string, Deletion> m_deletions;
+    std::map<std::string, std::set<std::string>> m_knownChoices;
+    std::vector<DefaultEntry> m_appends;
+    std::unique_ptr<TreeNode> m_root;
+    std::vector<std::string> m_stack;
+    std::vector<const TreeNode *> m_flat;
+    ComposeResult m_result;
+};
+
+} // namespace
+
+ComposeResult compose(const ComposeOptions &options)
+{
+    Composition c(options);
+    return c.run();
+}
+
+std::string explainKey(const ComposeResult &result, const std::string &keyPath)
+{
+    const Node *value = findPath(result.config, keyPath);
+    const std::vector<ProvenanceStep> *chain = result.provenance.find(keyPath);
+    if (!value && !chain)
+        return {};
+    std::string out = keyPath + ": ";
+    if (!value)
+        out += "(deleted)\n";
+    else if (value->isDict())
+        out += value->size() ? "(dict, " + std::to_string(value->size()) + " keys)\n" : "{}\n";
+    else if (value->isList())
+        out += value->size() ? "(list, " + std::to_string(value->size()) + " items)\n" : "[]\n";
+    else
+        out += yamlScalar(*value) + "\n";
+    if (!chain)
+        return out;
+    for (size_t i = 0; i < chain->size(); ++i) {
+        const ProvenanceStep &s = (*chain)[i];
+        out += "  " + std::to_string(i + 1) + ". ";
+        if (s.origin == ProvenanceStep::Origin::Override) {
+            out += "override '" + s.overrideText + "' (command line)";
+        } else {
+            out += s.mark.toString();
+            if (s.source >= 0 && static_cast<size_t>(s.source) < result.sources.size()) {
+                const ConfigSource &src = result.sources[static_cast<size_t>(s.source)];
+                out += "  config '" + src.configPath + "'";
+                if (!src.package.empty())
+                    out += " at '" + src.package + "'";
+                if (src.defaultsEntry.empty()) {
+                    out += ", the primary config";
+                } else if (src.entryMark.file == "<override>") {
+                    out += ", from command-line override '" + src.defaultsEntry + "'";
+                } else {
+                    out += ", from defaults entry '" + src.defaultsEntry + "'";
+                    if (src.entryMark.isKnown())
+                        out += " at " + src.entryMark.toString();
+                }
+            }
+        }
+        if (i + 1 == chain->size())
+            out += "  <- wins";
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace ps::core::config

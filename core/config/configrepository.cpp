@@ -1,0 +1,168 @@
+#include "core/config/configrepository.h"
+
+#include "core/config/builtinpresets.h"
+#include "core/config/configerror.h"
+#include "core/config/yamlloader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+namespace ps::core::config {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kYaml = ".yaml";
+
+std::unique_ptr<LoadedConfig> makeLoaded(const std::string &configPath, const std::string &file, LoadedYaml yaml)
+{
+    auto lc = std::make_unique<LoadedConfig>();
+    lc->configPath = configPath;
+    lc->file = file;
+    lc->hasPackageHeader = yaml.hasPackageHeader;
+    lc->packageHeader = yaml.packageHeader;
+    if (yaml.root.isNull()) {
+        lc->content = Node::dict();
+    } else if (!yaml.root.isDict()) {
+        throw ConfigError("Config '" + configPath + "' must be a mapping at the top level, got " +
+                              kindName(yaml.root.kind()),
+                          SourceMark{file, yaml.root.mark.line, yaml.root.mark.column});
+    } else {
+        lc->content = std::move(yaml.root);
+    }
+    if (const Node *d = lc->content.find("defaults")) {
+        lc->hasDefaults = true;
+        lc->defaults = parseDefaultsList(*d, configPath);
+        lc->content.erase("defaults");
+    }
+    lc->content.mark = SourceMark{file, 1, 1};
+    return lc;
+}
+
+} // namespace
+
+std::string normalizeConfigPath(const std::string &path)
+{
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t slash = path.find('/', start);
+        std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        if (part == "..") {
+            if (!parts.empty())
+                parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        if (slash == std::string::npos)
+            break;
+        start = slash + 1;
+    }
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        if (i)
+            out += '/';
+        out += parts[i];
+    }
+    return out;
+}
+
+ConfigRepository::ConfigRepository(std::vector<std::string> dirs, bool builtin)
+{
+    for (auto &d : dirs)
+        m_roots.push_back(Root{std::move(d), false});
+    if (builtin)
+        m_roots.push_back(Root{{}, true});
+}
+
+void ConfigRepository::appendDir(const std::string &dir)
+{
+    // Search-path additions go before the built-in presets, as Hydra puts them before its schema source.
+    auto pos = std::find_if(m_roots.begin(), m_roots.end(), [](const Root &r) { return r.builtin; });
+    m_roots.insert(pos, Root{dir, false});
+    m_cache.clear();
+}
+
+std::vector<std::string> ConfigRepository::describe() const
+{
+    std::vector<std::string> out;
+    for (const Root &r : m_roots)
+        out.push_back(r.builtin ? std::string(kBuiltinRoot) : "file://" + r.dir);
+    return out;
+}
+
+const LoadedConfig *ConfigRepository::load(const std::string &configPath)
+{
+    auto it = m_cache.find(configPath);
+    if (it != m_cache.end())
+        return it->second.get();
+    std::unique_ptr<LoadedConfig> result;
+    for (const Root &r : m_roots) {
+        if (r.builtin) {
+            if (const BuiltinPreset *p = findBuiltinPreset(configPath + kYaml)) {
+                std::string label = std::string(kBuiltinRoot) + "/" + configPath + kYaml;
+                result = makeLoaded(configPath, label, loadYamlText(p->content, label));
+                break;
+            }
+            continue;
+        }
+        std::string file = r.dir + "/" + configPath + kYaml;
+        std::error_code ec;
+        if (fs::is_regular_file(file, ec)) {
+            result = makeLoaded(configPath, file, loadYamlFile(file));
+            break;
+        }
+    }
+    const LoadedConfig *ptr = result.get();
+    m_cache.emplace(configPath, std::move(result));
+    return ptr;
+}
+
+bool ConfigRepository::groupExists(const std::string &group) const
+{
+    for (const Root &r : m_roots) {
+        if (r.builtin) {
+            std::string prefix = group + "/";
+            for (const BuiltinPreset &p : builtinPresets())
+                if (p.path.substr(0, prefix.size()) == prefix)
+                    return true;
+            continue;
+        }
+        std::error_code ec;
+        if (fs::is_directory(r.dir + "/" + group, ec))
+            return true;
+    }
+    return false;
+}
+
+std::vector<std::string> ConfigRepository::options(const std::string &group) const
+{
+    std::set<std::string> names;
+    for (const Root &r : m_roots) {
+        if (r.builtin) {
+            std::string prefix = group + "/";
+            for (const BuiltinPreset &p : builtinPresets()) {
+                std::string_view rest = p.path.substr(0, prefix.size()) == prefix ? p.path.substr(prefix.size()) : "";
+                if (!rest.empty() && rest.find('/') == std::string_view::npos && rest.size() > kYaml.size() &&
+                    rest.substr(rest.size() - kYaml.size()) == kYaml)
+                    names.insert(std::string(rest.substr(0, rest.size() - kYaml.size())));
+            }
+            continue;
+        }
+        std::error_code ec;
+        fs::directory_iterator dirIt(r.dir + "/" + group, ec);
+        if (ec)
+            continue;
+        for (const auto &entry : dirIt) {
+            std::string name = entry.path().filename().string();
+            if (entry.is_regular_file(ec) && name.size() > kYaml.size() &&
+                name.compare(name.size() - kYaml.size(), kYaml.size(), kYaml) == 0)
+                names.insert(name.substr(0, name.size() - kYaml.size()));
+        }
+    }
+    return {names.begin(), names.end()};
+}
+
+} // namespace ps::core::config

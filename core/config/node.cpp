@@ -1,0 +1,261 @@
+#include "core/config/node.h"
+
+#include "core/config/pythonfloat.h"
+
+#include <cassert>
+
+namespace ps::core::config {
+
+namespace {
+const std::string kEmpty;
+} // namespace
+
+Node Node::boolean(bool v)
+{
+    Node n;
+    n.m_kind = Kind::Bool;
+    n.m_bool = v;
+    return n;
+}
+
+Node Node::integer(int64_t v)
+{
+    Node n;
+    n.m_kind = Kind::Int;
+    n.m_int = v;
+    return n;
+}
+
+Node Node::floating(double v)
+{
+    Node n;
+    n.m_kind = Kind::Float;
+    n.m_float = v;
+    return n;
+}
+
+Node Node::string(std::string v)
+{
+    Node n;
+    n.m_kind = Kind::String;
+    n.m_string = std::move(v);
+    return n;
+}
+
+Node Node::text(std::string v)
+{
+    if (v == "???")
+        return missing();
+    if (v.find("${") != std::string::npos)
+        return interpolation(std::move(v));
+    return string(std::move(v));
+}
+
+Node Node::missing()
+{
+    Node n;
+    n.m_kind = Kind::Missing;
+    n.m_string = "???";
+    return n;
+}
+
+Node Node::interpolation(std::string v)
+{
+    Node n;
+    n.m_kind = Kind::Interpolation;
+    n.m_string = std::move(v);
+    return n;
+}
+
+Node Node::dict()
+{
+    Node n;
+    n.m_kind = Kind::Dict;
+    return n;
+}
+
+Node Node::list()
+{
+    Node n;
+    n.m_kind = Kind::List;
+    return n;
+}
+
+bool Node::asBool() const
+{
+    assert(m_kind == Kind::Bool);
+    return m_bool;
+}
+
+int64_t Node::asInt() const
+{
+    assert(m_kind == Kind::Int);
+    return m_int;
+}
+
+double Node::asFloat() const
+{
+    assert(m_kind == Kind::Float || m_kind == Kind::Int);
+    return m_kind == Kind::Int ? static_cast<double>(m_int) : m_float;
+}
+
+const std::string &Node::asString() const
+{
+    assert(isStringLike());
+    return isStringLike() ? m_string : kEmpty;
+}
+
+std::string Node::toPythonString() const
+{
+    switch (m_kind) {
+    case Kind::Null:
+        return "None";
+    case Kind::Bool:
+        return m_bool ? "True" : "False";
+    case Kind::Int:
+        return std::to_string(m_int);
+    case Kind::Float:
+        return pythonFloatRepr(m_float);
+    case Kind::String:
+    case Kind::Missing:
+    case Kind::Interpolation:
+        return m_string;
+    case Kind::Dict:
+    case Kind::List:
+        break;
+    }
+    // Containers inside a string interpolation: Python would print a repr; a compact form is
+    // enough for the rare config that does this.
+    std::string s = m_kind == Kind::Dict ? "{" : "[";
+    for (size_t i = 0; i < m_items.size(); ++i) {
+        if (i)
+            s += ", ";
+        if (m_kind == Kind::Dict)
+            s += "'" + m_keys[i] + "': ";
+        const Node &v = m_items[i];
+        s += v.isStringLike() ? "'" + v.m_string + "'" : v.toPythonString();
+    }
+    return s + (m_kind == Kind::Dict ? "}" : "]");
+}
+
+size_t Node::size() const
+{
+    return isContainer() ? m_items.size() : 0;
+}
+
+const std::string &Node::keyAt(size_t i) const
+{
+    assert(isDict() && i < m_keys.size());
+    return m_keys[i];
+}
+
+const Node &Node::valueAt(size_t i) const
+{
+    assert(i < m_items.size());
+    return m_items[i];
+}
+
+Node &Node::valueAt(size_t i)
+{
+    assert(i < m_items.size());
+    return m_items[i];
+}
+
+const Node *Node::find(std::string_view key) const
+{
+    if (m_kind != Kind::Dict)
+        return nullptr;
+    for (size_t i = 0; i < m_keys.size(); ++i)
+        if (m_keys[i] == key)
+            return &m_items[i];
+    return nullptr;
+}
+
+Node *Node::find(std::string_view key)
+{
+    return const_cast<Node *>(static_cast<const Node *>(this)->find(key));
+}
+
+Node &Node::set(const std::string &key, Node value)
+{
+    assert(isDict());
+    if (Node *existing = find(key)) {
+        *existing = std::move(value);
+        return *existing;
+    }
+    m_keys.push_back(key);
+    m_items.push_back(std::move(value));
+    return m_items.back();
+}
+
+bool Node::erase(std::string_view key)
+{
+    if (m_kind != Kind::Dict)
+        return false;
+    for (size_t i = 0; i < m_keys.size(); ++i) {
+        if (m_keys[i] == key) {
+            m_keys.erase(m_keys.begin() + static_cast<std::ptrdiff_t>(i));
+            m_items.erase(m_items.begin() + static_cast<std::ptrdiff_t>(i));
+            return true;
+        }
+    }
+    return false;
+}
+
+void Node::append(Node value)
+{
+    assert(isList());
+    m_items.push_back(std::move(value));
+}
+
+bool Node::operator==(const Node &other) const
+{
+    if (m_kind != other.m_kind)
+        return false;
+    switch (m_kind) {
+    case Kind::Null:
+        return true;
+    case Kind::Bool:
+        return m_bool == other.m_bool;
+    case Kind::Int:
+        return m_int == other.m_int;
+    case Kind::Float:
+        return m_float == other.m_float || (m_float != m_float && other.m_float != other.m_float);
+    case Kind::String:
+    case Kind::Missing:
+    case Kind::Interpolation:
+        return m_string == other.m_string;
+    case Kind::Dict:
+        return m_keys == other.m_keys && m_items == other.m_items;
+    case Kind::List:
+        return m_items == other.m_items;
+    }
+    return false;
+}
+
+const char *kindName(Node::Kind kind)
+{
+    switch (kind) {
+    case Node::Kind::Null:
+        return "null";
+    case Node::Kind::Bool:
+        return "bool";
+    case Node::Kind::Int:
+        return "int";
+    case Node::Kind::Float:
+        return "float";
+    case Node::Kind::String:
+        return "str";
+    case Node::Kind::Missing:
+        return "missing";
+    case Node::Kind::Interpolation:
+        return "interpolation";
+    case Node::Kind::Dict:
+        return "dict";
+    case Node::Kind::List:
+        return "list";
+    }
+    return "?";
+}
+
+} // namespace ps::core::config

@@ -1,0 +1,496 @@
+#include "core/config/override.h"
+
+#include "core/config/configerror.h"
+#include "core/config/pythonfloat.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace ps::core::config {
+
+namespace {
+
+const char *const kOverrideFile = "<override>";
+
+bool isIdStart(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+bool isIdChar(char c)
+{
+    return isIdStart(c) || (c >= '0' && c <= '9') || c == '-';
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+// Characters Hydra's lexer accepts inside an unquoted value (ID, UNQUOTED_CHAR, COLON, WS).
+bool isUnquotedChar(char c)
+{
+    return isIdChar(c) || std::string_view("/-\\+.$%*@?|: \t").find(c) != std::string_view::npos;
+}
+
+// Hydra's INT token: [+-]? ('0' | [1-9] (_? [0-9])*)
+bool isHydraInt(const std::string &s)
+{
+    size_t i = 0;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+        ++i;
+    if (i >= s.size())
+        return false;
+    if (s[i] == '0')
+        return i + 1 == s.size();
+    if (s[i] < '1' || s[i] > '9')
+        return false;
+    for (++i; i < s.size(); ++i) {
+        if (s[i] == '_' && i + 1 < s.size() && isDigit(s[i + 1]))
+            continue;
+        if (!isDigit(s[i]))
+            return false;
+    }
+    return true;
+}
+
+// Hydra's FLOAT token: [+-]? (POINT_FLOAT | EXPONENT_FLOAT | inf | nan), case-insensitive inf/nan.
+bool isHydraFloat(const std::string &s)
+{
+    size_t i = 0;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+        ++i;
+    std::string rest = s.substr(i);
+    std::string lower;
+    for (char c : rest)
+        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "inf" || lower == "nan")
+        return true;
+    size_t j = i;
+    while (j < s.size() && isDigit(s[j]))
+        ++j;
+    bool intPart = j > i;
+    bool point = false, fraction = false;
+    if (j < s.size() && s[j] == '.') {
+        point = true;
+        size_t k = j + 1;
+        while (k < s.size() && isDigit(s[k]))
+            ++k;
+        fraction = k > j + 1;
+        j = k;
+    }
+    if (!intPart && !fraction)
+        return false;
+    bool exponent = false;
+    if (j < s.size() && (s[j] == 'e' || s[j] == 'E')) {
+        size_t k = j + 1;
+        if (k < s.size() && (s[k] == '+' || s[k] == '-'))
+            ++k;
+        size_t d = k;
+        while (k < s.size() && isDigit(s[k]))
+            ++k;
+        if (k == d)
+            return false;
+        exponent = true;
+        j = k;
+    }
+    if (j != s.size())
+        return false;
+    return point || exponent;
+}
+
+bool equalsNoCase(const std::string &a, const char *b)
+{
+    std::string_view bv(b);
+    if (a.size() != bv.size())
+        return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != bv[i])
+            return false;
+    return true;
+}
+
+class ValueParser
+{
+public:
+    ValueParser(std::string_view text, std::string_view whole, size_t offset)
+        : m_s(text), m_whole(whole), m_offset(offset)
+    {
+    }
+
+    // value: element (',' element)*  — more than one element is a sweep.
+    Node parseTop(bool &isSweep)
+    {
+        isSweep = false;
+        if (m_s.empty())
+            return mark(Node::string(""));
+        Node first = parseElement(true);
+        if (m_pos < m_s.size() && m_s[m_pos] == ',') {
+            isSweep = true;
+            Node sweep = Node::list();
+            sweep.append(std::move(first));
+            while (m_pos < m_s.size() && m_s[m_pos] == ',') {
+                ++m_pos;
+                sweep.append(parseElement(true));
+            }
+            first = std::move(sweep);
+        }
+        if (m_pos != m_s.size())
+            fail("extraneous input '" + std::string(m_s.substr(m_pos)) + "'");
+        return first;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string &what) const
+    {
+        throw ConfigError("Error parsing override '" + std::string(m_whole) + "'\n" + what + " (at column " +
+                              std::to_string(m_offset + m_pos + 1) + ")",
+                          SourceMark{});
+    }
+
+    Node mark(Node n) const
+    {
+        n.mark = SourceMark{kOverrideFile, 1, static_cast<int>(m_offset + 1)};
+        return n;
+    }
+
+    void skipWs()
+    {
+        while (m_pos < m_s.size() && (m_s[m_pos] == ' ' || m_s[m_pos] == '\t'))
+            ++m_pos;
+    }
+
+    Node parseElement(bool topLevel)
+    {
+        skipWs();
+        if (m_pos >= m_s.size()) {
+            if (topLevel)
+                return mark(Node::string(""));
+            fail("mismatched input '<EOF>'");
+        }
+        char c = m_s[m_pos];
+        Node n;
+        if (c == '[') {
+            n = parseList();
+        } else if (c == '{') {
+            n = parseDict();
+        } else if (c == '\'' || c == '"') {
+            n = mark(Node::text(parseQuoted()));
+        } else {
+            n = parsePrimitive(false);
+        }
+        skipWs();
+        return n;
+    }
+
+    Node parseList()
+    {
+        ++m_pos; // '['
+        Node list = mark(Node::list());
+        skipWs();
+        if (m_pos < m_s.size() && m_s[m_pos] == ']') {
+            ++m_pos;
+            return list;
+        }
+        for (;;) {
+            list.append(parseElement(false));
+            if (m_pos >= m_s.size())
+                fail("missing ']'");
+            if (m_s[m_pos] == ',') {
+                ++m_pos;
+                continue;
+            }
+            if (m_s[m_pos] == ']') {
+                ++m_pos;
+                return list;
+            }
+            fail("unexpected '" + std::string(1, m_s[m_pos]) + "' in a list");
+        }
+    }
+
+    Node parseDict()
+    {
+        ++m_pos; // '{'
+        Node dict = mark(Node::dict());
+        skipWs();
+        if (m_pos < m_s.size() && m_s[m_pos] == '}') {
+            ++m_pos;
+            return dict;
+        }
+        for (;;) {
+            skipWs();
+            size_t start = m_pos;
+            while (m_pos < m_s.size() && m_s[m_pos] != ':' && (isIdChar(m_s[m_pos]) || m_s[m_pos] == ' ' ||
+                                                                 m_s[m_pos] == '\t' ||
+                                                                 std::string_view("/-+.%*@?|").find(m_s[m_pos]) !=
+                                                                     std::string_view::npos))
+                ++m_pos;
+            std::string key(m_s.substr(start, m_pos - start));
+            while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
+                key.pop_back();
+            if (key.empty() || m_pos >= m_s.size() || m_s[m_pos] != ':')
+                fail("a dict entry needs 'key: value'");
+            ++m_pos; // ':'
+            if (dict.find(key))
+                fail("duplicate key '" + key + "' in a dict value");
+            dict.set(key, parseElement(false));
+            if (m_pos >= m_s.size())
+                fail("missing '}'");
+            if (m_s[m_pos] == ',') {
+                ++m_pos;
+                continue;
+            }
+            if (m_s[m_pos] == '}') {
+                ++m_pos;
+                return dict;
+            }
+            fail("unexpected '" + std::string(1, m_s[m_pos]) + "' in a dict");
+        }
+    }
+
+    std::string parseQuoted()
+    {
+        char q = m_s[m_pos++];
+        std::string out;
+        while (m_pos < m_s.size()) {
+            char c = m_s[m_pos];
+            if (c == '\\' && m_pos + 1 < m_s.size() && (m_s[m_pos + 1] == q || m_s[m_pos + 1] == '\\')) {
+                // "\'" is a quote; "\\" right before the closing quote is one backslash.
+                if (m_s[m_pos + 1] == '\\') {
+                    size_t k = m_pos;
+                    while (k < m_s.size() && m_s[k] == '\\')
+                        ++k;
+                    if (k < m_s.size() && m_s[k] == q && (k - m_pos) % 2 == 0) {
+                        out.append((k - m_pos) / 2, '\\');
+                        m_pos = k;
+                        continue;
+                    }
+                    out += c;
+                    ++m_pos;
+                    continue;
+                }
+                out += q;
+                m_pos += 2;
+                continue;
+            }
+            if (c == q) {
+                ++m_pos;
+                return out;
+            }
+            out += c;
+            ++m_pos;
+        }
+        fail("unterminated quoted string");
+    }
+
+    // An interpolation "${...}" with nested braces; appended verbatim.
+    void readInterpolation(std::string &out)
+    {
+        int depth = 0;
+        size_t start = m_pos;
+        while (m_pos < m_s.size()) {
+            char c = m_s[m_pos];
+            if (c == '{')
+                ++depth;
+            else if (c == '}') {
+                --depth;
+                if (depth == 0) {
+                    ++m_pos;
+                    out.append(m_s.substr(start, m_pos - start));
+                    return;
+                }
+            }
+            ++m_pos;
+        }
+        fail("unterminated interpolation");
+    }
+
+    Node parsePrimitive(bool)
+    {
+        std::string text;
+        bool plainToken = true; // no escapes and no interpolation: may be typed
+        while (m_pos < m_s.size()) {
+            char c = m_s[m_pos];
+            if (c == ',' || c == ']' || c == '}')
+                break;
+            if (c == '$' && m_pos + 1 < m_s.size() && m_s[m_pos + 1] == '{') {
+                readInterpolation(text);
+                plainToken = false;
+                continue;
+            }
+            if (c == '\\' && m_pos + 1 < m_s.size() &&
+                std::string_view("\\()[]{}:=, \t").find(m_s[m_pos + 1]) != std::string_view::npos) {
+                text += m_s[m_pos + 1];
+                m_pos += 2;
+                plainToken = false;
+                continue;
+            }
+            if (c == '(')
+                fail("functions (sweeps and casts such as choice(), range(), int()) are not supported by compose");
+            if (!isUnquotedChar(c))
+                fail("token recognition error at: '" + std::string(1, c) + "'");
+            text += c;
+            ++m_pos;
+        }
+        // Whitespace around a primitive is not part of it.
+        size_t b = text.find_first_not_of(" \t");
+        size_t e = text.find_last_not_of(" \t");
+        std::string trimmed = b == std::string::npos ? std::string() : text.substr(b, e - b + 1);
+        if (plainToken) {
+            if (isHydraInt(trimmed)) {
+                std::string digits;
+                for (char ch : trimmed)
+                    if (ch != '_')
+                        digits += ch;
+                errno = 0;
+                long long v = std::strtoll(digits.c_str(), nullptr, 10);
+                if (errno != ERANGE)
+                    return mark(Node::integer(v));
+            } else if (isHydraFloat(trimmed)) {
+                return mark(Node::floating(std::strtod(trimmed.c_str(), nullptr)));
+            } else if (equalsNoCase(trimmed, "true") || equalsNoCase(trimmed, "false")) {
+                return mark(Node::boolean(equalsNoCase(trimmed, "true")));
+            } else if (equalsNoCase(trimmed, "null")) {
+                return mark(Node::null());
+            }
+        }
+        return mark(Node::text(trimmed));
+    }
+
+    std::string_view m_s;
+    std::string_view m_whole;
+    size_t m_offset;
+    size_t m_pos = 0;
+};
+
+bool validKey(std::string_view key, bool allowSlash)
+{
+    if (key.empty())
+        return false;
+    for (char c : key) {
+        if (isIdChar(c) || c == '.')
+            continue;
+        if (c == '/' && allowSlash)
+            continue;
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+Override parseOverride(std::string_view text)
+{
+    Override o;
+    o.text = std::string(text);
+    auto fail = [&](const std::string &what, size_t col) -> void {
+        throw ConfigError("Error parsing override '" + o.text + "'\n" + what + " (at column " +
+                              std::to_string(col + 1) + ")");
+    };
+    size_t pos = 0;
+    if (text.rfind("++", 0) == 0) {
+        o.type = Override::Type::ForceAdd;
+        pos = 2;
+    } else if (text.rfind("+", 0) == 0) {
+        o.type = Override::Type::Add;
+        pos = 1;
+    } else if (text.rfind("~", 0) == 0) {
+        o.type = Override::Type::Delete;
+        pos = 1;
+    }
+    size_t eq = text.find('=', pos);
+    std::string_view keyPart = text.substr(pos, eq == std::string_view::npos ? std::string_view::npos : eq - pos);
+    if (eq == std::string_view::npos && o.type != Override::Type::Delete)
+        fail("missing '=': an override is key=value, +key=value, ++key=value or ~key", text.size());
+    size_t at = keyPart.find('@');
+    std::string_view key = keyPart.substr(0, at);
+    if (at != std::string_view::npos) {
+        o.hasPackage = true;
+        o.package = std::string(keyPart.substr(at + 1));
+        if (!o.package.empty() && !validKey(o.package, false))
+            fail("invalid package '" + o.package + "'", pos + at + 1);
+    }
+    if (!validKey(key, true))
+        fail(key.empty() ? "missing key" : "invalid key '" + std::string(key) + "'", pos);
+    o.key = std::string(key);
+    if (eq == std::string_view::npos)
+        return o;
+    o.hasValue = true;
+    o.valueText = std::string(text.substr(eq + 1));
+    ValueParser vp(o.valueText, text, eq + 1);
+    o.value = vp.parseTop(o.isSweep);
+    return o;
+}
+
+Node parseOverrideValue(std::string_view text)
+{
+    bool sweep = false;
+    ValueParser vp(text, text, 0);
+    Node n = vp.parseTop(sweep);
+    if (sweep)
+        throw ConfigError("Ambiguous value '" + std::string(text) + "': quote it or use [a,b] for a list");
+    return n;
+}
+
+std::string toOverrideValue(const Node &value)
+{
+    switch (value.kind()) {
+    case Node::Kind::Null:
+        return "null";
+    case Node::Kind::Bool:
+        return value.asBool() ? "true" : "false";
+    case Node::Kind::Int:
+        return std::to_string(value.asInt());
+    case Node::Kind::Float:
+        return pythonFloatRepr(value.asFloat());
+    case Node::Kind::Dict: {
+        std::string s = "{";
+        for (size_t i = 0; i < value.size(); ++i) {
+            if (i)
+                s += ",";
+            s += value.keyAt(i) + ":" + toOverrideValue(value.valueAt(i));
+        }
+        return s + "}";
+    }
+    case Node::Kind::List: {
+        std::string s = "[";
+        for (size_t i = 0; i < value.items().size(); ++i) {
+            if (i)
+                s += ",";
+            s += toOverrideValue(value.items()[i]);
+        }
+        return s + "]";
+    }
+    default:
+        break;
+    }
+    const std::string &text = value.asString();
+    // Unquoted when it reads back as the same string; quoted otherwise.
+    bool plainOk = !text.empty();
+    for (char c : text)
+        if (!isUnquotedChar(c) || c == ' ' || c == '\t' || c == '\\')
+            plainOk = false;
+    if (plainOk) {
+        try {
+            Node back = parseOverrideValue(text);
+            if (back.isStringLike() && back.asString() == text)
+                return text;
+        } catch (const ConfigError &) {
+        }
+    }
+    std::string q = "'";
+    for (char c : text) {
+        if (c == '\'')
+            q += "\\'";
+        else
+            q += c;
+    }
+    // A backslash right before the closing quote must be doubled to stay literal.
+    size_t trailing = 0;
+    while (trailing < text.size() && text[text.size() - 1 - trailing] == '\\')
+        ++trailing;
+    q.append(trailing, '\\');
+    return q + "'";
+}
+
+} // namespace ps::core::config
