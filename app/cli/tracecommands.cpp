@@ -81,6 +81,16 @@ bool checkFormat(const ParsedArgs &a, const std::vector<std::string> &allowed, s
     return true;
 }
 
+// Parses a trace command's arguments and its --format. Returns -1 to go on, else the exit status.
+int parseCommand(const CommandSpec &spec, const Args &args, ParsedArgs &a, const std::vector<std::string> &formats,
+                 std::string &format, std::ostream &out, std::ostream &err)
+{
+    ArgParser parser(spec);
+    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
+        return s == ParseStatus::HelpShown ? 0 : 2;
+    return checkFormat(a, formats, format, err) ? -1 : 2;
+}
+
 std::string csvQuote(const std::string &s)
 {
     if (s.find_first_of(",\"\n") == std::string::npos)
@@ -118,13 +128,10 @@ int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
                      "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace info --format json runs/exp1/"};
     spec.options.push_back({"format", "text|json", "output format (default text)"});
-    ArgParser parser(spec);
     ParsedArgs a;
-    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
-        return s == ParseStatus::HelpShown ? 0 : 2;
     std::string format;
-    if (!checkFormat(a, {"text", "json"}, format, err))
-        return 2;
+    if (int s = parseCommand(spec, args, a, {"text", "json"}, format, out, err); s >= 0)
+        return s;
     tr::LoadResult r;
     int status = 0;
     if (!loadFromArgs(a, err, r, status))
@@ -202,10 +209,10 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
     spec.options.push_back({"of", "KIND", "for compare: nvtx (default) or kernel"});
     spec.options.push_back({"format", "table|csv|json", "output format (default table)"});
     spec.options.push_back({"top", "N", "at most N rows per section"});
-    ArgParser parser(spec);
     ParsedArgs a;
-    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
-        return s == ParseStatus::HelpShown ? 0 : 2;
+    std::string format;
+    if (int s = parseCommand(spec, args, a, {"table", "csv", "json"}, format, out, err); s >= 0)
+        return s;
     const std::string which = a.value("report", "nvtx_sum");
     if (which != "nvtx_sum" && which != "kernel_sum" && which != "compare") {
         err << "error: --report expects nvtx_sum, kernel_sum or compare, got '" << which << "'\n";
@@ -216,9 +223,6 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
         err << "error: --of expects nvtx or kernel, got '" << of << "'\n";
         return 2;
     }
-    std::string format;
-    if (!checkFormat(a, {"table", "csv", "json"}, format, err))
-        return 2;
     size_t top = SIZE_MAX;
     if (a.has("top")) {
         auto t = parseInt(a.value("top"));
@@ -352,13 +356,10 @@ int cmdTraceAlign(const Args &args, std::ostream &out, std::ostream &err)
     spec.options.push_back({"anchor", "NAME[#K]", "with utc/start: report the spread of this NVTX range's start"});
     spec.options.push_back({"offset", "PATH=NS", "manual offset added for one report (repeatable)", true});
     spec.options.push_back({"format", "text|json", "output format (default text)"});
-    ArgParser parser(spec);
     ParsedArgs a;
-    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
-        return s == ParseStatus::HelpShown ? 0 : 2;
     std::string format;
-    if (!checkFormat(a, {"text", "json"}, format, err))
-        return 2;
+    if (int s = parseCommand(spec, args, a, {"text", "json"}, format, out, err); s >= 0)
+        return s;
     std::string error;
     auto spec2 = tr::parseAlignSpec(a.value("by", "utc"), error);
     if (!spec2) {

@@ -83,9 +83,7 @@ private:
 
 uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
-} // namespace
-
-uint64_t cacheHash(const void *data, size_t size)
+uint64_t hashBytes(const void *data, size_t size)
 {
     // Four independent multiply-rotate lanes: fast enough that validating a mapped cache stays
     // a small part of a warm open, and any flipped byte changes the result.
@@ -110,6 +108,24 @@ uint64_t cacheHash(const void *data, size_t size)
     r ^= r >> 29;
     return r;
 }
+
+
+// Fills the header of a buffer whose body follows kHeaderSize bytes.
+void writeHeader(std::string &buf)
+{
+    Header h{};
+    std::memcpy(h.magic, kMagic, 8);
+    h.version = kVersion;
+    h.bodySize = buf.size() - kHeaderSize;
+    h.bodyHash = hashBytes(buf.data() + kHeaderSize, h.bodySize);
+    h.headerHash = hashBytes(&h, offsetof(Header, headerHash));
+    std::memcpy(buf.data(), &h, sizeof h);
+}
+
+} // namespace
+
+uint64_t cacheHash(const void *data, size_t size) { return hashBytes(data, size); }
+
 
 std::string encodeCache(const Report &report, const CacheKey &key)
 {
@@ -170,14 +186,16 @@ std::string encodeCache(const Report &report, const CacheKey &key)
         o.array(c.crossThreadEnds);
         o.array(c.blockMaxEnd);
     }
-    Header h{};
-    std::memcpy(h.magic, kMagic, 8);
-    h.version = kVersion;
-    h.bodySize = o.buf.size() - kHeaderSize;
-    h.bodyHash = cacheHash(o.buf.data() + kHeaderSize, h.bodySize);
-    h.headerHash = cacheHash(&h, offsetof(Header, headerHash));
-    std::memcpy(o.buf.data(), &h, sizeof h);
+    writeHeader(o.buf);
     return std::move(o.buf);
+}
+
+std::string sealCacheBody(std::string_view body)
+{
+    std::string out(kHeaderSize, '\0');
+    out.append(body);
+    writeHeader(out);
+    return out;
 }
 
 bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,

@@ -28,6 +28,10 @@ std::string encodeCache(const Report &report, const CacheKey &key);
 
 // Fills `report` (meta, identity from the path, store viewing `bytes`) or returns false with a
 // reason ("stale: ...", "corrupt: ..."). `owner` keeps `bytes` alive for the store's lifetime.
+// A cache file made of `body` behind a valid header (checksums computed). For the fuzzer, which
+// must get past the checksums to exercise the structural checks.
+std::string sealCacheBody(std::string_view body);
+
 bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
                  std::string &reason);
 
