@@ -647,20 +647,6 @@ private:
 
     // ---- config overrides (Hydra's _apply_overrides_to_config) ----
 
-    Node *child(Node &container, const std::string &key)
-    {
-        if (container.isDict())
-            return container.find(key);
-        if (container.isList()) {
-            char *end = nullptr;
-            long idx = std::strtol(key.c_str(), &end, 10);
-            if (key.empty() || *end || idx < 0 || static_cast<size_t>(idx) >= container.items().size())
-                return nullptr;
-            return &container.items()[static_cast<size_t>(idx)];
-        }
-        return nullptr;
-    }
-
     void update(const Override &o, bool forceAdd)
     {
         bool structMode = !forceAdd;
@@ -675,7 +661,7 @@ private:
         for (size_t i = 0; i + 1 < parts.size(); ++i) {
             const std::string &k = parts[i];
             std::string cp = childPath(path, k);
-            Node *next = child(*root, k);
+            Node *next = childNode(*root, k);
             if (!next || !next->isContainer()) {
                 if (root->isDict()) {
                     if (!next && structMode)
@@ -687,14 +673,14 @@ private:
                     throw ConfigError("Could not override '" + o.key + "': list index '" + k + "' is out of range",
                                       kNoMark, o.key);
                 }
-                next = child(*root, k);
+                next = childNode(*root, k);
             }
             root = next;
             path = cp;
         }
         const std::string &last = parts.back();
         std::string cp = childPath(path, last);
-        Node *existing = child(*root, last);
+        Node *existing = childNode(*root, last);
         if (o.value.isContainer() && existing && existing->isContainer()) {
             if (existing->isDict() && o.value.isDict()) {
                 merger.recordOne(o.value, cp);

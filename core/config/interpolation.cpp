@@ -284,14 +284,14 @@ private:
         }
         const Node *cur = &m_root;
         for (const std::string &p : target) {
-            cur = stepInto(*cur, p);
+            cur = childNode(*cur, p);
             if (!cur)
                 break;
         }
         if (cur && !rest.empty()) {
             for (const std::string &p : splitKeyPath(rest)) {
                 target.push_back(p);
-                cur = stepInto(*cur, p);
+                cur = childNode(*cur, p);
                 if (!cur)
                     break;
             }
@@ -314,20 +314,6 @@ private:
             ~ActiveGuard() { s.erase(id); }
         } guard{m_active, id};
         return resolveNode(*cur, target);
-    }
-
-    static const Node *stepInto(const Node &n, const std::string &key)
-    {
-        if (n.isDict())
-            return n.find(key);
-        if (n.isList()) {
-            char *end = nullptr;
-            long idx = std::strtol(key.c_str(), &end, 10);
-            if (key.empty() || *end || idx < 0 || static_cast<size_t>(idx) >= n.items().size())
-                return nullptr;
-            return &n.items()[static_cast<size_t>(idx)];
-        }
-        return nullptr;
     }
 
     const Node &m_root;

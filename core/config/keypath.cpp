@@ -36,7 +36,7 @@ std::string joinKeyPath(const std::vector<std::string> &parts)
 
 namespace {
 
-bool parseIndex(const std::string &s, size_t &out)
+bool parseIndex(std::string_view s, size_t &out)
 {
     if (s.empty())
         return false;
@@ -46,20 +46,26 @@ bool parseIndex(const std::string &s, size_t &out)
 
 } // namespace
 
+const Node *childNode(const Node &container, std::string_view key)
+{
+    if (container.isDict())
+        return container.find(key);
+    size_t idx = 0;
+    if (container.isList() && parseIndex(key, idx) && idx < container.items().size())
+        return &container.items()[idx];
+    return nullptr;
+}
+
+Node *childNode(Node &container, std::string_view key)
+{
+    return const_cast<Node *>(childNode(static_cast<const Node &>(container), key));
+}
+
 const Node *findPath(const Node &root, std::string_view path)
 {
     const Node *cur = &root;
     for (const std::string &part : splitKeyPath(path)) {
-        if (cur->isDict()) {
-            cur = cur->find(part);
-        } else if (cur->isList()) {
-            size_t idx = 0;
-            if (!parseIndex(part, idx) || idx >= cur->items().size())
-                return nullptr;
-            cur = &cur->items()[idx];
-        } else {
-            return nullptr;
-        }
+        cur = childNode(*cur, part);
         if (!cur)
             return nullptr;
     }

@@ -15,6 +15,10 @@ namespace ps::core::config {
 std::vector<std::string> splitKeyPath(std::string_view path);
 std::string joinKeyPath(const std::vector<std::string> &parts);
 
+// One step: a dict key, or a list index written in decimal; nullptr when absent or out of range.
+const Node *childNode(const Node &container, std::string_view key);
+Node *childNode(Node &container, std::string_view key);
+
 // The node at `path`, or nullptr when any step is absent (list steps must be in range).
 const Node *findPath(const Node &root, std::string_view path);
 Node *findPath(Node &root, std::string_view path);

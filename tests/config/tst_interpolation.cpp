@@ -1,0 +1,159 @@
+// OmegaConf interpolation: absolute, relative, string, nested, escaped, the oc.* resolvers, and
+// located reports for what cannot be resolved. Expected values follow OmegaConf 2.2.2
+// (checked by hand with OmegaConf.to_yaml(cfg, resolve=True)).
+#include "core/config/configerror.h"
+#include "core/config/interpolation.h"
+#include "core/config/yamlemitter.h"
+#include "core/config/yamlloader.h"
+
+#include <QtTest>
+
+using namespace ps::core::config;
+
+namespace {
+
+const char *const kTree = R"(a:
+  b: 1
+  c: ${.b}
+  d:
+    e: ${..b}
+    f: ${a.b}
+key: b
+top: T
+f: 0.5
+t: true
+n: null
+mand: ???
+lst: [1, "${a.b}", "${..top}"]
+s: pre_${a.b}_post
+cat: ${a.b}${a.c}
+sel: ${a.${key}}
+esc: \${a.b}
+ref: ${a.d}
+fs: f=${f} t=${t} n=${n}
+env_set: ${oc.env:PS_TEST_VAR}
+env_default: ${oc.env:PS_TEST_UNSET,fallback}
+env_null: ${oc.env:PS_TEST_UNSET,null}
+sel_hit: ${oc.select:a.b,fallback}
+sel_miss: ${oc.select:a.nope,fallback}
+sel_mand: ${oc.select:mand,7}
+sel_rel: ${oc.select:.top}
+sel_nodefault: ${oc.select:a.nope}
+dec_int: ${oc.decode:"123"}
+dec_list: ${oc.decode:"[1, ${a.b}]"}
+create: '${oc.create:"{x: 1}"}'
+tool: ${oc.select:global_profiler.tool,null}
+)";
+
+EnvLookup testEnv()
+{
+    return [](const std::string &name) -> std::optional<std::string> {
+        if (name == "PS_TEST_VAR")
+            return std::string("42");
+        return std::nullopt;
+    };
+}
+
+Node tree()
+{
+    return loadYamlText(kTree, "/conf/interp.yaml").root;
+}
+
+} // namespace
+
+class TestInterpolation : public QObject
+{
+    Q_OBJECT
+private slots:
+    void resolveValue_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("yaml"); // the resolved value as to_yaml prints it
+        QTest::newRow("relative .b") << "a.c" << "1";
+        QTest::newRow("relative ..b") << "a.d.e" << "1";
+        QTest::newRow("absolute") << "a.d.f" << "1";
+        QTest::newRow("list item keeps type") << "lst.1" << "1";
+        QTest::newRow("list item relative") << "lst.2" << "T";
+        QTest::newRow("string interpolation") << "s" << "pre_1_post";
+        QTest::newRow("concatenation is a string") << "cat" << "'11'";
+        QTest::newRow("nested key") << "sel" << "1";
+        QTest::newRow("escaped") << "esc" << "${a.b}";
+        QTest::newRow("python str of scalars") << "fs" << "f=0.5 t=True n=None";
+        QTest::newRow("oc.env set (a string)") << "env_set" << "'42'";
+        QTest::newRow("oc.env default") << "env_default" << "fallback";
+        QTest::newRow("oc.env null default") << "env_null" << "null";
+        QTest::newRow("oc.select hit") << "sel_hit" << "1";
+        QTest::newRow("oc.select miss") << "sel_miss" << "fallback";
+        QTest::newRow("oc.select on ???") << "sel_mand" << "7";
+        QTest::newRow("oc.select relative") << "sel_rel" << "T";
+        QTest::newRow("oc.select without default") << "sel_nodefault" << "null";
+        QTest::newRow("verl tool select") << "tool" << "null";
+        QTest::newRow("oc.decode int") << "dec_int" << "123";
+    }
+
+    void resolveValue()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, yaml);
+        Node v = ps::core::config::resolveValue(tree(), key.toStdString(), testEnv());
+        QCOMPARE(QString::fromStdString(yamlScalar(v)), yaml);
+    }
+
+    void containers()
+    {
+        Node root = tree();
+        Node ref = ps::core::config::resolveValue(root, "ref", testEnv());
+        QCOMPARE(QString::fromStdString(toYaml(ref)), QString("e: 1\nf: 1\n"));
+        Node list = ps::core::config::resolveValue(root, "dec_list", testEnv());
+        QCOMPARE(QString::fromStdString(toYaml(list)), QString("- 1\n- 1\n"));
+        Node created = ps::core::config::resolveValue(root, "create", testEnv());
+        QCOMPARE(QString::fromStdString(toYaml(created)), QString("x: 1\n"));
+    }
+
+    void resolveAllReportsWhatItCannot()
+    {
+        Node root = loadYamlText("a: 1\nmiss: ${a.nope}\nmand: ???\nto_mand: ${mand}\nenv: ${oc.env:PS_TEST_UNSET}\n"
+                                 "ok: ${a}\ncyc1: ${cyc2}\ncyc2: ${cyc1}\nbad: ${oc.nosuch:1}\nopen: ${a\n",
+                                 "/conf/c.yaml")
+                        .root;
+        std::vector<ConfigError> problems;
+        Node out = resolveAll(root, &problems, testEnv());
+        QCOMPARE(QString::fromStdString(toYaml(out)),
+                 QString("a: 1\nmiss: ${a.nope}\nmand: ???\nto_mand: ${mand}\nenv: ${oc.env:PS_TEST_UNSET}\nok: 1\n"
+                         "cyc1: ${cyc2}\ncyc2: ${cyc1}\nbad: ${oc.nosuch:1}\nopen: ${a\n"));
+        QStringList keys;
+        for (const ConfigError &p : problems) {
+            keys << QString::fromStdString(p.keyPath());
+            QCOMPARE(QString::fromStdString(p.where().file), QString("/conf/c.yaml"));
+            QVERIFY(p.where().line > 0);
+        }
+        QCOMPARE(keys, (QStringList{"miss", "to_mand", "env", "cyc1", "cyc2", "bad", "open"}));
+        QVERIFY(QString::fromStdString(problems[0].message()).contains("Interpolation key 'a.nope' not found"));
+        QCOMPARE(problems[0].where().line, 2);
+        QVERIFY(QString::fromStdString(problems[1].message()).contains("Missing mandatory value: mand"));
+        QVERIFY(QString::fromStdString(problems[2].message()).contains("Environment variable 'PS_TEST_UNSET' not found"));
+        QVERIFY(QString::fromStdString(problems[3].message()).contains("cycle"));
+        QVERIFY(QString::fromStdString(problems[5].message()).contains("Unsupported interpolation type oc.nosuch"));
+    }
+
+    void resolveValueThrowsWithKey()
+    {
+        try {
+            ps::core::config::resolveValue(tree(), "nosuch", testEnv());
+            QFAIL("should fail");
+        } catch (const ConfigError &e) {
+            QCOMPARE(QString::fromStdString(e.keyPath()), QString("nosuch"));
+        }
+        Node root = loadYamlText("x: ${y}\n", "/conf/d.yaml").root;
+        try {
+            ps::core::config::resolveValue(root, "x", testEnv());
+            QFAIL("should fail");
+        } catch (const ConfigError &e) {
+            QCOMPARE(e.where().line, 1);
+            QVERIFY(QString::fromStdString(e.format()).startsWith("/conf/d.yaml:1:1: error: cannot resolve 'x'"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInterpolation)
+#include "tst_interpolation.moc"
