@@ -1,0 +1,102 @@
+#pragma once
+// The typed model of a profiling config: what RLinf's `cluster.profiling` (or the legacy
+// `cluster.nsight`), verl's `global_profiler` + per-role `profiler` blocks, or verl's old
+// `trainer.profile_steps` schema mean once the framework's own normalisation has run
+// (../shared/spec/profiling-config.md A2-A5, B2-B7). Plain values; built by readRLinf() /
+// readVerl() (rlinfschema.h, verlschema.h).
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ps::core::profiling {
+
+enum class Framework { Unknown, RLinf, Verl };
+const char *frameworkName(Framework framework); // "rlinf", "verl", "unknown"
+
+// Ordered name -> value pairs, as a Python dict keeps them.
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+const std::string *findOption(const OptionList &options, const std::string &name);
+
+struct RLinfProfiling
+{
+    bool present = false;                        // cluster.profiling exists (and is a mapping)
+    bool legacyNsight = false;                   // a cluster.nsight block exists (ignored by RLinf)
+    std::string backend;                         // "nsight" | "rocprof_sys" | other (invalid)
+    bool enabled = true;                         // upstream truthiness of `enabled`
+    std::vector<std::string> workerGroups;       // str()-ed entries; empty = nothing profiled
+    std::optional<std::vector<long long>> steps; // int()-ed, 0-based global steps; nullopt = every step
+    std::string outputDir;                       // as configured or derived (A6); empty = temp dir fallback
+    bool outputDirDerived = false;
+    // nsight, normalised as NsightConfig.__post_init__ does: bools lowercased, alias converted,
+    // capture-range/-end injected when steps is set. The default -o is added at launch.
+    std::vector<std::string> flags;
+    OptionList options;
+    // rocprof_sys: str()-ed args and env.
+    OptionList args;
+    OptionList env;
+    // Derived from the run config (not cluster.profiling): logger path and experiment name.
+    std::string logPath;
+    std::string experimentName;
+};
+
+// One role's `profiler` block (new schema) or the old per-role block (legacy schema).
+struct VerlRoleProfiler
+{
+    std::string role; // "actor", "rollout", "ref", "critic", "reward_model"
+    std::string path; // "actor_rollout_ref.actor.profiler"
+    bool present = false;
+    std::optional<std::string> tool; // resolved; nullopt = null
+    bool enable = false;
+    bool allRanks = false;
+    std::vector<long long> ranks;
+    std::string savePath;
+    bool nsysDiscrete = false;
+    bool npuDiscrete = false;
+    bool torchDiscrete = false;
+    std::vector<std::string> torchContents;
+    std::vector<std::string> npuContents;
+    std::string npuLevel = "level0";
+    bool npuAnalysis = true;
+
+    // DistProfiler's rank rule (B4): all_ranks; else ranks; else rank 0 iff enable. The old
+    // schema (legacy=true) has no rank-0 default.
+    bool profilesRank(long long rank, bool legacy) const;
+    // Discrete mode of the selected tool.
+    bool discreteFor(const std::string &tool) const;
+};
+
+struct VerlProfiling
+{
+    bool legacy = false;                         // old schema (trainer.profile_steps ...)
+    std::optional<std::string> tool;             // global_profiler.tool (legacy: "nsys" when steps set)
+    std::optional<std::vector<long long>> steps; // 1-based; nullopt = null
+    bool continuous = false;                     // profile_continuous_steps
+    std::string savePath = "outputs/profile";
+    bool nsysDiscrete = false;                   // global_tool_config.nsys.discrete
+    std::optional<OptionList> controllerOptions; // nullopt = null/absent
+    std::optional<OptionList> workerOptions;     // capture-range-end default applied at launch
+    bool workerCaptureRangeEndNull = false;      // capture-range-end: null (verl fills it)
+    std::vector<VerlRoleProfiler> roles;
+    std::string device = "cuda";
+    long long nnodes = 1;
+    long long gpusPerNode = 8;
+    bool refUsed = false;
+    bool criticUsed = false;
+    bool rewardModelUsed = false; // a separate rm worker group that receives start/stop
+    bool agentLoop = false;       // rollout.mode == async
+
+    const VerlRoleProfiler *role(const std::string &name) const;
+};
+
+struct ProfilePlan
+{
+    Framework framework = Framework::Unknown;
+    RLinfProfiling rlinf;
+    VerlProfiling verl;
+    // "nsight", "rocprof_sys" (RLinf); "nsys", "npu", "torch", "torch_memory" (verl); "" = none.
+    std::string backend() const;
+};
+
+} // namespace ps::core::profiling

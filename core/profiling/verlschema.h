@@ -1,0 +1,29 @@
+#pragma once
+// verl: `global_profiler` + the per-role `profiler` blocks (B2-B4), or the old schema
+// (`trainer.profile_steps`, `trainer.*_nsight_options`, role `profiler.discrete`, B7), read as
+// verl reads them, with verl's own checks (exact messages) and the spec's extra checks
+// ("Validation rules worth enforcing", verl 1-11).
+
+#include "core/profiling/configreader.h"
+#include "core/profiling/launchoptions.h"
+#include "core/profiling/profileplan.h"
+
+namespace ps::core::profiling {
+
+// True when the config uses the old schema (no global_profiler, trainer.profile_steps present).
+bool isVerlLegacySchema(const ConfigReader &cfg);
+
+void readVerlProfiling(const ConfigReader &cfg, const ClusterDescription &cluster, VerlProfiling &out,
+                       Diagnostics &diags);
+
+// Capture ranges one worker rank records under nsys (B6): per start/stop pair when not
+// discrete, per annotated call of its profiled roles when discrete. 0 = never opens a range.
+long long verlRangesForRank(const VerlProfiling &p, long long rank);
+// The annotated calls (NVTX messages) per training step of the roles that profile `rank`.
+std::vector<std::string> verlAnnotatedCalls(const VerlProfiling &p, long long rank);
+// Number of start/stop windows the trainer opens (continuous merges consecutive steps).
+long long verlWindowCount(const VerlProfiling &p);
+// The steps each window covers, e.g. {{1,2},{5}}.
+std::vector<std::vector<long long>> verlWindows(const VerlProfiling &p);
+
+} // namespace ps::core::profiling
