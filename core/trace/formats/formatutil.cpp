@@ -1,0 +1,32 @@
+#include "core/trace/formats/formatutil.h"
+
+#include "core/trace/sqlitedb.h"
+
+#include <charconv>
+
+namespace ps::core::trace::formats {
+
+std::set<std::string> sqliteTableNames(const std::string &path)
+{
+    SqliteDb db;
+    if (!db.open(path).empty())
+        return {};
+    std::string error;
+    return db.tables(error);
+}
+
+std::optional<int> numberAfter(std::string_view name, std::string_view prefix)
+{
+    const size_t at = name.rfind(prefix);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    const char *b = name.data() + at + prefix.size();
+    const char *e = name.data() + name.size();
+    int v = 0;
+    auto [p, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || p == b)
+        return std::nullopt;
+    return v;
+}
+
+} // namespace ps::core::trace::formats

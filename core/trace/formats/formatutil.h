@@ -1,0 +1,39 @@
+#pragma once
+// Small helpers shared by the readers in core/trace/formats (internal to this folder).
+
+#include "core/trace/report.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace ps::core::trace::formats {
+
+inline bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+inline bool hasSqliteHeader(std::string_view head)
+{
+    return head.substr(0, 16) == std::string_view("SQLite format 3\0", 16);
+}
+
+// Table and view names of an SQLite file, opened read-only and immutable (no -wal/-shm appear).
+// Empty when the file is not SQLite. Used by probe(): the first 4 KiB cannot tell rocpd, Ascend
+// and nsys databases apart, their schemas can.
+std::set<std::string> sqliteTableNames(const std::string &path);
+
+// Stores the rank a file names about itself. ReportMeta has no rank field yet; when one
+// (std::optional<int> rank) is added, this starts filling it without any change here.
+template <typename Meta> void setMetaRank(Meta &meta, std::optional<int> rank)
+{
+    if constexpr (requires { meta.rank = rank; })
+        meta.rank = rank;
+}
+
+// Trailing digits after the last occurrence of `prefix` in a file name ("rank-34." -> 34).
+std::optional<int> numberAfter(std::string_view name, std::string_view prefix);
+
+} // namespace ps::core::trace::formats
