@@ -1,8 +1,10 @@
 // profstudio: the desktop app. `profstudio [PATH...]` opens reports and configs;
 // `--screenshot WORKSPACE --out FILE.png` renders the window headless (QT_QPA_PLATFORM=offscreen
-// is chosen automatically when there is no display) and exits.
+// is chosen automatically when there is no display) and exits. `--render REPORTS... --out FILE.png`
+// renders just the timeline of the reports (app/gui/render.h).
 
 #include "app/gui/mainwindow.h"
+#include "app/gui/render.h"
 #include "app/gui/screenshot.h"
 #include "core/version.h"
 
@@ -29,16 +31,30 @@ int main(int argc, char **argv)
     QCommandLineOption screenshot("screenshot", "Render WORKSPACE (configure or timeline) to --out and exit.",
                                   "WORKSPACE");
     QCommandLineOption out("out", "The PNG file --screenshot writes.", "FILE");
-    QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
-    parser.addOptions({screenshot, out, size});
+    QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000) or --render (1600x900).", "WxH");
+    QCommandLineOption render("render", "Render the timeline of the given reports to --out and exit.");
+    QCommandLineOption range("range", "--render: the time range shown, e.g. 0:50ms (default: all).", "START:END");
+    QCommandLineOption align("align", "--render: utc, start or range:NAME[#K] (default utc).", "SPEC");
+    parser.addOptions({screenshot, out, size, render, range, align});
     parser.process(app);
+
+    if (parser.isSet(render)) {
+        ps::app::RenderRequest req;
+        req.reports = parser.positionalArguments();
+        req.outFile = parser.value(out);
+        if (parser.isSet(size))
+            req.size = parser.value(size);
+        req.range = parser.value(range);
+        req.align = parser.value(align);
+        return ps::app::runRender(req);
+    }
 
     ps::app::MainWindow window;
     if (parser.isSet(screenshot)) {
         ps::app::ScreenshotRequest req;
         req.workspace = parser.value(screenshot);
         req.outFile = parser.value(out);
-        req.size = parser.value(size);
+        req.size = parser.isSet(size) ? parser.value(size) : QStringLiteral("1600x1000");
         req.paths = parser.positionalArguments();
         return ps::app::runScreenshot(window, req);
     }

@@ -1,89 +1,742 @@
 #include "views/timeline/timelineworkspace.h"
 
+#include "core/trace/alignment.h"
 #include "views/common/emptystate.h"
+#include "views/common/recentfiles.h"
+#include "views/stats/statspane.h"
+#include "views/timeline/detailspane.h"
+#include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelineloader.h"
+#include "views/timeline/timelineview.h"
 
-#include <QDirIterator>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
 #include <QStackedWidget>
-#include <QTreeWidget>
+#include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace ps::views {
 
-TimelineWorkspace::TimelineWorkspace(QWidget *parent) : Workspace(parent)
+using namespace ps::core::trace;
+
+namespace {
+const char kReportFilter[] = "Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)";
+const char kSessionFilter[] = "ProfStudio sessions (*.psession);;All files (*)";
+
+template <typename T, typename F> void runJob(QObject *owner, std::function<T()> work, F done)
+{
+    auto *watcher = new QFutureWatcher<T>(owner);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, done] {
+        watcher->deleteLater();
+        done(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(work)));
+}
+} // namespace
+
+TimelineWorkspace::TimelineWorkspace(QWidget *parent)
+    : Workspace(parent), m_recentSessions(std::make_unique<RecentFiles>(QStringLiteral("recent/sessions")))
+{
+    m_loader = new TimelineLoader(this);
+    buildUi();
+    connect(m_loader, &TimelineLoader::started, this, [this](int total) {
+        m_progressRow->show();
+        m_progress->setValue(0);
+        m_progressText->setText(QStringLiteral("Loading %1 report(s)…").arg(total));
+    });
+    connect(m_loader, &TimelineLoader::progress, this, [this](double f, const QString &text) {
+        m_progress->setValue(int(f * 1000));
+        m_progressText->setText(text);
+    });
+    connect(m_loader, &TimelineLoader::reportsReady, this, &TimelineWorkspace::onReportsReady);
+    connect(m_loader, &TimelineLoader::failed, this, [this](const QStringList &reasons) {
+        emit statusMessage(QStringLiteral("%1 report(s) could not be loaded: %2").arg(reasons.size()).arg(reasons.first()),
+                           15000);
+    });
+    connect(m_loader, &TimelineLoader::finished, this, &TimelineWorkspace::onLoadFinished);
+}
+
+TimelineWorkspace::~TimelineWorkspace()
+{
+    if (m_searchCancel)
+        *m_searchCancel = true;
+}
+
+void TimelineWorkspace::buildUi()
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack);
 
-    m_empty = new EmptyState("Open reports",
-                             "Open the reports of a run — Nsight Systems SQLite exports, one per worker and "
-                             "capture range — or a folder that holds them, to line them up on one time axis. "
-                             "You can also drop files or folders on the window.",
+    m_empty = new EmptyState(QStringLiteral("Open reports"),
+                             QStringLiteral("Open the reports of a run — Nsight Systems SQLite exports, one per worker and "
+                                            "capture range — or a folder that holds them, to line them up on one time "
+                                            "axis. You can also drop files or folders on the window."),
                              m_stack);
-    m_empty->addAction("open-reports", "Open Reports…");
-    m_empty->addAction("open-folder", "Open Report Folder…");
+    m_empty->addAction(QStringLiteral("open-reports"), QStringLiteral("Open Reports…"));
+    m_empty->addAction(QStringLiteral("open-folder"), QStringLiteral("Open Report Folder…"));
+    m_empty->addAction(QStringLiteral("open-session"), QStringLiteral("Open Session…"));
     connect(m_empty, &EmptyState::triggered, this, [this](const QString &id) {
-        if (id == "open-reports") {
-            const QStringList f = QFileDialog::getOpenFileNames(this, "Open Reports");
+        if (id == QLatin1String("open-session")) {
+            const QString f = QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(), kSessionFilter);
             if (!f.isEmpty())
-                openPaths(f);
-        } else if (id == "open-folder") {
-            const QString d = QFileDialog::getExistingDirectory(this, "Open Report Folder");
-            if (!d.isEmpty())
-                openPaths({d});
+                openSessionFile(f);
+        } else {
+            showOpenDialog(id == QLatin1String("open-folder"));
         }
     });
     m_stack->addWidget(m_empty);
 
-    m_reports = new QTreeWidget(m_stack);
-    m_reports->setHeaderLabels({"Report", "Size", "Folder"});
-    m_reports->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_stack->addWidget(m_reports);
+    m_main = new QWidget(m_stack);
+    auto *mainLayout = new QVBoxLayout(m_main);
+    mainLayout->setContentsMargins(0, 0, 0, 0);
+    mainLayout->setSpacing(2);
+
+    // Toolbar.
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 0);
+    m_sessionButton = new QToolButton(m_main);
+    m_sessionButton->setText(QStringLiteral("Session"));
+    m_sessionButton->setPopupMode(QToolButton::InstantPopup);
+    m_sessionButton->setMenu(new QMenu(m_sessionButton));
+    connect(m_sessionButton->menu(), &QMenu::aboutToShow, this, &TimelineWorkspace::rebuildRecentSessions);
+    bar->addWidget(m_sessionButton);
+    bar->addSpacing(8);
+    bar->addWidget(new QLabel(QStringLiteral("Align"), m_main));
+    m_alignCombo = new QComboBox(m_main);
+    m_alignCombo->setObjectName(QStringLiteral("alignCombo"));
+    m_alignCombo->addItem(QStringLiteral("UTC"), QStringLiteral("utc"));
+    m_alignCombo->addItem(QStringLiteral("Start"), QStringLiteral("start"));
+    m_alignCombo->addItem(QStringLiteral("On range"), QStringLiteral("range"));
+    bar->addWidget(m_alignCombo);
+    m_rangeEdit = new QLineEdit(m_main);
+    m_rangeEdit->setPlaceholderText(QStringLiteral("range name, e.g. step#2"));
+    m_rangeEdit->setToolTip(QStringLiteral("NVTX range for 'On range' alignment (NAME or NAME#K) and the step overlay"));
+    m_rangeEdit->setMaximumWidth(170);
+    bar->addWidget(m_rangeEdit);
+    bar->addSpacing(8);
+    bar->addWidget(new QLabel(QStringLiteral("Show"), m_main));
+    m_viewCombo = new QComboBox(m_main);
+    m_viewCombo->setObjectName(QStringLiteral("viewCombo"));
+    m_viewCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_viewCombo->addItem(QStringLiteral("All reports"));
+    bar->addWidget(m_viewCombo);
+    bar->addStretch(1);
+    m_searchEdit = new QLineEdit(m_main);
+    m_searchEdit->setObjectName(QStringLiteral("searchEdit"));
+    m_searchEdit->setPlaceholderText(QStringLiteral("Search names (Enter: next)"));
+    m_searchEdit->setClearButtonEnabled(true);
+    m_searchEdit->setMinimumWidth(200);
+    bar->addWidget(m_searchEdit);
+    m_regex = new QCheckBox(QStringLiteral(".*"), m_main);
+    m_regex->setToolTip(QStringLiteral("Regular expression"));
+    bar->addWidget(m_regex);
+    auto *prev = new QToolButton(m_main);
+    prev->setArrowType(Qt::LeftArrow);
+    prev->setToolTip(QStringLiteral("Previous match (Shift+Enter)"));
+    auto *next = new QToolButton(m_main);
+    next->setArrowType(Qt::RightArrow);
+    next->setToolTip(QStringLiteral("Next match (Enter)"));
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    m_matchLabel = new QLabel(m_main);
+    m_matchLabel->setObjectName(QStringLiteral("matchLabel"));
+    m_matchLabel->setMinimumWidth(90);
+    bar->addWidget(m_matchLabel);
+    mainLayout->addLayout(bar);
+
+    // Progress row, shown while loading.
+    m_progressRow = new QWidget(m_main);
+    auto *pr = new QHBoxLayout(m_progressRow);
+    pr->setContentsMargins(6, 0, 6, 0);
+    m_progress = new QProgressBar(m_progressRow);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(12);
+    m_progressText = new QLabel(m_progressRow);
+    m_cancel = new QPushButton(QStringLiteral("Cancel"), m_progressRow);
+    pr->addWidget(m_progressText);
+    pr->addWidget(m_progress, 1);
+    pr->addWidget(m_cancel);
+    m_progressRow->hide();
+    mainLayout->addWidget(m_progressRow);
+
+    // Timeline | details over stats.
+    auto *vsplit = new QSplitter(Qt::Vertical, m_main);
+    auto *hsplit = new QSplitter(Qt::Horizontal, vsplit);
+    m_view = new TimelineView(hsplit);
+    m_details = new DetailsPane(hsplit);
+    hsplit->addWidget(m_view);
+    hsplit->addWidget(m_details);
+    hsplit->setStretchFactor(0, 1);
+    hsplit->setSizes({1200, 280});
+    m_stats = new StatsPane(vsplit);
+    vsplit->addWidget(hsplit);
+    vsplit->addWidget(m_stats);
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 1);
+    vsplit->setSizes({700, 260});
+    mainLayout->addWidget(vsplit, 1);
+    m_stack->addWidget(m_main);
+
+    m_searchDebounce = new QTimer(this);
+    m_searchDebounce->setSingleShot(true);
+    m_searchDebounce->setInterval(200);
+    m_statsDebounce = new QTimer(this);
+    m_statsDebounce->setSingleShot(true);
+    m_statsDebounce->setInterval(100);
+
+    TimelineCanvas *c = m_view->canvas();
+    connect(m_cancel, &QPushButton::clicked, this, &TimelineWorkspace::cancelLoad);
+    connect(c, &TimelineCanvas::escapePressed, this, [this] {
+        if (m_loader->isRunning())
+            cancelLoad();
+    });
+    connect(c, &TimelineCanvas::selectionChanged, this, &TimelineWorkspace::updateDetails);
+    connect(c, &TimelineCanvas::windowChanged, m_statsDebounce, qOverload<>(&QTimer::start));
+    connect(c, &TimelineCanvas::collapsedChanged, m_statsDebounce, qOverload<>(&QTimer::start));
+    connect(m_statsDebounce, &QTimer::timeout, this, &TimelineWorkspace::updateStatsInput);
+    connect(m_details, &DetailsPane::jumpToCorrelated, this, [this](EventRef ref) {
+        if (auto s = m_view->canvas()->selection())
+            m_view->canvas()->reveal({s->entry, ref});
+    });
+    connect(m_details, &DetailsPane::nudgeEdited, this, [this](int report, qint64 ns) { setNudge(report, ns); });
+    connect(m_stats, &StatsPane::jumpTo, this, [this](int entry, EventRef ref) {
+        m_view->canvas()->reveal({entry, ref});
+    });
+    connect(m_stats, &StatsPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
+    connect(m_searchEdit, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
+    connect(m_regex, &QCheckBox::toggled, this, [this] { m_searchDebounce->start(0); });
+    connect(m_searchDebounce, &QTimer::timeout, this, &TimelineWorkspace::runSearch);
+    connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
+        if (m_searchDebounce->isActive()) {
+            m_searchDebounce->stop();
+            runSearch(); // the result selects the first match when it arrives
+            return;
+        }
+        (QApplication::keyboardModifiers() & Qt::ShiftModifier) ? previousMatch() : nextMatch();
+    });
+    connect(next, &QToolButton::clicked, this, &TimelineWorkspace::nextMatch);
+    connect(prev, &QToolButton::clicked, this, &TimelineWorkspace::previousMatch);
+    connect(m_alignCombo, &QComboBox::activated, this, [this] {
+        const QString mode = m_alignCombo->currentData().toString();
+        if (mode == QLatin1String("range")) {
+            if (m_rangeEdit->text().trimmed().isEmpty()) {
+                m_rangeEdit->setFocus();
+                emit statusMessage(QStringLiteral("Type the NVTX range to align on, then press Enter"), 5000);
+                return;
+            }
+            setAlignment(QStringLiteral("range:") + m_rangeEdit->text().trimmed());
+        } else {
+            setAlignment(mode);
+        }
+    });
+    connect(m_rangeEdit, &QLineEdit::returnPressed, this, [this] {
+        if (m_alignCombo->currentData().toString() == QLatin1String("range"))
+            setAlignment(QStringLiteral("range:") + m_rangeEdit->text().trimmed());
+        if (m_overlay)
+            setStepOverlay(m_overlay->first, m_rangeEdit->text().trimmed());
+    });
+    connect(m_viewCombo, &QComboBox::activated, this, [this](int i) {
+        if (i <= 0)
+            clearStepOverlay();
+        else
+            setStepOverlay(i - 1, m_rangeEdit->text().trimmed());
+    });
+}
+
+TimelineCanvas *TimelineWorkspace::canvas() const
+{
+    return m_view->canvas();
 }
 
 bool TimelineWorkspace::isReportFileName(const QString &fileName)
 {
     const QString n = fileName.toLower();
-    return n.endsWith(".sqlite") || n.endsWith(".db") || n.endsWith(".nsys-rep") || n.endsWith(".qdrep")
-        || n.endsWith(".json") || n.endsWith(".json.gz");
+    return n.endsWith(QLatin1String(".sqlite")) || n.endsWith(QLatin1String(".db")) ||
+           n.endsWith(QLatin1String(".nsys-rep")) || n.endsWith(QLatin1String(".qdrep")) ||
+           n.endsWith(QLatin1String(".json")) || n.endsWith(QLatin1String(".json.gz"));
+}
+
+bool TimelineWorkspace::isSessionFileName(const QString &fileName)
+{
+    return fileName.toLower().endsWith(QLatin1String(".psession"));
 }
 
 bool TimelineWorkspace::accepts(const QString &path) const
 {
     const QFileInfo fi(path);
-    return fi.isDir() || (fi.isFile() && isReportFileName(fi.fileName()));
+    return fi.isDir() || (fi.isFile() && (isReportFileName(fi.fileName()) || isSessionFileName(fi.fileName())));
+}
+
+bool TimelineWorkspace::isBusy() const
+{
+    return m_loader->isRunning() || m_jobs > 0 || m_stats->isBusy() || m_statsDebounce->isActive();
+}
+
+void TimelineWorkspace::beginJob()
+{
+    const bool was = isBusy();
+    ++m_jobs;
+    setBusyState(was);
+}
+
+void TimelineWorkspace::endJob()
+{
+    const bool was = isBusy();
+    --m_jobs;
+    setBusyState(was);
+}
+
+void TimelineWorkspace::setBusyState(bool wasBusy)
+{
+    if (wasBusy != isBusy())
+        emit busyChanged(isBusy());
+}
+
+void TimelineWorkspace::showOpenDialog(bool folder)
+{
+    if (folder) {
+        const QString d = QFileDialog::getExistingDirectory(this, QStringLiteral("Open Report Folder"));
+        if (!d.isEmpty())
+            openPaths({d});
+    } else {
+        const QStringList f = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Reports"), QString(), kReportFilter);
+        if (!f.isEmpty())
+            openPaths(f);
+    }
 }
 
 void TimelineWorkspace::openPaths(const QStringList &paths)
 {
-    int added = 0;
-    auto addFile = [&](const QFileInfo &fi) {
-        auto *item = new QTreeWidgetItem(m_reports, {fi.fileName(), QLocale().formattedDataSize(fi.size()),
-                                                     fi.absolutePath()});
-        item->setToolTip(0, fi.absoluteFilePath());
-        ++added;
-    };
+    QStringList reports;
     for (const QString &p : paths) {
         const QFileInfo fi(p);
-        if (fi.isDir()) {
-            QDirIterator it(p, QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                it.next();
-                if (isReportFileName(it.fileName()))
-                    addFile(it.fileInfo());
-            }
-        } else if (fi.isFile()) {
-            addFile(fi);
+        if (fi.isFile() && isSessionFileName(fi.fileName())) {
+            openSessionFile(fi.absoluteFilePath());
+            continue;
         }
+        reports << fi.absoluteFilePath();
         emit openedPath(fi.absoluteFilePath());
     }
-    if (m_reports->topLevelItemCount() > 0)
-        m_stack->setCurrentWidget(m_reports);
-    emit statusMessage(QString("%1 report(s) opened").arg(added), 5000);
+    if (reports.isEmpty())
+        return;
+    // Skip what is already open.
+    QStringList fresh;
+    for (const QString &p : reports) {
+        bool open = false;
+        for (const auto &r : m_reports)
+            open = open || QString::fromStdString(r->report().path) == p;
+        if (!open)
+            fresh << p;
+    }
+    if (fresh.isEmpty())
+        return;
+    if (m_loader->isRunning()) {
+        m_queuedPaths << fresh;
+        return;
+    }
+    const bool was = isBusy();
+    m_loader->load(fresh);
+    setBusyState(was);
+    m_stack->setCurrentWidget(m_main);
+}
+
+void TimelineWorkspace::addReports(std::vector<ReportPtr> reports)
+{
+    const bool was = isBusy();
+    if (!m_loader->addReports(std::move(reports)))
+        return;
+    setBusyState(was);
+    m_stack->setCurrentWidget(m_main);
+}
+
+void TimelineWorkspace::cancelLoad()
+{
+    if (!m_loader->isRunning())
+        return;
+    m_loader->cancel();
+    m_queuedPaths.clear();
+    m_progressText->setText(QStringLiteral("Cancelling…"));
+}
+
+void TimelineWorkspace::onReportsReady(const std::vector<PreparedReportPtr> &reports)
+{
+    m_reports.insert(m_reports.end(), reports.begin(), reports.end());
+    m_fitOnNextScene = true;
+    realign();
+}
+
+void TimelineWorkspace::onLoadFinished(bool cancelled)
+{
+    const bool was = true;
+    m_progressRow->hide();
+    size_t events = 0;
+    for (const auto &r : m_reports)
+        events += r->store().eventCount();
+    emit statusMessage(QStringLiteral("%1%2 report(s), %3 events")
+                           .arg(cancelled ? QStringLiteral("Loading cancelled — ") : QString())
+                           .arg(m_reports.size())
+                           .arg(QLocale().toString(qulonglong(events))),
+                       8000);
+    if (m_reports.empty())
+        m_stack->setCurrentWidget(m_empty);
+    if (!m_queuedPaths.isEmpty()) {
+        const QStringList q = m_queuedPaths;
+        m_queuedPaths.clear();
+        openPaths(q);
+    }
+    if (m_jobs == 0 && m_pendingSession)
+        applyScene(m_scene);
+    setBusyState(was);
+}
+
+bool TimelineWorkspace::setAlignment(const QString &spec)
+{
+    std::string error;
+    if (!parseAlignSpec(spec.toStdString(), error)) {
+        emit statusMessage(QStringLiteral("Alignment: %1").arg(QString::fromStdString(error)), 8000);
+        return false;
+    }
+    m_align = spec;
+    const int idx = m_alignCombo->findData(spec.startsWith(QLatin1String("range:")) ? QStringLiteral("range") : spec);
+    if (idx >= 0)
+        m_alignCombo->setCurrentIndex(idx);
+    if (spec.startsWith(QLatin1String("range:")))
+        m_rangeEdit->setText(spec.mid(6));
+    realign();
+    return true;
+}
+
+void TimelineWorkspace::realign()
+{
+    if (m_reports.empty()) {
+        applyScene(nullptr);
+        return;
+    }
+    std::string error;
+    AlignSpec spec = parseAlignSpec(m_align.toStdString(), error).value_or(AlignSpec{});
+    std::vector<ReportPtr> plain;
+    for (const auto &r : m_reports)
+        plain.push_back(r->reportPtr());
+    const int generation = ++m_alignGeneration;
+    beginJob();
+    runJob<AlignResult>(this, [plain, spec] { return alignReports(plain, spec); },
+                        [this, generation, n = plain.size()](const AlignResult &res) {
+                            if (generation == m_alignGeneration && n == m_reports.size()) {
+                                m_alignOffsets = res.offsets;
+                                m_alignWarnings.clear();
+                                for (const auto &w : res.warnings)
+                                    m_alignWarnings << QString::fromStdString(w);
+                                if (!m_alignWarnings.isEmpty())
+                                    emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
+                                rebuildScene();
+                            }
+                            endJob();
+                        });
+}
+
+void TimelineWorkspace::setNudge(int report, int64_t ns)
+{
+    if (report < 0 || size_t(report) >= m_reports.size())
+        return;
+    const QString path = QString::fromStdString(m_reports[size_t(report)]->report().path);
+    if (ns == 0)
+        m_nudges.remove(path);
+    else
+        m_nudges[path] = ns;
+    rebuildScene();
+}
+
+int64_t TimelineWorkspace::nudge(int report) const
+{
+    if (report < 0 || size_t(report) >= m_reports.size())
+        return 0;
+    return m_nudges.value(QString::fromStdString(m_reports[size_t(report)]->report().path), 0);
+}
+
+void TimelineWorkspace::rebuildScene()
+{
+    if (m_reports.empty()) {
+        applyScene(nullptr);
+        return;
+    }
+    // Rank choices for the "Show" selector.
+    const std::vector<RankChoice> ranks = rankChoices(m_reports);
+    const int keep = m_viewCombo->currentIndex();
+    m_viewCombo->clear();
+    m_viewCombo->addItem(QStringLiteral("All reports"));
+    for (const RankChoice &r : ranks)
+        m_viewCombo->addItem(QStringLiteral("Steps of %1").arg(r.label));
+    m_viewCombo->setCurrentIndex(m_overlay ? m_overlay->first + 1 : std::min(keep, 0));
+
+    if (m_overlay) {
+        if (m_overlay->first < 0 || size_t(m_overlay->first) >= ranks.size()) {
+            m_overlay.reset();
+        } else {
+            const int generation = ++m_sceneGeneration;
+            beginJob();
+            runJob<TimelineScene>(this,
+                                  [reports = m_reports, rank = ranks[size_t(m_overlay->first)], name = m_overlay->second] {
+                                      return buildStepOverlay(reports, rank, name);
+                                  },
+                                  [this, generation](const TimelineScene &scene) {
+                                      if (generation == m_sceneGeneration)
+                                          applyScene(std::make_shared<TimelineScene>(scene));
+                                      endJob();
+                                  });
+            return;
+        }
+    }
+    ++m_sceneGeneration;
+    std::vector<int64_t> offsets(m_reports.size(), 0);
+    for (size_t i = 0; i < m_reports.size(); ++i)
+        offsets[i] = (i < m_alignOffsets.size() ? m_alignOffsets[i] : 0) + nudge(int(i));
+    applyScene(std::make_shared<TimelineScene>(buildScene(m_reports, offsets)));
+}
+
+void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
+{
+    TimelineCanvas *c = m_view->canvas();
+    const bool fit = m_fitOnNextScene;
+    m_fitOnNextScene = false;
+    m_scene = std::move(scene);
+    c->setScene(m_scene, !fit);
+    if (m_pendingSession && !m_loader->isRunning()) {
+        QSet<QString> keys(m_pendingSession->collapsed.begin(), m_pendingSession->collapsed.end());
+        c->setCollapsed(keys);
+        if (m_pendingSession->view)
+            c->setWindow(*m_pendingSession->view);
+        m_pendingSession.reset();
+    }
+    m_stack->setCurrentWidget(m_reports.empty() && !m_loader->isRunning() ? static_cast<QWidget *>(m_empty) : m_main);
+    updateDetails();
+    updateStatsInput();
+    if (!m_searchEdit->text().isEmpty())
+        runSearch();
+}
+
+void TimelineWorkspace::setStepOverlay(int rank, const QString &rangeName)
+{
+    m_overlay = std::make_pair(rank, rangeName);
+    m_fitOnNextScene = true;
+    if (!rangeName.isEmpty())
+        m_rangeEdit->setText(rangeName);
+    rebuildScene();
+}
+
+void TimelineWorkspace::clearStepOverlay()
+{
+    if (!m_overlay)
+        return;
+    m_overlay.reset();
+    m_fitOnNextScene = true;
+    rebuildScene();
+}
+
+void TimelineWorkspace::setSearch(const QString &text, bool regex)
+{
+    m_regex->setChecked(regex);
+    m_searchEdit->setText(text);
+    m_searchDebounce->stop();
+    runSearch();
+}
+
+void TimelineWorkspace::runSearch()
+{
+    if (m_searchCancel)
+        *m_searchCancel = true;
+    const SearchQuery q{m_searchEdit->text(), m_regex->isChecked()};
+    const int generation = ++m_searchGeneration;
+    m_currentMatch = -1;
+    if (q.isEmpty() || !m_scene) {
+        m_search.reset();
+        m_view->canvas()->setSearch(nullptr);
+        updateMatchLabel();
+        return;
+    }
+    m_searchCancel = std::make_shared<std::atomic<bool>>(false);
+    beginJob();
+    runJob<SearchResult>(this, [scene = m_scene, q, cancel = m_searchCancel] { return searchEvents(*scene, q, cancel.get()); },
+                         [this, generation](const SearchResult &r) {
+                             if (generation == m_searchGeneration) {
+                                 m_search = std::make_shared<SearchResult>(r);
+                                 m_view->canvas()->setSearch(m_search);
+                                 updateMatchLabel();
+                             }
+                             endJob();
+                         });
+}
+
+void TimelineWorkspace::updateMatchLabel()
+{
+    if (!m_search) {
+        m_matchLabel->clear();
+        return;
+    }
+    if (!m_search->error.isEmpty()) {
+        m_matchLabel->setText(QStringLiteral("bad regex"));
+        m_matchLabel->setToolTip(m_search->error);
+        return;
+    }
+    m_matchLabel->setToolTip(QString());
+    if (m_currentMatch >= 0)
+        m_matchLabel->setText(QStringLiteral("%1 of %2").arg(m_currentMatch + 1).arg(m_search->count));
+    else
+        m_matchLabel->setText(QStringLiteral("%1 match%2").arg(m_search->count).arg(m_search->count == 1 ? "" : "es"));
+}
+
+void TimelineWorkspace::gotoMatch(int i)
+{
+    if (!m_search || m_search->matches.empty())
+        return;
+    const int n = int(m_search->matches.size());
+    m_currentMatch = ((i % n) + n) % n;
+    const SearchMatch &m = m_search->matches[size_t(m_currentMatch)];
+    m_view->canvas()->reveal({m.entry, {m.track, m.index}});
+    updateMatchLabel();
+}
+
+void TimelineWorkspace::nextMatch()
+{
+    gotoMatch(m_currentMatch + 1);
+}
+
+void TimelineWorkspace::previousMatch()
+{
+    gotoMatch(m_currentMatch < 0 ? -1 : m_currentMatch - 1);
+}
+
+void TimelineWorkspace::updateDetails()
+{
+    const auto s = m_view->canvas()->selection();
+    if (!s || !m_scene || s->entry < 0 || size_t(s->entry) >= m_scene->entries.size()) {
+        m_details->clear();
+        return;
+    }
+    const TimelineEntry &e = m_scene->entries[size_t(s->entry)];
+    m_details->showDetails(&e, s->ref, nudge(e.reportIndex));
+}
+
+void TimelineWorkspace::updateStatsInput()
+{
+    if (!m_scene) {
+        m_stats->setInput(nullptr, {}, {});
+        return;
+    }
+    // Visible reports: those whose header row is laid out (not inside a collapsed group).
+    std::vector<int> entries;
+    const RowLayout &layout = m_view->canvas()->layout();
+    for (const Row &r : layout.rows())
+        if (r.kind == RowKind::Report)
+            entries.push_back(r.entry);
+    m_stats->setInput(m_scene, std::move(entries), m_view->canvas()->window());
+}
+
+TimelineSession TimelineWorkspace::session() const
+{
+    TimelineSession s;
+    for (const auto &r : m_reports)
+        s.reports << QString::fromStdString(r->report().path);
+    s.align = m_align;
+    s.nudges = m_nudges;
+    const QSet<QString> &c = m_view->canvas()->collapsed();
+    s.collapsed = QStringList(c.begin(), c.end());
+    s.collapsed.sort();
+    if (m_scene)
+        s.view = m_view->canvas()->window();
+    return s;
+}
+
+void TimelineWorkspace::restoreSession(const TimelineSession &s)
+{
+    cancelLoad();
+    m_reports.clear();
+    m_alignOffsets.clear();
+    m_overlay.reset();
+    m_nudges = s.nudges;
+    m_align = s.align;
+    std::string error;
+    if (!parseAlignSpec(m_align.toStdString(), error))
+        m_align = QStringLiteral("utc");
+    const int idx = m_alignCombo->findData(m_align.startsWith(QLatin1String("range:")) ? QStringLiteral("range") : m_align);
+    m_alignCombo->setCurrentIndex(std::max(0, idx));
+    if (m_align.startsWith(QLatin1String("range:")))
+        m_rangeEdit->setText(m_align.mid(6));
+    m_pendingSession = s;
+    applyScene(nullptr);
+    m_pendingSession = s; // applyScene(nullptr) above must not consume it
+    if (m_loader->isRunning())
+        m_queuedPaths = s.reports;
+    else
+        openPaths(s.reports);
+}
+
+bool TimelineWorkspace::saveSession(const QString &file, QString *error)
+{
+    QString err;
+    const bool ok = session().save(file, err);
+    if (ok)
+        m_recentSessions->add(file);
+    else if (error)
+        *error = err;
+    emit statusMessage(ok ? QStringLiteral("Session saved to %1").arg(file) : err, 6000);
+    return ok;
+}
+
+void TimelineWorkspace::openSessionFile(const QString &file)
+{
+    QString error;
+    auto s = TimelineSession::load(file, error);
+    if (!s) {
+        emit statusMessage(error, 10000);
+        return;
+    }
+    m_recentSessions->add(file);
+    restoreSession(*s);
+}
+
+void TimelineWorkspace::rebuildRecentSessions()
+{
+    QMenu *m = m_sessionButton->menu();
+    m->clear();
+    m->addAction(QStringLiteral("Open Reports…"), this, [this] { showOpenDialog(false); });
+    m->addAction(QStringLiteral("Open Report Folder…"), this, [this] { showOpenDialog(true); });
+    m->addSeparator();
+    m->addAction(QStringLiteral("Open Session…"), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(), kSessionFilter);
+        if (!f.isEmpty())
+            openSessionFile(f);
+    });
+    m->addAction(QStringLiteral("Save Session…"), this, [this] {
+        QString f = QFileDialog::getSaveFileName(this, QStringLiteral("Save Session"), QString(), kSessionFilter);
+        if (f.isEmpty())
+            return;
+        if (!isSessionFileName(f))
+            f += QStringLiteral(".psession");
+        saveSession(f);
+    });
+    QMenu *recent = m->addMenu(QStringLiteral("Recent Sessions"));
+    const QStringList entries = m_recentSessions->entries();
+    if (entries.isEmpty())
+        recent->addAction(QStringLiteral("No recent sessions"))->setEnabled(false);
+    for (const QString &f : entries)
+        recent->addAction(QFileInfo(f).fileName(), this, [this, f] { openSessionFile(f); });
 }
 
 } // namespace ps::views

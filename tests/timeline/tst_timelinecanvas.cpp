@@ -1,0 +1,278 @@
+// The timeline canvas driven like a user would: wheel and Ctrl+wheel zoom about the cursor, drag
+// pans, W/A/S/D, click selects, double-click zooms to the event, Shift-drag measures, F fits,
+// Esc clears, a click on a header collapses it; asserting the visible window, the selection,
+// the ruler, the tooltip text and the pixels drawn. Geometry (see testreports.h): three ranks,
+// canvas 1260 px wide = 260 px labels + 1000 px lanes; rows of rank 0: header y 40, NVTX
+// y 60..92 (two levels), CUDA API y 92..108, kernels y 108..124.
+#include "testreports.h"
+#include "views/common/namecolors.h"
+#include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelineview.h"
+
+#include <QToolTip>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace ps::views;
+using namespace ps::core::trace;
+
+Q_DECLARE_METATYPE(TimeWindow)
+
+namespace {
+constexpr int64_t kMs = 1'000'000;
+
+std::shared_ptr<const TimelineScene> threeRanks()
+{
+    std::vector<PreparedReportPtr> reps;
+    for (int r = 0; r < 3; ++r)
+        reps.push_back(PreparedReport::prepare(ps::test::makeRank(r, 4, 10 * kMs)));
+    return std::make_shared<TimelineScene>(buildScene(reps, {}));
+}
+
+struct Fixture
+{
+    TimelineCanvas canvas;
+    Fixture()
+    {
+        canvas.resize(1260, 600);
+        canvas.setScene(threeRanks());
+        canvas.setWindow({0, 20 * kMs}); // 20 µs per pixel
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+    }
+};
+
+void mouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons,
+           Qt::KeyboardModifiers mods = Qt::NoModifier)
+{
+    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, mods);
+    QCoreApplication::sendEvent(w, &e);
+}
+
+void drag(QWidget *w, QPoint from, QPoint to, Qt::KeyboardModifiers mods = Qt::NoModifier)
+{
+    mouse(w, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton, mods);
+    mouse(w, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton, mods);
+    mouse(w, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton, mods);
+    mouse(w, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton, mods);
+}
+
+void wheel(QWidget *w, QPoint pos, int dy, Qt::KeyboardModifiers mods = Qt::NoModifier)
+{
+    QWheelEvent e(QPointF(pos), w->mapToGlobal(QPointF(pos)), QPoint(), QPoint(0, dy), Qt::NoButton, mods,
+                  Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &e);
+}
+} // namespace
+
+class TestTimelineCanvas : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QCoreApplication::setAttribute(Qt::AA_Use96Dpi); }
+
+    void fitsTheDataOnFirstScene()
+    {
+        TimelineCanvas c;
+        c.resize(1260, 600);
+        c.setScene(threeRanks());
+        // Steps start at 1 ms and the last ends at 311 ms; 2 % air on each side.
+        QCOMPARE(c.window(), (TimeWindow{1 * kMs - 6'200'000, 311 * kMs + 6'200'000}));
+    }
+
+    void wheelZoomsAboutTheCursor_data()
+    {
+        QTest::addColumn<int>("modifiers");
+        QTest::newRow("wheel") << int(Qt::NoModifier);
+        QTest::newRow("ctrl+wheel") << int(Qt::ControlModifier);
+    }
+    void wheelZoomsAboutTheCursor()
+    {
+        QFETCH(int, modifiers);
+        Fixture f;
+        const int64_t under = f.canvas.mapping().time(500); // 10 ms, at canvas x 760
+        QCOMPARE(under, 10 * kMs);
+        wheel(&f.canvas, {760, 300}, 120, Qt::KeyboardModifiers(modifiers));
+        QVERIFY(qAbs(f.canvas.mapping().time(500) - under) <= 1);
+        QVERIFY(qAbs(double(f.canvas.window().duration()) - 20.0 * kMs / std::pow(2.0, 0.25)) < 2);
+        wheel(&f.canvas, {760, 300}, -120, Qt::KeyboardModifiers(modifiers));
+        QVERIFY(qAbs(f.canvas.window().duration() - 20 * kMs) <= 2);
+    }
+
+    void dragPans()
+    {
+        Fixture f;
+        QSignalSpy spy(&f.canvas, &TimelineCanvas::windowChanged);
+        drag(&f.canvas, {700, 300}, {600, 300});
+        QCOMPARE(f.canvas.window(), (TimeWindow{2 * kMs, 22 * kMs})); // 100 px * 20 µs
+        QVERIFY(spy.count() >= 1);
+        QVERIFY(!f.canvas.selection()); // a drag is not a click
+    }
+
+    void keysZoomAndPan()
+    {
+        Fixture f;
+        QTest::keyClick(&f.canvas, Qt::Key_D);
+        QCOMPARE(f.canvas.window(), (TimeWindow{3 * kMs, 23 * kMs})); // 15 % of 1000 px
+        QTest::keyClick(&f.canvas, Qt::Key_A);
+        QCOMPARE(f.canvas.window(), (TimeWindow{0, 20 * kMs}));
+        QTest::keyClick(&f.canvas, Qt::Key_W);
+        QCOMPARE(f.canvas.window(), (TimeWindow{2 * kMs, 18 * kMs})); // x1.25 about the centre
+        QTest::keyClick(&f.canvas, Qt::Key_S);
+        QCOMPARE(f.canvas.window(), (TimeWindow{0, 20 * kMs}));
+    }
+
+    void clickSelectsAndEscClears()
+    {
+        Fixture f;
+        QSignalSpy sel(&f.canvas, &TimelineCanvas::selectionChanged);
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {560, 68}); // step 0, lane 0 of rank 0
+        QVERIFY(f.canvas.selection());
+        QCOMPARE(*f.canvas.selection(), (TimelineSelection{0, {0, 0}}));
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {400, 84}); // forward 0, lane 1
+        QCOMPARE(*f.canvas.selection(), (TimelineSelection{0, {0, 1}}));
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {370, 116}); // gemm 0 on the kernel row
+        QCOMPARE(f.canvas.selection()->ref.track, 2u);
+        QSignalSpy esc(&f.canvas, &TimelineCanvas::escapePressed);
+        QTest::keyClick(&f.canvas, Qt::Key_Escape);
+        QVERIFY(!f.canvas.selection());
+        QCOMPARE(esc.count(), 1);
+        QCOMPARE(sel.count(), 4);
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {1200, 116}); // empty part of the row
+        QVERIFY(!f.canvas.selection());
+    }
+
+    void doubleClickZoomsToTheEventAndFFits()
+    {
+        Fixture f;
+        QTest::mouseDClick(&f.canvas, Qt::LeftButton, {}, {560, 68});
+        QCOMPARE(f.canvas.window(), (TimeWindow{kMs / 2, 11 * kMs + kMs / 2})); // 5 % air
+        f.canvas.setWindow({0, 100 * kMs});
+        QTest::keyClick(&f.canvas, Qt::Key_F); // fit the selection
+        QCOMPARE(f.canvas.window(), (TimeWindow{kMs / 2, 11 * kMs + kMs / 2}));
+        QTest::keyClick(&f.canvas, Qt::Key_Escape);
+        QTest::keyClick(&f.canvas, Qt::Key_F); // nothing selected: fit everything
+        QCOMPARE(f.canvas.window(), (TimeWindow{1 * kMs - 6'200'000, 311 * kMs + 6'200'000}));
+    }
+
+    void shiftDragMeasures()
+    {
+        Fixture f;
+        drag(&f.canvas, {360, 300}, {460, 300}, Qt::ShiftModifier);
+        QVERIFY(f.canvas.ruler());
+        QCOMPARE(*f.canvas.ruler(), (TimeWindow{2 * kMs, 4 * kMs}));
+        QCOMPARE(f.canvas.window(), (TimeWindow{0, 20 * kMs})); // measuring does not pan
+        // Right to left measures the same span.
+        drag(&f.canvas, {460, 300}, {410, 300}, Qt::ShiftModifier);
+        QCOMPARE(*f.canvas.ruler(), (TimeWindow{3 * kMs, 4 * kMs}));
+        QTest::keyClick(&f.canvas, Qt::Key_F); // F fits the ruler when nothing is selected
+        QCOMPARE(f.canvas.window(), (TimeWindow{3 * kMs, 4 * kMs}));
+        QTest::keyClick(&f.canvas, Qt::Key_Escape);
+        QVERIFY(!f.canvas.ruler());
+    }
+
+    void tooltipDescribesTheEvent()
+    {
+        Fixture f;
+        const QString tip = f.canvas.toolTipAt({370, 116});
+        for (const char *part : {"gemm", "Kernel", "2.50 ms", "ActorGroup r0", "GPU 0 · stream 7",
+                                 "launched by cudaLaunchKernel"})
+            QVERIFY2(tip.contains(QString::fromUtf8(part)), qPrintable(tip));
+        QVERIFY(f.canvas.toolTipAt({1200, 116}).isEmpty());
+        // Through the real tooltip event.
+        QHelpEvent he(QEvent::ToolTip, QPoint(560, 68), f.canvas.mapToGlobal(QPoint(560, 68)));
+        QCoreApplication::sendEvent(&f.canvas, &he);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY(QToolTip::text().startsWith("step\n"));
+        // Over the label column: the report's path.
+        QVERIFY(f.canvas.toolTipAt({50, 45}).contains("rlinf_profile_ActorGroup_0_100.sqlite"));
+    }
+
+    void foldedMarkSaysHowManyEvents()
+    {
+        auto rep = ps::test::makeReport("/dense.sqlite", [](StoreBuilder &b) {
+            const TrackHandle t = b.track({TrackKind::Kernel, 1, 7, 0});
+            const NameId n = b.intern("tiny");
+            for (int i = 0; i < 10000; ++i)
+                b.add(t, i * 100, i * 100 + 10, n);
+        });
+        TimelineCanvas c;
+        c.resize(1260, 400);
+        c.setScene(std::make_shared<TimelineScene>(buildScene({PreparedReport::prepare(rep)}, {})));
+        c.setWindow({0, 1'000'000});
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        c.grab(); // paints, which folds
+        QCOMPARE(c.lastFoldedCount(), size_t(1));
+        const int y = c.layout().rows().back().y + 8;
+        QCOMPARE(c.toolTipAt({760, y}), QStringLiteral("10000 events too small to show (1000 µs)\nDouble-click to zoom in"));
+        QTest::mouseDClick(&c, Qt::LeftButton, {}, {760, y});
+        QVERIFY(c.window().duration() < 1'050'000 && c.window().start <= 0);
+    }
+
+    void drawsBoxesInTheirNameColour()
+    {
+        Fixture f;
+        const QImage img = f.canvas.grab().toImage();
+        QCOMPARE(img.pixel(560, 68), colorForName("step").rgb());
+        QCOMPARE(img.pixel(400, 84), colorForName("forward").rgb());
+        QCOMPARE(img.pixel(300, 68), QColor(Qt::white).rgb()); // before the step: background
+        QVERIFY(f.canvas.lastMarkCount() > 0);
+        // Selection draws a black outline around the event.
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {560, 68});
+        const QImage sel = f.canvas.grab().toImage();
+        QCOMPARE(sel.pixel(309, 68), QColor(Qt::black).rgb());
+    }
+
+    void clickOnAHeaderCollapsesIt()
+    {
+        Fixture f;
+        const int rows = int(f.canvas.layout().rows().size());
+        QSignalSpy spy(&f.canvas, &TimelineCanvas::collapsedChanged);
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {50, 45}); // rank 0 report header
+        QCOMPARE(int(f.canvas.layout().rows().size()), rows - 3);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(f.canvas.collapsed().contains("report:/runs/run/rlinf_profile_ActorGroup_0_100.sqlite"));
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {50, 45});
+        QCOMPARE(int(f.canvas.layout().rows().size()), rows);
+    }
+
+    void revealExpandsScrollsAndCentres()
+    {
+        Fixture f;
+        f.canvas.resize(1260, 100); // only a few rows fit
+        f.canvas.setCollapsed({"report:/runs/run/rlinf_profile_ActorGroup_2_102.sqlite"});
+        const TimelineSelection s{2, {2, 3}}; // rank 2's last gemm, at 301.01 ms
+        f.canvas.reveal(s);
+        QCOMPARE(*f.canvas.selection(), s);
+        QVERIFY(!f.canvas.collapsed().contains("report:/runs/run/rlinf_profile_ActorGroup_2_102.sqlite"));
+        const Row &row = f.canvas.layout().rows()[size_t(f.canvas.layout().rowOf(2, 2))];
+        QVERIFY(row.y >= f.canvas.scrollY() && row.bottom() <= f.canvas.scrollY() + 100);
+        const TimeWindow w = f.canvas.window();
+        QCOMPARE(w.duration(), 20 * kMs);
+        QVERIFY(w.contains(301 * kMs + 10'000));
+    }
+
+    void axisTicksLineUpWithTheLanes()
+    {
+        TimelineView v;
+        v.resize(1300, 500);
+        v.canvas()->setScene(threeRanks());
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.canvas()->setWindow({0, 20 * kMs});
+        v.axisPlot()->replot();
+        const QStringList labels = v.axisLabels();
+        QVERIFY2(labels.contains("10 ms") && labels.contains("0"), qPrintable(labels.join(',')));
+        // The axis pixel of 10 ms equals the canvas pixel of 10 ms.
+        const double axisX = v.axisPlot()->xAxis2->coordToPixel(10.0 * kMs) + v.axisPlot()->x();
+        const double laneX = v.canvas()->x() + v.canvas()->lanesLeft() + v.canvas()->mapping().x(10 * kMs);
+        QVERIFY2(qAbs(axisX - laneX) <= 1.0, qPrintable(QString("%1 vs %2").arg(axisX).arg(laneX)));
+        // Zooming the canvas moves the axis.
+        wheel(v.canvas(), {v.canvas()->lanesLeft() + 100, 100}, 480);
+        QCOMPARE(v.axisPlot()->xAxis2->range().size(), double(v.canvas()->window().duration()));
+    }
+};
+
+QTEST_MAIN(TestTimelineCanvas)
+#include "tst_timelinecanvas.moc"

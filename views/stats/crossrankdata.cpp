@@ -1,0 +1,73 @@
+#include "views/stats/crossrankdata.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ps::views {
+
+using namespace ps::core::trace;
+
+const CrossRankBar *CrossRankData::bar(int rank, int step) const
+{
+    for (const CrossRankBar &b : bars)
+        if (b.rank == rank && b.step == step)
+            return &b;
+    return nullptr;
+}
+
+CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName)
+{
+    CrossRankData out;
+    out.name = rangeName;
+    const std::string name = rangeName.toStdString();
+    // Rank key: (group, rank) when the identity has a rank, else the report itself.
+    std::map<QString, int> rankIndex;
+    std::vector<int> stepsSoFar;
+    for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
+        const TimelineEntry &e = scene.entries[ei];
+        const ReportIdentity &id = e.report->report().identity;
+        const QString key = id.rank ? QStringLiteral("%1|%2").arg(QString::fromStdString(id.group)).arg(*id.rank)
+                                    : QStringLiteral("report|") + e.key;
+        auto it = rankIndex.find(key);
+        if (it == rankIndex.end()) {
+            it = rankIndex.emplace(key, int(out.ranks.size())).first;
+            out.ranks << (id.rank ? QStringLiteral("rank %1").arg(*id.rank) : e.label);
+            out.totals.push_back(0);
+            stepsSoFar.push_back(0);
+        }
+        const int rank = it->second;
+        const EventStore &store = e.report->store();
+        std::vector<bool> match(store.names().size(), false);
+        bool any = false;
+        for (size_t i = 1; i < store.names().size(); ++i)
+            if (store.names()[NameId(i)] == name)
+                any = match[i] = true;
+        if (!any)
+            continue;
+        std::vector<std::pair<int64_t, CrossRankBar>> found;
+        for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
+            const Track &t = store.track(ti);
+            if (!isRangeKind(t.kind()))
+                continue;
+            for (size_t i = 0; i < t.size(); ++i)
+                if (t.name(i) < match.size() && match[t.name(i)])
+                    found.push_back({t.start(i), CrossRankBar{rank, 0, t.duration(i), int(ei), {ti, uint32_t(i)}}});
+        }
+        std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        for (auto &[start, bar] : found) {
+            bar.step = stepsSoFar[size_t(rank)]++;
+            out.totals[size_t(rank)] += bar.durationNs;
+            out.bars.push_back(bar);
+        }
+    }
+    std::stable_sort(out.bars.begin(), out.bars.end(), [](const CrossRankBar &a, const CrossRankBar &b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.step < b.step;
+    });
+    for (int s : stepsSoFar)
+        out.steps = std::max(out.steps, s);
+    if (!out.bars.empty())
+        out.straggler = int(std::max_element(out.totals.begin(), out.totals.end()) - out.totals.begin());
+    return out;
+}
+
+} // namespace ps::views

@@ -1,0 +1,41 @@
+#pragma once
+// The data of the cross-rank chart: for one NVTX range name, its duration per rank and step.
+// Ranks are the entries' ranks (from report identity; reports without one count as their own
+// rank); steps are the occurrences of the range in a rank's reports, in time order (capture
+// ranges of one rank follow each other). The straggler is the rank with the largest total time
+// in the range. Pure computation over the scene; runs on a worker thread.
+
+#include "views/timeline/timelinescene.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace ps::views {
+
+struct CrossRankBar
+{
+    int rank = 0;  // index into CrossRankData::ranks
+    int step = 0;  // 0-based occurrence
+    int64_t durationNs = 0;
+    int entry = -1;               // where the event is, for the jump to the timeline
+    core::trace::EventRef ref;
+};
+
+struct CrossRankData
+{
+    QString name;
+    QStringList ranks;              // x categories, in scene order
+    std::vector<int64_t> totals;    // per rank
+    int steps = 0;                  // max occurrences over ranks
+    std::vector<CrossRankBar> bars; // by rank, then step
+    int straggler = -1;             // rank index with the largest total, -1 when no data
+
+    bool isEmpty() const { return bars.empty(); }
+    const CrossRankBar *bar(int rank, int step) const;
+};
+
+CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName);
+
+} // namespace ps::views

@@ -1,0 +1,181 @@
+#include "views/stats/statspane.h"
+
+#include "views/stats/crossrankchart.h"
+#include "views/stats/rangestats.h"
+#include "views/stats/statstablemodel.h"
+#include "views/timeline/timeformat.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ps::views {
+
+using core::trace::StatsKind;
+
+StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto *bar = new QHBoxLayout;
+    m_kind = new QComboBox(this);
+    m_kind->addItem(QStringLiteral("NVTX ranges (nvtx_sum)"));
+    m_kind->addItem(QStringLiteral("Kernels (kernel_sum)"));
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(QStringLiteral("Filter names"));
+    m_filter->setClearButtonEnabled(true);
+    auto *copy = new QPushButton(QStringLiteral("Copy CSV"), this);
+    bar->addWidget(m_kind);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(copy);
+    layout->addLayout(bar);
+    m_summary = new QLabel(this);
+    layout->addWidget(m_summary);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_model = new StatsTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(StatsTableModel::SortRole);
+    m_proxy->setFilterKeyColumn(StatsTableModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table = new QTableView(split);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(StatsTableModel::Total, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(20);
+    m_table->horizontalHeader()->setSectionResizeMode(StatsTableModel::Name, QHeaderView::Stretch);
+    m_chart = new CrossRankChart(split);
+    split->addWidget(m_table);
+    split->addWidget(m_chart);
+    layout->addWidget(split, 1);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(120);
+    connect(m_debounce, &QTimer::timeout, this, &StatsPane::recompute);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] { m_debounce->start(0); });
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(visibleCsv()); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (!current.isValid() || kind() != StatsKind::NvtxSum)
+                    return;
+                showCrossRank(m_proxy->index(current.row(), StatsTableModel::Name).data(StatsTableModel::SortRole).toString());
+            });
+    connect(m_chart, &CrossRankChart::barActivated, this, &StatsPane::jumpTo);
+}
+
+StatsPane::~StatsPane()
+{
+    if (m_cancel)
+        *m_cancel = true;
+}
+
+bool StatsPane::isBusy() const
+{
+    return m_pending > 0 || m_debounce->isActive();
+}
+
+void StatsPane::setPending(int delta)
+{
+    const bool was = m_pending > 0;
+    m_pending += delta;
+    if (was != (m_pending > 0))
+        emit busyChanged(m_pending > 0);
+}
+
+void StatsPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window)
+{
+    m_scene = std::move(scene);
+    m_entries = std::move(entries);
+    m_window = window;
+    const bool was = isBusy();
+    m_debounce->start();
+    if (!was)
+        emit busyChanged(true);
+}
+
+void StatsPane::setKind(StatsKind kind)
+{
+    m_kind->setCurrentIndex(kind == StatsKind::NvtxSum ? 0 : 1);
+}
+
+StatsKind StatsPane::kind() const
+{
+    return m_kind->currentIndex() == 0 ? StatsKind::NvtxSum : StatsKind::KernelSum;
+}
+
+void StatsPane::recompute()
+{
+    if (m_cancel)
+        *m_cancel = true; // the previous request's result is no longer wanted
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const int generation = ++m_generation;
+    if (!m_scene) {
+        m_model->setRows({});
+        m_summary->clear();
+        emit busyChanged(isBusy());
+        return;
+    }
+    auto *watcher = new QFutureWatcher<std::vector<core::trace::StatRow>>(this);
+    setPending(+1);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_generation) {
+            m_model->setRows(watcher->result());
+            m_summary->setText(QStringLiteral("%1 names · %2 reports · %3 … %4 (events starting in the visible range)")
+                                   .arg(m_model->rowCount())
+                                   .arg(m_entries.size())
+                                   .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000)));
+        }
+        setPending(-1);
+    });
+    watcher->setFuture(QtConcurrent::run([scene = m_scene, entries = m_entries, window = m_window, k = kind(),
+                                          cancel = m_cancel] {
+        return summarizeWindow(*scene, entries, window, k, cancel.get());
+    }));
+}
+
+void StatsPane::showCrossRank(const QString &rangeName)
+{
+    if (!m_scene)
+        return;
+    const int generation = ++m_chartGeneration;
+    auto *watcher = new QFutureWatcher<CrossRankData>(this);
+    setPending(+1);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_chartGeneration)
+            m_chart->setData(watcher->result());
+        setPending(-1);
+    });
+    watcher->setFuture(QtConcurrent::run([scene = m_scene, rangeName] { return crossRankData(*scene, rangeName); }));
+}
+
+QString StatsPane::visibleCsv() const
+{
+    QList<int> rows;
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        rows << m_proxy->mapToSource(m_proxy->index(r, 0)).row();
+    if (rows.isEmpty())
+        return m_model->toCsv({-1}); // header only
+    return m_model->toCsv(rows);
+}
+
+} // namespace ps::views

@@ -1,0 +1,78 @@
+#pragma once
+// The Stats pane: nvtx_sum / kernel_sum over the visible reports and the visible time range
+// (sortable, filterable, copy as CSV), and the cross-rank chart of the range selected in the
+// table. Everything is computed on worker threads; a newer request supersedes an older one.
+
+#include "views/stats/crossrankdata.h"
+#include "views/timeline/timelinescene.h"
+
+#include "core/trace/tracestats.h"
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTimer;
+
+namespace ps::views {
+
+class CrossRankChart;
+class StatsTableModel;
+
+class StatsPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit StatsPane(QWidget *parent = nullptr);
+    ~StatsPane() override;
+
+    // What to summarise; recomputed shortly after the last change.
+    void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window);
+    void setKind(core::trace::StatsKind kind);
+    core::trace::StatsKind kind() const;
+    // Shows the cross-rank chart of an NVTX range name.
+    void showCrossRank(const QString &rangeName);
+
+    StatsTableModel *model() const { return m_model; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    QTableView *table() const { return m_table; }
+    CrossRankChart *chart() const { return m_chart; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    // CSV of the rows shown (filtered, in view order).
+    QString visibleCsv() const;
+    // True from a change of input until its results are shown.
+    bool isBusy() const;
+
+signals:
+    void jumpTo(int entry, ps::core::trace::EventRef ref);
+    void busyChanged(bool busy);
+
+private:
+    void recompute();
+    void setPending(int delta);
+
+    QComboBox *m_kind = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QLabel *m_summary = nullptr;
+    QTableView *m_table = nullptr;
+    StatsTableModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    CrossRankChart *m_chart = nullptr;
+    QTimer *m_debounce = nullptr;
+
+    std::shared_ptr<const TimelineScene> m_scene;
+    std::vector<int> m_entries;
+    TimeWindow m_window;
+    int m_generation = 0;
+    int m_chartGeneration = 0;
+    int m_pending = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace ps::views

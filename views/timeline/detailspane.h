@@ -1,0 +1,45 @@
+#pragma once
+// The side pane of the selected event: everything describeEvent() knows, a button that jumps to
+// the correlated GPU work or CUDA API call, and the offset nudge of the event's report.
+
+#include "views/timeline/eventinfo.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace ps::views {
+
+class DetailsPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DetailsPane(QWidget *parent = nullptr);
+
+    // Shows an event (entry may be null to show nothing). `nudgeNs` is the report's nudge.
+    void showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs);
+    void clear();
+
+    QString text() const;
+    QPushButton *jumpButton() const { return m_jump; }
+    QSpinBox *nudgeBox() const { return m_nudge; }
+    std::optional<core::trace::EventRef> correlated() const { return m_info.correlated; }
+
+signals:
+    void jumpToCorrelated(core::trace::EventRef ref);
+    // The nudge of the shown event's report changed (ns).
+    void nudgeEdited(int reportIndex, qint64 ns);
+
+private:
+    QLabel *m_text = nullptr;
+    QPushButton *m_jump = nullptr;
+    QSpinBox *m_nudge = nullptr;
+    QWidget *m_nudgeRow = nullptr;
+    EventInfo m_info;
+    int m_reportIndex = -1;
+    bool m_updating = false;
+};
+
+} // namespace ps::views

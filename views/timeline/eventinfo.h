@@ -1,0 +1,35 @@
+#pragma once
+// What the tooltip and the details pane say about one event: name, kind, duration, start on
+// the shared axis, report, thread or stream, and the correlated CUDA API call or GPU work.
+
+#include "views/timeline/timelinescene.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ps::views {
+
+struct EventInfo
+{
+    QString name;      // kernels: the short name
+    QString fullName;  // kernels: the demangled name; else as name
+    QString kind;      // "Kernel", "NVTX range", "CUDA API", ...
+    int64_t start = 0; // shared axis, ns
+    int64_t duration = 0;
+    QString report;
+    QString where;     // "thread python [1234]" or "GPU 0 · stream 7"
+    std::optional<core::trace::EventRef> correlated; // the API call for GPU work, the kernel for a call
+    QString correlatedText; // "launched by cudaLaunchKernel", "runs kernel gemm on GPU 0 · stream 7"
+    QStringList extra;      // grid/block, bytes, depth, ...
+
+    // Plain-text lines for the hover tooltip.
+    QString toolTip() const;
+};
+
+QString kindLabel(core::trace::TrackKind kind);
+QString eventName(const core::trace::EventStore &store, const core::trace::Track &track, uint32_t index);
+EventInfo describeEvent(const TimelineEntry &entry, core::trace::EventRef ref);
+
+} // namespace ps::views

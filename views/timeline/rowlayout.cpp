@@ -1,0 +1,144 @@
+#include "views/timeline/rowlayout.h"
+
+#include <algorithm>
+
+namespace ps::views {
+
+using namespace ps::core::trace;
+
+namespace {
+QString kindText(TrackKind k)
+{
+    switch (k) {
+    case TrackKind::NvtxPushPop:
+    case TrackKind::NvtxStartEnd:
+        return QStringLiteral("NVTX");
+    case TrackKind::NvtxMark:
+        return QStringLiteral("NVTX marks");
+    case TrackKind::CudaApi:
+        return QStringLiteral("CUDA API");
+    case TrackKind::OsRuntime:
+        return QStringLiteral("OS runtime");
+    case TrackKind::Kernel:
+        return QStringLiteral("Kernels");
+    case TrackKind::Memcpy:
+        return QStringLiteral("Memcpy");
+    case TrackKind::Memset:
+        return QStringLiteral("Memset");
+    case TrackKind::Sync:
+        return QStringLiteral("Sync");
+    }
+    return {};
+}
+} // namespace
+
+QString RowLayout::trackLabel(const EventStore &store, const Track &track)
+{
+    if (isGpuKind(track.kind()))
+        return QStringLiteral("%1 · GPU %2 · stream %3").arg(kindText(track.kind())).arg(track.deviceId()).arg(track.streamId());
+    NameId n = track.label() != kNoName ? track.label() : store.threadName(track.pid(), track.tid());
+    const QString thread = n != kNoName ? QString::fromUtf8(store.name(n).data(), qsizetype(store.name(n).size()))
+                                        : QStringLiteral("thread");
+    return QStringLiteral("%1 · %2 [%3]").arg(kindText(track.kind()), thread).arg(track.tid());
+}
+
+RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
+{
+    int y = 0;
+    QStringList open;      // header path currently emitted
+    int hiddenBelow = -1;  // depth of a collapsed header whose content is skipped, -1 = none
+    for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
+        const TimelineEntry &e = scene.entries[ei];
+        // Shared prefix with the headers already emitted.
+        int common = 0;
+        while (common < open.size() && common < e.groupPath.size() && open[common] == e.groupPath[common])
+            ++common;
+        open = open.mid(0, common);
+        if (hiddenBelow >= common)
+            hiddenBelow = -1;
+        for (int d = common; d < e.groupPath.size(); ++d) {
+            open << e.groupPath[d];
+            if (hiddenBelow >= 0)
+                continue;
+            Row r;
+            r.kind = RowKind::Group;
+            r.depth = d;
+            r.y = y;
+            r.height = kHeaderHeight;
+            r.label = e.groupPath[d];
+            r.key = QStringLiteral("group:") + open.join(QLatin1Char('/'));
+            r.collapsed = collapsed.contains(r.key);
+            y += r.height;
+            m_rows.push_back(r);
+            if (r.collapsed)
+                hiddenBelow = d;
+        }
+        if (hiddenBelow >= 0)
+            continue;
+        Row h;
+        h.kind = RowKind::Report;
+        h.depth = int(e.groupPath.size());
+        h.y = y;
+        h.height = kHeaderHeight;
+        h.label = e.label;
+        h.key = QStringLiteral("report:") + e.key;
+        h.collapsed = collapsed.contains(h.key);
+        h.entry = int(ei);
+        y += h.height;
+        m_rows.push_back(h);
+        if (h.collapsed)
+            continue;
+        const EventStore &store = e.report->store();
+        for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
+            const Track &t = store.track(ti);
+            if (t.empty())
+                continue;
+            Row r;
+            r.kind = RowKind::Track;
+            r.depth = h.depth + 1;
+            r.y = y;
+            r.levels = std::max<int>(1, t.levelCount());
+            r.height = r.levels * kLaneHeight;
+            r.label = trackLabel(store, t);
+            r.entry = int(ei);
+            r.track = ti;
+            y += r.height;
+            m_rows.push_back(r);
+        }
+    }
+    m_height = y;
+}
+
+int RowLayout::rowAt(int y) const
+{
+    auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y, [](int v, const Row &r) { return v < r.y; });
+    if (it == m_rows.begin())
+        return -1;
+    --it;
+    return y < it->bottom() ? int(it - m_rows.begin()) : -1;
+}
+
+std::pair<int, int> RowLayout::rowsIn(int y0, int y1) const
+{
+    auto first = std::partition_point(m_rows.begin(), m_rows.end(), [y0](const Row &r) { return r.bottom() <= y0; });
+    auto last = std::partition_point(first, m_rows.end(), [y1](const Row &r) { return r.y < y1; });
+    return {int(first - m_rows.begin()), int(last - m_rows.begin())};
+}
+
+int RowLayout::rowOf(int entry, uint32_t track) const
+{
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].kind == RowKind::Track && m_rows[i].entry == entry && m_rows[i].track == track)
+            return int(i);
+    return -1;
+}
+
+int RowLayout::reportRowOf(int entry) const
+{
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].kind == RowKind::Report && m_rows[i].entry == entry)
+            return int(i);
+    return -1;
+}
+
+} // namespace ps::views

@@ -1,0 +1,67 @@
+#pragma once
+// The vertical layout of the timeline: group headers (run, worker group, rank), then per entry a
+// report header and its tracks — per thread the NVTX lanes, CUDA API and OS runtime calls, per
+// GPU stream the kernels, memcpy and memset — each track with one lane per level (nesting depth
+// or overlap lane). Empty tracks are hidden. Collapsed headers hide what is under them. Pure
+// geometry: rows are y-sorted, so finding the rows in a viewport is a binary search.
+
+#include "views/timeline/timelinescene.h"
+
+#include <QSet>
+#include <QString>
+
+#include <vector>
+
+namespace ps::views {
+
+enum class RowKind { Group, Report, Track };
+
+struct Row
+{
+    RowKind kind = RowKind::Group;
+    int depth = 0;     // indentation level of the label
+    int y = 0;         // top, in layout pixels
+    int height = 0;
+    QString label;
+    QString key;       // collapse key (headers); "" for tracks
+    bool collapsed = false;
+    int entry = -1;    // Report / Track rows
+    uint32_t track = 0; // Track rows: index into the entry's store
+    int levels = 0;    // Track rows: lanes
+
+    int bottom() const { return y + height; }
+};
+
+class RowLayout
+{
+public:
+    static constexpr int kHeaderHeight = 20;
+    static constexpr int kLaneHeight = 16;
+
+    RowLayout() = default;
+    RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed);
+
+    const std::vector<Row> &rows() const { return m_rows; }
+    int totalHeight() const { return m_height; }
+    bool isEmpty() const { return m_rows.empty(); }
+
+    // Index of the row containing layout y, or -1.
+    int rowAt(int y) const;
+    // Lane (level) of a track row at layout y.
+    static int laneAt(const Row &row, int y) { return (y - row.y) / kLaneHeight; }
+    // [first, last) rows that intersect [y0, y1).
+    std::pair<int, int> rowsIn(int y0, int y1) const;
+    // Row showing `track` of `entry`, or -1 (hidden or collapsed).
+    int rowOf(int entry, uint32_t track) const;
+    // The report header row of an entry, or -1.
+    int reportRowOf(int entry) const;
+
+    // "NVTX · python [1234]", "Kernels · GPU 0 · stream 7": the label of a track.
+    static QString trackLabel(const core::trace::EventStore &store, const core::trace::Track &track);
+
+private:
+    std::vector<Row> m_rows;
+    int m_height = 0;
+};
+
+} // namespace ps::views

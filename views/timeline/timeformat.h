@@ -1,0 +1,29 @@
+#pragma once
+// Human-readable times for the axis, the ruler, tooltips and tables: adaptive ns / µs / ms / s
+// units, and the 1-2-5 tick steps of the time axis. Times are int64 ns.
+
+#include <QString>
+#include <QVector>
+
+#include <cstdint>
+
+namespace ps::views {
+
+// A duration with three significant digits in the largest unit that keeps it >= 1:
+// 950 -> "950 ns", 1500 -> "1.50 µs", 2345678 -> "2.35 ms", 61e9 -> "61.0 s".
+QString formatDuration(int64_t ns);
+// A point on the axis, relative to the aligned origin, with enough decimals in `stepNs`'s unit
+// to tell ticks `stepNs` apart: (1500000, 500000) -> "1.5 ms", (-2000, 1000) -> "-2 µs".
+QString formatAxisTime(int64_t ns, int64_t stepNs);
+
+// The smallest 1-2-5 x 10^k ns step whose ticks are at least `minSpacingPx` apart.
+int64_t tickStep(int64_t durationNs, double widthPx, double minSpacingPx);
+
+struct AxisTicks
+{
+    int64_t step = 1;
+    QVector<int64_t> ticks; // multiples of step inside [start, end]
+};
+AxisTicks computeTicks(int64_t start, int64_t end, double widthPx, double minSpacingPx = 90);
+
+} // namespace ps::views

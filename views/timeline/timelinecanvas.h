@@ -1,0 +1,151 @@
+#pragma once
+// The painted part of the timeline: a sticky label column on the left and the lanes to its
+// right, drawn through the LOD folder for the visible rows only. Owns the view state that
+// interaction changes — visible window, vertical scroll, selection, ruler, collapsed rows — and
+// the conventions users know from Nsight Systems and Perfetto:
+//   wheel / Ctrl+wheel       zoom about the cursor      Shift+wheel, wheel over labels  scroll rows
+//   drag                     pan                        Shift+drag                      ruler
+//   W / S                    zoom in / out              A / D                           pan
+//   click                    select (or clear)          double-click                    zoom to event
+//   F                        fit selection / ruler / all Esc                            clear selection + ruler
+// Folded marks are cached per row for the current window and width; hover, selection and
+// vertical scrolling repaint from that cache without touching events.
+
+#include "views/timeline/eventsearch.h"
+#include "views/timeline/lodfolder.h"
+#include "views/timeline/rowlayout.h"
+#include "views/timeline/timelinescene.h"
+#include "views/timeline/timemapping.h"
+
+#include <QHash>
+#include <QSet>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+namespace ps::views {
+
+struct TimelineSelection
+{
+    int entry = -1;
+    core::trace::EventRef ref;
+    friend bool operator==(const TimelineSelection &, const TimelineSelection &) = default;
+};
+
+class TimelineCanvas : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kLabelWidth = 260;
+
+    explicit TimelineCanvas(QWidget *parent = nullptr);
+    ~TimelineCanvas() override;
+
+    // Shows a scene; keeps the window if `keepWindow` and it still overlaps the data, else fits.
+    void setScene(std::shared_ptr<const TimelineScene> scene, bool keepWindow = false);
+    const TimelineScene *scene() const { return m_scene.get(); }
+    const RowLayout &layout() const { return m_layout; }
+
+    TimeWindow window() const { return m_mapping.window(); }
+    void setWindow(TimeWindow w);
+    void fitAll();
+    // Window of the data, with margins the view may pan into.
+    TimeWindow limits() const;
+    // The mapping of the lane area (x = 0 at the left edge of the lanes).
+    const TimeMapping &mapping() const { return m_mapping; }
+    int lanesLeft() const { return kLabelWidth; }
+
+    int scrollY() const { return m_scrollY; }
+    void setScrollY(int y);
+    int maxScrollY() const;
+
+    const QSet<QString> &collapsed() const { return m_collapsed; }
+    void setCollapsed(const QSet<QString> &keys);
+    void toggleCollapsed(const QString &key);
+
+    std::optional<TimelineSelection> selection() const { return m_selection; }
+    void select(std::optional<TimelineSelection> s);
+    // Selects the event, scrolls its row into view and centres the window on it (same zoom, unless
+    // the event is wider than the window).
+    void reveal(const TimelineSelection &s);
+    void zoomToEvent(const TimelineSelection &s);
+
+    std::optional<TimeWindow> ruler() const { return m_ruler; }
+    void setRuler(std::optional<TimeWindow> r);
+
+    void setSearch(std::shared_ptr<const SearchResult> result);
+
+    // Tooltip text at a widget position ("" where nothing is).
+    QString toolTipAt(QPoint pos) const;
+    // The event under a widget position.
+    std::optional<TimelineSelection> eventAt(QPoint pos) const;
+    // Layout y of a widget position, and the reverse.
+    int layoutY(int widgetY) const { return widgetY + m_scrollY; }
+
+    // Paints everything into `p` over a widget of the current size (paintEvent and the benchmark).
+    void paintTo(QPainter &p);
+    // Drops the folded-mark cache (the benchmark measures cold frames with it).
+    void invalidateMarks() { m_marks.clear(); }
+    // Marks drawn in the last paint, and folded marks among them (for tests and the benchmark).
+    size_t lastMarkCount() const { return m_lastMarks; }
+    size_t lastFoldedCount() const { return m_lastFolded; }
+
+signals:
+    void windowChanged(ps::views::TimeWindow window);
+    void scrollChanged(int y);
+    void contentHeightChanged(int height);
+    void selectionChanged();
+    void rulerChanged();
+    void collapsedChanged();
+    // Esc was pressed (after clearing selection and ruler); the workspace cancels a running load.
+    void escapePressed();
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+    void resizeEvent(QResizeEvent *) override;
+    void mousePressEvent(QMouseEvent *e) override;
+    void mouseMoveEvent(QMouseEvent *e) override;
+    void mouseReleaseEvent(QMouseEvent *e) override;
+    void mouseDoubleClickEvent(QMouseEvent *e) override;
+    void wheelEvent(QWheelEvent *e) override;
+    void keyPressEvent(QKeyEvent *e) override;
+    bool event(QEvent *e) override;
+    void leaveEvent(QEvent *e) override;
+
+private:
+    struct RowMarks
+    {
+        std::vector<std::vector<LodMark>> lanes;
+    };
+    const RowMarks &marksFor(int row);
+    void relayout();
+    void setMapping(const TimeMapping &m);
+    double laneX(QPoint pos) const { return pos.x() - kLabelWidth; }
+    QString labelToolTip(const Row &row) const;
+
+    std::shared_ptr<const TimelineScene> m_scene;
+    RowLayout m_layout;
+    QSet<QString> m_collapsed;
+    TimeMapping m_mapping;
+    int m_scrollY = 0;
+    std::optional<TimelineSelection> m_selection;
+    std::optional<TimeWindow> m_ruler;
+    std::shared_ptr<const SearchResult> m_search;
+
+    std::unordered_map<int, RowMarks> m_marks; // by row index, for m_mapping
+    size_t m_lastMarks = 0;
+    size_t m_lastFolded = 0;
+
+    // Drag state.
+    enum class Drag { None, Pending, Pan, Ruler };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    bool m_pressShift = false;
+    TimeMapping m_pressMapping;
+    int m_pressScroll = 0;
+    std::optional<QPoint> m_hover; // last mouse position over the widget: the pivot of W / S
+};
+
+} // namespace ps::views

@@ -1,0 +1,60 @@
+#pragma once
+// Loads reports in the background: finds the report files under the given paths, reads them in
+// batches of about one file per core with core::trace::loadReports (progress + CancelToken),
+// prepares each for drawing, and hands every finished batch to the GUI thread so reports appear
+// as they finish. The engine reports a whole loadReports() call at once, hence the batches.
+
+#include "views/timeline/preparedreport.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace ps::core::trace {
+class CancelToken;
+}
+
+namespace ps::views {
+
+class TimelineLoader : public QObject
+{
+    Q_OBJECT
+public:
+    explicit TimelineLoader(QObject *parent = nullptr);
+    ~TimelineLoader() override; // cancels and waits for the worker
+
+    // Starts loading `paths` (files or folders). Ignored while a load runs (returns false).
+    bool load(const QStringList &paths);
+    // Prepares already-loaded reports the same way (tests, the demo, the render command).
+    bool addReports(std::vector<core::trace::ReportPtr> reports);
+    void cancel();
+    bool isRunning() const { return m_running; }
+
+    // Files per batch; 0 = one per hardware thread (at least 2).
+    void setBatchSize(int n) { m_batch = n; }
+    // Use the engine's report cache (off in tests so they never write outside their temp dir).
+    void setUseCache(bool on) { m_useCache = on; }
+
+signals:
+    void started(int reportsTotal);
+    void progress(double fraction, const QString &text);
+    void reportsReady(const std::vector<ps::views::PreparedReportPtr> &reports);
+    void failed(const QStringList &reasons);
+    void finished(bool cancelled);
+
+private:
+    void run(std::function<void()> work);
+
+    bool m_running = false;
+    int m_batch = 0;
+    bool m_useCache = true;
+    std::shared_ptr<core::trace::CancelToken> m_cancel;
+    QFuture<void> m_future;
+};
+
+} // namespace ps::views
+
+Q_DECLARE_METATYPE(std::vector<ps::views::PreparedReportPtr>)

@@ -1,0 +1,91 @@
+#include "views/timeline/timelinesession.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace ps::views {
+
+QByteArray TimelineSession::toJson() const
+{
+    QJsonObject o;
+    o[QStringLiteral("profstudio_session")] = kVersion;
+    o[QStringLiteral("reports")] = QJsonArray::fromStringList(reports);
+    o[QStringLiteral("align")] = align;
+    QJsonObject n;
+    for (auto it = nudges.begin(); it != nudges.end(); ++it)
+        n[it.key()] = QString::number(it.value()); // strings: JSON numbers lose int64 precision
+    o[QStringLiteral("nudges_ns")] = n;
+    o[QStringLiteral("collapsed")] = QJsonArray::fromStringList(collapsed);
+    if (view) {
+        QJsonObject v;
+        v[QStringLiteral("start_ns")] = QString::number(view->start);
+        v[QStringLiteral("end_ns")] = QString::number(view->end);
+        o[QStringLiteral("view")] = v;
+    }
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+std::optional<TimelineSession> TimelineSession::fromJson(const QByteArray &json, QString &error)
+{
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        error = QStringLiteral("not a ProfStudio session (%1)").arg(pe.errorString());
+        return std::nullopt;
+    }
+    const QJsonObject o = doc.object();
+    const int version = o.value(QStringLiteral("profstudio_session")).toInt(0);
+    if (version < 1 || version > kVersion) {
+        error = version == 0 ? QStringLiteral("not a ProfStudio session (no profstudio_session version)")
+                             : QStringLiteral("session version %1 is newer than this ProfStudio reads (%2)")
+                                   .arg(version)
+                                   .arg(kVersion);
+        return std::nullopt;
+    }
+    TimelineSession s;
+    for (const QJsonValue &v : o.value(QStringLiteral("reports")).toArray())
+        s.reports << v.toString();
+    s.align = o.value(QStringLiteral("align")).toString(QStringLiteral("utc"));
+    const QJsonObject n = o.value(QStringLiteral("nudges_ns")).toObject();
+    for (auto it = n.begin(); it != n.end(); ++it)
+        s.nudges[it.key()] = it.value().toString().toLongLong();
+    for (const QJsonValue &v : o.value(QStringLiteral("collapsed")).toArray())
+        s.collapsed << v.toString();
+    if (o.contains(QStringLiteral("view"))) {
+        const QJsonObject v = o.value(QStringLiteral("view")).toObject();
+        bool ok1 = false, ok2 = false;
+        const qint64 a = v.value(QStringLiteral("start_ns")).toString().toLongLong(&ok1);
+        const qint64 b = v.value(QStringLiteral("end_ns")).toString().toLongLong(&ok2);
+        if (ok1 && ok2 && b > a)
+            s.view = TimeWindow{a, b};
+    }
+    return s;
+}
+
+bool TimelineSession::save(const QString &file, QString &error) const
+{
+    QSaveFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(toJson()) < 0 || !f.commit()) {
+        error = QStringLiteral("cannot write %1: %2").arg(file, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+std::optional<TimelineSession> TimelineSession::load(const QString &file, QString &error)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        error = QStringLiteral("cannot read %1: %2").arg(file, f.errorString());
+        return std::nullopt;
+    }
+    auto s = fromJson(f.read(1 << 24), error);
+    if (!s)
+        error = file + QStringLiteral(": ") + error;
+    return s;
+}
+
+} // namespace ps::views

@@ -1,0 +1,34 @@
+#pragma once
+// A timeline session: the open reports, the alignment, per-report offset nudges, collapsed rows
+// and the view range, saved as a small JSON file (*.psession) and restored from it. Writes are
+// atomic (temp file + rename).
+
+#include "views/timeline/timemapping.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ps::views {
+
+struct TimelineSession
+{
+    static constexpr int kVersion = 1;
+
+    QStringList reports;            // absolute report paths
+    QString align = QStringLiteral("utc"); // alignSpecText(): "utc", "start", "range:NAME#K"
+    QMap<QString, qint64> nudges;   // report path -> ns added on top of the alignment
+    QStringList collapsed;          // row keys ("group:run/ActorGroup", "report:/path")
+    std::optional<TimeWindow> view; // shared-axis window
+
+    QByteArray toJson() const;
+    // Returns nullopt and sets `error` for malformed or future-version files.
+    static std::optional<TimelineSession> fromJson(const QByteArray &json, QString &error);
+
+    bool save(const QString &file, QString &error) const;
+    static std::optional<TimelineSession> load(const QString &file, QString &error);
+};
+
+} // namespace ps::views
