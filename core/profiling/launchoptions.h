@@ -33,9 +33,10 @@ struct LaunchOptions
     // Override runner.logger.log_path / experiment_name (run_embodiment.sh overrides log_path).
     std::optional<std::string> logPath;
     std::optional<std::string> experimentName;
-    // Ray's session directory on each node; the id is only known once Ray starts
-    // (/tmp/ray/session_latest links to it).
-    std::string raySessionDir = "/tmp/ray/session_<id>";
+    // Ray's session directory on each node. Its id is only known once Ray starts; Ray links
+    // /tmp/ray/session_latest to it on every node, and that path (unlike the spec's
+    // "session_<id>" placeholder, which bash reads as redirections) round-trips through bash.
+    std::string raySessionDir = "/tmp/ray/session_latest";
     // tempfile.gettempdir() on the driver: RLinf's fallback output dir.
     std::string tempDir = "/tmp";
     // The config dir as the cluster sees it, for the driver / ray-job lines. Empty: RLinf
