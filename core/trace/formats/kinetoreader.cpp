@@ -118,7 +118,15 @@ struct OpenBegin
     }
 };
 
-std::string idText(const Id &id) { return id.numeric ? std::to_string(id.num) : "\"" + std::string(id.str); }
+// Key text of a pid/tid; a leading quote keeps string ids apart from numeric ones.
+std::string idText(const Id &id)
+{
+    if (id.numeric)
+        return std::to_string(id.num);
+    std::string s(1, '"');
+    s.append(id.str);
+    return s;
+}
 
 uint64_t flowKey(uint32_t pid, uint32_t tid, int64_t ts)
 {
@@ -384,6 +392,17 @@ private:
     }
     uint16_t scope(uint32_t pid, std::string_view cat)
     {
+        // Most events repeat the previous event's process and category.
+        if (m_haveLastScope && pid == m_lastScopePid && cat == m_lastScopeCat)
+            return m_lastScope;
+        m_lastScope = scopeSlow(pid, cat);
+        m_lastScopePid = pid;
+        m_lastScopeCat.assign(cat);
+        m_haveLastScope = true;
+        return m_lastScope;
+    }
+    uint16_t scopeSlow(uint32_t pid, std::string_view cat)
+    {
         auto key = std::pair{pid, std::string(cat)};
         if (auto it = m_scopes.find(key); it != m_scopes.end())
             return it->second;
@@ -406,10 +425,15 @@ private:
     std::string m_pseudoProcess;
     std::map<std::string, uint32_t> m_pseudoTids;
     std::map<std::pair<uint32_t, std::string>, uint16_t> m_scopes;
+    bool m_haveLastScope = false;
+    uint32_t m_lastScopePid = 0;
+    std::string m_lastScopeCat;
+    uint16_t m_lastScope = 0;
     std::map<std::string, uint64_t> m_domainIds;
     std::vector<PendingGpu> m_gpu;
     std::vector<PendingApi> m_api;
-    std::unordered_map<uint64_t, uint32_t> m_flowStart, m_flowEnd;
+    // ac2g flows as (key, id), searched only when an event lacks args.correlation (rare).
+    std::vector<std::pair<uint64_t, uint32_t>> m_flowStart, m_flowEnd;
     std::unordered_map<uint32_t, size_t> m_cpuEvents; // pid -> events, for the main process
     std::map<std::pair<std::string, std::string>, std::vector<OpenBegin>> m_open;
     std::map<uint32_t, std::string> m_processNames;
@@ -511,7 +535,7 @@ void Ingest::event(Event &ev)
     case 't':
         if (cat == Cat::Ac2g && ev.ts && ev.pid.numeric && ev.tid.numeric) {
             const uint64_t k = flowKey(uint32_t(ev.pid.num), uint32_t(ev.tid.num), *ev.ts);
-            (ev.ph == 's' ? m_flowStart : m_flowEnd)[k] = uint32_t(ev.flowId);
+            (ev.ph == 's' ? m_flowStart : m_flowEnd).emplace_back(k, uint32_t(ev.flowId));
         }
         return;
     default: ++skippedPhases[ev.ph ? ev.ph : '?']; return;
@@ -528,11 +552,17 @@ void Ingest::finish()
         }
     }
     // Correlation ids: args.correlation, else the ac2g flow that starts/ends on the event.
+    std::sort(m_flowStart.begin(), m_flowStart.end());
+    std::sort(m_flowEnd.begin(), m_flowEnd.end());
+    auto flowId = [](const std::vector<std::pair<uint64_t, uint32_t>> &flows, uint64_t key) {
+        auto it = std::lower_bound(flows.begin(), flows.end(), std::pair<uint64_t, uint32_t>{key, 0});
+        return it != flows.end() && it->first == key ? it->second : 0u;
+    };
     std::unordered_map<uint32_t, uint32_t> owner; // correlation -> CPU pid
+    owner.reserve(m_api.size());
     for (PendingApi &a : m_api) {
         if (a.corr == 0)
-            if (auto it = m_flowStart.find(flowKey(a.pid, a.tid, a.start)); it != m_flowStart.end())
-                a.corr = it->second;
+            a.corr = flowId(m_flowStart, flowKey(a.pid, a.tid, a.start));
         if (a.corr != 0)
             owner.emplace(a.corr, a.pid);
         m_b.add(track({TrackKind::CudaApi, a.pid, a.tid, 0}), a.start, a.end, a.name, a.corr, a.attr);
@@ -547,8 +577,7 @@ void Ingest::finish()
         }
     for (PendingGpu &g : m_gpu) {
         if (g.corr == 0)
-            if (auto it = m_flowEnd.find(flowKey(g.kpid, g.stream, g.start)); it != m_flowEnd.end())
-                g.corr = it->second;
+            g.corr = flowId(m_flowEnd, flowKey(g.kpid, g.stream, g.start));
         uint32_t pid = most ? mainPid : g.kpid;
         if (auto it = owner.find(g.corr); g.corr != 0 && it != owner.end())
             pid = it->second;

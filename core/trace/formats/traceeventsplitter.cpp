@@ -1,12 +1,26 @@
 #include "core/trace/formats/traceeventsplitter.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ps::core::trace::formats {
 
 namespace {
 constexpr size_t npos = size_t(-1);
-}
+
+struct CharTable
+{
+    bool v[256] = {};
+    constexpr CharTable(std::string_view chars)
+    {
+        for (char c : chars)
+            v[uint8_t(c)] = true;
+    }
+    constexpr bool operator[](uint8_t c) const { return v[c]; }
+};
+constexpr CharTable kStringStop("\"\\");
+constexpr CharTable kStructural("\"{}[]");
+} // namespace
 
 std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
 {
@@ -37,47 +51,49 @@ std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
         len += got;
         const char *b = buf.data();
         while (i < len) {
-            if (inString) {
-                const bool keep = !inEvents;          // header text
-                const bool asKey = keep && depth == 1; // a top-level key (or string value)
+            if (inString && inEvents) {
+                // Hot path: strings inside events (most of the file). Keys and names are
+                // short, so a tight loop beats memchr's call overhead.
                 if (escape) {
-                    if (keep)
-                        m_header += b[i];
-                    if (asKey)
-                        key += b[i];
                     escape = false;
                     ++i;
                     continue;
                 }
-                // Fast path: jump to the next quote or backslash.
-                const char *p = b + i;
-                const char *q = static_cast<const char *>(std::memchr(p, '"', len - i));
-                const char *stop = q ? q : b + len;
-                const char *bs = static_cast<const char *>(std::memchr(p, '\\', size_t(stop - p)));
-                const char *to = bs ? bs : stop;
-                if (keep)
-                    m_header.append(p, size_t(to - p));
-                if (asKey)
-                    key.append(p, size_t(to - p));
-                i = size_t(to - b);
+                while (i < len && !kStringStop[uint8_t(b[i])])
+                    ++i;
                 if (i >= len)
                     break;
-                if (bs) {
+                if (b[i] == '\\')
                     escape = true;
-                    if (keep)
-                        m_header += '\\';
-                    if (asKey)
-                        key += '\\';
-                    ++i;
-                    continue;
-                }
-                inString = false;
-                if (keep)
-                    m_header += '"';
-                if (asKey)
-                    lastKey.swap(key);
+                else
+                    inString = false;
                 ++i;
                 continue;
+            }
+            if (inString) {
+                // Header strings (outside the events): kept, and top-level keys remembered.
+                const char c = b[i++];
+                m_header += c;
+                if (escape) {
+                    escape = false;
+                } else if (c == '\\') {
+                    escape = true;
+                } else if (c == '"') {
+                    inString = false;
+                    if (depth == 1)
+                        lastKey.swap(key);
+                    continue;
+                }
+                if (depth == 1)
+                    key += c;
+                continue;
+            }
+            if (inEvents) {
+                // Skip what cannot change the state: numbers, literals, separators, spaces.
+                while (i < len && !kStructural[uint8_t(b[i])])
+                    ++i;
+                if (i >= len)
+                    break;
             }
             const char c = b[i];
             switch (c) {

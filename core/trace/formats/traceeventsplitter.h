@@ -24,7 +24,7 @@ public:
     // separators between them (no surrounding brackets). Return false to stop (cancel).
     using BatchFn = std::function<bool(std::string_view batch)>;
 
-    explicit TraceEventSplitter(size_t blockSize = size_t(8) << 20) : m_block(blockSize) {}
+    explicit TraceEventSplitter(size_t blockSize = size_t(4) << 20) : m_block(blockSize) {}
 
     // Reads the whole source. Returns "" on success, "cancelled" when `onBatch` returned false,
     // else a reason (without the path).
