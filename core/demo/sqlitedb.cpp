@@ -49,8 +49,8 @@ void SqliteStatement::run()
         return;
     if (sqlite3_step(m_stmt) != SQLITE_DONE)
         m_db.fail(std::string("cannot insert: ") + sqlite3_errmsg(m_db.handle()));
+    // Callers bind every parameter of every row, so the bindings need no clearing.
     sqlite3_reset(m_stmt);
-    sqlite3_clear_bindings(m_stmt);
 }
 
 SqliteDb::~SqliteDb()

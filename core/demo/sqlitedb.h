@@ -28,7 +28,7 @@ public:
     void bind(int index, double value);
     void bind(int index, std::string_view text); // copied (SQLITE_TRANSIENT)
     void bindNull(int index);
-    // Runs the statement once and resets it; bindings are cleared.
+    // Runs the statement once and resets it. Bindings stay: bind every parameter for each row.
     void run();
 
 private:

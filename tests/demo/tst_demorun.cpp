@@ -240,6 +240,25 @@ private slots:
         }
     }
 
+    // A CUDA stream runs one thing at a time: kernels, copies and fills on one stream never
+    // overlap. NCCL kernels have their own stream.
+    void streamsAreSerial()
+    {
+        for (const DemoReport &r : m_result.reports) {
+            SqliteReader db(r.path);
+            const std::string gpu = "(SELECT streamId, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
+                                    "SELECT streamId, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL "
+                                    "SELECT streamId, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET)";
+            QCOMPARE(db.scalar("SELECT count(*) FROM (SELECT start, end, LAG(end) OVER (PARTITION BY streamId "
+                               "ORDER BY start) AS previousEnd FROM " +
+                               gpu + ") WHERE start < previousEnd OR end <= start"),
+                     int64_t(0));
+            QCOMPARE(db.rows("SELECT DISTINCT k.streamId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                             "s.id = k.shortName WHERE s.value LIKE 'nccl%'"),
+                     std::vector<std::string>{"13"});
+        }
+    }
+
     // Push/pop ranges (eventType 59) nest per thread: a range that starts inside another ends
     // inside it too.
     void nvtxRangesNestPerThread()
