@@ -1,22 +1,405 @@
+// validate, plan and export (../shared/spec/cli.md, "Config commands"): compose with the shared
+// composition arguments, run the profiling analysis (core/profiling/analysis.h) and print it.
+
+#include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "app/cli/composeargs.h"
+#include "core/common/atomicfile.h"
+#include "core/common/jsonwriter.h"
+#include "core/profiling/analysis.h"
+
+#include <cstdlib>
+#include <memory>
+#include <unistd.h>
 
 namespace ps::cli {
 
+namespace {
+
+namespace cfg = ps::core::config;
+namespace prof = ps::core::profiling;
+
+// The options every profiling command shares: the cluster and the launch facts the config
+// cannot know (LaunchOptions / ClusterDescription), each with the documented default.
+void appendPlanOptions(CommandSpec &spec)
+{
+    spec.options.push_back({"python", "PATH", "workers' Python interpreter (default /usr/bin/python3)"});
+    spec.options.push_back({"rlinf-repo", "DIR", "RLinf checkout on the cluster (default /opt/RLinf)"});
+    spec.options.push_back(
+        {"driver-cwd", "DIR",
+         "driver's working directory, for a relative runner.logger.log_path (default: the RLinf repo)"});
+    spec.options.push_back({"log-path", "DIR", "override runner.logger.log_path (as run_embodiment.sh does)"});
+    spec.options.push_back({"experiment-name", "NAME", "override runner.logger.experiment_name"});
+    spec.options.push_back(
+        {"ray-session-dir", "DIR", "Ray session dir on each node (default /tmp/ray/session_latest)"});
+    spec.options.push_back({"temp-dir", "DIR", "the driver's temp dir, RLinf's fallback output dir (default /tmp)"});
+    spec.options.push_back(
+        {"remote-config-dir", "DIR", "the config dir as the cluster sees it, for the driver / ray job line"});
+    spec.options.push_back({"working-dir", "DIR", "ray job submit: runtime env working_dir (default .)"});
+    spec.options.push_back({"nodes", "N", "number of nodes (default: cluster.num_nodes / trainer.nnodes)"});
+    spec.options.push_back({"gpus-per-node", "N", "accelerators per node (default: trainer.n_gpus_per_node, RLinf 8)"});
+    spec.options.push_back({"available-backends", "LIST",
+                            "profiling tools installed on the nodes, e.g. nsight,rocprof_sys (default: not checked)"});
+}
+
+bool parseCount(const ParsedArgs &parsed, const std::string &name, std::optional<long long> &out, std::ostream &err)
+{
+    if (!parsed.has(name))
+        return true;
+    const std::string v = parsed.value(name);
+    char *end = nullptr;
+    const long long n = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || n < 1 || n > 1000000) {
+        err << "error: --" << name << " must be a positive integer, not '" << v << "'\n";
+        return false;
+    }
+    out = n;
+    return true;
+}
+
+// Parses, composes and analyses. Returns the exit status to use when it is not -1.
+int prepare(const CommandSpec &spec, const Args &args, std::ostream &out, std::ostream &err, ParsedArgs &parsed,
+            prof::AnalysisInput &input)
+{
+    ArgParser parser(spec);
+    const ParseStatus st = parser.parse(args, parsed, out, err);
+    if (st == ParseStatus::HelpShown)
+        return 0;
+    if (st == ParseStatus::UsageError)
+        return 2;
+    if (!composeOptionsFrom(parsed, parsed.positionals(), input.compose, err))
+        return 2;
+    prof::LaunchOptions &l = input.launch;
+    l.python = parsed.value("python", l.python);
+    l.rlinfRepo = parsed.value("rlinf-repo", l.rlinfRepo);
+    l.driverCwd = parsed.optional("driver-cwd");
+    l.logPath = parsed.optional("log-path");
+    l.experimentName = parsed.optional("experiment-name");
+    l.raySessionDir = parsed.value("ray-session-dir", l.raySessionDir);
+    l.tempDir = parsed.value("temp-dir", l.tempDir);
+    l.remoteConfigDir = parsed.value("remote-config-dir", l.remoteConfigDir);
+    l.workingDir = parsed.value("working-dir", l.workingDir);
+    if (!parseCount(parsed, "nodes", input.cluster.numNodes, err) ||
+        !parseCount(parsed, "gpus-per-node", input.cluster.gpusPerNode, err))
+        return 2;
+    if (parsed.has("available-backends")) {
+        std::vector<std::string> list;
+        std::string v = parsed.value("available-backends");
+        for (size_t i = 0; i <= v.size();) {
+            const size_t j = std::min(v.find(',', i), v.size());
+            if (j > i)
+                list.push_back(v.substr(i, j - i));
+            i = j + 1;
+        }
+        input.cluster.availableBackends = list;
+    }
+    auto composed = composeOrReport(input.compose, err);
+    if (!composed)
+        return 1;
+    input.composed = std::make_shared<const cfg::ComposeResult>(std::move(*composed));
+    return -1;
+}
+
+bool formatIs(const ParsedArgs &parsed, std::initializer_list<const char *> allowed, std::string &format,
+              std::ostream &err)
+{
+    format = parsed.value("format", *allowed.begin());
+    for (const char *a : allowed)
+        if (format == a)
+            return true;
+    err << "error: --format must be one of";
+    for (const char *a : allowed)
+        err << " " << a;
+    err << ", not '" << format << "'\n";
+    return false;
+}
+
+void printDiagnostics(const prof::Diagnostics &diags, std::ostream &err)
+{
+    for (const auto &d : diags)
+        err << d.format() << "\n";
+}
+
+void writeDiagnosticsJson(const prof::Diagnostics &diags, core::JsonWriter &json)
+{
+    json.beginArray();
+    for (const auto &d : diags) {
+        json.beginObject();
+        json.key("severity").value(prof::severityName(d.severity));
+        json.key("rule").value(d.rule);
+        json.key("message").value(d.message);
+        json.key("key").value(d.key);
+        json.key("file").value(d.file);
+        json.key("line").value(d.line);
+        json.key("column").value(d.column);
+        json.endObject();
+    }
+    json.endArray();
+}
+
+void writeStrings(const std::vector<std::string> &v, core::JsonWriter &json)
+{
+    json.beginArray();
+    for (const auto &s : v)
+        json.value(s);
+    json.endArray();
+}
+
+void writePlanJson(const prof::AnalysisResult &r, core::JsonWriter &json)
+{
+    const prof::LaunchPlan &p = r.launch;
+    json.beginObject();
+    json.key("framework").value(prof::frameworkName(p.framework));
+    json.key("backend").value(p.backend);
+    json.key("driver").beginObject();
+    json.key("argv");
+    writeStrings(p.driverArgv, json);
+    json.key("command").value(p.driverCommand);
+    json.endObject();
+    json.key("workers").beginArray();
+    for (const auto &w : p.workers) {
+        if (!w.wrapped)
+            continue;
+        json.beginObject();
+        json.key("name").value(w.name);
+        json.key("group").value(w.group);
+        json.key("rank").value(static_cast<int64_t>(w.rank));
+        if (w.node < 0)
+            json.key("node").null();
+        else
+            json.key("node").value(static_cast<int64_t>(w.node));
+        if (!w.roles.empty()) {
+            json.key("roles");
+            writeStrings(w.roles, json);
+        }
+        json.key("argv");
+        writeStrings(w.argv, json);
+        json.key("command").value(w.command);
+        json.key("env").beginObject();
+        for (const auto &[k, v] : w.env)
+            json.key(k).value(v);
+        json.endObject();
+        json.key("capture_ranges").beginArray();
+        for (const auto &c : w.captureRanges) {
+            json.beginObject().key("label").value(c.label).key("steps").beginArray();
+            for (long long s : c.steps)
+                json.value(static_cast<int64_t>(s));
+            json.endArray().endObject();
+        }
+        json.endArray();
+        json.key("outputs");
+        writeStrings(w.outputs, json);
+        if (!w.reason.empty())
+            json.key("note").value(w.reason);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("not_wrapped").beginArray();
+    for (const auto &w : p.workers) {
+        if (w.wrapped)
+            continue;
+        json.beginObject().key("name").value(w.name).key("reason").value(w.reason).key("outputs");
+        writeStrings(w.outputs, json);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("collect").beginArray();
+    for (const auto &[node, dir] : p.collect)
+        json.beginObject().key("node").value(static_cast<int64_t>(node)).key("dir").value(dir).endObject();
+    json.endArray();
+    json.key("notes");
+    writeStrings(p.notes, json);
+    json.key("diagnostics");
+    writeDiagnosticsJson(r.diagnostics, json);
+    json.endObject();
+}
+
+void writePlanText(const prof::AnalysisResult &r, std::ostream &out)
+{
+    const prof::LaunchPlan &p = r.launch;
+    out << "framework: " << prof::frameworkName(p.framework)
+        << "\nbackend: " << (p.backend.empty() ? "(none)" : p.backend) << "\n";
+    if (!p.driverCommand.empty())
+        out << "driver: " << p.driverCommand << "\n";
+    out << "\nwrapped workers:\n";
+    size_t wrapped = 0;
+    for (const auto &w : p.workers) {
+        if (!w.wrapped)
+            continue;
+        ++wrapped;
+        out << "  " << w.name << (w.node < 0 ? std::string(" (any node)") : " (node " + std::to_string(w.node) + ")");
+        if (!w.roles.empty()) {
+            out << " roles:";
+            for (const auto &role : w.roles)
+                out << " " << role;
+        }
+        out << "\n    command: " << w.command << "\n";
+        for (const auto &[k, v] : w.env)
+            out << "    env: " << k << "=" << v << "\n";
+        for (const auto &c : w.captureRanges)
+            out << "    capture: " << c.label << "\n";
+        for (const auto &o : w.outputs)
+            out << "    output: " << o << "\n";
+        if (!w.reason.empty())
+            out << "    note: " << w.reason << "\n";
+    }
+    if (wrapped == 0)
+        out << "  (none)\n";
+    bool header = false;
+    for (const auto &w : p.workers) {
+        if (w.wrapped)
+            continue;
+        if (!header)
+            out << "\nnot wrapped:\n";
+        header = true;
+        out << "  " << w.name << ": " << w.reason << "\n";
+        for (const auto &o : w.outputs)
+            out << "    output: " << o << "\n";
+    }
+    if (!p.collect.empty()) {
+        out << "\ncollect from:\n";
+        for (const auto &[node, dir] : p.collect)
+            out << "  node " << node << ": " << dir << "\n";
+    }
+    if (!p.notes.empty()) {
+        out << "\nnotes:\n";
+        for (const auto &n : p.notes)
+            out << "  - " << n << "\n";
+    }
+}
+
+} // namespace
+
 int cmdValidate(const Args &args, std::ostream &out, std::ostream &err)
 {
-    return notAvailableYet("validate", "Check a profiling config and print located diagnostics.", args, out, err);
+    CommandSpec spec;
+    spec.usage = "profstudio-cli validate --config-name NAME [--config-dir DIR]... [--format text|json] [OVERRIDE...]";
+    spec.summary = "Check the profiling part of a composed RLinf or verl config: the errors the framework itself "
+                   "would raise (its exact words) and the spec's extra checks, each located at FILE:LINE:COL. "
+                   "Exit 1 when any diagnostic is an error.";
+    appendComposeOptions(spec);
+    spec.options.push_back({"format", "text|json", "output format (default text: diagnostics on stderr)"});
+    appendPlanOptions(spec);
+    spec.epilog = "Example:\n  profstudio-cli validate --config-dir verl/trainer/config --config-name ppo_trainer "
+                  "global_profiler.tool=nsys 'global_profiler.steps=[1,2]'";
+    ParsedArgs parsed;
+    prof::AnalysisInput input;
+    input.withExports = false;
+    if (const int st = prepare(spec, args, out, err, parsed, input); st >= 0)
+        return st;
+    std::string format;
+    if (!formatIs(parsed, {"text", "json"}, format, err))
+        return 2;
+    const auto r = prof::analyze(input);
+    if (format == "json") {
+        core::JsonWriter json;
+        json.beginObject().key("framework").value(prof::frameworkName(r->model.framework)).key("diagnostics");
+        writeDiagnosticsJson(r->diagnostics, json);
+        json.endObject();
+        out << json.str() << "\n";
+    } else {
+        printDiagnostics(r->diagnostics, err);
+        size_t errors = 0, warnings = 0;
+        for (const auto &d : r->diagnostics) {
+            errors += d.severity == prof::Severity::Error;
+            warnings += d.severity == prof::Severity::Warning;
+        }
+        out << prof::frameworkName(r->model.framework) << ": " << errors << " error(s), " << warnings
+            << " warning(s)\n";
+    }
+    return prof::hasErrors(r->diagnostics) ? 1 : 0;
 }
 
 int cmdPlan(const Args &args, std::ostream &out, std::ostream &err)
 {
-    return notAvailableYet("plan", "Show the launch command, environment and output files of every profiled worker.",
-                           args, out, err);
+    CommandSpec spec;
+    spec.usage = "profstudio-cli plan --config-name NAME [--config-dir DIR]... [--python PATH] [--format text|json] "
+                 "[OVERRIDE...]";
+    spec.summary = "For every worker that profiling wraps: its name, node, the argv and the command line exactly "
+                   "as the framework renders it, the environment it adds, the capture ranges and the files it "
+                   "writes; the workers left unwrapped, with why; the driver line. Diagnostics go to stderr; exit 1 "
+                   "when any is an error.";
+    appendComposeOptions(spec);
+    spec.options.push_back({"format", "text|json", "output format (default text)"});
+    appendPlanOptions(spec);
+    spec.epilog = "Example:\n  profstudio-cli plan --config-dir examples/embodiment/config --config-name "
+                  "maniskill_ppo_mlp '+cluster.profiling.steps=[3]'";
+    ParsedArgs parsed;
+    prof::AnalysisInput input;
+    input.withExports = false;
+    if (const int st = prepare(spec, args, out, err, parsed, input); st >= 0)
+        return st;
+    std::string format;
+    if (!formatIs(parsed, {"text", "json"}, format, err))
+        return 2;
+    const auto r = prof::analyze(input);
+    printDiagnostics(r->diagnostics, err);
+    if (format == "json") {
+        core::JsonWriter json;
+        writePlanJson(*r, json);
+        out << json.str() << "\n";
+    } else {
+        writePlanText(*r, out);
+    }
+    return prof::hasErrors(r->diagnostics) ? 1 : 0;
 }
 
 int cmdExport(const Args &args, std::ostream &out, std::ostream &err)
 {
-    return notAvailableYet("export", "Export a config as YAML, minimal YAML, Hydra overrides or a ray job line.", args,
-                           out, err);
+    CommandSpec spec;
+    spec.usage = "profstudio-cli export --as yaml|yaml-minimal|overrides|ray-job|migration --config-name NAME "
+                 "[--config-dir DIR]... [-o FILE] [OVERRIDE...]";
+    spec.summary = "Export the composed config: yaml (as Hydra's --cfg job), yaml-minimal (a primary config with "
+                   "the defaults list and only the values the overrides changed), overrides (one shell-quoted "
+                   "override per line), ray-job (verl: a complete ray job submit line; RLinf: the driver line), "
+                   "migration (verl's old profiling schema as overrides of the new one, with a note per key).";
+    spec.options.push_back({"as", "FORMAT", "yaml, yaml-minimal, overrides, ray-job or migration"});
+    spec.options.push_back({"output", "FILE", "write to FILE (atomically) instead of stdout", false, 'o'});
+    appendComposeOptions(spec);
+    appendPlanOptions(spec);
+    ParsedArgs parsed;
+    prof::AnalysisInput input;
+    if (const int st = prepare(spec, args, out, err, parsed, input); st >= 0)
+        return st;
+    const std::string as = parsed.value("as");
+    if (as != "yaml" && as != "yaml-minimal" && as != "overrides" && as != "ray-job" && as != "migration") {
+        err << "error: --as must be yaml, yaml-minimal, overrides, ray-job or migration"
+            << (as.empty() ? "" : ", not '") << as << (as.empty() ? "" : "'") << "\n";
+        return 2;
+    }
+    input.withYamlMinimal = as == "yaml-minimal";
+    const auto r = prof::analyze(input);
+    std::string text;
+    if (as == "yaml") {
+        text = r->exports.yaml;
+    } else if (as == "yaml-minimal") {
+        if (!r->exports.yamlMinimalError.empty()) {
+            err << r->exports.yamlMinimalError << "\n";
+            return 1;
+        }
+        text = r->exports.yamlMinimal;
+    } else if (as == "overrides") {
+        text = r->exports.overrides;
+    } else if (as == "ray-job") {
+        text = r->exports.rayJob;
+    } else {
+        if (r->model.framework != prof::Framework::Verl || !r->model.verl.legacy) {
+            err << "error: migration applies to verl configs in the old profiling schema (trainer.profile_steps); "
+                   "this one is not\n";
+            return 1;
+        }
+        text = prof::exportMigration(r->exports.migration);
+    }
+    if (parsed.has("output")) {
+        const std::string problem = core::writeFileAtomically(parsed.value("output"), text);
+        if (!problem.empty()) {
+            err << "error: " << problem << "\n";
+            return 1;
+        }
+        return 0;
+    }
+    out << text;
+    return 0;
 }
 
 } // namespace ps::cli

@@ -7,12 +7,9 @@
 
 #include <QtTest>
 
-
 using namespace ps::core::profiling;
 
 namespace {
-
-
 
 const std::string kDir = PS_SOURCE_DIR "/tests/profiling/roundtrip";
 
@@ -108,11 +105,10 @@ private slots:
     {
         QFETCH(QString, value);
         QFETCH(bool, breaks);
-        auto c = pstest::verlCase("verl/verl/trainer/config", "ppo_trainer",
-                                  {"global_profiler.tool=nsys", "global_profiler.steps=[1]",
-                                   "actor_rollout_ref.actor.profiler.enable=True",
-                                   "global_profiler.global_tool_config.nsys.worker_nsight_options.trace=" +
-                                       value.toStdString()});
+        auto c = pstest::verlCase(
+            "verl/verl/trainer/config", "ppo_trainer",
+            {"global_profiler.tool=nsys", "global_profiler.steps=[1]", "actor_rollout_ref.actor.profiler.enable=True",
+             "global_profiler.global_tool_config.nsys.worker_nsight_options.trace=" + value.toStdString()});
         auto r = pstest::analyzeCase(c);
         bool reported = false;
         for (const auto &d : r->diagnostics)
