@@ -46,12 +46,14 @@ config::SourceMark ConfigReader::where(std::string_view path) const
 {
     std::string p(path);
     while (true) {
+        // The node's own mark points at the value token (provenance marks a key's position);
+        // provenance covers nodes without a mark.
+        if (const Node *n = config::findPath(m_raw, p); n && n->mark.isKnown())
+            return n->mark;
         if (m_provenance) {
             if (const auto *chain = m_provenance->find(p); chain && !chain->empty())
                 return chain->back().mark;
         }
-        if (const Node *n = config::findPath(m_raw, p); n && n->mark.isKnown())
-            return n->mark;
         const auto dot = p.rfind('.');
         if (dot == std::string::npos)
             return {};

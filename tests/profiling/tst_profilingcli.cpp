@@ -1,0 +1,196 @@
+// profstudio-cli validate / plan / export as scripts use them (../shared/spec/cli.md): exit
+// status, JSON shapes, located diagnostics, and the commands of the worked examples.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+const QString kCli = QStringLiteral(PS_BIN_DIR "/profstudio-cli");
+const QString kConfigs = QStringLiteral(PS_TESTDATA_DIR "/configs");
+const QString kRLinf = kConfigs + "/rlinf-with-profile/examples/embodiment";
+const QString kVerl = kConfigs + "/verl/verl/trainer/config";
+const QString kCorpus = QStringLiteral(PS_SOURCE_DIR "/tests/profiling/corpus");
+
+struct Run
+{
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("EMBODIED_PATH", kRLinf);
+    p.setProcessEnvironment(env);
+    p.start(kCli, args);
+    Run r;
+    if (!p.waitForFinished(60000))
+        return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QStringList rlinf(QStringList extra)
+{
+    return QStringList{"--config-dir", kRLinf + "/config", "--config-name", "maniskill_ppo_mlp"} + extra;
+}
+
+QStringList verl(QStringList extra)
+{
+    return QStringList{"--config-dir", kVerl, "--config-name", "ppo_trainer"} + extra;
+}
+
+} // namespace
+
+class TestProfilingCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY2(QFile::exists(kCli), qPrintable(kCli)); }
+
+    void validateExitStatus_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::newRow("clean verl") << (QStringList{"validate"} +
+                                        verl({"global_profiler.tool=nsys", "global_profiler.steps=[1,2]",
+                                              "actor_rollout_ref.actor.profiler.enable=True"}))
+                                    << 0;
+        QTest::newRow("warnings only") << (QStringList{"validate"} + rlinf({"+cluster.profiling.steps=[1,2]"})) << 0;
+        QTest::newRow("error") << (QStringList{"validate"} + rlinf({"cluster.profiling.backend=nsys"})) << 1;
+        QTest::newRow("compose error") << (QStringList{"validate"} + rlinf({"cluster.no_such.key=1"})) << 1;
+        QTest::newRow("no config name") << QStringList{"validate", "--config-dir", kVerl} << 2;
+        QTest::newRow("bad format") << (QStringList{"validate", "--format", "xml"} + verl({})) << 2;
+        QTest::newRow("bad nodes") << (QStringList{"plan", "--nodes", "zero"} + verl({})) << 2;
+        QTest::newRow("help") << QStringList{"plan", "--help"} << 0;
+    }
+    void validateExitStatus()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        const Run r = cli(args);
+        QVERIFY2(r.code == code, r.err.constData());
+    }
+
+    // JSON diagnostics carry rule, severity, key, file, line and column of the offending value.
+    void validateJson()
+    {
+        const Run r =
+            cli({"validate", "--format", "json", "--config-dir", kCorpus, "--config-name", "rlinf-steps-negative"});
+        QCOMPARE(r.code, 1);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(doc["framework"].toString(), QString("rlinf"));
+        const QJsonArray diags = doc["diagnostics"].toArray();
+        QCOMPARE(diags.size(), 1);
+        const QJsonObject d = diags[0].toObject();
+        QCOMPARE(d["severity"].toString(), QString("error"));
+        QCOMPARE(d["rule"].toString(), QString("rlinf.steps-negative"));
+        QCOMPARE(d["message"].toString(), QString("Profiling steps must be non-negative ints. But got: [3, -1]"));
+        QCOMPARE(d["key"].toString(), QString("cluster.profiling.steps.1"));
+        QVERIFY(d["file"].toString().endsWith("/rlinf-steps-negative.yaml"));
+        QCOMPARE(d["line"].toInt(), 12);
+        QCOMPARE(d["column"].toInt(), 9);
+    }
+
+    void validateTextIsLocated()
+    {
+        const Run r = cli({"validate", "--config-dir", kCorpus, "--config-name", "rlinf-backend-nsys"});
+        QCOMPARE(r.code, 1);
+        const QString line = QString::fromUtf8(r.err).trimmed();
+        // Line 7 holds `backend: nsys`; the column is the config engine's mark of that entry.
+        static const QRegularExpression located(
+            QStringLiteral("/rlinf-backend-nsys\\.yaml:7:[1-9][0-9]*: error: Unknown profiling backend 'nsys'\\. Known "
+                           "backends: \\['nsight', 'rocprof_sys'\\] \\[rlinf\\.backend-unknown\\]$"));
+        QVERIFY2(located.match(line).hasMatch(), qPrintable(line));
+    }
+
+    void planJson()
+    {
+        const Run r = cli(
+            QStringList{"plan", "--format", "json", "--python", "/opt/conda/bin/python", "--log-path", "/logs/run1"} +
+            rlinf({"+cluster.profiling.steps=[3]"}));
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(doc["framework"].toString(), QString("rlinf"));
+        QCOMPARE(doc["backend"].toString(), QString("nsight"));
+        const QJsonArray workers = doc["workers"].toArray();
+        QCOMPARE(workers.size(), 3);
+        QJsonObject actor;
+        for (const auto &w : workers)
+            if (w.toObject()["name"].toString() == "ActorGroup:0")
+                actor = w.toObject();
+        QCOMPARE(actor["command"].toString(),
+                 QString("nsys profile -t cuda,cudnn,cublas,nvtx,osrt --sample=process-tree --cpuctxsw=process-tree "
+                         "--cudabacktrace=all --osrt-threshold=1000 --capture-range=cudaProfilerApi "
+                         "--capture-range-end=stop -o /logs/run1/maniskill_ppo_mlp/profiling/"
+                         "rlinf_profile_ActorGroup_0_%p /opt/conda/bin/python"));
+        const QJsonArray argv = actor["argv"].toArray();
+        QCOMPARE(argv.last().toString(), QString("/opt/conda/bin/python"));
+        QCOMPARE(actor["outputs"].toArray()[0].toString(),
+                 QString("/logs/run1/maniskill_ppo_mlp/profiling/rlinf_profile_ActorGroup_0_<PID>.nsys-rep"));
+        QVERIFY(actor["env"].isObject());
+        QCOMPARE(doc["not_wrapped"].toArray().size(), 3); // the Env, Rollout and Actor channels
+        QVERIFY(doc["notes"].isArray());
+    }
+
+    void planTextVerl()
+    {
+        const Run r =
+            cli(QStringList{"plan", "--nodes", "2"} + verl({"global_profiler.tool=nsys", "global_profiler.steps=[1]",
+                                                            "actor_rollout_ref.actor.profiler.enable=True"}));
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY(text.contains("framework: verl"));
+        QVERIFY(text.contains("global_pool:15 (node 1)"));
+        QVERIFY(text.contains("TaskRunner (any node)"));
+        QVERIFY(text.contains("--capture-range-end=repeat-shutdown:6"));
+    }
+
+    void exportFormats()
+    {
+        const QStringList base = verl({"global_profiler.tool=nsys", "trainer.project_name=my run"});
+        Run r = cli(QStringList{"export", "--as", "overrides"} + base);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QString::fromUtf8(r.out), QString("global_profiler.tool=nsys\n'trainer.project_name=my run'\n"));
+        r = cli(QStringList{"export", "--as", "ray-job"} + base);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QString::fromUtf8(r.out),
+                 QString("ray job submit --runtime-env-json '{\"working_dir\":\".\"}' -- python3 -m "
+                         "verl.trainer.main_ppo global_profiler.tool=nsys 'trainer.project_name=my run'\n"));
+        // export --as yaml prints what compose prints.
+        const Run composed = cli(QStringList{"compose"} + base);
+        r = cli(QStringList{"export", "--as", "yaml"} + base);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, composed.out);
+        QCOMPARE(cli(QStringList{"export", "--as", "csv"} + base).code, 2);
+        QCOMPARE(cli(QStringList{"export", "--as", "migration"} + base).code, 1); // not the old schema
+    }
+
+    void exportToFile()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("minimal.yaml");
+        const Run r =
+            cli(QStringList{"export", "--as", "yaml-minimal", "-o", file} + rlinf({"+cluster.profiling.steps=[3]"}));
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("defaults:\n  - maniskill_ppo_mlp\n  - _self_\n"));
+        QVERIFY(text.contains("cluster:\n  profiling:\n    steps:\n    - 3\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfilingCli)
+#include "tst_profilingcli.moc"
