@@ -1,6 +1,8 @@
 #include "core/trace/formats/formatreaders.h"
 
+#include "core/trace/formats/ascendreader.h"
 #include "core/trace/formats/kinetoreader.h"
+#include "core/trace/formats/rocpdreader.h"
 
 namespace ps::core::trace {
 
@@ -8,6 +10,8 @@ void addFormatReaders(ReaderRegistry &registry)
 {
     // A registry probes the reader added last first.
     registry.add(std::make_shared<KinetoReader>());
+    registry.add(std::make_shared<RocpdReader>());
+    registry.add(std::make_shared<AscendReader>());
 }
 
 } // namespace ps::core::trace

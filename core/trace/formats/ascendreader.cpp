@@ -1,0 +1,346 @@
+#include "core/trace/formats/ascendreader.h"
+
+#include "core/trace/formats/formatutil.h"
+#include "core/trace/sqlitedb.h"
+
+#include <sqlite3.h>
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace ps::core::trace {
+
+using namespace formats;
+
+namespace {
+
+constexpr int kPollRows = 16384;
+constexpr int64_t kNone = 4294967295; // Ascend's "no value" sentinel
+
+uint32_t pidOf(int64_t globalTid) { return uint32_t(uint64_t(globalTid) >> 32); }
+uint32_t tidOf(int64_t globalTid) { return uint32_t(uint64_t(globalTid) & 0xFFFFFFFFu); }
+
+class Reader
+{
+public:
+    Reader(const std::string &path, const SqliteDb &db, const std::set<std::string> &tables, StoreBuilder &b,
+           ReportMeta &meta, const ReadContext &ctx)
+        : m_path(path), m_db(db), m_tables(tables), m_b(b), m_meta(meta), m_ctx(ctx)
+    {
+    }
+
+    std::string run();
+    std::set<uint32_t> pids;
+
+private:
+    bool has(const char *t) const { return m_tables.count(t) > 0; }
+    std::set<std::string> columns(const char *t) const
+    {
+        std::set<std::string> c;
+        for (auto &n : m_db.columns(t))
+            c.insert(n);
+        return c;
+    }
+    NameId str(const SqliteStmt &s, int col) const
+    {
+        if (s.isNull(col))
+            return kNoName;
+        auto it = m_strings.find(s.int64(col));
+        return it != m_strings.end() ? it->second : kNoName;
+    }
+    void count(TrackKind k) { ++m_meta.fileCounts[size_t(k)]; }
+    template <typename Fn> std::string eachRow(const std::string &sql, const char *what, Fn fn);
+    std::string readStrings();
+    std::string readCann();
+    std::string readTasks();
+    std::string readPytorch();
+    std::string readMstx();
+    std::string readCommunication();
+
+    const std::string &m_path;
+    const SqliteDb &m_db;
+    const std::set<std::string> &m_tables;
+    StoreBuilder &m_b;
+    ReportMeta &m_meta;
+    const ReadContext &m_ctx;
+    // STRING_IDS ids are sparse: torch_npu numbers its strings from 2^28 and 2^29 up.
+    std::unordered_map<int64_t, NameId> m_strings;
+    std::map<int64_t, NameId> m_apiTypes; // ENUM_API_TYPE
+    std::map<uint32_t, size_t> m_hostPids; // pid -> CANN rows, for device tasks without a pid
+    uint32_t m_devicePid = 0;
+    uint32_t m_device = 0;
+    size_t m_rows = 0, m_rowsTotal = 1;
+};
+
+template <typename Fn> std::string Reader::eachRow(const std::string &sql, const char *what, Fn fn)
+{
+    std::string error;
+    SqliteStmt s = m_db.prepare(sql, error);
+    if (!s.get())
+        return error + " (reading " + what + ")";
+    while (s.step()) {
+        fn(s);
+        if (++m_rows % kPollRows == 0) {
+            if (m_ctx.progress)
+                m_ctx.progress(std::min(1.0, double(m_rows) / double(m_rowsTotal)));
+            if (m_ctx.cancel && m_ctx.cancel->cancelled())
+                return m_path + ": cancelled";
+        }
+    }
+    if (s.stepCode() != SQLITE_DONE)
+        return m_db.lastError() + " (reading " + what + "; the file may be truncated or corrupt)";
+    return {};
+}
+
+std::string Reader::readStrings()
+{
+    return eachRow("SELECT id, value FROM STRING_IDS", "STRING_IDS", [&](const SqliteStmt &s) {
+        m_strings[s.int64(0)] = m_b.intern(s.text(1));
+    });
+}
+
+std::string Reader::readCann()
+{
+    if (!has("CANN_API"))
+        return {};
+    const auto c = columns("CANN_API");
+    const std::string sql = std::string("SELECT startNs, endNs, ") + (c.count("type") ? "type" : "0") +
+                            ", globalTid, " + (c.count("connectionId") ? "connectionId" : "0") + ", name FROM CANN_API";
+    return eachRow(sql, "CANN_API", [&](const SqliteStmt &s) {
+        const int64_t gtid = s.int64(3), type = s.int64(2);
+        const uint32_t pid = pidOf(gtid);
+        ++m_hostPids[pid];
+        pids.insert(pid);
+        // runtime (5000) and acl (20000) are the API a user calls; node/model/hccl are GE levels.
+        const ApiClass cls = type == 5000 || type == 20000 ? ApiClass::Runtime : ApiClass::Other;
+        m_b.add(m_b.track({TrackKind::CudaApi, pid, tidOf(gtid), 0}), s.int64(0), s.int64(1), str(s, 5),
+                uint32_t(s.int64(4)), uint16_t(cls));
+        count(TrackKind::CudaApi);
+    });
+}
+
+std::string Reader::readTasks()
+{
+    if (!has("TASK"))
+        return {};
+    const auto c = columns("TASK");
+    const bool compute = has("COMPUTE_TASK_INFO") && columns("COMPUTE_TASK_INFO").count("globalTaskId");
+    const bool comm = has("COMMUNICATION_TASK_INFO") && columns("COMMUNICATION_TASK_INFO").count("globalTaskId");
+    // Communication tasks can repeat a globalTaskId (one row per plane); take one name.
+    std::string sql = std::string("SELECT T.startNs, T.endNs, ") + (c.count("deviceId") ? "T.deviceId" : "0") + ", " +
+                      (c.count("connectionId") ? "T.connectionId" : "0") + ", " +
+                      (c.count("globalPid") ? "T.globalPid" : "0") + ", " + (c.count("streamId") ? "T.streamId" : "0") +
+                      ", " + (compute ? "(SELECT name FROM COMPUTE_TASK_INFO C WHERE C.globalTaskId = T.globalTaskId LIMIT 1)" : "NULL") +
+                      ", " + (comm ? "(SELECT name FROM COMMUNICATION_TASK_INFO M WHERE M.globalTaskId = T.globalTaskId LIMIT 1)" : "NULL") +
+                      ", " + (c.count("taskType") ? "T.taskType" : "NULL") + " FROM TASK T";
+    // Device tasks without a pid (msprof) belong to the host process that launched them.
+    uint32_t hostPid = 0;
+    size_t most = 0;
+    for (auto [pid, n] : m_hostPids)
+        if (n > most) {
+            most = n;
+            hostPid = pid;
+        }
+    const NameId memcpy = m_b.intern("MEMCPY_ASYNC");
+    return eachRow(sql, "TASK", [&](const SqliteStmt &s) {
+        const int64_t gpid = s.isNull(4) ? 0 : s.int64(4);
+        const uint32_t pid = gpid > 0 && gpid != kNone ? uint32_t(gpid) : hostPid;
+        const uint32_t device = uint32_t(s.int64(2));
+        pids.insert(pid);
+        m_devicePid = pid;
+        m_device = device;
+        const NameId type = str(s, 8);
+        NameId name = str(s, 6);
+        if (name == kNoName)
+            name = str(s, 7);
+        if (name == kNoName)
+            name = type;
+        const int64_t conn = s.isNull(3) ? 0 : s.int64(3);
+        const uint32_t corr = conn == kNone ? 0 : uint32_t(conn);
+        if (type == memcpy) {
+            m_b.addWithBytes(m_b.track({TrackKind::Memcpy, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1),
+                             name, corr, 0, 0);
+            count(TrackKind::Memcpy);
+        } else {
+            m_b.add(m_b.track({TrackKind::Kernel, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name,
+                    corr, kNoLaunchConfig);
+            count(TrackKind::Kernel);
+        }
+    });
+}
+
+std::string Reader::readPytorch()
+{
+    if (!has("PYTORCH_API"))
+        return {};
+    const auto c = columns("PYTORCH_API");
+    // torch_npu declares and stores startNs/endNs as TEXT (spec 3): cast.
+    const std::string sql = std::string("SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER), globalTid, name, ") +
+                            (c.count("type") ? "type" : "50001") + " FROM PYTORCH_API";
+    std::map<std::pair<uint32_t, int64_t>, uint16_t> scopes;
+    return eachRow(sql, "PYTORCH_API", [&](const SqliteStmt &s) {
+        const int64_t gtid = s.int64(2), type = s.int64(4);
+        const uint32_t pid = pidOf(gtid);
+        pids.insert(pid);
+        auto it = scopes.find({pid, type});
+        if (it == scopes.end()) {
+            auto n = m_apiTypes.find(type);
+            const NameId dn = n != m_apiTypes.end() ? n->second : m_b.intern("torch " + std::to_string(type));
+            it = scopes.emplace(std::pair{pid, type}, m_b.nvtxScope({pid, uint64_t(type), dn, 0, kNoName})).first;
+        }
+        // Task-queue enqueue/dequeue ranges overlap the ops around them.
+        const TrackKind kind = type == 50002 ? TrackKind::NvtxStartEnd : TrackKind::NvtxPushPop;
+        m_b.add(m_b.track({kind, pid, tidOf(gtid), 0}), s.int64(0), s.int64(1), str(s, 3), 0, it->second);
+        count(kind);
+    });
+}
+
+std::string Reader::readMstx()
+{
+    if (!has("MSTX_EVENTS"))
+        return {};
+    const auto c = columns("MSTX_EVENTS");
+    const std::string sql = std::string("SELECT startNs, endNs, eventType, message, globalTid, ") +
+                            (c.count("endGlobalTid") ? "endGlobalTid" : "NULL") + ", " +
+                            (c.count("domainId") ? "domainId" : "0") + " FROM MSTX_EVENTS";
+    const NameId mstx = m_b.intern("mstx");
+    return eachRow(sql, "MSTX_EVENTS", [&](const SqliteStmt &s) {
+        const int64_t gtid = s.int64(4), type = s.int64(2);
+        const uint32_t pid = pidOf(gtid), tid = tidOf(gtid);
+        pids.insert(pid);
+        const TrackKind kind = type == 1 ? TrackKind::NvtxPushPop
+                               : type == 2 ? TrackKind::NvtxStartEnd
+                                           : TrackKind::NvtxMark; // 0 marker, 3 marker_ex
+        const int64_t domain = s.isNull(6) || s.int64(6) == kNone ? 0 : s.int64(6);
+        const uint16_t scope = m_b.nvtxScope({pid, uint64_t(domain), mstx, 0, kNoName});
+        const TrackHandle h = m_b.track({kind, pid, tid, 0});
+        m_b.add(h, s.int64(0), kind == TrackKind::NvtxMark ? s.int64(0) : s.int64(1), str(s, 3), 0, scope);
+        if (kind == TrackKind::NvtxStartEnd && !s.isNull(5) && tidOf(s.int64(5)) != tid && s.int64(5) != 0)
+            m_b.setLastEndTid(h, tidOf(s.int64(5)));
+        count(kind);
+    });
+}
+
+std::string Reader::readCommunication()
+{
+    if (!has("COMMUNICATION_OP"))
+        return {};
+    const auto c = columns("COMMUNICATION_OP");
+    const std::string sql = std::string("SELECT startNs, endNs, opName, ") + (c.count("groupName") ? "groupName" : "0") +
+                            ", " + (c.count("connectionId") ? "connectionId" : "0") + " FROM COMMUNICATION_OP";
+    const NameId hccl = m_b.intern("hccl");
+    std::set<int64_t> named;
+    return eachRow(sql, "COMMUNICATION_OP", [&](const SqliteStmt &s) {
+        const int64_t group = s.isNull(3) ? 0 : s.int64(3);
+        const uint32_t lane = 0xE0000000u | uint32_t(group & 0x0FFFFFFF);
+        if (named.insert(group).second) {
+            const NameId g = str(s, 3);
+            m_b.setThreadName(m_devicePid, lane, g == kNoName ? m_b.intern("HCCL") : g);
+        }
+        const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, hccl, 0, kNoName});
+        m_b.add(m_b.track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0}), s.int64(0), s.int64(1), str(s, 2),
+                uint32_t(s.int64(4)), scope);
+        count(TrackKind::NvtxStartEnd);
+    });
+}
+
+std::string Reader::run()
+{
+    if (has("ENUM_API_TYPE")) {
+        std::string error;
+        SqliteStmt s = m_db.prepare("SELECT id, name FROM ENUM_API_TYPE", error);
+        while (s.get() && s.step())
+            m_apiTypes[s.int64(0)] = m_b.intern(s.text(1));
+    }
+    for (const char *t : {"TASK", "CANN_API", "PYTORCH_API", "MSTX_EVENTS", "COMMUNICATION_OP"}) {
+        if (!has(t))
+            continue;
+        std::string error;
+        SqliteStmt s = m_db.prepare(std::string("SELECT count(*) FROM ") + t, error);
+        if (s.get() && s.step())
+            m_rowsTotal += size_t(s.int64(0));
+    }
+    // CANN first: device tasks without a pid take the host process's.
+    for (auto step : {&Reader::readStrings, &Reader::readCann, &Reader::readTasks, &Reader::readPytorch,
+                      &Reader::readMstx, &Reader::readCommunication})
+        if (std::string err = (this->*step)(); !err.empty())
+            return err;
+    return {};
+}
+
+} // namespace
+
+bool AscendReader::probe(std::string_view path, std::string_view head) const
+{
+    if (!hasSqliteHeader(head))
+        return false;
+    const std::set<std::string> t = sqliteTableNames(std::string(path));
+    const bool timeline = t.count("STRING_IDS") &&
+                          (t.count("TASK") || t.count("CANN_API") || t.count("PYTORCH_API") || t.count("MSTX_EVENTS"));
+    const bool analysis = t.count("StepTraceTime") && t.count("CommAnalyzerTime");
+    return timeline || analysis;
+}
+
+std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportMeta &meta, const ReadContext &ctx) const
+{
+    std::optional<int> rank;
+    return readWithRank(path, b, meta, ctx, rank);
+}
+
+std::string AscendReader::readWithRank(const std::string &path, StoreBuilder &b, ReportMeta &meta,
+                                       const ReadContext &ctx, std::optional<int> &rank) const
+{
+    meta.format = TraceFormat::AscendDb;
+    SqliteDb db;
+    if (std::string err = db.open(path); !err.empty())
+        return err;
+    std::string error;
+    const std::set<std::string> tables = db.tables(error);
+    if (!error.empty())
+        return error + " (expected an Ascend profiler database)";
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    rank = numberAfter(name, "ascend_pytorch_profiler_");
+    if (tables.count("StepTraceTime") && !tables.count("STRING_IDS")) {
+        meta.warnings.push_back("an Ascend analysis.db holds communication analysis, not a timeline: open the "
+                                "ascend_pytorch_profiler_<rank>.db beside it");
+        setMetaRank(meta, rank);
+        return {};
+    }
+    if (!tables.count("STRING_IDS"))
+        return path + ": not an Ascend profiler database (no STRING_IDS table)";
+
+    if (tables.count("META_DATA")) {
+        SqliteStmt s = db.prepare("SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'", error);
+        if (s.get() && s.step())
+            meta.schemaVersion = std::string(s.text(0));
+    }
+    if (tables.count("HOST_INFO")) {
+        SqliteStmt s = db.prepare("SELECT hostName FROM HOST_INFO LIMIT 1", error);
+        if (s.get() && s.step())
+            meta.host = std::string(s.text(0));
+    }
+    if (tables.count("NPU_INFO")) {
+        SqliteStmt s = db.prepare("SELECT id, name FROM NPU_INFO ORDER BY id", error);
+        while (s.get() && s.step())
+            meta.gpus.push_back({uint32_t(s.int64(0)), std::string(s.text(1)), {}, {}});
+    }
+    if (!rank && tables.count("RANK_DEVICE_MAP")) {
+        SqliteStmt s = db.prepare("SELECT min(rankId), count(*) FROM RANK_DEVICE_MAP", error);
+        if (s.get() && s.step() && s.int64(1) == 1 && s.int64(0) >= 0 && s.int64(0) != kNone)
+            rank = int(s.int64(0));
+    }
+    setMetaRank(meta, rank);
+
+    Reader r(path, db, tables, b, meta, ctx);
+    if (std::string err = r.run(); !err.empty())
+        return err;
+    meta.pids.assign(r.pids.begin(), r.pids.end());
+    // Ascend times are epoch ns (msprof: "local Unix time").
+    meta.utcStartNs = 0;
+    if (ctx.progress)
+        ctx.progress(1.0);
+    return {};
+}
+
+} // namespace ps::core::trace

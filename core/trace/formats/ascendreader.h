@@ -1,0 +1,44 @@
+#pragma once
+// Reader for Huawei Ascend profiler databases: torch_npu's ascend_pytorch_profiler_<rank>.db
+// (ExportType.Db) and msprof's msprof_<timestamp>.db (../shared/spec/trace-formats.md section 3).
+// Opened read-only and immutable: msprof DBs are in WAL mode, and a plain read-only open would
+// still create -wal/-shm files beside them.
+//
+// Mapping onto TrackKind:
+//   TASK (device)     -> Kernel (Memcpy for MEMCPY_ASYNC tasks), keyed by (pid, streamId,
+//     deviceId); name from COMPUTE_TASK_INFO or COMMUNICATION_TASK_INFO by globalTaskId, else the
+//     task type; aux = connectionId, which CANN_API shares (so apiCallFor links them).
+//   CANN_API          -> CudaApi (attr Runtime for runtime/acl levels, Other for node/model/hccl);
+//     aux = connectionId.
+//   PYTORCH_API       -> NvtxPushPop (ops, python trace, mstx) or NvtxStartEnd (task queue
+//     enqueue/dequeue, which overlap); the NvtxScope domain is the ENUM_API_TYPE name. Its
+//     startNs/endNs are stored as TEXT by torch_npu and are cast.
+//   MSTX_EVENTS       -> NvtxMark (marker, marker_ex), NvtxPushPop, NvtxStartEnd (may end on
+//     another thread: endGlobalTid).
+//   COMMUNICATION_OP  -> NvtxStartEnd on one lane per communication group of the device's
+//     process (tid 0xE0000000 | group string id, named "HCCL <group>"): HCCL collectives span
+//     many device tasks, which are already counted as kernels.
+// globalTid packs pid in the high 32 bits and tid in the low 32 (not nsys's 24-bit fields).
+// Times are epoch ns ("local Unix time"): utcStartNs = 0. A companion analysis.db has no
+// timeline: it loads with no events and a warning naming the file to open instead.
+
+#include "core/trace/tracereader.h"
+
+#include <optional>
+
+namespace ps::core::trace {
+
+class AscendReader : public TraceReader
+{
+public:
+    TraceFormat format() const override { return TraceFormat::AscendDb; }
+    bool probe(std::string_view path, std::string_view head) const override;
+    std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
+                     const ReadContext &ctx) const override;
+    // read(), also giving the rank: from the name ascend_pytorch_profiler_<rank>.db, else from
+    // RANK_DEVICE_MAP when it has exactly one row.
+    std::string readWithRank(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
+                             const ReadContext &ctx, std::optional<int> &rank) const;
+};
+
+} // namespace ps::core::trace
