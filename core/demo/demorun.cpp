@@ -79,6 +79,15 @@ bool writeDemoRun(const DemoOptions &options, DemoResult &result, std::string &e
         }
     }
 
+    // Reports of an earlier demo run in the same folder (other seed, more ranks) would otherwise
+    // be read together with this run's.
+    for (const auto &entry : fs::directory_iterator(reportDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("rlinf_profile_ActorGroup_", 0) == 0 &&
+            (entry.path().extension() == ".sqlite" || entry.path().extension() == ".part"))
+            fs::remove(entry.path(), ec);
+    }
+
     const RunPlan plan(options, microBatchesFor(options));
     result.outDir = out.string();
     result.configDir = configDir.string();

@@ -8,7 +8,8 @@
 // (e.g. 1 report x 10 M events, 64 reports x 200 k events), so it is built for speed: one
 // transaction per file, prepared statements, no indices.
 //
-// Layout of `outDir` (created if missing; existing demo files are overwritten):
+// Layout of `outDir` (created if missing; the config files are overwritten and earlier
+// rlinf_profile_ActorGroup_*.sqlite reports in profiling/ are removed first):
 //   config/<configName>.yaml              primary config (defaults: ..., profile/default@cluster.profiling)
 //   config/profile/default.yaml           the RLinf preset (group `profile`, option `default`)
 //   profiling/rlinf_profile_ActorGroup_<rank>_<PID>.sqlite

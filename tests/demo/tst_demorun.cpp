@@ -395,6 +395,24 @@ private slots:
         QVERIFY(changed.reports[0].pid != m_result.reports[0].pid);
     }
 
+    void rerunReplacesEarlierReports()
+    {
+        QTemporaryDir dir;
+        DemoOptions options;
+        options.outDir = dir.path().toStdString();
+        options.ranks = 3;
+        DemoResult first, second;
+        std::string error;
+        QVERIFY2(writeDemoRun(options, first, error), error.c_str());
+        options.ranks = 2;
+        options.seed = 99;
+        QVERIFY2(writeDemoRun(options, second, error), error.c_str());
+        std::set<std::string> files;
+        for (const auto &entry : std::filesystem::directory_iterator(second.reportDir))
+            files.insert(entry.path().string());
+        QCOMPARE(files, (std::set<std::string>{second.reports[0].path, second.reports[1].path}));
+    }
+
     void eventsPerReportScales_data()
     {
         QTest::addColumn<int>("steps");
