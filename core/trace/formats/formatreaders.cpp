@@ -2,6 +2,7 @@
 
 #include "core/trace/formats/ascendreader.h"
 #include "core/trace/formats/kinetoreader.h"
+#include "core/trace/formats/nsysrepreader.h"
 #include "core/trace/formats/rocpdreader.h"
 
 namespace ps::core::trace {
@@ -12,6 +13,7 @@ void addFormatReaders(ReaderRegistry &registry)
     registry.add(std::make_shared<KinetoReader>());
     registry.add(std::make_shared<RocpdReader>());
     registry.add(std::make_shared<AscendReader>());
+    registry.add(std::make_shared<NsysRepReader>());
 }
 
 } // namespace ps::core::trace
