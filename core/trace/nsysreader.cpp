@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -58,6 +59,7 @@ struct Job
     Table table;
     std::string sql;
     int64_t lo = 0, hi = 0;
+    size_t expect = 0; // rows to reserve for; bounded, as rowids may be sparse
 };
 
 // Select-list expression for a column that may be missing in older/newer schemas.
@@ -148,7 +150,7 @@ void readJob(const SqliteDb &db, const Job &job, Chunk &c, Shared &sh)
     }
     s.bind(1, job.lo);
     s.bind(2, job.hi);
-    const size_t expect = size_t(std::max<int64_t>(0, job.hi - job.lo + 1));
+    const size_t expect = job.expect;
     c.start.reserve(expect);
     c.end.reserve(expect);
     c.gid.reserve(expect);
@@ -414,6 +416,10 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
     // Jobs: one per table, or per rowid range of a large table when threads are available.
     std::vector<Job> jobs;
     size_t totalRows = 0;
+    // No table holds more rows than its file has bytes.
+    std::error_code sizeError;
+    const uintmax_t fileSize = std::filesystem::file_size(path, sizeError);
+    const uint64_t maxRows = sizeError ? (uint64_t(1) << 20) : std::max<uint64_t>(1, uint64_t(fileSize) / 2);
     for (const TableSpec &t : kTables) {
         if (!tables.count(t.name))
             continue;
@@ -433,18 +439,28 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
         if (s.isNull(0))
             continue; // empty table
         const int64_t lo = s.int64(0), hi = s.int64(1);
+        if (hi < lo)
+            continue;
         const std::string sql = selectFor(t.table, c, t.name);
-        const uint64_t rows = uint64_t(hi - lo) + 1;
+        // Rowids of exports are dense, but any int64 is legal: compute the span without
+        // overflow and never trust it as a row count beyond what the file can hold (a fuzzed
+        // file with rowids 1 and 2^62 once asked for an exabyte reservation).
+        const uint64_t span = uint64_t(hi) - uint64_t(lo); // + 1 may wrap; kept for the split
+        const uint64_t rows = std::min<uint64_t>(span == UINT64_MAX ? span : span + 1, maxRows);
         totalRows += size_t(rows);
         size_t parts = 1;
         if (ctx.threads > 1 && rows > ctx.splitRows)
             parts = std::min<size_t>(size_t(ctx.threads) * 2, size_t(rows / std::max<size_t>(1, ctx.splitRows / 2)));
         parts = std::max<size_t>(parts, 1);
-        const int64_t step = int64_t(rows / parts);
+        const uint64_t step = span / parts + 1;
         for (size_t p = 0; p < parts; ++p) {
-            const int64_t a = lo + int64_t(p) * step;
-            const int64_t z = p + 1 == parts ? hi : a + step - 1;
-            jobs.push_back({t.table, sql, a, z});
+            // Offsets from lo, in unsigned arithmetic, never past hi.
+            const uint64_t first = uint64_t(p) * step;
+            if (first > span)
+                break;
+            const uint64_t last = p + 1 == parts ? span : std::min(span, first + step - 1);
+            jobs.push_back({t.table, sql, int64_t(uint64_t(lo) + first), int64_t(uint64_t(lo) + last),
+                            size_t(rows / parts + 1)});
         }
     }
 

@@ -5,6 +5,7 @@
 #include "sqlref.h"
 
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <random>
@@ -182,6 +183,42 @@ private slots:
         }
         QCOMPARE(linked, expected);
         QVERIFY(linked > 0);
+    }
+
+    // Regression (fuzz_nsysreader): rowids are any int64, not a row count. A file with rowids 1
+    // and 2^62 made the reader reserve an exabyte; min/max at the int64 limits overflowed.
+    void sparseRowids_data()
+    {
+        QTest::addColumn<QString>("update");
+        QTest::newRow("gap of 2^62") << "UPDATE t SET rowid = rowid + 4611686018427387904 WHERE rowid > 10";
+        QTest::newRow("int64 limits") << "UPDATE t SET rowid = CASE WHEN rowid = 1 THEN -9223372036854775808 "
+                                         "WHEN rowid = 2 THEN 9223372036854775807 ELSE rowid END";
+        QTest::newRow("all negative") << "UPDATE t SET rowid = -rowid - 1000";
+    }
+    void sparseRowids()
+    {
+        QFETCH(QString, update);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("sparse.sqlite");
+        const QString src = sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open_v2(path.toUtf8().constData(), &db,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, nullptr),
+                 SQLITE_OK);
+        // Real schema and rows, copied from a real export; then the rowids are moved.
+        const QString sql = "ATTACH 'file:" + src + "?mode=ro&immutable=1' AS src;"
+                            "CREATE TABLE StringIds AS SELECT * FROM src.StringIds;"
+                            "CREATE TABLE t AS SELECT * FROM src.CUPTI_ACTIVITY_KIND_RUNTIME;" +
+                            update + ";ALTER TABLE t RENAME TO CUPTI_ACTIVITY_KIND_RUNTIME; DETACH src;";
+        QCOMPARE(sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        for (int threads : {1, 2}) {
+            ReportPtr r = load(path, threads, 4);
+            QVERIFY(r);
+            sqlref::Db ref(path.toStdString());
+            QCOMPARE(int64_t(r->store->count(TrackKind::CudaApi)),
+                     ref.count("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass IN (0,1)"));
+        }
     }
 
     // Window queries equal a brute-force scan on real tracks.
