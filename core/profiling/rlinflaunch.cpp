@@ -168,7 +168,7 @@ LaunchPlan buildRLinfLaunchPlan(const RLinfProfiling &p, const RLinfTopology &to
                 const std::set<long long> distinct(p.steps->begin(), p.steps->end());
                 std::vector<long long> steps(distinct.begin(), distinct.end());
                 if (cre && *cre == "stop" && steps.size() > 1)
-                    steps.resize(1);
+                    steps.erase(steps.begin() + 1, steps.end()); // only the first range is captured
                 for (long long s : steps)
                     w.captureRanges.push_back({"global_step " + std::to_string(s), {s}});
             } else if (p.steps && windowed) {
