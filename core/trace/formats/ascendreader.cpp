@@ -18,6 +18,13 @@ namespace {
 constexpr int kPollRows = 16384;
 constexpr int64_t kNone = 4294967295; // Ascend's "no value" sentinel
 
+// aux of CANN calls and device tasks: connectionId + 1, because Ascend numbers connections from
+// 0 while the EventStore reads aux 0 as "no correlation".
+uint32_t correlation(int64_t connectionId)
+{
+    return connectionId < 0 || connectionId == kNone ? 0 : uint32_t(connectionId + 1);
+}
+
 uint32_t pidOf(int64_t globalTid) { return uint32_t(uint64_t(globalTid) >> 32); }
 uint32_t tidOf(int64_t globalTid) { return uint32_t(uint64_t(globalTid) & 0xFFFFFFFFu); }
 
@@ -115,7 +122,7 @@ std::string Reader::readCann()
         // runtime (5000) and acl (20000) are the API a user calls; node/model/hccl are GE levels.
         const ApiClass cls = type == 5000 || type == 20000 ? ApiClass::Runtime : ApiClass::Other;
         m_b.add(m_b.track({TrackKind::CudaApi, pid, tidOf(gtid), 0}), s.int64(0), s.int64(1), str(s, 5),
-                uint32_t(s.int64(4)), uint16_t(cls));
+                correlation(s.isNull(4) ? kNone : s.int64(4)), uint16_t(cls));
         count(TrackKind::CudaApi);
     });
 }
@@ -156,8 +163,7 @@ std::string Reader::readTasks()
             name = str(s, 7);
         if (name == kNoName)
             name = type;
-        const int64_t conn = s.isNull(3) ? 0 : s.int64(3);
-        const uint32_t corr = conn == kNone ? 0 : uint32_t(conn);
+        const uint32_t corr = correlation(s.isNull(3) ? kNone : s.int64(3));
         if (type == memcpy) {
             m_b.addWithBytes(m_b.track({TrackKind::Memcpy, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1),
                              name, corr, 0, 0);
@@ -227,8 +233,8 @@ std::string Reader::readCommunication()
     if (!has("COMMUNICATION_OP"))
         return {};
     const auto c = columns("COMMUNICATION_OP");
-    const std::string sql = std::string("SELECT startNs, endNs, opName, ") + (c.count("groupName") ? "groupName" : "0") +
-                            ", " + (c.count("connectionId") ? "connectionId" : "0") + " FROM COMMUNICATION_OP";
+    const std::string sql = std::string("SELECT startNs, endNs, opName, ") +
+                            (c.count("groupName") ? "groupName" : "0") + " FROM COMMUNICATION_OP";
     const NameId hccl = m_b.intern("hccl");
     std::set<int64_t> named;
     return eachRow(sql, "COMMUNICATION_OP", [&](const SqliteStmt &s) {
@@ -239,8 +245,9 @@ std::string Reader::readCommunication()
             m_b.setThreadName(m_devicePid, lane, g == kNoName ? m_b.intern("HCCL") : g);
         }
         const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, hccl, 0, kNoName});
-        m_b.add(m_b.track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0}), s.int64(0), s.int64(1), str(s, 2),
-                uint32_t(s.int64(4)), scope);
+        // aux of range kinds is a colour, not a correlation: none.
+        m_b.add(m_b.track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0}), s.int64(0), s.int64(1), str(s, 2), 0,
+                scope);
         count(TrackKind::NvtxStartEnd);
     });
 }

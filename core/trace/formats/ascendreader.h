@@ -9,7 +9,7 @@
 //     deviceId); name from COMPUTE_TASK_INFO or COMMUNICATION_TASK_INFO by globalTaskId, else the
 //     task type; aux = connectionId, which CANN_API shares (so apiCallFor links them).
 //   CANN_API          -> CudaApi (attr Runtime for runtime/acl levels, Other for node/model/hccl);
-//     aux = connectionId.
+//     aux = connectionId + 1.
 //   PYTORCH_API       -> NvtxPushPop (ops, python trace, mstx) or NvtxStartEnd (task queue
 //     enqueue/dequeue, which overlap); the NvtxScope domain is the ENUM_API_TYPE name. Its
 //     startNs/endNs are stored as TEXT by torch_npu and are cast.

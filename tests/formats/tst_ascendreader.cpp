@@ -1,0 +1,196 @@
+// The Ascend DB reader on every sample in testdata/traces/ascend: per-kind counts, named
+// events, globalTid split, connectionId correlation and rank against SQL over the same files;
+// read-only opening of the WAL-mode msprof DB (no -wal/-shm appear).
+
+#include "core/trace/formats/ascendreader.h"
+#include "core/trace/formats/formatreaders.h"
+#include "core/trace/alignment.h"
+#include "core/trace/traceloader.h"
+#include "sqlquery.h"
+#include "storefind.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ps::core::trace;
+
+namespace {
+
+QString ascendDir() { return QStringLiteral(PS_TESTDATA_DIR "/traces/ascend"); }
+
+struct Read
+{
+    ReportMeta meta;
+    std::shared_ptr<EventStore> store;
+    std::optional<int> rank;
+    std::string error;
+};
+
+Read readAscend(const QString &path)
+{
+    Read r;
+    StoreBuilder b;
+    r.error = AscendReader().readWithRank(path.toStdString(), b, r.meta, ReadContext{}, r.rank);
+    if (r.error.empty())
+        r.store = std::make_shared<EventStore>(std::move(b).build());
+    return r;
+}
+
+qint64 countIf(const sqlquery::Db &db, const QString &table, const QString &where = "1")
+{
+    return db.hasTable(table) ? db.count("SELECT count(*) FROM " + table + " WHERE " + where) : 0;
+}
+
+} // namespace
+
+class TestAscendReader : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { addFormatReaders(ReaderRegistry::instance()); }
+
+    void everyTimelineDb_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString &f : QDir(ascendDir()).entryList({"*.db"}, QDir::Files, QDir::Name))
+            if (!f.endsWith("analysis.db"))
+                QTest::newRow(qPrintable(f)) << ascendDir() + "/" + f;
+    }
+    void everyTimelineDb()
+    {
+        QFETCH(QString, path);
+        const Read r = readAscend(path);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        const EventStore &s = *r.store;
+        sqlquery::Db db(path);
+        QVERIFY(db.ok());
+        const QString memcpyType = "(SELECT id FROM STRING_IDS WHERE value = 'MEMCPY_ASYNC')";
+        QCOMPARE(qint64(s.count(TrackKind::Kernel)), countIf(db, "TASK", "taskType IS NOT " + memcpyType));
+        QCOMPARE(qint64(s.count(TrackKind::Memcpy)), countIf(db, "TASK", "taskType IS " + memcpyType));
+        QCOMPARE(qint64(s.count(TrackKind::CudaApi)), countIf(db, "CANN_API"));
+        QCOMPARE(qint64(s.count(TrackKind::NvtxPushPop)),
+                 countIf(db, "PYTORCH_API", "type != 50002") + countIf(db, "MSTX_EVENTS", "eventType = 1"));
+        QCOMPARE(qint64(s.count(TrackKind::NvtxStartEnd)), countIf(db, "PYTORCH_API", "type = 50002") +
+                                                              countIf(db, "MSTX_EVENTS", "eventType = 2") +
+                                                              countIf(db, "COMMUNICATION_OP"));
+        QCOMPARE(qint64(s.count(TrackKind::NvtxMark)), countIf(db, "MSTX_EVENTS", "eventType IN (0, 3)"));
+        for (int k = 0; k < kTrackKindCount; ++k)
+            QCOMPARE(r.meta.fileCounts[size_t(k)], s.count(TrackKind(k)));
+
+        // Named events: first device task (compute name, else communication name, else type).
+        const auto task = db.rows(
+            "SELECT COALESCE((SELECT value FROM STRING_IDS WHERE id = (SELECT name FROM COMPUTE_TASK_INFO C WHERE "
+            "C.globalTaskId = T.globalTaskId)), (SELECT value FROM STRING_IDS WHERE id = (SELECT name FROM "
+            "COMMUNICATION_TASK_INFO M WHERE M.globalTaskId = T.globalTaskId LIMIT 1)), (SELECT value FROM "
+            "STRING_IDS WHERE id = T.taskType)), startNs, endNs - startNs FROM TASK T ORDER BY startNs LIMIT 1");
+        QCOMPARE(task.size(), size_t(1));
+        const TrackKind taskKind = task[0][0].toString() == "MEMCPY_ASYNC" ? TrackKind::Memcpy : TrackKind::Kernel;
+        const auto t = storefind::find(s, taskKind, task[0][0].toString(), task[0][1].toLongLong());
+        QVERIFY2(t, qPrintable(task[0][0].toString()));
+        QCOMPARE(storefind::duration(s, *t), task[0][2].toLongLong());
+
+        const auto cann = db.rows("SELECT (SELECT value FROM STRING_IDS WHERE id = name), startNs, endNs - startNs, "
+                                  "globalTid >> 32, globalTid & 4294967295 FROM CANN_API ORDER BY startNs LIMIT 1");
+        const auto c = storefind::find(s, TrackKind::CudaApi, cann[0][0].toString(), cann[0][1].toLongLong());
+        QVERIFY(c);
+        QCOMPARE(storefind::duration(s, *c), cann[0][2].toLongLong());
+        // globalTid: pid in the high 32 bits, tid in the low 32.
+        QCOMPARE(qint64(s.track(c->track).pid()), cann[0][3].toLongLong());
+        QCOMPARE(qint64(s.track(c->track).tid()), cann[0][4].toLongLong());
+
+        if (db.hasTable("PYTORCH_API")) {
+            // Stored as TEXT: the reference casts too.
+            const auto op = db.rows("SELECT (SELECT value FROM STRING_IDS WHERE id = name), CAST(startNs AS INTEGER), "
+                                    "CAST(endNs AS INTEGER) - CAST(startNs AS INTEGER) FROM PYTORCH_API "
+                                    "WHERE type = 50001 ORDER BY CAST(startNs AS INTEGER) LIMIT 1");
+            const auto o = storefind::find(s, TrackKind::NvtxPushPop, op[0][0].toString(), op[0][1].toLongLong());
+            QVERIFY(o);
+            QCOMPARE(storefind::duration(s, *o), op[0][2].toLongLong());
+        }
+        if (countIf(db, "COMMUNICATION_OP") > 0) {
+            const auto hccl = db.rows("SELECT (SELECT value FROM STRING_IDS WHERE id = opName), startNs, "
+                                      "endNs - startNs FROM COMMUNICATION_OP ORDER BY startNs LIMIT 1");
+            const auto h = storefind::find(s, TrackKind::NvtxStartEnd, hccl[0][0].toString(), hccl[0][1].toLongLong());
+            QVERIFY(h);
+            QCOMPARE(storefind::duration(s, *h), hccl[0][2].toLongLong());
+        }
+
+        // connectionId links a device task to the CANN call that launched it.
+        const auto linked = db.rows("SELECT T.startNs, (SELECT value FROM STRING_IDS WHERE id = A.name) FROM TASK T "
+                                    "JOIN CANN_API A ON A.connectionId = T.connectionId ORDER BY T.startNs LIMIT 20");
+        QVERIFY(!linked.empty());
+        for (const auto &row : linked) {
+            std::optional<EventRef> k;
+            for (TrackKind kind : {TrackKind::Kernel, TrackKind::Memcpy})
+                for (uint32_t ti : s.tracksOfKind(kind))
+                    for (size_t i = 0; i < s.track(ti).size() && !k; ++i)
+                        if (s.track(ti).start(i) == row[0].toLongLong())
+                            k = EventRef{ti, uint32_t(i)};
+            QVERIFY(k);
+            const auto call = s.apiCallFor(*k);
+            QVERIFY(call);
+            QCOMPARE(storefind::nameOf(s, *call), row[1].toString());
+        }
+
+        QCOMPARE(r.meta.utcStartNs, std::optional<int64_t>(0)); // epoch ns
+        QCOMPARE(qint64(r.meta.gpus.size()), countIf(db, "NPU_INFO"));
+        if (path.contains("ascend_pytorch_profiler_")) {
+            QVERIFY(r.rank);
+            QCOMPARE(qint64(*r.rank), db.value("SELECT rankId FROM RANK_DEVICE_MAP").toLongLong());
+            QCOMPARE(QString::fromStdString(r.meta.schemaVersion),
+                     db.value("SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'").toString());
+            QCOMPARE(QString::fromStdString(r.meta.host), db.value("SELECT hostName FROM HOST_INFO").toString());
+        }
+    }
+
+    void analysisDb()
+    {
+        std::string error;
+        ReportPtr r = loadReport((ascendDir() + "/msinsight__level1__rank0__analysis.db").toStdString(), ReadContext{},
+                                 error);
+        QVERIFY2(r, error.c_str());
+        QCOMPARE(r->meta.format, TraceFormat::AscendDb);
+        QCOMPARE(r->store->eventCount(), size_t(0));
+        QVERIFY(QString::fromStdString(r->meta.warnings.at(0)).contains("ascend_pytorch_profiler_"));
+    }
+
+    // msprof_0.db is in WAL mode: a plain read-only open would create -wal/-shm beside it.
+    void walDbStaysUntouched()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("msprof_0.db");
+        QVERIFY(QFile::copy(ascendDir() + "/msinsight__full_db__msprof_0.db", copy));
+        QFile header(copy);
+        QVERIFY(header.open(QIODevice::ReadOnly));
+        const QByteArray h = header.read(20);
+        QCOMPARE(int(h[18]), 2); // file format write/read versions 2 = WAL
+        QCOMPARE(int(h[19]), 2);
+        header.close();
+        const QStringList before = QDir(dir.path()).entryList(QDir::Files);
+        std::string error;
+        ReportPtr r = loadReport(copy.toStdString(), ReadContext{}, error);
+        QVERIFY2(r, error.c_str());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), before);
+        QVERIFY(r->store->count(TrackKind::Kernel) > 0);
+    }
+
+    void twoRanksOneAxis()
+    {
+        std::vector<ReportPtr> reports;
+        for (const char *f : {"msinsight__level1__rank0__ascend_pytorch_profiler_0.db",
+                              "msinsight__level1__rank1__ascend_pytorch_profiler_1.db"}) {
+            std::string error;
+            reports.push_back(loadReport((ascendDir() + "/" + f).toStdString(), ReadContext{}, error));
+            QVERIFY2(reports.back(), error.c_str());
+        }
+        const AlignResult a = alignReports(reports, AlignSpec{});
+        QCOMPARE(a.used, AlignMode::Utc);
+        QCOMPARE(a.offsets, (std::vector<int64_t>{0, 0})); // both already on the epoch
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAscendReader)
+#include "tst_ascendreader.moc"
