@@ -125,7 +125,7 @@ class Composition
 {
 public:
     explicit Composition(const ComposeOptions &options)
-        : m_options(options), m_repo(options.configDirs, options.builtinPresets)
+        : m_options(options), m_repo(options.configDirs, options.builtinPresets, options.reuseParsedFiles)
     {
     }
 

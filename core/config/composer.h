@@ -30,6 +30,9 @@ struct ComposeOptions
     std::string configName;              // the primary config, with or without ".yaml"
     std::vector<std::string> overrides;  // Hydra override syntax, one per element
     EnvLookup env = processEnvironment(); // for hydra.searchpath and oc.env
+    // Reuse parsed files across compositions in this process while their size and modification
+    // time are unchanged (the GUI recomposes on every edit; parsing dominates the cost).
+    bool reuseParsedFiles = true;
 };
 
 struct ComposeResult

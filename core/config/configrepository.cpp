@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <set>
+#include <unordered_map>
 
 namespace ps::core::config {
 
@@ -41,6 +43,50 @@ std::unique_ptr<LoadedConfig> makeLoaded(const std::string &configPath, const st
     return lc;
 }
 
+// Parsed files shared by compositions in this process, keyed by path and checked against the
+// file's size and modification time before reuse.
+class ParsedFileCache
+{
+public:
+    LoadedYaml load(const std::string &path)
+    {
+        std::error_code ec;
+        auto size = fs::file_size(path, ec);
+        auto mtime = fs::last_write_time(path, ec);
+        if (ec)
+            return loadYamlFile(path);
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            auto it = m_entries.find(path);
+            if (it != m_entries.end() && it->second.size == size && it->second.mtime == mtime)
+                return it->second.yaml;
+        }
+        LoadedYaml y = loadYamlFile(path);
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_entries.size() >= kMaxEntries)
+            m_entries.clear();
+        m_entries[path] = Entry{size, mtime, y};
+        return y;
+    }
+
+private:
+    static constexpr size_t kMaxEntries = 1024;
+    struct Entry
+    {
+        std::uintmax_t size = 0;
+        fs::file_time_type mtime;
+        LoadedYaml yaml;
+    };
+    std::mutex m_mutex;
+    std::unordered_map<std::string, Entry> m_entries;
+};
+
+ParsedFileCache &parsedFileCache()
+{
+    static ParsedFileCache cache;
+    return cache;
+}
+
 } // namespace
 
 std::string normalizeConfigPath(const std::string &path)
@@ -69,7 +115,8 @@ std::string normalizeConfigPath(const std::string &path)
     return out;
 }
 
-ConfigRepository::ConfigRepository(std::vector<std::string> dirs, bool builtin)
+ConfigRepository::ConfigRepository(std::vector<std::string> dirs, bool builtin, bool reuseParsed)
+    : m_reuseParsed(reuseParsed)
 {
     for (auto &d : dirs)
         m_roots.push_back(Root{std::move(d), false});
@@ -111,7 +158,7 @@ const LoadedConfig *ConfigRepository::load(const std::string &configPath)
         std::string file = r.dir + "/" + configPath + kYaml;
         std::error_code ec;
         if (fs::is_regular_file(file, ec)) {
-            result = makeLoaded(configPath, file, loadYamlFile(file));
+            result = makeLoaded(configPath, file, m_reuseParsed ? parsedFileCache().load(file) : loadYamlFile(file));
             break;
         }
     }

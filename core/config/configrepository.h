@@ -29,7 +29,9 @@ class ConfigRepository
 {
 public:
     // `dirs` are searched in order; the built-in presets come last when `builtin` is set.
-    ConfigRepository(std::vector<std::string> dirs, bool builtin);
+    // With `reuseParsed`, files parsed by earlier compositions in this process are reused while
+    // their size and modification time are unchanged.
+    ConfigRepository(std::vector<std::string> dirs, bool builtin, bool reuseParsed = false);
 
     void appendDir(const std::string &dir);
     // Human-readable roots, in order ("file:///x/conf", "<builtin>").
@@ -48,6 +50,7 @@ private:
         bool builtin = false;
     };
     std::vector<Root> m_roots;
+    bool m_reuseParsed = false;
     std::map<std::string, std::unique_ptr<LoadedConfig>> m_cache; // by config path; null = absent
 };
 

@@ -29,22 +29,34 @@ std::string pythonFloatRepr(double v)
     // Python's repr: decimal point position decpt = exponent + 1; exponent form when
     // decpt <= -4 or decpt > 16.
     int decpt = exponent + 1;
+    // Built by appending only: GCC 12 at -O3 reports a false -Wrestrict on operator+ chains here.
     std::string out;
+    out.reserve(digits.size() + 24);
+    if (negative)
+        out.push_back('-');
     if (decpt <= -4 || decpt > 16) {
-        out = digits.substr(0, 1);
-        if (digits.size() > 1)
-            out += "." + digits.substr(1);
+        out.push_back(digits[0]);
+        if (digits.size() > 1) {
+            out.push_back('.');
+            out.append(digits, 1, std::string::npos);
+        }
         char expBuf[16];
         std::snprintf(expBuf, sizeof expBuf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
-        out += expBuf;
+        out.append(expBuf);
     } else if (decpt <= 0) {
-        out = "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
+        out.append("0.");
+        out.append(static_cast<size_t>(-decpt), '0');
+        out.append(digits);
     } else if (static_cast<size_t>(decpt) >= digits.size()) {
-        out = digits + std::string(static_cast<size_t>(decpt) - digits.size(), '0') + ".0";
+        out.append(digits);
+        out.append(static_cast<size_t>(decpt) - digits.size(), '0');
+        out.append(".0");
     } else {
-        out = digits.substr(0, static_cast<size_t>(decpt)) + "." + digits.substr(static_cast<size_t>(decpt));
+        out.append(digits, 0, static_cast<size_t>(decpt));
+        out.push_back('.');
+        out.append(digits, static_cast<size_t>(decpt), std::string::npos);
     }
-    return negative ? "-" + out : out;
+    return out;
 }
 
 std::string yamlFloat(double v)
@@ -55,9 +67,14 @@ std::string yamlFloat(double v)
         return v < 0 ? "-.inf" : ".inf";
     std::string s = pythonFloatRepr(v);
     size_t e = s.find('e');
-    if (e != std::string::npos && s.find('.') == std::string::npos)
-        s.insert(e, ".0");
-    return s;
+    if (e == std::string::npos || s.find('.') != std::string::npos)
+        return s;
+    std::string out;
+    out.reserve(s.size() + 2);
+    out.append(s, 0, e);
+    out.append(".0");
+    out.append(s, e, std::string::npos);
+    return out;
 }
 
 } // namespace ps::core::config

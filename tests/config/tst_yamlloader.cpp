@@ -59,8 +59,8 @@ private slots:
         QTest::newRow("quoted interpolation") << "'${a.b}'" << Node::Kind::Interpolation << "${a.b}";
         QTest::newRow("double quoted") << "\"x\"" << Node::Kind::String << "x";
         QTest::newRow("str tag") << "!!str 12" << Node::Kind::String << "12";
-        // A fuzzer finding of ours, and a crash in PyYAML ("could not convert string to float"):
-        // "._" matches the float pattern but is no number; it stays the text.
+        // PyYAML itself crashes here ("could not convert string to float"), found while checking the
+        // emitter against OmegaConf: "._" matches the float pattern but is no number; it stays the text.
         QTest::newRow("dot underscore") << "._" << Node::Kind::String << "._";
     }
 
