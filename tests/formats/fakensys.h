@@ -1,0 +1,51 @@
+#pragma once
+// Stand-in `nsys` scripts for tst_nsysrepreader: each records its argv (one argument per line)
+// and behaves like one outcome of `nsys export`.
+
+#include <QFile>
+#include <QString>
+
+namespace fakensys {
+
+// Copies testdata/traces/nsys/<stem>.sqlite (the pair of the .nsys-rep) to the --output path,
+// printing nsys-like progress.
+inline const char *const kCopy = R"SH(#!/bin/sh
+printf '%s\n' "$@" > "$FAKE_NSYS_ARGV"
+out=""
+prev=""
+for a in "$@"; do
+  if [ "$prev" = "--output" ]; then out="$a"; fi
+  prev="$a"
+  rep="$a"
+done
+stem=$(basename "$rep" .nsys-rep)
+echo "Processing [=========>           ] 50%"
+cp "$FAKE_NSYS_TESTDATA/traces/nsys/$stem.sqlite" "$out" || exit 1
+echo "Processing [=====================] 100%"
+)SH";
+
+// Hangs until killed (for Cancel).
+inline const char *const kHang = R"SH(#!/bin/sh
+printf '%s\n' "$@" > "$FAKE_NSYS_ARGV"
+echo "Processing [>                    ] 1%"
+exec sleep 60
+)SH";
+
+// Fails like nsys does on a damaged report.
+inline const char *const kFail = R"SH(#!/bin/sh
+printf '%s\n' "$@" > "$FAKE_NSYS_ARGV"
+echo "Failed to open the report: boom" >&2
+exit 3
+)SH";
+
+inline bool install(const QString &dir, const char *script)
+{
+    QFile f(dir + "/nsys");
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    f.write(script);
+    f.close();
+    return f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+}
+
+} // namespace fakensys
