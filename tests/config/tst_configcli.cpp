@@ -1,0 +1,168 @@
+// profstudio-cli compose and explain (../shared/spec/cli.md): every expected case through the
+// real executable (stdout byte for byte, exit statuses, located errors on stderr), --resolve
+// reports, --format json, explain, and usage errors.
+#include "expectedcase.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int code;
+    QByteArray out;
+    QString err;
+};
+
+Run runCli(const QStringList &args, const QMap<QString, QString> &env = {})
+{
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.remove("HYDRA_CORPUS_UNSET");
+    for (auto it = env.begin(); it != env.end(); ++it)
+        e.insert(it.key(), it.value());
+    p.setProcessEnvironment(e);
+    p.start(QStringLiteral(PS_BIN_DIR "/profstudio-cli"), args);
+    if (!p.waitForFinished(60000))
+        return {-1, {}, "timeout"};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QStringList composeArgs(const ExpectedCase &c, bool resolve)
+{
+    QStringList a{"compose", "--config-dir", c.configDir, "--config-name", c.configName};
+    if (resolve)
+        a << "--resolve";
+    a << c.overrides;
+    return a;
+}
+
+} // namespace
+
+class TestConfigCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void everyCase_data()
+    {
+        QTest::addColumn<int>("index");
+        const auto cases = loadExpectedCases();
+        for (int i = 0; i < cases.size(); ++i)
+            QTest::newRow(qPrintable(cases[i].name)) << i;
+    }
+
+    void everyCase()
+    {
+        QFETCH(int, index);
+        const ExpectedCase c = loadExpectedCases().at(index);
+        if (c.expectError) {
+            Run r = runCli(composeArgs(c, c.errorWithResolve), c.env);
+            if (c.errorWithResolve) {
+                QVERIFY2(!r.err.isEmpty(), "unresolvable values are reported");
+                return;
+            }
+            QCOMPARE(r.code, 1);
+            QVERIFY(r.out.isEmpty());
+            QVERIFY2(QRegularExpression("^(\\S+:\\d+:\\d+: )?error: ").match(r.err).hasMatch(), qPrintable(r.err));
+            return;
+        }
+        if (c.hasYaml) {
+            Run r = runCli(composeArgs(c, false), c.env);
+            QCOMPARE(r.code, 0);
+            QCOMPARE(QString::fromUtf8(r.out), c.expectedYaml);
+        }
+        if (c.hasResolved) {
+            Run r = runCli(composeArgs(c, true), c.env);
+            QCOMPARE(r.code, 0);
+            QCOMPARE(QString::fromUtf8(r.out), c.expectedResolved);
+        }
+    }
+
+    // hydra-075: values left as written are reported on stderr with their key and file:line.
+    void resolveReportsUnresolvable()
+    {
+        const QString dir = configsRoot() + "/expected/hydra-075-resolve-missing/conf";
+        Run r = runCli({"compose", "--config-dir", dir, "--config-name", "config", "--resolve"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains(dir + "/config.yaml:3:1: warning: cannot resolve 'miss': ${a.nope}"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(dir + "/config.yaml:5:1: warning: cannot resolve 'to_mand'"), qPrintable(r.err));
+    }
+
+    void missingSelfWarnsOnStderr()
+    {
+        const QString dir = configsRoot() + "/expected/hydra-007-self-absent-primary/conf";
+        Run r = runCli({"compose", "--config-dir", dir, "--config-name", "config"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.contains("warning: In 'config': Defaults list is missing `_self_`"));
+    }
+
+    void json()
+    {
+        const QString dir = configsRoot() + "/verl/verl/trainer/config";
+        Run r = runCli({"compose", "--config-dir", dir, "--config-name", "ppo_trainer", "--format", "json",
+                        "global_profiler.steps=[1,2]"});
+        QCOMPARE(r.code, 0);
+        QJsonParseError pe;
+        QJsonDocument doc = QJsonDocument::fromJson(r.out, &pe);
+        QCOMPARE(pe.error, QJsonParseError::NoError);
+        QJsonObject gp = doc.object()["global_profiler"].toObject();
+        QCOMPARE(gp["steps"].toArray().size(), 2);
+        QCOMPARE(gp["tool"].isNull(), true);
+    }
+
+    void explain()
+    {
+        const QString dir = configsRoot() + "/verl/verl/trainer/config";
+        Run r = runCli({"explain", "--config-dir", dir, "--config-name", "ppo_trainer",
+                        "actor_rollout_ref.actor.optim.lr", "actor_rollout_ref.actor.optim.lr=2e-6"});
+        QCOMPARE(r.code, 0);
+        const QString out = QString::fromUtf8(r.out);
+        QStringList lines = out.split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() >= 3, qPrintable(out));
+        QCOMPARE(lines[0], QString("actor_rollout_ref.actor.optim.lr: 2.0e-06"));
+        // optim/fsdp.yaml brought in by actor/dp_actor.yaml's `../optim@optim: fsdp`.
+        QVERIFY2(lines[1].contains(dir + "/optim/fsdp.yaml:") && lines[1].contains("'../optim@optim: fsdp'") &&
+                     lines[1].contains(dir + "/actor/dp_actor.yaml:"),
+                 qPrintable(lines[1]));
+        QVERIFY2(lines.last().contains("override 'actor_rollout_ref.actor.optim.lr=2e-6'") &&
+                     lines.last().endsWith("<- wins"),
+                 qPrintable(lines.last()));
+
+        r = runCli({"explain", "--config-dir", dir, "--config-name", "ppo_trainer", "no.such.key"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("error: key 'no.such.key' is not in the composed config"));
+    }
+
+    void usage_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::newRow("compose --help") << QStringList{"compose", "--help"} << 0;
+        QTest::newRow("explain --help") << QStringList{"explain", "--help"} << 0;
+        QTest::newRow("no --config-name") << QStringList{"compose", "a=1"} << 2;
+        QTest::newRow("bad --format") << QStringList{"compose", "--config-name", "x", "--format", "xml"} << 2;
+        QTest::newRow("unknown option") << QStringList{"compose", "--nope"} << 2;
+        QTest::newRow("explain without key") << QStringList{"explain", "--config-name", "x"} << 2;
+        QTest::newRow("missing config dir")
+            << QStringList{"compose", "--config-dir", "/nonexistent", "--config-name", "x"} << 1;
+        QTest::newRow("preset-only search path")
+            << QStringList{"compose", "--config-name", "profile/default"} << 0;
+    }
+
+    void usage()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        Run r = runCli(args);
+        QCOMPARE(r.code, code);
+        if (code == 0 && args.contains("--help"))
+            QVERIFY(r.out.contains("--config-dir"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfigCli)
+#include "tst_configcli.moc"
