@@ -9,7 +9,7 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 1;
+constexpr uint64_t kVersion = 2; // 2: process streams
 constexpr size_t kHeaderSize = 64;
 
 struct Header
@@ -156,6 +156,12 @@ std::string encodeCache(const Report &report, const CacheKey &key)
     o.u64(m.warnings.size());
     for (const std::string &w : m.warnings)
         o.str(w);
+    o.u64(m.processStreams.size());
+    for (const ProcessStreamInfo &ps : m.processStreams) {
+        o.u64(ps.pid);
+        o.str(ps.file);
+        o.str(ps.content);
+    }
 
     const EventStore &s = *report.store;
     o.array(s.names().offsets());
@@ -273,6 +279,14 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
     const uint64_t warnings = in.u64();
     for (uint64_t w = 0; in.ok && w < warnings && w < 4096; ++w)
         m.warnings.push_back(in.str());
+    const uint64_t streams = in.u64();
+    for (uint64_t i = 0; in.ok && i < streams && i < 65536; ++i) {
+        ProcessStreamInfo ps;
+        ps.pid = uint32_t(in.u64());
+        ps.file = in.str();
+        ps.content = in.str();
+        m.processStreams.push_back(std::move(ps));
+    }
 
     StoreParts p;
     const auto offsets = in.array<uint32_t>();

@@ -386,6 +386,13 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
         while (s.get() && s.step())
             b.setThreadName(pidOf(s.int64(0)), tidOf(s.int64(0)), mapString(s.int64(1)));
     }
+    if (tables.count("ProcessStreams")) {
+        SqliteStmt s = db.prepare("SELECT ps.globalPid, f.value, c.value FROM ProcessStreams ps LEFT JOIN StringIds f "
+                                  "ON f.id = ps.filenameId LEFT JOIN StringIds c ON c.id = ps.contentId",
+                                  error);
+        while (s.get() && s.step())
+            meta.processStreams.push_back({pidOf(s.int64(0)), std::string(s.text(1)), std::string(s.text(2))});
+    }
     std::map<uint32_t, NameId> processNames;
     if (tables.count("PROCESSES")) {
         SqliteStmt s = db.prepare("SELECT pid, name FROM PROCESSES", error);

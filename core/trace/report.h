@@ -26,6 +26,14 @@ struct GpuInfo
     std::string uuid;
 };
 
+// Captured stdout/stderr of a profiled process (nsys ProcessStreams).
+struct ProcessStreamInfo
+{
+    uint32_t pid = 0;
+    std::string file;    // e.g. ".../streams/pid_158702_stderr.log"
+    std::string content; // the captured text
+};
+
 // What the file itself says.
 struct ReportMeta
 {
@@ -42,6 +50,7 @@ struct ReportMeta
     // Usually equal to EventStore::count(); readers that drop rows say why in warnings.
     std::array<size_t, kTrackKindCount> fileCounts{};
     std::vector<std::string> warnings; // non-fatal oddities met while reading
+    std::vector<ProcessStreamInfo> processStreams;
 };
 
 // Who the report is in the run; every field optional. Derived from the path (identity.h) and

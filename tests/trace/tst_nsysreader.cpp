@@ -71,6 +71,16 @@ private slots:
         if (!utc)
             QVERIFY(!r->meta.warnings.empty());
 
+        // Captured stdout/stderr per process.
+        QCOMPARE(int64_t(r->meta.processStreams.size()), db.count("ProcessStreams"));
+        for (const auto &ps : r->meta.processStreams) {
+            QVERIFY(!ps.file.empty());
+            QCOMPARE(db.scalar("SELECT count(*) FROM ProcessStreams ps JOIN StringIds f ON f.id = ps.filenameId "
+                               "WHERE ((ps.globalPid >> 24) & 16777215) = " + std::to_string(ps.pid) +
+                               " AND f.value = '" + ps.file + "'"),
+                     std::optional<int64_t>(1));
+        }
+
         // Processes with events, from masked global ids.
         std::set<int64_t> pids;
         for (auto [table, col] : {std::pair{"CUPTI_ACTIVITY_KIND_KERNEL", "globalPid"},

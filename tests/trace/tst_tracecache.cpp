@@ -80,6 +80,9 @@ private slots:
         QCOMPARE(cached->meta.fileCounts, fresh->meta.fileCounts);
         QCOMPARE(cached->meta.warnings, fresh->meta.warnings);
         QCOMPARE(cached->meta.gpus.size(), fresh->meta.gpus.size());
+        QCOMPARE(cached->meta.processStreams.size(), fresh->meta.processStreams.size());
+        for (size_t i = 0; i < fresh->meta.processStreams.size(); ++i)
+            QCOMPARE(cached->meta.processStreams[i].content, fresh->meta.processStreams[i].content);
         QCOMPARE(cached->identity.pid, fresh->identity.pid);
         QCOMPARE(cached->identity.run, fresh->identity.run);
     }
