@@ -17,6 +17,9 @@ using namespace ps::core::trace;
 
 namespace {
 
+// True once ReportMeta carries the rank the readers find (formatutil.h setMetaRank).
+template <typename M> constexpr bool kMetaHasRank = requires(M m) { m.rank; };
+
 const QString kTraces = QStringLiteral(PS_TESTDATA_DIR "/traces");
 
 QStringList sessionFiles()
@@ -135,7 +138,7 @@ private slots:
             kernels += e["cat"].toString() == "kernel" && e["ph"].toString() == "X";
         QCOMPARE(reports[2]["counts"]["kernel"].toInt(), kernels);
         // distributedInfo.rank reaches `trace info` once ReportMeta carries a rank (see formatutil.h).
-        if constexpr (requires(ReportMeta m) { m.rank; })
+        if constexpr (kMetaHasRank<ReportMeta>)
             QCOMPARE(reports[2]["rank"].toInt(-1), 0);
         QCOMPARE(reports[1]["utc_start_ns"].isNull(), true);
     }
