@@ -8,9 +8,28 @@
 #include "core/config/keypath.h"
 #include "core/config/yamlemitter.h"
 
+#include <optional>
+
 namespace ps::cli {
 
 namespace cfg = ps::core::config;
+
+namespace {
+
+// Parses with `spec`; returns the exit status to end with (help shown: 0, bad usage: 2), or
+// nothing when the command should run.
+std::optional<int> parseOrExit(const CommandSpec &spec, const Args &args, ParsedArgs &parsed, std::ostream &out,
+                               std::ostream &err)
+{
+    ParseStatus st = ArgParser(spec).parse(args, parsed, out, err);
+    if (st == ParseStatus::HelpShown)
+        return 0;
+    if (st == ParseStatus::UsageError)
+        return 2;
+    return std::nullopt;
+}
+
+} // namespace
 
 int cmdCompose(const Args &args, std::ostream &out, std::ostream &err)
 {
@@ -26,12 +45,8 @@ int cmdCompose(const Args &args, std::ostream &out, std::ostream &err)
     spec.epilog = "Example:\n  profstudio-cli compose --config-dir verl/trainer/config --config-name ppo_trainer "
                   "global_profiler.tool=nsys 'global_profiler.steps=[1,2]'";
     ParsedArgs parsed;
-    ArgParser parser(spec);
-    ParseStatus st = parser.parse(args, parsed, out, err);
-    if (st == ParseStatus::HelpShown)
-        return 0;
-    if (st == ParseStatus::UsageError)
-        return 2;
+    if (auto status = parseOrExit(spec, args, parsed, out, err))
+        return *status;
     std::string format = parsed.value("format", "yaml");
     if (format != "yaml" && format != "json") {
         err << "error: --format must be yaml or json, not '" << format << "'\n";
@@ -74,12 +89,8 @@ int cmdExplain(const Args &args, std::ostream &out, std::ostream &err)
                           "  OVERRIDE  Hydra override, as for compose";
     appendComposeOptions(spec);
     ParsedArgs parsed;
-    ArgParser parser(spec);
-    ParseStatus st = parser.parse(args, parsed, out, err);
-    if (st == ParseStatus::HelpShown)
-        return 0;
-    if (st == ParseStatus::UsageError)
-        return 2;
+    if (auto status = parseOrExit(spec, args, parsed, out, err))
+        return *status;
     if (parsed.positionals().empty()) {
         err << "error: explain needs a KEY (see --help)\n";
         return 2;

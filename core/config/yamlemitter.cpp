@@ -590,11 +590,7 @@ private:
                 }
             } else if (breaks) {
                 if (atEnd || !isBreak(ch)) {
-                    if (text[start] == U'\n')
-                        writeLineBreak();
-                    for (size_t k = start; k < end; ++k)
-                        writeBreakChar(text[k]);
-                    writeIndent();
+                    writeBreakRun(text, start, end);
                     m_whitespace = false;
                     m_indention = false;
                     start = end;
@@ -611,6 +607,17 @@ private:
             }
             ++end;
         }
+    }
+
+    // A run of line breaks inside a plain or single-quoted scalar: YAML folding needs one extra
+    // break before a "\n" run, then the continuation indent.
+    void writeBreakRun(const std::u32string &text, size_t start, size_t end)
+    {
+        if (text[start] == U'\n')
+            writeLineBreak();
+        for (size_t k = start; k < end; ++k)
+            writeBreakChar(text[k]);
+        writeIndent();
     }
 
     void writeBreakChar(char32_t br)
@@ -643,11 +650,7 @@ private:
                 }
             } else if (breaks) {
                 if (atEnd || !isBreak(ch)) {
-                    if (text[start] == U'\n')
-                        writeLineBreak();
-                    for (size_t k = start; k < end; ++k)
-                        writeBreakChar(text[k]);
-                    writeIndent();
+                    writeBreakRun(text, start, end);
                     start = end;
                 }
             } else {
