@@ -14,8 +14,7 @@ namespace ps::cli {
 
 namespace {
 
-template <typename T>
-std::optional<T> parseNumber(const std::string &text)
+template <typename T> std::optional<T> parseNumber(const std::string &text)
 {
     T value{};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -100,8 +100,8 @@ bool writeDemoRun(const DemoOptions &options, DemoResult &result, std::string &e
     result.stragglerRank = plan.straggler();
 
     const DemoConfigText config = demoConfigText(options.ranks, result.profiledSteps, result.reportDir);
-    for (const auto &[path, text] : {std::pair{result.configPath, &config.primary},
-                                     std::pair{result.presetPath, &config.preset}}) {
+    for (const auto &[path, text] :
+         {std::pair{result.configPath, &config.primary}, std::pair{result.presetPath, &config.preset}}) {
         error = writeFileAtomically(path, *text);
         if (!error.empty())
             return false;

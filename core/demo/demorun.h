@@ -25,32 +25,34 @@ namespace ps::core::demo {
 struct DemoOptions
 {
     std::string outDir;
-    int ranks = 4;               // profiled ActorGroup workers, one report each (1..1024)
-    int steps = 3;               // profiled training steps per report (1..1000)
-    int64_t eventsPerReport = 0; // approximate event rows per report; 0 = natural size (~2.1 k per step)
-    uint64_t seed = 1;           // drives PIDs, durations, UTC skews and the straggler rank
-    int firstStep = 2;           // global_step (0-based, RLinf A8) of the first profiled step
+    int ranks = 4; // profiled ActorGroup workers, one report each (1..1024)
+    int steps = 3; // profiled training steps per report (1..1000)
+    // Approximate event rows per report (within a few %, by scaling micro-batches per
+    // training_step); 0 = natural size, ~2.1 k rows per step. The floor is ~630 rows per step.
+    int64_t eventsPerReport = 0;
+    uint64_t seed = 1; // drives PIDs, durations, UTC skews and the straggler rank
+    int firstStep = 2; // global_step (0-based, RLinf A8) of the first profiled step
 };
 
 struct DemoReport
 {
-    std::string path;   // absolute path of the .sqlite export
-    int rank = 0;       // ActorGroup rank
-    int64_t pid = 0;    // process id, also in the file name and in globalPid/globalTid
+    std::string path;       // absolute path of the .sqlite export
+    int rank = 0;           // ActorGroup rank
+    int64_t pid = 0;        // process id, also in the file name and in globalPid/globalTid
     int64_t utcEpochNs = 0; // TARGET_INFO_SESSION_START_TIME.utcEpochNs (per-report skew)
     int64_t rowCount = 0;   // rows written into event tables (kernels, copies, runtime, NVTX)
 };
 
 struct DemoResult
 {
-    std::string outDir;      // absolute
-    std::string configDir;   // absolute; pass as `compose --config-dir`
-    std::string configName;  // pass as `compose --config-name`
-    std::string configPath;  // the primary config file
-    std::string presetPath;  // config/profile/default.yaml
-    std::string reportDir;   // where the exports are (cluster.profiling.output_dir)
-    std::vector<int> profiledSteps; // global_step values, as in cluster.profiling.steps
-    int stragglerRank = -1;  // the rank whose step ranges are the slowest
+    std::string outDir;              // absolute
+    std::string configDir;           // absolute; pass as `compose --config-dir`
+    std::string configName;          // pass as `compose --config-name`
+    std::string configPath;          // the primary config file
+    std::string presetPath;          // config/profile/default.yaml
+    std::string reportDir;           // where the exports are (cluster.profiling.output_dir)
+    std::vector<int> profiledSteps;  // global_step values, as in cluster.profiling.steps
+    int stragglerRank = -1;          // the rank whose step ranges are the slowest
     std::vector<DemoReport> reports; // by rank
     int64_t totalRows = 0;
 };

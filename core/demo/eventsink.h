@@ -54,8 +54,8 @@ public:
     virtual void runtime(int64_t start, int64_t end, ApiCall api, DemoThread thread, int64_t correlationId) = 0;
     virtual void kernel(int64_t start, int64_t end, int streamId, int64_t correlationId, Kernel kernel,
                         int64_t gridId) = 0;
-    virtual void memcpy(int64_t start, int64_t end, int streamId, int64_t correlationId, int64_t bytes,
-                        int copyKind, int srcKind, int dstKind) = 0;
+    virtual void memcpy(int64_t start, int64_t end, int streamId, int64_t correlationId, int64_t bytes, int copyKind,
+                        int srcKind, int dstKind) = 0;
     virtual void memset(int64_t start, int64_t end, int streamId, int64_t correlationId, int64_t bytes) = 0;
     virtual void synchronization(int64_t start, int64_t end, int streamId, int64_t correlationId) = 0;
     virtual void range(int64_t start, int64_t end, DemoThread thread, Range range) = 0;

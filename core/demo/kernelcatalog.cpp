@@ -10,17 +10,13 @@ namespace {
 // Order follows enum Kernel.
 const std::array<KernelSpec, kKernelCount> kSpecs = {{
     {"ampere_bf16_s16816gemm_bf16_128x256_ldg8_f2f_stages_64x3_tn",
-     "ampere_bf16_s16816gemm_bf16_128x256_ldg8_f2f_stages_64x3_tn", true, 232, 16, 32, 1, 256, 1, 1, 0, 73728,
-     520000},
+     "ampere_bf16_s16816gemm_bf16_128x256_ldg8_f2f_stages_64x3_tn", true, 232, 16, 32, 1, 256, 1, 1, 0, 73728, 520000},
     {"ampere_bf16_s16816gemm_bf16_256x128_ldg8_f2f_stages_64x3_tn",
-     "ampere_bf16_s16816gemm_bf16_256x128_ldg8_f2f_stages_64x3_tn", true, 232, 44, 16, 1, 256, 1, 1, 0, 73728,
-     1350000},
+     "ampere_bf16_s16816gemm_bf16_256x128_ldg8_f2f_stages_64x3_tn", true, 232, 44, 16, 1, 256, 1, 1, 0, 73728, 1350000},
     {"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x4_nn",
-     "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x4_nn", true, 202, 32, 32, 1, 128, 1, 1, 0, 81920,
-     610000},
+     "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x4_nn", true, 202, 32, 32, 1, 128, 1, 1, 0, 81920, 610000},
     {"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x4_nt",
-     "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x4_nt", true, 202, 32, 32, 1, 128, 1, 1, 0, 81920,
-     640000},
+     "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x4_nt", true, 202, 32, 32, 1, 128, 1, 1, 0, 81920, 640000},
     {"flash_fwd_kernel",
      "void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, "
      "Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t>>, false, true, false, false, true, true, false, "
@@ -100,14 +96,14 @@ const std::array<KernelSpec, kKernelCount> kSpecs = {{
      "namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, double*, double, double, "
      "double, double, double, bool, float*, float*)",
      false, 96, 320, 1, 1, 512, 1, 1, 0, 0, 2900000},
-    {"ncclDevKernel_AllGather_RING_LL", "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", false,
-     96, 2, 1, 1, 512, 1, 1, 0, 0, 1900000},
+    {"ncclDevKernel_AllGather_RING_LL", "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", false, 96,
+     2, 1, 1, 512, 1, 1, 0, 0, 1900000},
     {"ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL",
-     "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", false, 96, 2, 1, 1, 512, 1,
-     1, 0, 0, 2300000},
+     "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", false, 96, 2, 1, 1, 512, 1, 1, 0,
+     0, 2300000},
     {"ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-     "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", false, 96, 2, 1, 1, 512, 1, 1, 0,
-     0, 48000},
+     "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", false, 96, 2, 1, 1, 512, 1, 1, 0, 0,
+     48000},
 }};
 
 } // namespace

@@ -43,7 +43,7 @@ struct KernelSpec
     int blockX, blockY, blockZ;
     int staticSharedMemory;
     int dynamicSharedMemory;
-    int64_t nominalNs;         // typical duration for the demo's layer sizes
+    int64_t nominalNs; // typical duration for the demo's layer sizes
 };
 
 const KernelSpec &kernelSpec(Kernel k);

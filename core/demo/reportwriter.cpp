@@ -334,9 +334,11 @@ private:
         process.run();
 
         SqliteStatement thread(m_db, "INSERT INTO ThreadNames(nameId, priority, globalTid) VALUES(?,20,?)");
-        const std::vector<std::pair<std::string, int64_t>> threads = {
-            {"python3", m_tids[0]},        {"pt_autograd_0", m_tids[1]}, {"cuda00001400006", m_info.pid + 17},
-            {"cuda-EvtHandlr", m_info.pid + 18}, {"python3", m_info.pid + 29}};
+        const std::vector<std::pair<std::string, int64_t>> threads = {{"python3", m_tids[0]},
+                                                                      {"pt_autograd_0", m_tids[1]},
+                                                                      {"cuda00001400006", m_info.pid + 17},
+                                                                      {"cuda-EvtHandlr", m_info.pid + 18},
+                                                                      {"python3", m_info.pid + 29}};
         for (const auto &[name, tidValue] : threads) {
             thread.bind(1, intern(name));
             thread.bind(2, globalTid(m_info.pid, tidValue));

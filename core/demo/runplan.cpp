@@ -55,8 +55,8 @@ RunPlan::RunPlan(const DemoOptions &options, int64_t microBatchesPerTrainingStep
 
 double RunPlan::factor(int rank, int step, int64_t unit) const
 {
-    DemoRandom rng(DemoRandom::mix(m_seed, static_cast<uint64_t>(rank), static_cast<uint64_t>(step),
-                                   static_cast<uint64_t>(unit)));
+    DemoRandom rng(
+        DemoRandom::mix(m_seed, static_cast<uint64_t>(rank), static_cast<uint64_t>(step), static_cast<uint64_t>(unit)));
     const double jitter = 0.02 * (2.0 * rng.uniform() - 1.0);
     return (rank == m_straggler ? 1.3 : 1.0) * (1.0 + jitter);
 }

@@ -16,18 +16,18 @@ struct RankInfo
 {
     int64_t pid = 0;
     std::string host;
-    int deviceId = 0;            // CUDA device on its host (ranks fill 8-GPU hosts in order)
+    int deviceId = 0;               // CUDA device on its host (ranks fill 8-GPU hosts in order)
     int64_t trueSessionStartNs = 0; // when its nsys session really started (UTC ns)
-    int64_t utcEpochNs = 0;      // what the report records: true start + its host's clock error
-    int64_t systemClockNs = 0;   // the host's raw clock at session start (TARGET_INFO_SESSION_START_TIME)
+    int64_t utcEpochNs = 0;         // what the report records: true start + its host's clock error
+    int64_t systemClockNs = 0;      // the host's raw clock at session start (TARGET_INFO_SESSION_START_TIME)
 };
 
 class RunPlan
 {
 public:
     static constexpr int kGpusPerHost = 8;
-    static constexpr int kLayers = 4;            // transformer blocks per micro-batch
-    static constexpr int kTrainingStepsPerRun = 2; // training_step ranges inside one run_training
+    static constexpr int kLayers = 4;                  // transformer blocks per micro-batch
+    static constexpr int kTrainingStepsPerRun = 2;     // training_step ranges inside one run_training
     static constexpr int64_t kNaturalMicroBatches = 4; // per training_step when eventsPerReport = 0
 
     RunPlan(const DemoOptions &options, int64_t microBatchesPerTrainingStep);

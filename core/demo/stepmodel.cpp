@@ -16,8 +16,7 @@ constexpr double kDeviceBw = 1300.0;
 constexpr double kFillBw = 1500.0;
 } // namespace
 
-StepModel::StepModel(const RunPlan &plan, int rank, EventSink &sink)
-    : m_plan(plan), m_rank(rank), m_sink(sink)
+StepModel::StepModel(const RunPlan &plan, int rank, EventSink &sink) : m_plan(plan), m_rank(rank), m_sink(sink)
 {
     // Correlation ids continue from the unprofiled start-up (model load, earlier steps).
     DemoRandom rng(DemoRandom::mix(plan.seed(), static_cast<uint64_t>(rank), 0x636f7272)); // "corr"
@@ -162,10 +161,10 @@ void StepModel::microBatch()
                      Kernel::GemmDgrad, Kernel::GemmWgrad})
         launch(bwd, kComputeStream, k);
     for (int layer = RunPlan::kLayers - 1; layer >= 0; --layer) {
-        for (Kernel k : {Kernel::GemmDgrad, Kernel::GemmWgrad, Kernel::GeluBwd, Kernel::GemmDgrad,
-                         Kernel::GemmWgrad, Kernel::LayerNormBwd, Kernel::GemmDgrad, Kernel::GemmWgrad,
-                         Kernel::FlashBwdDotDo, Kernel::FlashBwd, Kernel::FlashBwdConvertDq, Kernel::GemmDgrad,
-                         Kernel::GemmWgrad, Kernel::LayerNormBwd})
+        for (Kernel k :
+             {Kernel::GemmDgrad, Kernel::GemmWgrad, Kernel::GeluBwd, Kernel::GemmDgrad, Kernel::GemmWgrad,
+              Kernel::LayerNormBwd, Kernel::GemmDgrad, Kernel::GemmWgrad, Kernel::FlashBwdDotDo, Kernel::FlashBwd,
+              Kernel::FlashBwdConvertDq, Kernel::GemmDgrad, Kernel::GemmWgrad, Kernel::LayerNormBwd})
             launch(bwd, kComputeStream, k);
         waitStream(kNcclStream, kComputeStream);
         nccl(bwd, Kernel::NcclReduceScatter, Range::NcclReduceScatter); // FSDP reduces the layer's grads
@@ -280,9 +279,9 @@ void StepModel::nccl(DemoThread t, Kernel k, Range r)
 
 void StepModel::memcpyAsync(DemoThread t, int stream, int64_t bytes, int copyKind, int srcKind, int dstKind)
 {
-    const double bandwidth = copyKind == kCopyDtoD ? kDeviceBw : (srcKind == kMemPinned || dstKind == kMemPinned)
-                                                                     ? kPinnedBw
-                                                                     : kPageableBw;
+    const double bandwidth = copyKind == kCopyDtoD                              ? kDeviceBw
+                             : (srcKind == kMemPinned || dstKind == kMemPinned) ? kPinnedBw
+                                                                                : kPageableBw;
     const int64_t callStart = cpu(t);
     int64_t callEnd = callStart + m_rng.around(8 * kUs, 0.3);
     const int64_t start = std::max(callStart + m_rng.around(4 * kUs, 0.4), gpu(stream) + m_rng.around(1500, 0.5));
@@ -312,8 +311,7 @@ void StepModel::memsetAsync(DemoThread t, int stream, int64_t bytes)
 void StepModel::streamSync(DemoThread t, int stream)
 {
     const int64_t callStart = cpu(t);
-    const int64_t callEnd =
-        std::max(callStart + m_rng.around(2500, 0.3), gpu(stream) + m_rng.around(3 * kUs, 0.3));
+    const int64_t callEnd = std::max(callStart + m_rng.around(2500, 0.3), gpu(stream) + m_rng.around(3 * kUs, 0.3));
     const int64_t syncStart = callStart + 700;
     const int64_t syncEnd = std::max(syncStart, callEnd - 800);
     const int64_t correlationId = ++m_correlationId;

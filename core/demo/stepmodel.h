@@ -67,9 +67,9 @@ private:
     DemoRandom m_rng{0};
 
     int m_step = 0;
-    int64_t m_unit = 0;             // unit index within the step
-    int64_t m_base = 0;             // report time at which the current unit starts
-    double m_factor = 1.0;          // this rank's factor for the current unit
+    int64_t m_unit = 0;              // unit index within the step
+    int64_t m_base = 0;              // report time at which the current unit starts
+    double m_factor = 1.0;           // this rank's factor for the current unit
     std::vector<int64_t> m_rankSums; // per rank: time spent in the current phase so far
     std::array<int64_t, kThreads> m_cpu{};
     std::array<int64_t, kStreams> m_gpu{};

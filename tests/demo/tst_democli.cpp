@@ -38,10 +38,10 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         QTest::newRow("no --out") << QStringList{"demo"} << "--out DIR is required";
-        QTest::newRow("ranks not a number") << QStringList{"demo", "--out", "x", "--ranks", "four"}
-                                            << "--ranks expects a number";
-        QTest::newRow("ranks out of range") << QStringList{"demo", "--out", "x", "--ranks", "0"}
-                                            << "ranks must be between 1 and 1024";
+        QTest::newRow("ranks not a number")
+            << QStringList{"demo", "--out", "x", "--ranks", "four"} << "--ranks expects a number";
+        QTest::newRow("ranks out of range")
+            << QStringList{"demo", "--out", "x", "--ranks", "0"} << "ranks must be between 1 and 1024";
         QTest::newRow("bad format") << QStringList{"demo", "--out", "x", "--format", "xml"} << "--format must be";
         QTest::newRow("unknown option") << QStringList{"demo", "--out", "x", "--bogus"} << "bogus";
         QTest::newRow("positional") << QStringList{"demo", "--out", "x", "extra"} << "no positional arguments";
@@ -67,8 +67,8 @@ private slots:
     void jsonSummary()
     {
         QTemporaryDir dir;
-        const Run r = cli({"demo", "--out", dir.path(), "--ranks", "3", "--steps", "2", "--seed", "5", "--format",
-                           "json"});
+        const Run r =
+            cli({"demo", "--out", dir.path(), "--ranks", "3", "--steps", "2", "--seed", "5", "--format", "json"});
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();

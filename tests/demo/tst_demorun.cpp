@@ -63,8 +63,12 @@ std::string readText(const std::string &path)
     return s.str();
 }
 
-const std::set<std::string> kRlinfLabels = {"actor/sync_model_to_rollout", "actor/recv_traj", "actor/compute_adv",
-                                            "run_training",  "training_step",  "forward_actor",
+const std::set<std::string> kRlinfLabels = {"actor/sync_model_to_rollout",
+                                            "actor/recv_traj",
+                                            "actor/compute_adv",
+                                            "run_training",
+                                            "training_step",
+                                            "forward_actor",
                                             "forward_critic"};
 
 } // namespace
@@ -94,8 +98,8 @@ private slots:
         std::set<int64_t> pids;
         for (const DemoReport &r : m_result.reports) {
             const std::string name = std::filesystem::path(r.path).filename().string();
-            QCOMPARE(name, "rlinf_profile_ActorGroup_" + std::to_string(r.rank) + "_" + std::to_string(r.pid) +
-                               ".sqlite");
+            QCOMPARE(name,
+                     "rlinf_profile_ActorGroup_" + std::to_string(r.rank) + "_" + std::to_string(r.pid) + ".sqlite");
             QCOMPARE(std::filesystem::path(r.path).parent_path().string(), m_result.reportDir);
             QVERIFY(pids.insert(r.pid).second);
             QVERIFY(!std::filesystem::exists(r.path + ".part"));
@@ -140,16 +144,16 @@ private slots:
     {
         SqliteReader db(m_result.reports.front().path);
         const std::vector<std::string> tables = db.tables();
-        for (const char *t : {"StringIds", "ThreadNames", "ProcessStreams", "TARGET_INFO_SESSION_START_TIME",
-                              "META_DATA_EXPORT", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
-                              "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-                              "CUPTI_ACTIVITY_KIND_RUNTIME"})
+        for (const char *t :
+             {"StringIds", "ThreadNames", "ProcessStreams", "TARGET_INFO_SESSION_START_TIME", "META_DATA_EXPORT",
+              "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+              "CUPTI_ACTIVITY_KIND_RUNTIME"})
             QVERIFY2(std::find(tables.begin(), tables.end(), t) != tables.end(), t);
         QCOMPARE(db.rows("SELECT value FROM META_DATA_EXPORT WHERE name='EXPORT_SCHEMA_VERSION'"),
                  std::vector<std::string>{"3.24.7"});
         QCOMPARE(db.scalar("SELECT count(*) FROM TARGET_INFO_SESSION_START_TIME"), int64_t(1));
-        for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                              "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"})
+        for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                              "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"})
             QVERIFY2(db.scalar(std::string("SELECT count(*) FROM ") + t) > 0, t);
         // Several streams, both copy directions.
         QVERIFY(db.scalar("SELECT count(DISTINCT streamId) FROM CUPTI_ACTIVITY_KIND_KERNEL") >= 2);
@@ -163,9 +167,9 @@ private slots:
         for (const DemoReport &r : m_result.reports) {
             SqliteReader db(r.path);
             int64_t rows = 0;
-            for (const char *t : {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
+            for (const char *t :
+                 {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
                 rows += db.scalar(std::string("SELECT count(*) FROM ") + t);
             QCOMPARE(rows, r.rowCount);
             total += rows;
@@ -182,9 +186,9 @@ private slots:
             const int64_t gpid = (int64_t(1) << 48) | (r.pid << 24);
             QCOMPARE(db.rows("SELECT globalPid, pid FROM PROCESSES"),
                      std::vector<std::string>{std::to_string(gpid) + "|" + std::to_string(r.pid)});
-            for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                                  "ProcessStreams"})
+            for (const char *t :
+                 {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "ProcessStreams"})
                 QCOMPARE(db.rows(std::string("SELECT DISTINCT globalPid FROM ") + t),
                          std::vector<std::string>{std::to_string(gpid)});
             for (const char *t : {"CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "ThreadNames"}) {
@@ -212,11 +216,10 @@ private slots:
     {
         for (const DemoReport &r : m_result.reports) {
             SqliteReader db(r.path);
-            const std::string gpu =
-                "(SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
-                "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL "
-                "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET UNION ALL "
-                "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)";
+            const std::string gpu = "(SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
+                                    "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL "
+                                    "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET UNION ALL "
+                                    "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)";
             const int64_t calls = db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
             QVERIFY(calls > 0);
             QCOMPARE(db.scalar("SELECT count(*) FROM " + gpu), calls);
@@ -316,8 +319,8 @@ private slots:
         for (const DemoReport &r : m_result.reports) {
             SqliteReader db(r.path);
             std::vector<int64_t> d;
-            for (const auto &row : db.ints("SELECT end - start FROM NVTX_EVENTS WHERE text = '" +
-                                           label.toStdString() + "' ORDER BY start"))
+            for (const auto &row : db.ints("SELECT end - start FROM NVTX_EVENTS WHERE text = '" + label.toStdString() +
+                                           "' ORDER BY start"))
                 d.push_back(row[0]);
             durations.push_back(d);
         }

@@ -26,8 +26,9 @@ double baselineInserts(const std::string &path, int64_t rows)
     const auto started = std::chrono::steady_clock::now();
     sqlite3 *db = nullptr;
     sqlite3_open(path.c_str(), &db);
-    sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN; CREATE TABLE t(a INTEGER, b INTEGER, "
-                     "c INTEGER, d INTEGER, e INTEGER, f INTEGER, g INTEGER, h INTEGER)",
+    sqlite3_exec(db,
+                 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN; CREATE TABLE t(a INTEGER, b INTEGER, "
+                 "c INTEGER, d INTEGER, e INTEGER, f INTEGER, g INTEGER, h INTEGER)",
                  nullptr, nullptr, nullptr);
     sqlite3_stmt *stmt = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO t VALUES(?,?,?,?,?,?,?,?)", -1, &stmt, nullptr);
