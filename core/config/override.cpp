@@ -162,6 +162,14 @@ private:
 
     Node parseElement(bool topLevel)
     {
+        // Nesting is bounded so that a hostile argument cannot exhaust the stack.
+        if (++m_depth > kMaxNesting)
+            fail("nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+        struct DepthGuard
+        {
+            int &d;
+            ~DepthGuard() { --d; }
+        } guard{m_depth};
         skipWs();
         if (m_pos >= m_s.size()) {
             if (topLevel)
@@ -357,10 +365,12 @@ private:
         return mark(Node::text(trimmed));
     }
 
+    static constexpr int kMaxNesting = 200;
     std::string_view m_s;
     std::string_view m_whole;
     size_t m_offset;
     size_t m_pos = 0;
+    int m_depth = 0;
 };
 
 bool validKey(std::string_view key, bool allowSlash)

@@ -153,6 +153,7 @@ private slots:
         QTest::newRow("unterminated interpolation") << "x=${a.b";
         QTest::newRow("only plus") << "+";
         QTest::newRow("trailing garbage") << "x=[1]]";
+        QTest::newRow("absurd nesting") << "x=" + QString(100000, '[');
     }
 
     void errors()
