@@ -268,6 +268,28 @@ void writePlanText(const prof::AnalysisResult &r, std::ostream &out)
     }
 }
 
+// validate and plan: the shared options (composition, --format text|json, the plan options),
+// then composition and analysis without exports. Returns null with `status` set when the
+// command is done already (help, usage error, composition error).
+std::shared_ptr<const prof::AnalysisResult> analyzeForCommand(CommandSpec spec, const char *formatHelp,
+                                                              const Args &args, std::ostream &out, std::ostream &err,
+                                                              std::string &format, int &status)
+{
+    appendComposeOptions(spec);
+    spec.options.push_back({"format", "text|json", formatHelp});
+    appendPlanOptions(spec);
+    ParsedArgs parsed;
+    prof::AnalysisInput input;
+    input.withExports = false;
+    if (status = prepare(spec, args, out, err, parsed, input); status >= 0)
+        return nullptr;
+    if (!formatIs(parsed, {"text", "json"}, format, err)) {
+        status = 2;
+        return nullptr;
+    }
+    return prof::analyze(input);
+}
+
 } // namespace
 
 int cmdValidate(const Args &args, std::ostream &out, std::ostream &err)
@@ -277,20 +299,14 @@ int cmdValidate(const Args &args, std::ostream &out, std::ostream &err)
     spec.summary = "Check the profiling part of a composed RLinf or verl config: the errors the framework itself "
                    "would raise (its exact words) and the spec's extra checks, each located at FILE:LINE:COL. "
                    "Exit 1 when any diagnostic is an error.";
-    appendComposeOptions(spec);
-    spec.options.push_back({"format", "text|json", "output format (default text: diagnostics on stderr)"});
-    appendPlanOptions(spec);
     spec.epilog = "Example:\n  profstudio-cli validate --config-dir verl/trainer/config --config-name ppo_trainer "
                   "global_profiler.tool=nsys 'global_profiler.steps=[1,2]'";
-    ParsedArgs parsed;
-    prof::AnalysisInput input;
-    input.withExports = false;
-    if (const int st = prepare(spec, args, out, err, parsed, input); st >= 0)
-        return st;
     std::string format;
-    if (!formatIs(parsed, {"text", "json"}, format, err))
-        return 2;
-    const auto r = prof::analyze(input);
+    int status = -1;
+    const auto r =
+        analyzeForCommand(spec, "output format (default text: diagnostics on stderr)", args, out, err, format, status);
+    if (!r)
+        return status;
     if (format == "json") {
         core::JsonWriter json;
         json.beginObject().key("framework").value(prof::frameworkName(r->model.framework)).key("diagnostics");
@@ -319,20 +335,13 @@ int cmdPlan(const Args &args, std::ostream &out, std::ostream &err)
                    "as the framework renders it, the environment it adds, the capture ranges and the files it "
                    "writes; the workers left unwrapped, with why; the driver line. Diagnostics go to stderr; exit 1 "
                    "when any is an error.";
-    appendComposeOptions(spec);
-    spec.options.push_back({"format", "text|json", "output format (default text)"});
-    appendPlanOptions(spec);
     spec.epilog = "Example:\n  profstudio-cli plan --config-dir examples/embodiment/config --config-name "
                   "maniskill_ppo_mlp '+cluster.profiling.steps=[3]'";
-    ParsedArgs parsed;
-    prof::AnalysisInput input;
-    input.withExports = false;
-    if (const int st = prepare(spec, args, out, err, parsed, input); st >= 0)
-        return st;
     std::string format;
-    if (!formatIs(parsed, {"text", "json"}, format, err))
-        return 2;
-    const auto r = prof::analyze(input);
+    int status = -1;
+    const auto r = analyzeForCommand(spec, "output format (default text)", args, out, err, format, status);
+    if (!r)
+        return status;
     printDiagnostics(r->diagnostics, err);
     if (format == "json") {
         core::JsonWriter json;
