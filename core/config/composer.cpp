@@ -435,7 +435,6 @@ private:
         }
         updateOverrides(defaults, node);
         std::vector<std::unique_ptr<TreeNode>> children;
-        node.hasChildren = !defaults.empty();
         for (auto it = defaults.rbegin(); it != defaults.rend(); ++it) {
             DefaultEntry d = *it;
             if (d.isSelf()) {
@@ -470,6 +469,9 @@ private:
             addChild(node, d, children);
         }
         std::reverse(children.begin(), children.end());
+        // As Hydra's has_children(): a list of only `override` entries leaves no children, and the
+        // config then merges as a leaf (its own content included).
+        node.hasChildren = !children.empty();
         node.children = std::move(children);
     }
 

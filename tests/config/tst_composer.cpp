@@ -134,6 +134,13 @@ private slots:
                      {"server/db/a.yaml", "name: a\n"},
                      {"server/db/b.yaml", "name: b\n"}}
             << QStringList{} << "server:\n  db:\n    name: b\n  port: 80\n";
+        QTest::newRow("a defaults list of only overrides still merges the config itself")
+            << Files{{"config.yaml", "defaults:\n  - server: web\n  - tune\n  - _self_\n"},
+                     {"tune.yaml", "defaults:\n  - override server/db: b\nfast: true\n"},
+                     {"server/web.yaml", "defaults:\n  - db: a\n"},
+                     {"server/db/a.yaml", "name: a\n"},
+                     {"server/db/b.yaml", "name: b\n"}}
+            << QStringList{} << "server:\n  db:\n    name: b\nfast: true\n";
         QTest::newRow("the outer override wins over the nested one")
             << Files{{"config.yaml", "defaults:\n  - server: web\n  - override server/db: c\n"},
                      {"server/web.yaml", "defaults:\n  - db: a\n  - override db: b\n"},
