@@ -13,6 +13,10 @@ namespace {
 using Path = std::vector<std::string>;
 
 constexpr int kMaxDepth = 64;
+// Work bounds per resolved value: references that fan out ("a: ${b}${b}", "b: ${c}${c}", ...)
+// grow exponentially; they become an error instead of a hang.
+constexpr int kMaxEvaluations = 5000;
+constexpr size_t kMaxStringBytes = 1 << 20;
 
 std::string trim(const std::string &s)
 {
@@ -112,8 +116,11 @@ public:
         if (pieces.size() == 1 && onlyOneInterpolation)
             return pieces.front();
         std::string s;
-        for (const Node &p : pieces)
+        for (const Node &p : pieces) {
             s += p.toPythonString();
+            if (s.size() > kMaxStringBytes)
+                throw ConfigError("Interpolation result longer than 1 MiB");
+        }
         return Node::string(s);
     }
 
@@ -147,6 +154,9 @@ private:
 
     Node evalInterpolation(const std::string &inner, const Path &path)
     {
+        if (++m_evaluations > kMaxEvaluations)
+            throw ConfigError("Interpolation too complex (more than " + std::to_string(kMaxEvaluations) +
+                              " references to resolve one value)");
         std::string body = trim(inner);
         // Resolver call: NAME(.NAME)* ':' args
         size_t i = 0;
@@ -319,6 +329,7 @@ private:
     const Node &m_root;
     const EnvLookup &m_env;
     int m_depth = 0;
+    int m_evaluations = 0;
     std::set<std::string> m_active;
 };
 

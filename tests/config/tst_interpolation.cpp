@@ -136,6 +136,21 @@ private slots:
         QVERIFY(QString::fromStdString(problems[5].message()).contains("Unsupported interpolation type oc.nosuch"));
     }
 
+    // Fan-out references grow exponentially; resolution stops with an error instead of hanging.
+    void exponentialFanOutIsBounded()
+    {
+        std::string yaml = "v0: x\n";
+        for (int i = 1; i <= 40; ++i)
+            yaml += "v" + std::to_string(i) + ": ${v" + std::to_string(i - 1) + "}${v" + std::to_string(i - 1) + "}\n";
+        Node root = loadYamlText(yaml, "/conf/fan.yaml").root;
+        std::vector<ConfigError> problems;
+        Node out = resolveAll(root, &problems, testEnv());
+        QVERIFY(!problems.empty());
+        QVERIFY2(QString::fromStdString(problems.back().message()).contains("too complex"),
+                 problems.back().what());
+        QCOMPARE(QString::fromStdString(out.find("v3")->asString()), QString("xxxxxxxx"));
+    }
+
     void resolveValueThrowsWithKey()
     {
         try {
