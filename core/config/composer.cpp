@@ -150,6 +150,7 @@ public:
             // "++group=option" whose group is not in the defaults list appends it, as "+" would.
             m_result = ComposeResult();
             m_knownChoices.clear();
+            m_treeSize = 0;
             for (auto &[key, c] : m_choices)
                 c.used = false;
             for (auto &[key, d] : m_deletions)
@@ -521,6 +522,11 @@ private:
                 return;
             throwNotFound(parent, d);
         }
+        // Configs that include each other several times fan out exponentially without a cycle.
+        if (++m_treeSize > kMaxTreeSize)
+            throw ConfigError("The defaults tree has more than " + std::to_string(kMaxTreeSize) +
+                                  " entries (configs that include each other repeatedly?)",
+                              located(d.mark));
         if (d.kind == DefaultEntry::Kind::Group)
             m_result.choices.emplace_back(d.overrideKey(), d.name());
         auto child = std::make_unique<TreeNode>();
@@ -784,8 +790,10 @@ private:
         }
     }
 
+    static constexpr int kMaxTreeSize = 10000;
     const ComposeOptions &m_options;
     ConfigRepository m_repo;
+    int m_treeSize = 0;
     std::string m_configName;
     std::vector<Override> m_parsed;
     std::vector<const Override *> m_configOverrides;

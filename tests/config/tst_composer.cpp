@@ -232,6 +232,16 @@ private slots:
         QTest::newRow("cycle through a group")
             << Files{{"config.yaml", "defaults:\n  - g: x\n"}, {"g/x.yaml", "defaults:\n  - /config\n"}}
             << QStringList{} << "Defaults cycle: config -> g/x -> config" << "g/x.yaml:2";
+        QTest::newRow("exponential fan-out without a cycle")
+            << Files{{"config.yaml", "defaults:\n  - a\n  - a\n  - a\n  - a\n"},
+                     {"a.yaml", "defaults:\n  - b\n  - b\n  - b\n  - b\n"},
+                     {"b.yaml", "defaults:\n  - c\n  - c\n  - c\n  - c\n"},
+                     {"c.yaml", "defaults:\n  - d\n  - d\n  - d\n  - d\n"},
+                     {"d.yaml", "defaults:\n  - e\n  - e\n  - e\n  - e\n"},
+                     {"e.yaml", "defaults:\n  - f\n  - f\n  - f\n  - f\n"},
+                     {"f.yaml", "defaults:\n  - g\n  - g\n  - g\n  - g\n"},
+                     {"g.yaml", "x: 1\n"}}
+            << QStringList{} << "The defaults tree has more than 10000 entries" << "f.yaml:3";
         QTest::newRow("config entry that does not exist")
             << Files{{"config.yaml", "defaults:\n  - nothere\n"}} << QStringList{}
             << "In 'config': Could not load 'nothere'." << "config.yaml:2";
