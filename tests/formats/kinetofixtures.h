@@ -24,9 +24,9 @@ inline const char *const kShapesFixture = R"([
  {"ph": "C", "name": "mem", "pid": 9, "ts": 150, "args": {"v": 1}}
 ])";
 
-inline const char *const kGoodFixture = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}]})";
+inline const char *const kGoodFixture =
+    R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}]})";
 
 inline const char *const kNoEventsFixture = R"({"a": 1})";
 
 inline const char *const kBadEventFixture = R"({"traceEvents": [{"ph": "X", "ts": 1,, }]})";
-

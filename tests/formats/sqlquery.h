@@ -42,8 +42,12 @@ public:
             QVariantList row;
             for (int c = 0; c < sqlite3_column_count(s); ++c) {
                 switch (sqlite3_column_type(s, c)) {
-                case SQLITE_INTEGER: row << QVariant(qint64(sqlite3_column_int64(s, c))); break;
-                case SQLITE_NULL: row << QVariant(); break;
+                case SQLITE_INTEGER:
+                    row << QVariant(qint64(sqlite3_column_int64(s, c)));
+                    break;
+                case SQLITE_NULL:
+                    row << QVariant();
+                    break;
                 default:
                     row << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(s, c)));
                     break;

@@ -2,9 +2,9 @@
 // events, globalTid split, connectionId correlation and rank against SQL over the same files;
 // read-only opening of the WAL-mode msprof DB (no -wal/-shm appear).
 
+#include "core/trace/alignment.h"
 #include "core/trace/formats/ascendreader.h"
 #include "core/trace/formats/formatreaders.h"
-#include "core/trace/alignment.h"
 #include "core/trace/traceloader.h"
 #include "sqlquery.h"
 #include "storefind.h"
@@ -18,7 +18,10 @@ using namespace ps::core::trace;
 
 namespace {
 
-QString ascendDir() { return QStringLiteral(PS_TESTDATA_DIR "/traces/ascend"); }
+QString ascendDir()
+{
+    return QStringLiteral(PS_TESTDATA_DIR "/traces/ascend");
+}
 
 struct Read
 {
@@ -74,8 +77,8 @@ private slots:
         QCOMPARE(qint64(s.count(TrackKind::NvtxPushPop)),
                  countIf(db, "PYTORCH_API", "type != 50002") + countIf(db, "MSTX_EVENTS", "eventType = 1"));
         QCOMPARE(qint64(s.count(TrackKind::NvtxStartEnd)), countIf(db, "PYTORCH_API", "type = 50002") +
-                                                              countIf(db, "MSTX_EVENTS", "eventType = 2") +
-                                                              countIf(db, "COMMUNICATION_OP"));
+                                                               countIf(db, "MSTX_EVENTS", "eventType = 2") +
+                                                               countIf(db, "COMMUNICATION_OP"));
         QCOMPARE(qint64(s.count(TrackKind::NvtxMark)), countIf(db, "MSTX_EVENTS", "eventType IN (0, 3)"));
         for (int k = 0; k < kTrackKindCount; ++k)
             QCOMPARE(r.meta.fileCounts[size_t(k)], s.count(TrackKind(k)));
@@ -149,8 +152,8 @@ private slots:
     void analysisDb()
     {
         std::string error;
-        ReportPtr r = loadReport((ascendDir() + "/msinsight__level1__rank0__analysis.db").toStdString(), ReadContext{},
-                                 error);
+        ReportPtr r =
+            loadReport((ascendDir() + "/msinsight__level1__rank0__analysis.db").toStdString(), ReadContext{}, error);
         QVERIFY2(r, error.c_str());
         QCOMPARE(r->meta.format, TraceFormat::AscendDb);
         QCOMPARE(r->store->eventCount(), size_t(0));

@@ -21,7 +21,10 @@ using namespace ps::core::trace;
 
 namespace {
 
-QString kinetoDir() { return QStringLiteral(PS_TESTDATA_DIR "/traces/kineto"); }
+QString kinetoDir()
+{
+    return QStringLiteral(PS_TESTDATA_DIR "/traces/kineto");
+}
 
 struct Loaded
 {
@@ -169,7 +172,8 @@ private slots:
     void correlation_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::newRow("simple_add") << kinetoDir() + "/hta__critical_path__simple_add__benchmark_result_493459_1694039959_trace.json.gz";
+        QTest::newRow("simple_add")
+            << kinetoDir() + "/hta__critical_path__simple_add__benchmark_result_493459_1694039959_trace.json.gz";
         QTest::newRow("amd") << kinetoDir() + "/hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz";
     }
     void correlation()
@@ -251,7 +255,8 @@ private slots:
     // on where blocks end.
     void plainEqualsGzipAndBlocks()
     {
-        const QString gz = kinetoDir() + "/hta__critical_path__simple_add__benchmark_result_493459_1694039959_trace.json.gz";
+        const QString gz =
+            kinetoDir() + "/hta__critical_path__simple_add__benchmark_result_493459_1694039959_trace.json.gz";
         QTemporaryDir dir;
         const QString plain = dir.filePath("copy.json");
         writeFile(plain, jsonref::readMaybeGzip(gz));
@@ -268,7 +273,8 @@ private slots:
             ps::core::trace::formats::TraceEventSplitter split(block);
             int64_t n = 0;
             const std::string err = split.run(src, [&](std::string_view batch) {
-                const QJsonDocument d = QJsonDocument::fromJson("[" + QByteArray(batch.data(), int(batch.size())) + "]");
+                const QJsonDocument d =
+                    QJsonDocument::fromJson("[" + QByteArray(batch.data(), int(batch.size())) + "]");
                 n += d.array().size();
                 return d.isArray();
             });

@@ -18,7 +18,10 @@ using namespace ps::core::trace;
 namespace {
 
 // True once ReportMeta carries the rank the readers find (formatutil.h setMetaRank).
-template <typename M> constexpr bool kMetaHasRank = requires(M m) { m.rank; };
+template <typename M> constexpr bool kMetaHasRank = requires(M m)
+{
+    m.rank;
+};
 
 const QString kTraces = QStringLiteral(PS_TESTDATA_DIR "/traces");
 

@@ -21,7 +21,10 @@ using namespace ps::core::trace;
 
 namespace {
 
-QString nsysDir() { return QStringLiteral(PS_TESTDATA_DIR "/traces/nsys"); }
+QString nsysDir()
+{
+    return QStringLiteral(PS_TESTDATA_DIR "/traces/nsys");
+}
 
 QStringList readLines(const QString &path)
 {

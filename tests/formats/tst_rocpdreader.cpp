@@ -17,7 +17,10 @@ using namespace ps::core::trace;
 
 namespace {
 
-QString sample() { return QStringLiteral(PS_TESTDATA_DIR "/traces/rocpd/batched_gemm__37ca13315e70__28_results.db"); }
+QString sample()
+{
+    return QStringLiteral(PS_TESTDATA_DIR "/traces/rocpd/batched_gemm__37ca13315e70__28_results.db");
+}
 
 ReportPtr load(const QString &path)
 {
@@ -61,8 +64,9 @@ private slots:
             QCOMPARE(r->meta.fileCounts[size_t(k)], s.count(TrackKind(k)));
 
         // Named events: the first and the longest kernel, the first HIP call, through the views.
-        for (const QString &sql : {QString("SELECT name, start, end - start FROM kernels ORDER BY start LIMIT 1"),
-                                   QString("SELECT name, start, end - start FROM kernels ORDER BY end - start DESC LIMIT 1")}) {
+        for (const QString &sql :
+             {QString("SELECT name, start, end - start FROM kernels ORDER BY start LIMIT 1"),
+              QString("SELECT name, start, end - start FROM kernels ORDER BY end - start DESC LIMIT 1")}) {
             const auto row = db.rows(sql).at(0);
             const auto e = storefind::find(s, TrackKind::Kernel, row[0].toString(), row[1].toLongLong());
             QVERIFY2(e, qPrintable(row[0].toString()));
@@ -172,8 +176,9 @@ private slots:
         const QString path = dir.filePath("legacy.rpd.db");
         sqlite3 *db = nullptr;
         sqlite3_open(path.toUtf8().constData(), &db);
-        sqlite3_exec(db, "CREATE TABLE rocpd_op(id INTEGER); CREATE TABLE rocpd_api(id INTEGER); "
-                         "CREATE TABLE rocpd_metadata(id INTEGER, tag TEXT, value TEXT);",
+        sqlite3_exec(db,
+                     "CREATE TABLE rocpd_op(id INTEGER); CREATE TABLE rocpd_api(id INTEGER); "
+                     "CREATE TABLE rocpd_metadata(id INTEGER, tag TEXT, value TEXT);",
                      nullptr, nullptr, nullptr);
         sqlite3_close(db);
         std::string error;

@@ -25,8 +25,14 @@ uint32_t correlation(int64_t connectionId)
     return connectionId < 0 || connectionId == kNone ? 0 : uint32_t(connectionId + 1);
 }
 
-uint32_t pidOf(int64_t globalTid) { return uint32_t(uint64_t(globalTid) >> 32); }
-uint32_t tidOf(int64_t globalTid) { return uint32_t(uint64_t(globalTid) & 0xFFFFFFFFu); }
+uint32_t pidOf(int64_t globalTid)
+{
+    return uint32_t(uint64_t(globalTid) >> 32);
+}
+uint32_t tidOf(int64_t globalTid)
+{
+    return uint32_t(uint64_t(globalTid) & 0xFFFFFFFFu);
+}
 
 class Reader
 {
@@ -73,7 +79,7 @@ private:
     const ReadContext &m_ctx;
     // STRING_IDS ids are sparse: torch_npu numbers its strings from 2^28 and 2^29 up.
     std::unordered_map<int64_t, NameId> m_strings;
-    std::map<int64_t, NameId> m_apiTypes; // ENUM_API_TYPE
+    std::map<int64_t, NameId> m_apiTypes;  // ENUM_API_TYPE
     std::map<uint32_t, size_t> m_hostPids; // pid -> CANN rows, for device tasks without a pid
     uint32_t m_devicePid = 0;
     uint32_t m_device = 0;
@@ -102,9 +108,8 @@ template <typename Fn> std::string Reader::eachRow(const std::string &sql, const
 
 std::string Reader::readStrings()
 {
-    return eachRow("SELECT id, value FROM STRING_IDS", "STRING_IDS", [&](const SqliteStmt &s) {
-        m_strings[s.int64(0)] = m_b.intern(s.text(1));
-    });
+    return eachRow("SELECT id, value FROM STRING_IDS", "STRING_IDS",
+                   [&](const SqliteStmt &s) { m_strings[s.int64(0)] = m_b.intern(s.text(1)); });
 }
 
 std::string Reader::readCann()
@@ -135,12 +140,14 @@ std::string Reader::readTasks()
     const bool compute = has("COMPUTE_TASK_INFO") && columns("COMPUTE_TASK_INFO").count("globalTaskId");
     const bool comm = has("COMMUNICATION_TASK_INFO") && columns("COMMUNICATION_TASK_INFO").count("globalTaskId");
     // Communication tasks can repeat a globalTaskId (one row per plane); take one name.
-    std::string sql = std::string("SELECT T.startNs, T.endNs, ") + (c.count("deviceId") ? "T.deviceId" : "0") + ", " +
-                      (c.count("connectionId") ? "T.connectionId" : "0") + ", " +
-                      (c.count("globalPid") ? "T.globalPid" : "0") + ", " + (c.count("streamId") ? "T.streamId" : "0") +
-                      ", " + (compute ? "(SELECT name FROM COMPUTE_TASK_INFO C WHERE C.globalTaskId = T.globalTaskId LIMIT 1)" : "NULL") +
-                      ", " + (comm ? "(SELECT name FROM COMMUNICATION_TASK_INFO M WHERE M.globalTaskId = T.globalTaskId LIMIT 1)" : "NULL") +
-                      ", " + (c.count("taskType") ? "T.taskType" : "NULL") + " FROM TASK T";
+    std::string sql =
+        std::string("SELECT T.startNs, T.endNs, ") + (c.count("deviceId") ? "T.deviceId" : "0") + ", " +
+        (c.count("connectionId") ? "T.connectionId" : "0") + ", " + (c.count("globalPid") ? "T.globalPid" : "0") +
+        ", " + (c.count("streamId") ? "T.streamId" : "0") + ", " +
+        (compute ? "(SELECT name FROM COMPUTE_TASK_INFO C WHERE C.globalTaskId = T.globalTaskId LIMIT 1)" : "NULL") +
+        ", " +
+        (comm ? "(SELECT name FROM COMMUNICATION_TASK_INFO M WHERE M.globalTaskId = T.globalTaskId LIMIT 1)" : "NULL") +
+        ", " + (c.count("taskType") ? "T.taskType" : "NULL") + " FROM TASK T";
     // Device tasks without a pid (msprof) belong to the host process that launched them.
     uint32_t hostPid = 0;
     size_t most = 0;
@@ -215,7 +222,7 @@ std::string Reader::readMstx()
         const int64_t gtid = s.int64(4), type = s.int64(2);
         const uint32_t pid = pidOf(gtid), tid = tidOf(gtid);
         pids.insert(pid);
-        const TrackKind kind = type == 1 ? TrackKind::NvtxPushPop
+        const TrackKind kind = type == 1   ? TrackKind::NvtxPushPop
                                : type == 2 ? TrackKind::NvtxStartEnd
                                            : TrackKind::NvtxMark; // 0 marker, 3 marker_ex
         const int64_t domain = s.isNull(6) || s.int64(6) == kNone ? 0 : s.int64(6);

@@ -37,8 +37,8 @@ public:
                      const ReadContext &ctx) const override;
     // read(), also giving the rank: from the name ascend_pytorch_profiler_<rank>.db, else from
     // RANK_DEVICE_MAP when it has exactly one row.
-    std::string readWithRank(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
-                             const ReadContext &ctx, std::optional<int> &rank) const;
+    std::string readWithRank(const std::string &path, StoreBuilder &builder, ReportMeta &meta, const ReadContext &ctx,
+                             std::optional<int> &rank) const;
 };
 
 } // namespace ps::core::trace

@@ -16,10 +16,10 @@ struct ChildResult
 {
     bool started = false;
     bool cancelled = false;
-    int exitCode = -1;   // when the child exited normally
-    int signal = 0;      // when it was killed by a signal
-    std::string output;  // stdout and stderr, interleaved, truncated to the last 64 KiB
-    std::string error;   // why it could not start
+    int exitCode = -1;  // when the child exited normally
+    int signal = 0;     // when it was killed by a signal
+    std::string output; // stdout and stderr, interleaved, truncated to the last 64 KiB
+    std::string error;  // why it could not start
 };
 
 // `argv[0]` is the executable's path. `onOutput` sees each chunk as it arrives.

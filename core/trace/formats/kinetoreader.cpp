@@ -40,17 +40,26 @@ enum class Cat : uint8_t {
 Cat catOf(std::string_view c)
 {
     switch (c.size()) {
-    case 4: return c == "ac2g" ? Cat::Ac2g : Cat::Other;
-    case 5: return c == "Trace" ? Cat::Trace : Cat::Other;
-    case 6: return c == "cpu_op" ? Cat::CpuOp : c == "kernel" ? Cat::Kernel : Cat::Other;
-    case 9: return c == "cuda_sync" ? Cat::Sync : Cat::Other;
-    case 10: return c == "gpu_memcpy" ? Cat::Memcpy : c == "gpu_memset" ? Cat::Memset : Cat::Other;
-    case 11: return c == "cuda_driver" ? Cat::Driver : Cat::Other;
-    case 12: return c == "cuda_runtime" ? Cat::Runtime : Cat::Other;
-    case 15: return c == "user_annotation" ? Cat::UserAnnotation : c == "python_function" ? Cat::PythonFunction
-                                                                                         : Cat::Other;
-    case 19: return c == "gpu_user_annotation" ? Cat::GpuAnnotation : Cat::Other;
-    default: return Cat::Other;
+    case 4:
+        return c == "ac2g" ? Cat::Ac2g : Cat::Other;
+    case 5:
+        return c == "Trace" ? Cat::Trace : Cat::Other;
+    case 6:
+        return c == "cpu_op" ? Cat::CpuOp : c == "kernel" ? Cat::Kernel : Cat::Other;
+    case 9:
+        return c == "cuda_sync" ? Cat::Sync : Cat::Other;
+    case 10:
+        return c == "gpu_memcpy" ? Cat::Memcpy : c == "gpu_memset" ? Cat::Memset : Cat::Other;
+    case 11:
+        return c == "cuda_driver" ? Cat::Driver : Cat::Other;
+    case 12:
+        return c == "cuda_runtime" ? Cat::Runtime : Cat::Other;
+    case 15:
+        return c == "user_annotation" ? Cat::UserAnnotation : c == "python_function" ? Cat::PythonFunction : Cat::Other;
+    case 19:
+        return c == "gpu_user_annotation" ? Cat::GpuAnnotation : Cat::Other;
+    default:
+        return Cat::Other;
     }
 }
 
@@ -316,7 +325,8 @@ simdjson::error_code readEvent(od::object obj, Event &ev)
                 }
             }
             break;
-        default: break;
+        default:
+            break;
         }
     }
     return simdjson::SUCCESS;
@@ -493,8 +503,8 @@ void Ingest::event(Event &ev)
             return;
         }
         auto &stack = m_open[{idText(ev.pid), idText(ev.tid)}];
-        stack.push_back({ev, std::string(ev.cat), std::string(ev.name), std::string(ev.pid.str),
-                         std::string(ev.tid.str)});
+        stack.push_back(
+            {ev, std::string(ev.cat), std::string(ev.name), std::string(ev.pid.str), std::string(ev.tid.str)});
         stack.back().own();
         return;
     }
@@ -538,7 +548,9 @@ void Ingest::event(Event &ev)
             (ev.ph == 's' ? m_flowStart : m_flowEnd).emplace_back(k, uint32_t(ev.flowId));
         }
         return;
-    default: ++skippedPhases[ev.ph ? ev.ph : '?']; return;
+    default:
+        ++skippedPhases[ev.ph ? ev.ph : '?'];
+        return;
     }
 }
 
@@ -604,9 +616,9 @@ void Ingest::finish()
             const uint32_t lane = 0xF0000000u | ((g.device & 0xFF) << 20) | (g.stream & 0xFFFFF);
             m_b.add(track({TrackKind::NvtxStartEnd, pid, lane, 0}), g.start, g.end, g.name, 0,
                     scope(pid, "gpu_user_annotation"));
-            m_b.setThreadName(pid, lane,
-                              m_b.intern("GPU " + std::to_string(g.device) + " stream " + std::to_string(g.stream) +
-                                         " annotations"));
+            m_b.setThreadName(
+                pid, lane,
+                m_b.intern("GPU " + std::to_string(g.device) + " stream " + std::to_string(g.stream) + " annotations"));
             count(TrackKind::NvtxStartEnd);
             break;
         }

@@ -41,8 +41,8 @@ public:
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;
     // read(), also giving the rank: distributedInfo.rank, else "rank-N"/"rank_N" in the name.
-    std::string readWithRank(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
-                             const ReadContext &ctx, std::optional<int> &rank) const;
+    std::string readWithRank(const std::string &path, StoreBuilder &builder, ReportMeta &meta, const ReadContext &ctx,
+                             std::optional<int> &rank) const;
 };
 
 } // namespace ps::core::trace

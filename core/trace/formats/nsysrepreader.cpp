@@ -90,7 +90,9 @@ std::string NsysRepReader::exportPathFor(const std::string &report) const
 {
     std::error_code ec;
     const std::string abs = fs::absolute(report, ec).lexically_normal().string();
-    struct stat st{};
+    struct stat st
+    {
+    };
     int64_t size = -1, mtime = 0;
     if (::stat(report.c_str(), &st) == 0) {
         size = int64_t(st.st_size);
@@ -124,11 +126,12 @@ std::string NsysRepReader::convert(const std::string &report, std::string &sqlit
     }
     const std::string nsys = resolveNsys();
     if (nsys.empty()) {
-        const std::string manual = ps::core::shellJoin(
-            {"nsys", "export", "--type", "sqlite", "--output", stemOf(report) + ".sqlite", report});
-        return report + ": a raw Nsight Systems report can only be read through `nsys export`, and nsys was not "
-                        "found (not on PATH, not set in the preferences or $PROFSTUDIO_NSYS). Convert it where "
-                        "nsys is installed with:\n  " +
+        const std::string manual =
+            ps::core::shellJoin({"nsys", "export", "--type", "sqlite", "--output", stemOf(report) + ".sqlite", report});
+        return report +
+               ": a raw Nsight Systems report can only be read through `nsys export`, and nsys was not "
+               "found (not on PATH, not set in the preferences or $PROFSTUDIO_NSYS). Convert it where "
+               "nsys is installed with:\n  " +
                manual + "\nand open the .sqlite file it writes";
     }
     fs::create_directories(fs::path(out).parent_path(), ec);
@@ -174,7 +177,8 @@ std::string NsysRepReader::convert(const std::string &report, std::string &sqlit
     return {};
 }
 
-std::string NsysRepReader::read(const std::string &path, StoreBuilder &b, ReportMeta &meta, const ReadContext &ctx) const
+std::string NsysRepReader::read(const std::string &path, StoreBuilder &b, ReportMeta &meta,
+                                const ReadContext &ctx) const
 {
     meta.format = TraceFormat::NsysSqlite;
     std::string sqlite;

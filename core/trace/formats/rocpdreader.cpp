@@ -131,7 +131,10 @@ private:
     std::set<std::string> m_aliases;
 };
 
-bool isGpuAgent(std::string_view type) { return type == "GPU"; }
+bool isGpuAgent(std::string_view type)
+{
+    return type == "GPU";
+}
 
 uint16_t copyKind(bool srcGpu, bool dstGpu, int64_t srcAgent, int64_t dstAgent)
 {
@@ -141,7 +144,7 @@ uint16_t copyKind(bool srcGpu, bool dstGpu, int64_t srcAgent, int64_t dstAgent)
         return 2; // DtoH
     if (srcGpu && dstGpu)
         return srcAgent == dstAgent ? 8 : 10; // DtoD : PtoP
-    return 9; // HtoH
+    return 9;                                 // HtoH
 }
 
 struct Context
@@ -189,7 +192,10 @@ uint32_t correlationAt(const SqliteStmt &s, int at)
     return uint32_t(corr != 0 ? corr : s.isNull(at + 1) ? 0 : s.int64(at + 1));
 }
 
-int64_t int64Or(const SqliteStmt &s, int col, int64_t fallback) { return s.isNull(col) ? fallback : s.int64(col); }
+int64_t int64Or(const SqliteStmt &s, int col, int64_t fallback)
+{
+    return s.isNull(col) ? fallback : s.int64(col);
+}
 
 struct Agent
 {
@@ -206,8 +212,8 @@ std::string readRegions(Context &c, Schema &sc)
     auto [pid, tid] = q.pidTid();
     q.join("rocpd_string", "S", "M.name_id", "rocpd_region", "M");
     const std::string event = q.eventColumns(); // adds joins: before from()
-    const std::string sql = "SELECT " + start + ", " + end + ", " + (q.joined("S") ? "S.string" : "NULL") + ", " +
-                            pid + ", " + tid + ", " + event + q.from();
+    const std::string sql = "SELECT " + start + ", " + end + ", " + (q.joined("S") ? "S.string" : "NULL") + ", " + pid +
+                            ", " + tid + ", " + event + q.from();
     std::map<std::string, uint16_t, std::less<>> scopes;
     const NameId roctx = c.b.intern("roctx");
     return eachRow(c, sql, "rocpd_region", [&](const SqliteStmt &s) {
@@ -222,18 +228,19 @@ std::string readRegions(Context &c, Schema &sc)
                             category.find("CONTROL") == std::string_view::npos;
         if (!marker) {
             const uint16_t cls = uint16_t(category.rfind("HIP_RUNTIME", 0) == 0 ? ApiClass::Runtime
-                                          : category.rfind("HSA", 0) == 0      ? ApiClass::Driver
-                                                                               : ApiClass::Other);
+                                          : category.rfind("HSA", 0) == 0       ? ApiClass::Driver
+                                                                                : ApiClass::Other);
             c.b.add(c.b.track({TrackKind::CudaApi, p, t, 0}), t0, t1, c.b.intern(api), corr, cls);
             c.count(TrackKind::CudaApi);
             return;
         }
         const NameId label = c.b.intern(s.isNull(8) ? api : s.text(8));
         const uint16_t scope = c.b.nvtxScope({p, 1, roctx, 0, kNoName});
-        const TrackKind kind = api.find("Mark") != std::string_view::npos && t1 == t0 ? TrackKind::NvtxMark
-                               : api.find("Start") != std::string_view::npos || api.find("Stop") != std::string_view::npos
-                                   ? TrackKind::NvtxStartEnd
-                                   : TrackKind::NvtxPushPop;
+        const TrackKind kind =
+            api.find("Mark") != std::string_view::npos && t1 == t0 ? TrackKind::NvtxMark
+            : api.find("Start") != std::string_view::npos || api.find("Stop") != std::string_view::npos
+                ? TrackKind::NvtxStartEnd
+                : TrackKind::NvtxPushPop;
         c.b.add(c.b.track({kind, p, t, 0}), t0, kind == TrackKind::NvtxMark ? t0 : t1, label, 0, scope);
         c.count(kind);
     });
@@ -249,12 +256,12 @@ std::string readKernels(Context &c, Schema &sc, const std::map<int64_t, Agent> &
     const std::string agent = q.col("agent_id"), queue = q.col("queue_id"), stream = q.col("stream_id");
     q.join("rocpd_info_kernel_symbol", "KS", "M.kernel_id", "rocpd_kernel_dispatch", "M");
     const bool ks = q.joined("KS");
-    const std::string name = ks && sc.has("rocpd_info_kernel_symbol", "display_name") ? "KS.display_name"
+    const std::string name = ks && sc.has("rocpd_info_kernel_symbol", "display_name")  ? "KS.display_name"
                              : ks && sc.has("rocpd_info_kernel_symbol", "kernel_name") ? "KS.kernel_name"
-                                                                                         : "NULL";
+                                                                                       : "NULL";
     std::string geometry;
-    for (const char *g : {"grid_size_x", "grid_size_y", "grid_size_z", "workgroup_size_x", "workgroup_size_y",
-                          "workgroup_size_z"})
+    for (const char *g :
+         {"grid_size_x", "grid_size_y", "grid_size_z", "workgroup_size_x", "workgroup_size_y", "workgroup_size_z"})
         geometry += q.col(g) + ", ";
     const std::string event = q.eventColumns(); // adds joins: before from()
     const std::string sql = "SELECT " + start + ", " + end + ", " + name + ", " + pid + ", " + agent + ", " + queue +
@@ -287,8 +294,8 @@ std::string readCopies(Context &c, Schema &sc, const std::map<int64_t, Agent> &a
     for (const char *g : {"src_agent_id", "dst_agent_id", "queue_id", "stream_id", "size"})
         cols += q.col(g) + ", ";
     const std::string event = q.eventColumns(); // adds joins: before from()
-    const std::string sql = "SELECT " + start + ", " + end + ", " + (q.joined("S") ? "S.string" : "NULL") + ", " +
-                            pid + ", " + cols + event + q.from();
+    const std::string sql = "SELECT " + start + ", " + end + ", " + (q.joined("S") ? "S.string" : "NULL") + ", " + pid +
+                            ", " + cols + event + q.from();
     return eachRow(c, sql, "rocpd_memory_copy", [&](const SqliteStmt &s) {
         const int64_t t0 = int64Or(s, 0, 0), t1 = int64Or(s, 1, t0);
         const uint32_t p = uint32_t(int64Or(s, 3, 0));
@@ -345,7 +352,6 @@ bool RocpdReader::probe(std::string_view path, std::string_view head) const
             return true;
     return false;
 }
-
 
 std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMeta &meta, const ReadContext &ctx) const
 {

@@ -27,8 +27,8 @@ std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
     m_header.clear();
     m_top = 0;
     std::vector<char> buf;
-    size_t len = 0;   // bytes in buf
-    size_t i = 0;     // scan position
+    size_t len = 0; // bytes in buf
+    size_t i = 0;   // scan position
     bool inString = false, escape = false;
     int depth = 0;
     bool inEvents = false;    // inside the traceEvents array

@@ -49,10 +49,11 @@ size_t generate(const std::string &path, size_t bytes)
     }
     std::string out;
     out.reserve(size_t(8) << 20);
-    out += "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [\n    {\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", "
-           "\"totalGlobalMem\": 85100068864, \"computeMajor\": 8, \"computeMinor\": 0, \"numSms\": 108}\n  ],\n"
-           "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8},\n  \"record_shapes\": 1,\n"
-           "  \"traceEvents\": [\n";
+    out +=
+        "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [\n    {\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", "
+        "\"totalGlobalMem\": 85100068864, \"computeMajor\": 8, \"computeMinor\": 0, \"numSms\": 108}\n  ],\n"
+        "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8},\n  \"record_shapes\": 1,\n"
+        "  \"traceEvents\": [\n";
     const int pid = 493459, tid = 493459;
     double ts = 4203669603018.756; // relative µs, as newer Kineto writes them
     size_t written = 0;
@@ -74,13 +75,13 @@ size_t generate(const std::string &path, size_t bytes)
         for (int op = 0; op < opsPerStep; ++op, ++ext, ++corr) {
             const char *opName = kOps[op % 6];
             const char *kernel = kKernels[op % 4];
-            put(std::snprintf(line, sizeof line,
-                              "%s  {\n    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d,\n"
-                              "    \"ts\": %.3f, \"dur\": %.3f,\n    \"args\": {\n      \"External id\": %llu,"
-                              "\"Record function id\": 0, \"Ev Idx\": %llu, \"Input Dims\": [[128, 1024], [1024, 1024]], "
-                              "\"Input type\": [\"float\", \"float\"]\n    }\n  }",
-                              first ? "" : ",\n", opName, pid, tid, ts, 21.337, (unsigned long long)ext,
-                              (unsigned long long)ext));
+            put(std::snprintf(
+                line, sizeof line,
+                "%s  {\n    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d,\n"
+                "    \"ts\": %.3f, \"dur\": %.3f,\n    \"args\": {\n      \"External id\": %llu,"
+                "\"Record function id\": 0, \"Ev Idx\": %llu, \"Input Dims\": [[128, 1024], [1024, 1024]], "
+                "\"Input type\": [\"float\", \"float\"]\n    }\n  }",
+                first ? "" : ",\n", opName, pid, tid, ts, 21.337, (unsigned long long)ext, (unsigned long long)ext));
             first = false;
             put(std::snprintf(line, sizeof line,
                               ",\n  {\n    \"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
@@ -93,22 +94,24 @@ size_t generate(const std::string &path, size_t bytes)
                               (unsigned long long)corr, pid, tid, ts + 3.101));
             const bool copy = op % 25 == 0;
             if (copy) {
-                put(std::snprintf(line, sizeof line,
-                                  ",\n  {\n    \"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> "
-                                  "Device)\", \"pid\": 0, \"tid\": 7,\n    \"ts\": %.3f, \"dur\": %.3f,\n    \"args\": {\n"
-                                  "      \"External id\": %llu, \"device\": 0, \"context\": 1, \"stream\": 7, "
-                                  "\"correlation\": %llu, \"bytes\": 4194304, \"memory bandwidth (GB/s)\": 11.9\n    }\n  }",
-                                  ts + 9.5, 351.2, (unsigned long long)ext, (unsigned long long)corr));
+                put(std::snprintf(
+                    line, sizeof line,
+                    ",\n  {\n    \"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> "
+                    "Device)\", \"pid\": 0, \"tid\": 7,\n    \"ts\": %.3f, \"dur\": %.3f,\n    \"args\": {\n"
+                    "      \"External id\": %llu, \"device\": 0, \"context\": 1, \"stream\": 7, "
+                    "\"correlation\": %llu, \"bytes\": 4194304, \"memory bandwidth (GB/s)\": 11.9\n    }\n  }",
+                    ts + 9.5, 351.2, (unsigned long long)ext, (unsigned long long)corr));
             } else {
-                put(std::snprintf(line, sizeof line,
-                                  ",\n  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7,\n"
-                                  "    \"ts\": %.3f, \"dur\": %.3f,\n    \"args\": {\n      \"External id\": %llu,\n"
-                                  "      \"queued\": 0, \"device\": 0, \"context\": 1,\n      \"stream\": 7, "
-                                  "\"correlation\": %llu,\n      \"registers per thread\": 32,\n      \"shared memory\": 0,\n"
-                                  "      \"blocks per SM\": 2.370370,\n      \"warps per SM\": 9.481481,\n"
-                                  "      \"grid\": [256, 1, 1],\n      \"block\": [128, 1, 1],\n"
-                                  "      \"est. achieved occupancy %%\": 15\n    }\n  }",
-                                  kernel, ts + 9.5, 14.08, (unsigned long long)ext, (unsigned long long)corr));
+                put(std::snprintf(
+                    line, sizeof line,
+                    ",\n  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7,\n"
+                    "    \"ts\": %.3f, \"dur\": %.3f,\n    \"args\": {\n      \"External id\": %llu,\n"
+                    "      \"queued\": 0, \"device\": 0, \"context\": 1,\n      \"stream\": 7, "
+                    "\"correlation\": %llu,\n      \"registers per thread\": 32,\n      \"shared memory\": 0,\n"
+                    "      \"blocks per SM\": 2.370370,\n      \"warps per SM\": 9.481481,\n"
+                    "      \"grid\": [256, 1, 1],\n      \"block\": [128, 1, 1],\n"
+                    "      \"est. achieved occupancy %%\": 15\n    }\n  }",
+                    kernel, ts + 9.5, 14.08, (unsigned long long)ext, (unsigned long long)corr));
             }
             put(std::snprintf(line, sizeof line,
                               ",\n  {\n    \"ph\": \"f\", \"id\": %llu, \"pid\": 0, \"tid\": 7, \"ts\": %.3f,\n"
@@ -131,7 +134,10 @@ size_t generate(const std::string &path, size_t bytes)
     return written;
 }
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
 
 struct ChildRun
 {
@@ -159,10 +165,12 @@ template <typename Fn> ChildRun inChild(Fn fn)
     (void)!read(fds[0], &s, sizeof s);
     close(fds[0]);
     int status = 0;
-    struct rusage ru{};
+    struct rusage ru
+    {
+    };
     wait4(pid, &status, 0, &ru);
-    const double cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-                       double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+    const double cpu =
+        double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
     return {s, cpu, ru.ru_maxrss * 1024L};
 }
 
