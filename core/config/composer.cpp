@@ -281,6 +281,9 @@ private:
         m_root->entry.text = m_configName;
         m_root->loaded = m_repo.load(m_configName);
         setHeader(*m_root);
+        // A primary config in a sub-folder ("experiment/big") still composes at the root.
+        if (!m_root->entry.hasPackageHeader)
+            m_root->entry.package = std::string();
         m_stack.push_back(m_configName);
         build(*m_root, true);
         m_stack.pop_back();

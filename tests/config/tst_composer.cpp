@@ -276,6 +276,12 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConfigError, ps::core::config::compose(o));
     }
 
+    void primaryInSubfolder()
+    {
+        Tree t(with(kDb, {{"exp/big.yaml", "defaults:\n  - /db: pg\n  - _self_\nsize: 9\n"}}));
+        QCOMPARE(t.yaml({}, "exp/big"), QString("db:\n  driver: pg\n  port: 5432\nsize: 9\n"));
+    }
+
     void selfWarning()
     {
         Tree t(with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\nx: 1\n"}}));
