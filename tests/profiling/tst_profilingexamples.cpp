@@ -244,6 +244,49 @@ private slots:
             legacyNoted |= d.rule == "verl.legacy-key" && d.key == "trainer.profile_steps";
         QVERIFY(legacyNoted);
     }
+
+    // History presets (testdata/configs/rlinf-history) composed into today's main config.
+    // RL@8054ca5's nsight/default@cluster.nsight: silently ignored by RLinf today.
+    void historyLegacyNsightBlock()
+    {
+        auto c = pstest::rlinfCase("rlinf", "maniskill_ppo_mlp", {"+nsight@cluster.nsight=default"});
+        c.configDirs.push_back(pstest::testdata("configs/rlinf-history/8054ca58fd4a/examples/embodiment/config"));
+        auto r = run(c);
+        QVERIFY(r);
+        QCOMPARE(r->diagnostics.size(), size_t(1));
+        const Diagnostic &d = r->diagnostics[0];
+        QCOMPARE(d.rule, std::string("rlinf.legacy-nsight-block"));
+        QCOMPARE(d.key, std::string("cluster.nsight"));
+        QVERIFY(d.file.find("rlinf-history/8054ca58fd4a") != std::string::npos);
+        QVERIFY(!r->model.rlinf.present);
+        for (const auto &w : r->launch.workers)
+            QVERIFY(!w.wrapped);
+    }
+
+    // 2fe12db's profile/default lists the channel groups Actor, Rollout, Env: they are wrapped,
+    // and with steps their cudaProfilerApi capture never opens.
+    void historyChannelGroupsWithSteps()
+    {
+        auto c = pstest::rlinfCase("rlinf", "maniskill_ppo_mlp",
+                                   {"+profile@cluster.profiling=default", "+cluster.profiling.steps=[3]"});
+        c.configDirs.insert(c.configDirs.begin(),
+                            pstest::testdata("configs/rlinf-history/2fe12db04483/examples/embodiment/config"));
+        auto r = run(c);
+        QVERIFY(r);
+        QStringList channels;
+        for (const auto &d : r->diagnostics) {
+            QCOMPARE(d.rule, std::string("rlinf.channel-group-steps"));
+            QVERIFY(d.file.find("rlinf-history/2fe12db04483") != std::string::npos);
+            QCOMPARE(d.line, 3); // worker_groups: [...] in the history preset
+            channels << QString::fromStdString(d.message).section('\'', 1, 1);
+        }
+        QCOMPARE(channels, (QStringList{"Actor", "Rollout", "Env"}));
+        const WorkerLaunch *env = worker(*r, "Env:0");
+        QVERIFY(env && env->wrapped);
+        QVERIFY(env->captureRanges.empty());
+        QVERIFY(!env->reason.empty());
+        QCOMPARE(worker(*r, "EnvGroup:0")->captureRanges.size(), size_t(1));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProfilingExamples)
