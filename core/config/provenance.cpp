@@ -1,10 +1,14 @@
 #include "core/config/provenance.h"
 
+#include "core/config/keypath.h"
+
 namespace ps::core::config {
 
 const std::vector<ProvenanceStep> *Provenance::find(std::string_view keyPath) const
 {
     auto it = m_chains.find(std::string(keyPath));
+    if (it == m_chains.end() && keyPath.find('[') != std::string_view::npos)
+        it = m_chains.find(joinKeyPath(splitKeyPath(keyPath))); // "lst[1]" is recorded as "lst.1"
     return it == m_chains.end() ? nullptr : &it->second;
 }
 

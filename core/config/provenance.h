@@ -39,7 +39,7 @@ struct ProvenanceStep
 class Provenance
 {
 public:
-    // The chain of steps for an exact key path ("a.b", list items "lst.0"), in merge order;
+    // The chain of steps for an exact key path ("a.b", list items "lst.0" or "lst[0]"), in merge order;
     // nullptr when the key has no record (it does not exist in the composed config).
     const std::vector<ProvenanceStep> *find(std::string_view keyPath) const;
 

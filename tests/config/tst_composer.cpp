@@ -373,6 +373,15 @@ private slots:
         QVERIFY(explainKey(r, "nosuch").empty());
     }
 
+    void provenanceOfListItems()
+    {
+        Tree t(Files{{"config.yaml", "lst: [1, 2]\n"}});
+        ComposeResult r = t.compose({"lst.1=5"});
+        QCOMPARE(r.provenance.find("lst[1]")->size(), size_t(2));
+        QCOMPARE(r.provenance.find("lst.0")->size(), size_t(1));
+        QVERIFY(QString::fromStdString(explainKey(r, "lst[1]")).contains("override 'lst.1=5'"));
+    }
+
     // A key whose dict was replaced keeps its own history but drops the children's.
     void provenanceOfReplacedDict()
     {
