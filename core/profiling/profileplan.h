@@ -19,10 +19,22 @@ const char *frameworkName(Framework framework); // "rlinf", "verl", "unknown"
 using OptionList = std::vector<std::pair<std::string, std::string>>;
 const std::string *findOption(const OptionList &options, const std::string &name);
 
+// The legacy block of RL@8054ca5 (`- nsight/default@cluster.nsight`): read so the plan can say
+// what it asked for; RLinf today drops it without error (unknown cluster keys are ignored).
+struct RLinfLegacyNsight
+{
+    bool enabled = true;
+    std::vector<std::string> workerGroups;
+    OptionList options; // str()-ed, bools lowercased
+    std::vector<std::string> flags;
+    std::string outputDir; // RL@8054ca5: <log_path>/<experiment_name>/nsights
+};
+
 struct RLinfProfiling
 {
     bool present = false;                        // cluster.profiling exists (and is a mapping)
     bool legacyNsight = false;                   // a cluster.nsight block exists (ignored by RLinf)
+    RLinfLegacyNsight legacy;                    // its content, when legacyNsight
     std::string backend;                         // "nsight" | "rocprof_sys" | other (invalid)
     bool enabled = true;                         // upstream truthiness of `enabled`
     std::vector<std::string> workerGroups;       // str()-ed entries; empty = nothing profiled

@@ -209,6 +209,14 @@ LaunchPlan buildRLinfLaunchPlan(const RLinfProfiling &p, const RLinfTopology &to
             p.backend == "nsight" && findOption(p.options, "o") ? dirName(*findOption(p.options, "o")) : outDir;
         plan.collect.emplace_back(node, dir);
     }
+    if (p.legacyNsight && p.legacy.enabled && !p.legacy.workerGroups.empty()) {
+        std::string groups;
+        for (const auto &g : p.legacy.workerGroups)
+            groups += (groups.empty() ? "" : ", ") + g;
+        plan.notes.push_back("cluster.nsight (RL@8054ca5 schema) asks to profile " + groups +
+                             (p.legacy.outputDir.empty() ? std::string() : " into " + p.legacy.outputDir) +
+                             ", but RLinf ignores that block today: move it to cluster.profiling with backend: nsight");
+    }
     if (plan.backend.empty())
         return plan;
     if (p.outputDirDerived)

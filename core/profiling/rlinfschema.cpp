@@ -402,6 +402,25 @@ void readRLinfProfiling(const ConfigReader &cfg, const RLinfTopology &topology, 
 
     if (const Node *legacy = cfg.get("cluster.nsight"); legacy && !legacy->isNull()) {
         out.legacyNsight = true;
+        if (legacy->isDict()) {
+            RLinfLegacyNsight &l = out.legacy;
+            if (const Node *en = legacy->find("enabled"))
+                l.enabled = pythonTruthy(*en);
+            if (const Node *wg = legacy->find("worker_groups"); wg && wg->isList())
+                for (const Node &g : wg->items())
+                    l.workerGroups.push_back(pythonStr(g));
+            if (const Node *fl = legacy->find("flags"); fl && fl->isList())
+                for (const Node &f : fl->items())
+                    l.flags.push_back(pythonStr(f));
+            if (const Node *opts = legacy->find("options"); opts && opts->isDict())
+                for (size_t i = 0; i < opts->size(); ++i) {
+                    const Node &v = opts->valueAt(i);
+                    l.options.emplace_back(
+                        opts->keyAt(i), v.kind() == Node::Kind::Bool ? (v.asBool() ? "true" : "false") : pythonStr(v));
+                }
+            if (!out.logPath.empty())
+                l.outputDir = joinPath(joinPath(out.logPath, out.experimentName), "nsights");
+        }
         cfg.report(diags, "rlinf.legacy-nsight-block",
                    "cluster.nsight is silently ignored by RLinf since profiling moved to cluster.profiling; use "
                    "'- profile/default@cluster.profiling' (backend: nsight) instead",

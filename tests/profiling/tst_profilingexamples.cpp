@@ -261,6 +261,16 @@ private slots:
         QVERIFY(!r->model.rlinf.present);
         for (const auto &w : r->launch.workers)
             QVERIFY(!w.wrapped);
+        // The typed legacy block: what it asked for, as RL@8054ca5 read it.
+        const RLinfLegacyNsight &legacy = r->model.rlinf.legacy;
+        QCOMPARE(legacy.workerGroups,
+                 (std::vector<std::string>{"ActorGroup", "RolloutGroup", "EnvGroup", "Actor", "Rollout", "Env"}));
+        QCOMPARE(legacy.options.size(), size_t(5));
+        QCOMPARE(legacy.options[4], (std::pair<std::string, std::string>{"osrt-threshold", "1000"}));
+        QCOMPARE(legacy.outputDir, std::string("../results/maniskill_ppo_mlp/nsights"));
+        QVERIFY(std::any_of(r->launch.notes.begin(), r->launch.notes.end(), [](const std::string &n) {
+            return n.find("RLinf ignores that block") != std::string::npos;
+        }));
     }
 
     // 2fe12db's profile/default lists the channel groups Actor, Rollout, Env: they are wrapped,
