@@ -4,6 +4,7 @@
 #include "core/profiling/pathutil.h"
 #include "core/profiling/verlschema.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ps::core::profiling {
@@ -177,8 +178,21 @@ LaunchPlan buildVerlLaunchPlan(const VerlProfiling &p, const LaunchOptions &opti
                         for (const auto &c : calls)
                             w.outputs.push_back(joinPath(joinPath(base, annotateRole(c)),
                                                          "prof_rank-" + std::to_string(rank) + ".json.gz"));
-                    else
-                        w.outputs.push_back(joinPath(base, "e2e/prof_rank-" + std::to_string(rank) + ".json.gz"));
+                    else {
+                        // Continuous mode: actor_rollout starts with role "e2e", the other
+                        // roles without a role, i.e. straight under their save_path.
+                        const std::string file = "prof_rank-" + std::to_string(rank) + ".json.gz";
+                        if (actor && actor->profilesRank(rank, p.legacy))
+                            w.outputs.push_back(joinPath(base, "e2e/" + file));
+                        for (const char *other : {"ref", "critic"}) {
+                            const VerlRoleProfiler *r = p.role(other);
+                            const bool used = std::string(other) == "ref" ? p.refUsed : p.criticUsed;
+                            const std::string path = r ? joinPath(r->savePath, file) : std::string();
+                            if (used && r && r->profilesRank(rank, p.legacy) &&
+                                std::find(w.outputs.begin(), w.outputs.end(), path) == w.outputs.end())
+                                w.outputs.push_back(path);
+                        }
+                    }
                 } else if (t == "npu") {
                     if (discrete)
                         for (const auto &c : calls)

@@ -228,6 +228,20 @@ private slots:
         QVERIFY(worker(*r, "global_pool:1")->outputs.empty()); // default rank is 0 only
     }
 
+    // V2 with the critic profiled too: its continuous torch trace has no role sub-folder.
+    void v2WithCritic()
+    {
+        auto r = run(pstest::verlCase("verl/verl/trainer/config", "ppo_trainer",
+                                      {"global_profiler.tool=torch", "global_profiler.steps=[2]",
+                                       "actor_rollout_ref.actor.profiler.enable=True", "critic.profiler.enable=True",
+                                       "critic.profiler.ranks=[0,1]"}));
+        QVERIFY(r);
+        QCOMPARE(worker(*r, "global_pool:0")->outputs,
+                 (std::vector<std::string>{"outputs/profile/e2e/prof_rank-0.json.gz",
+                                           "outputs/profile/prof_rank-0.json.gz"}));
+        QCOMPARE(worker(*r, "global_pool:1")->outputs, std::vector<std::string>{"outputs/profile/prof_rank-1.json.gz"});
+    }
+
     void v3()
     {
         auto c = pstest::verlCase("verl/tests/trainer/config", "legacy_ppo_trainer",
