@@ -163,17 +163,18 @@ std::string withoutUnderscores(const std::string &s)
     return out;
 }
 
-// Base-60 value of "1:30:05" style digits (sign handled by the caller).
-template <typename T> bool sexagesimal(const std::string &body, T &out)
+// Base-60 value of "1:30:05" style digits (sign handled by the caller), in double so that a
+// long chain of groups cannot overflow an integer.
+bool sexagesimal(const std::string &body, double &out)
 {
-    T value = 0;
+    double value = 0;
     size_t start = 0;
     while (start <= body.size()) {
         size_t colon = body.find(':', start);
         std::string part = body.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
         if (part.empty())
             return false;
-        value = value * 60 + static_cast<T>(std::strtod(part.c_str(), nullptr));
+        value = value * 60 + std::strtod(part.c_str(), nullptr);
         if (colon == std::string::npos)
             break;
         start = colon + 1;
@@ -203,8 +204,11 @@ bool constructInt(const std::string &text, int64_t &out)
     else if (v[0] == '0')
         value = std::strtoll(v.c_str(), nullptr, 8);
     else if (v.find(':') != std::string::npos) {
-        if (!sexagesimal(v, value))
+        double d = 0;
+        // Python ints are unbounded; ours are not: out of range keeps the text.
+        if (!sexagesimal(v, d) || d >= 9.2e18)
             return false;
+        value = static_cast<long long>(d);
     } else
         value = std::strtoll(v.c_str(), nullptr, 10);
     if (errno == ERANGE)
