@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 
 namespace ps::core::trace {
 
@@ -69,6 +70,10 @@ std::string sqliteReadOnlyUri(const std::string &path)
 
 std::string SqliteDb::open(const std::string &path)
 {
+    // Readers run on several threads at once; SQLite's memory statistics take a global mutex
+    // on every allocation. Only possible before SQLite initialises (else a harmless MISUSE).
+    static std::once_flag once;
+    std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
     m_path = path;
     // SQLite would happily "open" a missing path as an empty database under immutable=1 only
     // when asked to create it; mode=ro refuses, but the message is vague, so check first.

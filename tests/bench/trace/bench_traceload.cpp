@@ -15,6 +15,7 @@
 #include "core/trace/traceloader.h"
 
 #include <sqlite3.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -23,6 +24,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -32,6 +34,21 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// CPU seconds (user + system) used by the whole process so far: on a shared, loaded machine
+// wall time mostly measures the other tenants, CPU time measures the work.
+double cpuSeconds()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+double loadAverage()
+{
+    double l[1] = {0};
+    return ::getloadavg(l, 1) == 1 ? l[0] : -1;
+}
 
 struct TableCols
 {
@@ -159,6 +176,7 @@ std::vector<std::string> ensureDemo(const std::string &dir, int ranks, int64_t e
 struct Loaded
 {
     double seconds = 0;
+    double cpu = 0;
     size_t events = 0;
     size_t resident = 0;
     size_t nameBytes = 0;
@@ -172,9 +190,11 @@ Loaded load(const std::vector<std::string> &files, int threads, bool useCache, c
     o.useCache = useCache;
     o.cacheDir = cacheDir;
     const auto t0 = Clock::now();
+    const double c0 = cpuSeconds();
     LoadResult r = loadReports(files, o);
     Loaded l;
     l.seconds = secondsSince(t0);
+    l.cpu = cpuSeconds() - c0;
     if (!r.failures.empty()) {
         std::fprintf(stderr, "load failed: %s\n", r.failures[0].reason.c_str());
         std::exit(1);
@@ -225,14 +245,18 @@ int main(int argc, char **argv)
     const std::string cacheDir = dir + "/cache";
     const auto single = ensureDemo(dir + "/single", 1, events);
     const auto multi = ensureDemo(dir + "/multi", ranks, perReport);
-    std::printf("threads=%d, reps=%d (best of), SQLite %s\n", threads, reps, sqlite3_libversion());
+    std::printf("threads=%d, reps=%d (best of), SQLite %s, load average %.1f on %u cores\n", threads, reps,
+                sqlite3_libversion(), loadAverage(), std::thread::hardware_concurrency());
 
     // --- one big report
     warmPageCache(single);
     size_t baseRows = 0;
+    double baseCpu1 = 1e300, baseCpuN = 1e300;
     const double base1 = best(reps, [&] {
         const auto t0 = Clock::now();
+        const double c0 = cpuSeconds();
         baseRows = baselineRead(single);
+        baseCpu1 = std::min(baseCpu1, cpuSeconds() - c0);
         return secondsSince(t0);
     });
     Loaded cold1;
@@ -253,6 +277,7 @@ int main(int argc, char **argv)
                 threads, c1, c1 / base1);
     std::printf("  warm reopen from cache                %8.4f s   ratio cold/warm = %.1f  (target >= 20)%s\n", w1,
                 c1 / w1, warm1.fromCache == single.size() ? "" : "  [NOT FROM CACHE]");
+    std::printf("  CPU seconds: baseline %.3f, cold load %.3f (ratio %.2f)\n", baseCpu1, cold1.cpu, cold1.cpu / baseCpu1);
     std::printf("  resident bytes/event: %.2f without names, %.2f with names (%zu name bytes)\n",
                 double(cold1.resident - cold1.nameBytes) / double(cold1.events),
                 double(cold1.resident) / double(cold1.events), cold1.nameBytes);
@@ -261,7 +286,9 @@ int main(int argc, char **argv)
     warmPageCache(multi);
     const double baseN = best(reps, [&] {
         const auto t0 = Clock::now();
+        const double c0 = cpuSeconds();
         baseRows = baselineRead(multi);
+        baseCpuN = std::min(baseCpuN, cpuSeconds() - c0);
         return secondsSince(t0);
     });
     Loaded coldN;
@@ -281,8 +308,11 @@ int main(int argc, char **argv)
                 threads, cN, baseN / cN);
     std::printf("  warm reopen from cache                %8.4f s   ratio cold/warm = %.1f%s\n", wN, cN / wN,
                 warmN.fromCache == multi.size() ? "" : "  [NOT FROM CACHE]");
+    std::printf("  CPU seconds: baseline %.3f, cold load %.3f (ratio %.2f)\n", baseCpuN, coldN.cpu, coldN.cpu / baseCpuN);
     std::printf("  resident bytes/event: %.2f without names, %.2f with names\n",
                 double(coldN.resident - coldN.nameBytes) / double(coldN.events),
                 double(coldN.resident) / double(coldN.events));
+    std::printf("\nload average at the end %.1f (wall-time ratios are only meaningful on an idle machine)\n",
+                loadAverage());
     return 0;
 }
