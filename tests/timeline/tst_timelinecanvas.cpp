@@ -216,7 +216,7 @@ private slots:
         const QImage img = f.canvas.grab().toImage();
         QCOMPARE(img.pixel(560, 68), colorForName("step").rgb());
         QCOMPARE(img.pixel(400, 84), colorForName("forward").rgb());
-        QCOMPARE(img.pixel(300, 68), QColor(Qt::white).rgb()); // before the step: background
+        QCOMPARE(img.pixel(300, 68), qRgb(0xf7, 0xf8, 0xfa)); // before the step: the lane background
         QVERIFY(f.canvas.lastMarkCount() > 0);
         // Selection draws a black outline around the event.
         QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {560, 68});

@@ -149,6 +149,7 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
     TimelineScene scene;
     scene.overlay = true;
     const std::string name = rangeName.toStdString();
+    int64_t longest = 0;
     for (int ri : rank.reports) {
         if (ri < 0 || size_t(ri) >= reports.size())
             continue;
@@ -158,6 +159,7 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
         if (name.empty()) {
             TimelineEntry e{p, ri, -p->store().firstStart(), base, {rank.label}, path};
             scene.entries.push_back(std::move(e));
+            longest = std::max(longest, p->store().lastEnd() - p->store().firstStart());
             continue;
         }
         const auto occ = rangeOccurrences(p->store(), name);
@@ -167,8 +169,11 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
                             {rank.label + QStringLiteral(" · ") + rangeName},
                             path + QStringLiteral("#%1").arg(k + 1)};
             scene.entries.push_back(std::move(e));
+            longest = std::max(longest, occ[k].second - occ[k].first);
         }
     }
+    if (longest > 0)
+        scene.focus = TimeWindow{0, longest};
     return scene;
 }
 

@@ -31,6 +31,8 @@ struct TimelineScene
 {
     std::vector<TimelineEntry> entries;
     bool overlay = false;
+    // Where to look first: the step overlay's [0, longest occurrence); unset = everything.
+    std::optional<TimeWindow> focus;
 
     // Union of the entries' [first start, last end) on the shared axis; {0, 1} when empty.
     TimeWindow extent() const;

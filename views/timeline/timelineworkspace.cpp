@@ -517,6 +517,10 @@ void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
     m_fitOnNextScene = false;
     m_scene = std::move(scene);
     c->setScene(m_scene, !fit);
+    if (fit && m_scene && m_scene->focus) {
+        const int64_t pad = std::max<int64_t>(m_scene->focus->duration() / 50, 1);
+        c->setWindow({m_scene->focus->start - pad, m_scene->focus->end + pad});
+    }
     if (m_pendingSession && !m_loader->isRunning()) {
         QSet<QString> keys(m_pendingSession->collapsed.begin(), m_pendingSession->collapsed.end());
         c->setCollapsed(keys);

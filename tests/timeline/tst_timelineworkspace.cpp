@@ -1,0 +1,309 @@
+// The Timeline workspace end to end: loading real reports in the background (progress, reports
+// appearing batch by batch, Esc / Cancel cancelling), alignment and nudges, the search box with
+// match count and next/previous, the details pane and its jump to the correlated call, the
+// step overlay, and session save / restore.
+#include "testreports.h"
+#include "views/stats/statspane.h"
+#include "views/stats/statstablemodel.h"
+#include "views/timeline/detailspane.h"
+#include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelineloader.h"
+#include "views/timeline/timelineview.h"
+#include "views/timeline/timelineworkspace.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace ps::views;
+using namespace ps::core::trace;
+
+namespace {
+constexpr int64_t kMs = 1'000'000;
+
+QStringList sweep()
+{
+    QStringList out;
+    for (const char *s : {"s1", "s2", "s4", "s8"})
+        out << QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.%1.sqlite").arg(QLatin1String(s));
+    return out;
+}
+
+bool waitIdle(const Workspace &w, int ms = 60000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (w.isBusy() && t.elapsed() < ms)
+        QTest::qWait(10);
+    return !w.isBusy();
+}
+
+std::vector<ReportPtr> ranks(int n)
+{
+    std::vector<ReportPtr> out;
+    for (int r = 0; r < n; ++r)
+        out.push_back(ps::test::makeRank(r, 3, 10 * kMs));
+    return out;
+}
+} // namespace
+
+class TestTimelineWorkspace : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_cache;
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("PROFSTUDIO_CACHE_DIR", m_cache.path().toUtf8()); // never the user's cache
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("ProfStudioTest");
+        QCoreApplication::setApplicationName("tst_timelineworkspace");
+    }
+
+    void acceptsReportsFoldersAndSessions()
+    {
+        TimelineWorkspace w;
+        QVERIFY(w.accepts(sweep().first()));
+        QVERIFY(w.accepts(PS_TESTDATA_DIR "/traces"));
+        QVERIFY(!w.accepts(PS_TESTDATA_DIR "/traces/SOURCES.md"));
+        QVERIFY(TimelineWorkspace::isSessionFileName("a/b.psession"));
+    }
+
+    void loadsRealReportsInTheBackground()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy busy(&w, &Workspace::busyChanged);
+        QSignalSpy opened(&w, &Workspace::openedPath);
+        w.openPaths(sweep());
+        QVERIFY(w.isBusy()); // the GUI thread returned at once
+        QVERIFY(waitIdle(w));
+        QCOMPARE(int(w.reports().size()), 4);
+        QCOMPARE(int(w.scene()->entries.size()), 4);
+        QVERIFY(busy.count() >= 2);
+        QCOMPARE(busy.first().first().toBool(), true);
+        QCOMPARE(busy.last().first().toBool(), false);
+        QCOMPARE(opened.count(), 4);
+        QVERIFY(!w.progressBar()->isVisible());
+        // The rows show every report, labelled by file name (these have no RL identity).
+        QStringList labels;
+        for (const Row &r : w.canvas()->layout().rows())
+            if (r.kind == RowKind::Report)
+                labels << r.label;
+        QCOMPARE(labels, (QStringList{"extrap__concurrent.s1.sqlite", "extrap__concurrent.s2.sqlite",
+                                      "extrap__concurrent.s4.sqlite", "extrap__concurrent.s8.sqlite"}));
+        // Opening the same files again adds nothing.
+        w.openPaths(sweep());
+        QVERIFY(waitIdle(w));
+        QCOMPARE(int(w.reports().size()), 4);
+    }
+
+    void reportsAppearAsTheirBatchFinishes()
+    {
+        TimelineLoader loader;
+        loader.setUseCache(false);
+        loader.setBatchSize(1);
+        QSignalSpy ready(&loader, &TimelineLoader::reportsReady);
+        QSignalSpy done(&loader, &TimelineLoader::finished);
+        QSignalSpy progress(&loader, &TimelineLoader::progress);
+        QVERIFY(loader.load(sweep()));
+        QVERIFY(!loader.load(sweep())); // one load at a time
+        QVERIFY(done.wait(60000));
+        QCOMPARE(ready.count(), 4);
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY(progress.count() >= 4);
+        double last = 0;
+        for (const auto &p : progress) {
+            QVERIFY(p.first().toDouble() >= last);
+            last = p.first().toDouble();
+        }
+    }
+
+    void cancelStopsTheLoad()
+    {
+        TimelineLoader loader;
+        loader.setUseCache(false);
+        loader.setBatchSize(1);
+        QSignalSpy done(&loader, &TimelineLoader::finished);
+        QSignalSpy ready(&loader, &TimelineLoader::reportsReady);
+        QVERIFY(loader.load(sweep()));
+        loader.cancel();
+        QVERIFY(done.wait(60000));
+        QCOMPARE(done.first().first().toBool(), true);
+        QVERIFY(ready.count() < 4);
+        QVERIFY(!loader.isRunning());
+    }
+
+    void escapeCancelsALoadAndClearsTheSelection()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy status(&w, &Workspace::statusMessage);
+        w.openPaths(sweep());
+        QTest::keyClick(w.canvas(), Qt::Key_Escape);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.reports().size() < 4 || status.last().first().toString().contains("cancelled"));
+        bool said = false;
+        for (const auto &s : status)
+            said = said || s.first().toString().startsWith("Loading cancelled");
+        QVERIFY(said);
+    }
+
+    void searchBoxCountsAndSteps()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 900);
+        w.show();
+        w.addReports(ranks(3));
+        QVERIFY(waitIdle(w));
+        QTest::keyClicks(w.searchEdit(), "gemm");
+        QTRY_COMPARE(w.matchLabel()->text(), QStringLiteral("9 matches"));
+        QVERIFY(waitIdle(w));
+        QTest::keyClick(w.searchEdit(), Qt::Key_Return);
+        QCOMPARE(w.matchLabel()->text(), QStringLiteral("1 of 9"));
+        const auto first = w.searchResult()->matches.front();
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{first.entry, {first.track, first.index}}));
+        QVERIFY(w.canvas()->window().contains(first.start));
+        QTest::keyClick(w.searchEdit(), Qt::Key_Return);
+        QCOMPARE(w.matchLabel()->text(), QStringLiteral("2 of 9"));
+        w.previousMatch();
+        w.previousMatch();
+        QCOMPARE(w.matchLabel()->text(), QStringLiteral("9 of 9")); // wraps around
+        // Regex, and a bad one.
+        w.setSearch("^(gemm|step)$", true);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.matchLabel()->text(), QStringLiteral("18 matches"));
+        w.setSearch("([", true);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.matchLabel()->text(), QStringLiteral("bad regex"));
+    }
+
+    void detailsAndJumpToTheCorrelatedCall()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 900);
+        w.show();
+        w.addReports(ranks(2));
+        QVERIFY(waitIdle(w));
+        const int entry = 1;
+        const uint32_t kernelTrack = 2;
+        w.canvas()->reveal({entry, {kernelTrack, 1}});
+        QVERIFY(w.details()->text().contains("gemm"));
+        QVERIFY(w.details()->text().contains("launched by cudaLaunchKernel"));
+        QVERIFY(w.details()->jumpButton()->isVisible());
+        QTest::mouseClick(w.details()->jumpButton(), Qt::LeftButton);
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{entry, {1, 1}})); // the API call
+        QVERIFY(w.details()->text().contains("cudaLaunchKernel"));
+        QCOMPARE(w.details()->jumpButton()->text(), QStringLiteral("Jump to the GPU kernel"));
+        QTest::mouseClick(w.details()->jumpButton(), Qt::LeftButton);
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{entry, {kernelTrack, 1}}));
+        QTest::keyClick(w.canvas(), Qt::Key_Escape);
+        QVERIFY(!w.canvas()->selection());
+        QVERIFY(w.details()->text().contains("Click an event"));
+    }
+
+    void alignmentAndNudges()
+    {
+        TimelineWorkspace w;
+        w.addReports(ranks(2));
+        QVERIFY(waitIdle(w));
+        // Same UTC origin: offsets 0.
+        QCOMPARE(w.scene()->entries[1].offset, 0);
+        QVERIFY(w.setAlignment("start"));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.scene()->entries[0].offset, -1 * kMs); // first event at 0
+        QVERIFY(w.setAlignment("range:step#2"));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.scene()->entries[1].offset, -101 * kMs); // second step at 0
+        QVERIFY(!w.setAlignment("range:step#0"));
+        QCOMPARE(w.alignment(), QStringLiteral("range:step#2"));
+        // A nudge through the details pane's spin box.
+        w.canvas()->reveal({1, {0, 0}});
+        w.details()->nudgeBox()->setValue(250); // µs
+        QCOMPARE(w.nudge(w.scene()->entries[1].reportIndex), 250'000);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.scene()->entries[1].offset, -101 * kMs + 250'000);
+    }
+
+    void stepOverlayStacksOneRanksSteps()
+    {
+        TimelineWorkspace w;
+        w.addReports(ranks(2));
+        QVERIFY(waitIdle(w));
+        w.setStepOverlay(1, "step");
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.scene()->overlay);
+        QCOMPARE(int(w.scene()->entries.size()), 3);
+        for (int k = 0; k < 3; ++k) {
+            QCOMPARE(w.scene()->entries[size_t(k)].offset, -(1 * kMs + k * 100 * kMs));
+            QCOMPARE(w.scene()->entries[size_t(k)].reportIndex, 1);
+        }
+        // The view opens on the steps: [0, longest step] with 2 % air.
+        QCOMPARE(w.canvas()->window(), (TimeWindow{-200'000, 10 * kMs + 200'000}));
+        w.clearStepOverlay();
+        QVERIFY(waitIdle(w));
+        QCOMPARE(int(w.scene()->entries.size()), 2);
+    }
+
+    void statsFollowTheVisibleRange()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 900);
+        w.show();
+        w.addReports(ranks(2));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.stats()->model()->rowCount(), 2);
+        w.canvas()->setWindow({0, 50 * kMs}); // only the first step of each rank
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.stats()->model()->rows().front().count, 2ull);
+        // A bar click in the chart selects the event on the timeline.
+        w.stats()->showCrossRank("step");
+        QVERIFY(waitIdle(w));
+        emit w.stats()->jumpTo(1, {0, 2});
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{1, {0, 2}}));
+    }
+
+    void sessionRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("run.psession");
+        TimelineSession saved;
+        {
+            TimelineWorkspace w;
+            w.resize(1400, 900);
+            w.openPaths(sweep());
+            QVERIFY(waitIdle(w));
+            QVERIFY(w.setAlignment("start"));
+            QVERIFY(waitIdle(w));
+            w.setNudge(2, 12'345);
+            QVERIFY(waitIdle(w));
+            w.canvas()->toggleCollapsed("report:" + sweep()[1]);
+            w.canvas()->setWindow({1000, 2'000'000});
+            QVERIFY(w.saveSession(file));
+            saved = w.session();
+        }
+        QCOMPARE(saved.reports, sweep());
+        TimelineWorkspace w2;
+        w2.resize(1400, 900);
+        QVERIFY(w2.accepts(file));
+        w2.openPaths({file});
+        QVERIFY(waitIdle(w2));
+        const TimelineSession back = w2.session();
+        QCOMPARE(back.reports, saved.reports);
+        QCOMPARE(back.align, QStringLiteral("start"));
+        QCOMPARE(back.nudges, saved.nudges);
+        QCOMPARE(back.collapsed, saved.collapsed);
+        QCOMPARE(w2.canvas()->window(), (TimeWindow{1000, 2'000'000}));
+        QCOMPARE(w2.nudge(2), 12'345);
+    }
+};
+
+QTEST_MAIN(TestTimelineWorkspace)
+#include "tst_timelineworkspace.moc"
