@@ -30,10 +30,10 @@ std::string findExecutable(const std::string &name)
     size_t at = 0;
     while (at <= dirs.size()) {
         const size_t end = std::min(dirs.find(':', at), dirs.size());
-        std::string dir = dirs.substr(at, end - at);
-        if (dir.empty())
-            dir = ".";
-        const std::string candidate = dir + "/" + name;
+        // An empty PATH entry means the current folder. (Built with append: GCC 12 at -O3
+        // misreports assigning a one-character literal here as overlapping memcpy, -Wrestrict.)
+        std::string candidate = end > at ? dirs.substr(at, end - at) : std::string(1, '.');
+        candidate.append(1, '/').append(name);
         if (::access(candidate.c_str(), X_OK) == 0)
             return candidate;
         at = end + 1;
