@@ -16,6 +16,8 @@ constexpr int kMaxDepth = 64;
 // Work bounds per resolved value: references that fan out ("a: ${b}${b}", "b: ${c}${c}", ...)
 // grow exponentially; they become an error instead of a hang.
 constexpr int kMaxEvaluations = 5000;
+// And for a whole resolveAll(), so that many such values cannot add up to a hang either.
+constexpr int kMaxTotalEvaluations = 200000;
 constexpr size_t kMaxStringBytes = 1 << 20;
 
 std::string trim(const std::string &s)
@@ -35,7 +37,10 @@ bool isIdChar(char c)
 class Resolver
 {
 public:
-    Resolver(const Node &root, const EnvLookup &env) : m_root(root), m_env(env) {}
+    Resolver(const Node &root, const EnvLookup &env, int *totalEvaluations = nullptr)
+        : m_root(root), m_env(env), m_total(totalEvaluations)
+    {
+    }
 
     // The resolved copy of `n`, which sits at `path`.
     Node resolveNode(const Node &n, const Path &path)
@@ -157,6 +162,9 @@ private:
         if (++m_evaluations > kMaxEvaluations)
             throw ConfigError("Interpolation too complex (more than " + std::to_string(kMaxEvaluations) +
                               " references to resolve one value)");
+        if (m_total && ++*m_total > kMaxTotalEvaluations)
+            throw ConfigError("Interpolation too complex (more than " + std::to_string(kMaxTotalEvaluations) +
+                              " references to resolve the config)");
         std::string body = trim(inner);
         // Resolver call: NAME(.NAME)* ':' args
         size_t i = 0;
@@ -330,15 +338,16 @@ private:
     const EnvLookup &m_env;
     int m_depth = 0;
     int m_evaluations = 0;
+    int *m_total = nullptr;
     std::set<std::string> m_active;
 };
 
 void resolveInto(Node &out, const Node &root, const Node &n, Path &path, std::vector<ConfigError> *problems,
-                 const EnvLookup &env)
+                 const EnvLookup &env, int &total)
 {
     if (n.isInterpolation()) {
         try {
-            Resolver r(root, env);
+            Resolver r(root, env, &total);
             Node v = r.resolveText(n.asString(), path);
             v.mark = n.mark;
             out = std::move(v);
@@ -358,7 +367,7 @@ void resolveInto(Node &out, const Node &root, const Node &n, Path &path, std::ve
         for (size_t i = 0; i < n.size(); ++i) {
             path.push_back(n.keyAt(i));
             Node child;
-            resolveInto(child, root, n.valueAt(i), path, problems, env);
+            resolveInto(child, root, n.valueAt(i), path, problems, env, total);
             out.set(n.keyAt(i), std::move(child));
             path.pop_back();
         }
@@ -370,7 +379,7 @@ void resolveInto(Node &out, const Node &root, const Node &n, Path &path, std::ve
         for (size_t i = 0; i < n.items().size(); ++i) {
             path.push_back(std::to_string(i));
             Node child;
-            resolveInto(child, root, n.items()[i], path, problems, env);
+            resolveInto(child, root, n.items()[i], path, problems, env, total);
             out.append(std::move(child));
             path.pop_back();
         }
@@ -385,7 +394,8 @@ Node resolveAll(const Node &root, std::vector<ConfigError> *problems, const EnvL
 {
     Node out;
     Path path;
-    resolveInto(out, root, root, path, problems, env);
+    int total = 0;
+    resolveInto(out, root, root, path, problems, env, total);
     return out;
 }
 
