@@ -1,81 +1,446 @@
 #include "views/config/configureworkspace.h"
 
 #include "views/common/emptystate.h"
+#include "views/common/recentfiles.h"
+#include "views/config/configsession.h"
+#include "views/config/defaultstreepane.h"
+#include "views/config/diagnosticspane.h"
+#include "views/config/diffpane.h"
+#include "views/config/launchplanpane.h"
+#include "views/config/launchsettingspanel.h"
+#include "views/config/nsightpanel.h"
+#include "views/config/overridespane.h"
+#include "views/config/recipes.h"
+#include "views/config/rlinfpanels.h"
+#include "views/config/schedulehelper.h"
+#include "views/config/stepseditor.h"
+#include "views/config/verlpanels.h"
+#include "views/config/workergroupspanel.h"
+#include "views/config/yamlpane.h"
 
-#include <QFile>
+#include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
+#include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QPlainTextEdit>
+#include <QMenu>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace ps::views {
 
-ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent)
+using core::profiling::Framework;
+
+namespace {
+
+QGroupBox *section(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QGroupBox(title, parent);
+    auto *l = new QVBoxLayout(box);
+    l->addWidget(content);
+    return box;
+}
+
+} // namespace
+
+ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent), m_session(new ConfigSession(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack);
+    m_stack->addWidget(buildStartPage());
+    m_stack->addWidget(buildEditor());
 
+    connect(m_session, &ConfigSession::resultReady, this, &ConfigureWorkspace::showResult);
+    connect(m_session, &ConfigSession::busyChanged, this, [this](bool busy) {
+        emit busyChanged(busy);
+        updateHeader();
+    });
+    connect(m_session->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateHeader(); });
+}
+
+ConfigureWorkspace::~ConfigureWorkspace() = default;
+
+QWidget *ConfigureWorkspace::buildStartPage()
+{
     m_empty = new EmptyState(
         "Configure a profiled run",
-        "Open the primary config of an RLinf or verl checkout (for example "
-        "<code>examples/embodiment/config/*.yaml</code> or <code>verl/trainer/config/ppo_trainer.yaml</code>) "
-        "to see its profiling settings. You can also drop a YAML file on the window.",
-        m_stack);
+        "Open the primary config of an RLinf or verl checkout — <code>examples/embodiment/config/*.yaml</code> or "
+        "<code>verl/trainer/config/ppo_trainer.yaml</code>; its folder is the config root. Or start from a built-in "
+        "preset: pick the primary config it applies to. Every edit recomposes and revalidates as you go; the "
+        "exports are what Hydra would compose.",
+        this);
     m_empty->addAction("open-config", "Open Config…");
+    for (const Recipe &r : builtinRecipes())
+        m_empty->addAction("preset:" + r.id, "Start from preset: " + r.label + "…");
+    for (const QString &recent : RecentFiles("recent/configs").entries().mid(0, 4))
+        m_empty->addAction("recent:" + recent, "Recent: " + QFileInfo(recent).fileName() + " — " +
+                                                   QFileInfo(recent).absolutePath());
     connect(m_empty, &EmptyState::triggered, this, [this](const QString &id) {
-        if (id == "open-config") {
-            const QString f = QFileDialog::getOpenFileName(this, "Open Config", QString(),
-                                                           "Hydra configs (*.yaml *.yml);;All files (*)");
-            if (!f.isEmpty())
-                openPaths({f});
+        if (id.startsWith("recent:")) {
+            openPaths({id.mid(7)});
+            return;
         }
+        const QString f = QFileDialog::getOpenFileName(this, "Open Primary Config", QString(),
+                                                       "Hydra configs (*.yaml *.yml);;All files (*)");
+        if (f.isEmpty())
+            return;
+        const QFileInfo fi(f);
+        openConfig({fi.absolutePath()}, fi.completeBaseName(), {}, id.startsWith("preset:") ? id.mid(7) : QString());
+        emit openedPath(fi.absoluteFilePath());
     });
-    m_stack->addWidget(m_empty);
+    return m_empty;
+}
 
-    auto *page = new QWidget(m_stack);
-    auto *pageLayout = new QVBoxLayout(page);
-    m_header = new QLabel(page);
-    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    pageLayout->addWidget(m_header);
-    m_source = new QPlainTextEdit(page);
-    m_source->setReadOnly(true);
-    m_source->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_source->setLineWrapMode(QPlainTextEdit::NoWrap);
-    pageLayout->addWidget(m_source);
-    m_stack->addWidget(page);
+QWidget *ConfigureWorkspace::scrolled(QWidget *content)
+{
+    auto *area = new QScrollArea(this);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidget(content);
+    return area;
+}
+
+QWidget *ConfigureWorkspace::buildHeader()
+{
+    auto *bar = new QWidget(this);
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(8, 4, 8, 4);
+    m_title = new QLabel(bar);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    row->addWidget(m_title, 1);
+
+    m_preset = new QComboBox(bar);
+    m_preset->setObjectName("preset");
+    m_preset->addItem("No preset", QString());
+    for (const Recipe &r : builtinRecipes()) {
+        m_preset->addItem(r.label, r.id);
+        m_preset->setItemData(m_preset->count() - 1, r.description, Qt::ToolTipRole);
+    }
+    m_preset->setToolTip("Built-in preset applied as the baseline (a group override); the diff pane compares "
+                         "against it");
+    connect(m_preset, &QComboBox::activated, this,
+            [this](int index) { applyPreset(m_preset->itemData(index).toString()); });
+    row->addWidget(new QLabel("Preset:", bar));
+    row->addWidget(m_preset);
+
+    auto *undo = new QToolButton(bar);
+    undo->setDefaultAction(m_session->undoStack()->createUndoAction(this, "Undo"));
+    undo->defaultAction()->setShortcut(QKeySequence::Undo);
+    undo->defaultAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(undo->defaultAction());
+    auto *redo = new QToolButton(bar);
+    redo->setDefaultAction(m_session->undoStack()->createRedoAction(this, "Redo"));
+    redo->defaultAction()->setShortcut(QKeySequence::Redo);
+    redo->defaultAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(redo->defaultAction());
+    row->addWidget(undo);
+    row->addWidget(redo);
+
+    auto *exportButton = new QToolButton(bar);
+    exportButton->setText("Export");
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto *menu = new QMenu(exportButton);
+    for (auto [id, label] : {std::pair{"yaml", "Save YAML…"}, std::pair{"yaml-minimal", "Save minimal YAML…"},
+                             std::pair{"overrides", "Copy overrides"}, std::pair{"ray-job", "Copy ray job submit line"},
+                             std::pair{"script", "Save launch script…"}}) {
+        const QString key = id;
+        menu->addAction(label, this, [this, key] { exportMenuTriggered(key); });
+    }
+    exportButton->setMenu(menu);
+    row->addWidget(exportButton);
+
+    m_status = new QLabel(bar);
+    m_status->setObjectName("composeStatus");
+    m_status->setMinimumWidth(160);
+    row->addWidget(m_status);
+    return bar;
+}
+
+QWidget *ConfigureWorkspace::buildEditor()
+{
+    auto *page = new QWidget(this);
+    auto *outer = new QVBoxLayout(page);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(buildHeader());
+    auto *split = new QSplitter(Qt::Horizontal, page);
+    outer->addWidget(split, 1);
+
+    m_panels = new QTabWidget(split);
+    m_panels->setObjectName("panelTabs");
+
+    // --- Profiler page: follows the framework.
+    m_profilerStack = new QStackedWidget(m_panels);
+    m_rlinfPage = new QWidget;
+    {
+        auto *l = new QVBoxLayout(m_rlinfPage);
+        m_rlinfGeneral = new RLinfGeneralPanel(m_session);
+        m_workerGroups = new WorkerGroupsPanel(m_session);
+        m_rlinfSteps = new StepsEditor(m_session, "cluster.profiling.steps", StepsEditor::Numbering::RLinfZeroBased);
+        m_rlinfOutput = new OutputDirPanel(m_session, "cluster.profiling.output_dir");
+        l->addWidget(section("cluster.profiling", m_rlinfGeneral, m_rlinfPage));
+        l->addWidget(section("Worker groups", m_workerGroups, m_rlinfPage));
+        l->addWidget(section("Steps", m_rlinfSteps, m_rlinfPage));
+        l->addWidget(section("Output directory", m_rlinfOutput, m_rlinfPage));
+        l->addStretch();
+    }
+    m_verlPage = new QWidget;
+    {
+        auto *l = new QVBoxLayout(m_verlPage);
+        m_verlGlobal = new VerlGlobalPanel(m_session);
+        m_verlSteps = new StepsEditor(m_session, "global_profiler.steps", StepsEditor::Numbering::VerlOneBased);
+        m_verlOutput = new OutputDirPanel(m_session, "global_profiler.save_path");
+        m_verlRoles = new VerlRolesPanel(m_session);
+        l->addWidget(section("global_profiler", m_verlGlobal, m_verlPage));
+        l->addWidget(section("Steps", m_verlSteps, m_verlPage));
+        l->addWidget(section("Roles and ranks", m_verlRoles, m_verlPage));
+        l->addWidget(section("Save path", m_verlOutput, m_verlPage));
+        l->addStretch();
+    }
+    m_unknownPage = new QLabel("This config has neither RLinf's cluster.profiling nor verl's global_profiler. "
+                               "Apply a preset, or add the keys through the override list.");
+    static_cast<QLabel *>(m_unknownPage)->setWordWrap(true);
+    static_cast<QLabel *>(m_unknownPage)->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    for (QWidget *w : {m_unknownPage, m_rlinfPage, m_verlPage})
+        m_profilerStack->addWidget(scrolled(w));
+    m_panels->addTab(m_profilerStack, "Profiling");
+
+    // --- Backend page: follows the backend / tool.
+    m_backendStack = new QStackedWidget(m_panels);
+    m_rlinfNsight = new NsightPanel(m_session, {"cluster.profiling.options", "cluster.profiling.flags", "t", true, false});
+    m_nsightPage = section("Nsight Systems (cluster.profiling.options, flags)", m_rlinfNsight, nullptr);
+    m_rocprof = new RocprofPanel(m_session);
+    m_rocprofPage = section("ROCm Systems Profiler (rocprof-sys)", m_rocprof, nullptr);
+    {
+        auto *tabs = new QTabWidget;
+        const std::string base = "global_profiler.global_tool_config.nsys.";
+        m_verlWorkerNsight = new NsightPanel(m_session, {base + "worker_nsight_options", "", "trace", false, true});
+        m_verlControllerNsight =
+            new NsightPanel(m_session, {base + "controller_nsight_options", "", "trace", false, true});
+        tabs->addTab(scrolled(m_verlWorkerNsight), "Workers (worker_nsight_options)");
+        tabs->addTab(scrolled(m_verlControllerNsight), "Controller (controller_nsight_options)");
+        m_verlNsysPage = tabs;
+    }
+    m_verlTools = new VerlToolPanel(m_session);
+    m_verlToolPage = m_verlTools;
+    auto *noBackend = new QLabel("No profiler selected.");
+    noBackend->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_backendStack->addWidget(noBackend);
+    m_backendStack->addWidget(scrolled(m_nsightPage));
+    m_backendStack->addWidget(scrolled(m_rocprofPage));
+    m_backendStack->addWidget(m_verlNsysPage);
+    m_backendStack->addWidget(scrolled(m_verlToolPage));
+    m_panels->addTab(m_backendStack, "Backend");
+
+    m_defaults = new DefaultsTreePane(m_session);
+    m_panels->addTab(m_defaults, "Defaults tree");
+    m_launchSettings = new LaunchSettingsPanel(m_session);
+    m_panels->addTab(scrolled(m_launchSettings), "Launch");
+    m_schedule = new ScheduleHelper;
+    m_panels->addTab(scrolled(m_schedule), "Schedule helper");
+
+    // --- Live panes.
+    m_panes = new QTabWidget(split);
+    m_panes->setObjectName("paneTabs");
+    m_yaml = new YamlPane;
+    m_diff = new DiffPane;
+    m_diagnostics = new DiagnosticsPane;
+    m_launch = new LaunchPlanPane;
+    m_overrides = new OverridesPane(m_session);
+    m_panes->addTab(m_yaml, "Composed YAML");
+    m_panes->addTab(m_diff, "Diff vs preset");
+    m_panes->addTab(m_diagnostics, "Diagnostics");
+    m_panes->addTab(m_launch, "Launch plan");
+    m_panes->addTab(m_overrides, "Overrides");
+    connect(m_diagnostics, &DiagnosticsPane::keyActivated, this, [this](const QString &key) { focusKey(key); });
+
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({620, 900});
+    return page;
 }
 
 bool ConfigureWorkspace::accepts(const QString &path) const
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    return QFileInfo(path).isFile() && (suffix == "yaml" || suffix == "yml");
+    const QFileInfo fi(path);
+    const QString suffix = fi.suffix().toLower();
+    return fi.isFile() && (suffix == "yaml" || suffix == "yml");
 }
 
 void ConfigureWorkspace::openPaths(const QStringList &paths)
 {
-    if (!paths.isEmpty())
-        openFile(paths.first()); // one primary config at a time
+    if (paths.isEmpty())
+        return;
+    const QFileInfo fi(paths.first()); // one primary config at a time
+    if (!fi.isFile()) {
+        emit statusMessage(QString("Cannot open %1: not a file").arg(paths.first()), 10000);
+        return;
+    }
+    openConfig({fi.absolutePath()}, fi.completeBaseName());
+    emit openedPath(fi.absoluteFilePath());
 }
 
-void ConfigureWorkspace::openFile(const QString &path)
+void ConfigureWorkspace::openConfig(const QStringList &configDirs, const QString &configName, const QStringList &edits,
+                                    const QString &presetId)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        emit statusMessage(QString("Cannot open %1: %2").arg(path, f.errorString()), 10000);
-        return; // the session stays as it was
+    SessionBase base;
+    for (const QString &d : configDirs)
+        base.configDirs.push_back(QDir(d).absolutePath().toStdString());
+    base.configName = configName.toStdString();
+    if (!configDirs.isEmpty()) {
+        const QDir root(QDir(configDirs.first()).absolutePath());
+        base.primaryPath = root.filePath(configName.endsWith(".yaml") ? configName : configName + ".yaml");
+        // RLinf's primary configs search ${oc.env:EMBODIED_PATH}/config; run_embodiment.sh sets it to
+        // the folder that holds config/.
+        if (root.dirName() == "config") {
+            QDir up = root;
+            up.cdUp();
+            base.env["EMBODIED_PATH"] = up.absolutePath().toStdString();
+        }
     }
-    m_path = QFileInfo(path).absoluteFilePath();
-    m_source->setPlainText(QString::fromUtf8(f.readAll()));
-    m_header->setText(QString("<b>%1</b> &nbsp; <span style='color:gray'>%2</span>")
-                          .arg(QFileInfo(path).fileName().toHtmlEscaped(), m_path.toHtmlEscaped()));
+    SessionState state;
+    for (const QString &e : edits)
+        state.edits.push_back(e.toStdString());
+    if (const Recipe *r = findRecipe(presetId)) {
+        state.presetId = presetId;
+        state.preset = recipeOverrides(*r, nullptr);
+    }
+    m_path = base.primaryPath;
+    m_session->open(base, state);
+    m_session->undoStack()->setClean();
+    m_preset->setCurrentIndex(std::max(0, m_preset->findData(state.presetId)));
+    m_overrides->showState();
     m_stack->setCurrentIndex(1);
-    emit openedPath(m_path);
+    updateHeader();
     emit statusMessage("Opened config " + m_path, 5000);
+}
+
+void ConfigureWorkspace::applyPreset(const QString &presetId)
+{
+    const Recipe *r = findRecipe(presetId);
+    const SessionResultPtr res = m_session->result();
+    // Whether the group is already in the defaults list is a property of the config without the
+    // preset: compose result choices include the current preset, so drop it from consideration.
+    const core::config::ComposeResult *base =
+        res && res->baseline && m_session->state().preset.empty() ? res->baseline.get() : nullptr;
+    m_session->setPreset(r ? presetId : QString(), r ? recipeOverrides(*r, base) : OverrideList{});
+    m_preset->setCurrentIndex(std::max(0, m_preset->findData(r ? presetId : QString())));
+}
+
+bool ConfigureWorkspace::isBusy() const
+{
+    return m_session->isBusy();
+}
+
+SessionResultPtr ConfigureWorkspace::result() const
+{
+    return m_session->result();
+}
+
+QList<ConfigPanel *> ConfigureWorkspace::panels() const
+{
+    return findChildren<ConfigPanel *>();
+}
+
+void ConfigureWorkspace::showResult(const SessionResultPtr &r)
+{
+    Framework fw = r->analysis ? r->analysis->model.framework : Framework::Unknown;
+    m_profilerStack->setCurrentIndex(fw == Framework::RLinf ? 1 : fw == Framework::Verl ? 2 : 0);
+    const std::string backend = r->analysis ? r->analysis->model.backend() : std::string();
+    int backendPage = 0;
+    if (fw == Framework::RLinf)
+        backendPage = backend == "rocprof_sys" ? 2 : 1;
+    else if (fw == Framework::Verl)
+        backendPage = backend == "nsys" ? 3 : 4;
+    m_backendStack->setCurrentIndex(backendPage);
+    if (fw == Framework::Verl && (backend == "npu" || backend == "torch")) {
+        m_schedule->setApi(backend == "npu" ? ScheduleApi::TorchNpu : ScheduleApi::Torch);
+    }
+
+    if (r->composed) {
+        for (ConfigPanel *p : panels())
+            p->refresh(*r);
+    }
+    m_yaml->showResult(r);
+    m_diff->showResult(r);
+    m_diagnostics->showResult(r);
+    m_launch->showResult(r);
+    m_defaults->showResult(r);
+    m_overrides->showState();
+    const int problems = m_diagnostics->errorCount() + m_diagnostics->warningCount();
+    m_panes->setTabText(2, problems ? QString("Diagnostics (%1)").arg(problems) : QString("Diagnostics"));
+    updateHeader();
+}
+
+void ConfigureWorkspace::updateHeader()
+{
+    if (!m_title)
+        return;
+    const auto &b = m_session->base();
+    const QString name = QString::fromStdString(b.configName);
+    QString text = QString("<b>%1</b>%2 &nbsp; <span style='color:gray'>%3</span>")
+                       .arg(name.toHtmlEscaped(), m_session->undoStack()->isClean() ? "" : " *",
+                            m_path.toHtmlEscaped());
+    m_title->setText(text);
+    const SessionResultPtr r = m_session->result();
+    QString status;
+    if (m_session->isBusy())
+        status = "composing…";
+    else if (r && !r->composed)
+        status = "<span style='color:#b00020'>does not compose</span>";
+    else if (r)
+        status = QString("%1 · %2 ms")
+                     .arg(QString(core::profiling::frameworkName(r->analysis->model.framework)))
+                     .arg(r->elapsedMs, 0, 'f', 1);
+    m_status->setText(status);
+}
+
+bool ConfigureWorkspace::focusKey(const QString &keyText)
+{
+    const std::string key = keyText.toStdString();
+    // The most specific visible control whose key is the diagnostic's key or an ancestor of it.
+    QWidget *best = nullptr;
+    size_t bestLen = 0;
+    for (ConfigPanel *p : panels()) {
+        for (const auto &[k, w] : p->controls()) {
+            const bool match = k == key || (key.size() > k.size() && key.compare(0, k.size(), k) == 0 &&
+                                            key[k.size()] == '.');
+            if (!match || k.size() < bestLen)
+                continue;
+            // Only controls on the page that follows the current framework/backend.
+            bool live = true;
+            for (QWidget *w2 = w; w2 && w2 != this; w2 = w2->parentWidget())
+                if (w2->parentWidget() == m_profilerStack || w2->parentWidget() == m_backendStack)
+                    live = live && static_cast<QStackedWidget *>(w2->parentWidget())->currentWidget() == w2;
+            if (live) {
+                best = w;
+                bestLen = k.size();
+            }
+        }
+    }
+    if (best) {
+        for (QWidget *w = best; w && w != this; w = w->parentWidget()) {
+            if (auto *tabs = qobject_cast<QTabWidget *>(w->parentWidget() ? w->parentWidget()->parentWidget() : nullptr))
+                tabs->setCurrentWidget(w);
+            if (auto *area = qobject_cast<QScrollArea *>(w))
+                area->ensureWidgetVisible(best);
+        }
+        best->setFocus(Qt::OtherFocusReason);
+        return true;
+    }
+    if (m_yaml->revealKey(key)) {
+        m_panes->setCurrentWidget(m_yaml);
+        return true;
+    }
+    return false;
 }
 
 } // namespace ps::views

@@ -1,0 +1,533 @@
+// The Configure workspace driven through its panels with QTest, offscreen. Each test makes the
+// edits a user would make, then checks (1) the override list the panels produced, (2) that the
+// workspace's exports (YAML, overrides, launch plan) equal what the engine produces for the same
+// base + overrides, and (3) the spec's worked examples R2, R3 and V1 character for character.
+#include "configuretestutil.h"
+
+#include "core/config/keypath.h"
+#include "core/profiling/exporters.h"
+#include "views/config/configsession.h"
+#include "views/config/defaultstreepane.h"
+#include "views/config/diagnosticspane.h"
+#include "views/config/diffpane.h"
+#include "views/config/intlistfield.h"
+#include "views/config/keyvaluetable.h"
+#include "views/config/launchplanpane.h"
+#include "views/config/nsightpanel.h"
+#include "views/config/overridespane.h"
+#include "views/config/rlinfpanels.h"
+#include "views/config/schedulehelper.h"
+#include "views/config/stepseditor.h"
+#include "views/config/verlpanels.h"
+#include "views/config/workergroupspanel.h"
+#include "views/config/yamlpane.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+using namespace ps::views;
+using cfgtest::engine;
+using cfgtest::settle;
+using cfgtest::toQt;
+
+namespace {
+
+const std::string kLogPath = "/opt/RLinf/logs/20260801-10:00:00-maniskill_ppo_mlp";
+const std::string kOutDir = kLogPath + "/maniskill_ppo_mlp/profiling";
+const std::string kPreset = "-t cuda,cudnn,cublas,nvtx,osrt --sample=process-tree --cpuctxsw=process-tree "
+                            "--cudabacktrace=all --osrt-threshold=1000";
+const std::string kR2 = "nsys profile " + kPreset + " --capture-range=cudaProfilerApi --capture-range-end=stop -o " +
+                        kOutDir + "/rlinf_profile_ActorGroup_0_%p /usr/bin/python3";
+const std::string kR3 = "nsys profile --python-backtrace -t cuda,nvtx --capture-range=nvtx --capture-range-end=stop "
+                        "-o /runs/x/profiling/rlinf_profile_RolloutGroup_1_%p /usr/bin/python3";
+const std::string kV1Worker = "nsys profile --trace=cuda,nvtx,cublas,ucx --cuda-memory-usage=true "
+                              "--cuda-graph-trace=graph --capture-range=cudaProfilerApi "
+                              "--capture-range-end=repeat-shutdown:18 --kill=none -o "
+                              "/tmp/ray/session_<id>/logs/nsight/'worker_process_%p' python";
+const std::string kV1Controller = "nsys profile --trace=cuda,nvtx,cublas,ucx --cuda-memory-usage=true "
+                                  "--cuda-graph-trace=graph -o /tmp/ray/session_<id>/logs/nsight/'worker_process_%p' "
+                                  "python";
+const std::vector<std::string> kV1Overrides = {"global_profiler.tool=nsys",
+                                               "global_profiler.steps=[1,2,5]",
+                                               "global_profiler.profile_continuous_steps=True",
+                                               "global_profiler.global_tool_config.nsys.discrete=False",
+                                               "actor_rollout_ref.actor.profiler.enable=True",
+                                               "actor_rollout_ref.actor.profiler.all_ranks=True",
+                                               "critic.profiler.enable=True",
+                                               "critic.profiler.all_ranks=True"};
+
+void typeInto(QLineEdit *field, const QString &text)
+{
+    field->setFocus();
+    field->selectAll();
+    QTest::keyClicks(field, text);
+    QTest::keyClick(field, Qt::Key_Return);
+}
+
+void setChecked(QCheckBox *box, bool on)
+{
+    if (box->isChecked() != on)
+        QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(4, box->height() / 2));
+    QCOMPARE(box->isChecked(), on);
+}
+
+QString readFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QString();
+    return QString::fromUtf8(f.readAll());
+}
+
+// The workspace's exports equal the engine's for the same base + overrides.
+void compareWithEngine(ConfigureWorkspace &ws, const QString &root, const QString &name, bool rlinf)
+{
+    const auto overrides = ws.session()->allOverrides();
+    const cfgtest::EngineRun run = engine(root, name, overrides, rlinf);
+    QVERIFY2(run.analysis, run.error.c_str());
+    const SessionResultPtr r = ws.result();
+    QVERIFY(r && r->analysis);
+    QCOMPARE(r->compose.overrides, overrides);
+    QCOMPARE(r->yaml, run.analysis->exports.yaml);
+    QCOMPARE(ws.overridesText().toStdString(), run.analysis->exports.overrides);
+    QCOMPARE(ws.rayJobText().toStdString(), run.analysis->exports.rayJob);
+    QTemporaryDir dir;
+    QCOMPARE(ws.saveYaml(dir.filePath("full.yaml"), false), QString());
+    QCOMPARE(readFile(dir.filePath("full.yaml")).toStdString(), run.analysis->exports.yaml);
+    ps::core::config::ComposeOptions o = r->compose;
+    QCOMPARE(ws.saveYaml(dir.filePath("minimal.yaml"), true), QString());
+    QCOMPARE(readFile(dir.filePath("minimal.yaml")).toStdString(),
+             ps::core::profiling::exportYamlMinimal(o, *run.composed));
+    // The launch plan pane shows the engine's commands.
+    for (const auto &w : run.analysis->launch.workers)
+        QCOMPARE(ws.launchPlanPane()->commandOf(QString::fromStdString(w.name)).toStdString(), w.command);
+    // The composed YAML pane shows the same text.
+    QCOMPARE(ws.yamlPane()->toPlainText().toStdString(), run.analysis->exports.yaml);
+}
+
+void setRaySession(ConfigureWorkspace &ws)
+{
+    auto launch = ws.session()->launchOptions();
+    launch.raySessionDir = "/tmp/ray/session_<id>";
+    ws.session()->setLaunchOptions(launch);
+    QVERIFY(settle(ws));
+}
+
+} // namespace
+
+class TestConfigureWorkspace : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("ProfStudioTest");
+        QCoreApplication::setApplicationName("tst_configureworkspace");
+    }
+
+    // R2: the preset plus ActorGroup only and steps [3].
+    void rlinfActorGroupStep3IsR2()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1500, 950);
+        ws.show();
+        const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
+        ws.openConfig({root}, "maniskill_ppo_mlp", {QString::fromStdString("runner.logger.log_path=" + kLogPath)});
+        QVERIFY(settle(ws));
+        QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
+        QCOMPARE(ws.panelTabs()->currentIndex(), 0);
+
+        WorkerGroupsPanel *groups = ws.workerGroups();
+        QCOMPARE(groups->item("ActorGroup")->checkState(), Qt::Checked);
+        QCOMPARE(groups->item("RolloutGroup")->checkState(), Qt::Checked);
+        groups->item("RolloutGroup")->setCheckState(Qt::Unchecked);
+        groups->item("EnvGroup")->setCheckState(Qt::Unchecked);
+        typeInto(ws.rlinfSteps()->field(), "3");
+        QVERIFY(settle(ws));
+
+        QCOMPARE(toQt(ws.session()->state().edits),
+                 QStringList({QString::fromStdString("runner.logger.log_path=" + kLogPath),
+                              "cluster.profiling.worker_groups=[ActorGroup]", "+cluster.profiling.steps=[3]"}));
+        QVERIFY(ws.rlinfSteps()->onlyListed()->isChecked());
+        compareWithEngine(ws, root, "maniskill_ppo_mlp", true);
+        QCOMPARE(ws.launchPlanPane()->commandOf("ActorGroup:0").toStdString(), kR2);
+        QVERIFY(ws.launchPlanPane()->commandOf("RolloutGroup:0").isEmpty()); // not wrapped any more
+
+        // Undo / redo walk the same override list; the panes follow.
+        QUndoStack *undo = ws.session()->undoStack();
+        undo->undo();
+        QVERIFY(settle(ws));
+        QCOMPARE(int(ws.session()->state().edits.size()), 2);
+        QVERIFY(!ws.rlinfSteps()->onlyListed()->isChecked());
+        QVERIFY(!ps::core::config::findPath(ws.result()->composed->config, "cluster.profiling.steps"));
+        undo->redo();
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.launchPlanPane()->commandOf("ActorGroup:0").toStdString(), kR2);
+        QCOMPARE(ws.rlinfSteps()->field()->text(), QString("3"));
+
+        // The diff against the preset shows exactly the two edited keys.
+        const QString diff = ws.diffPane()->toPlainText();
+        QVERIFY2(diff.contains("+    steps:") || diff.contains("+    - 3") || diff.contains("+    steps:\n"),
+                 qPrintable(diff));
+        QVERIFY2(diff.contains("-    - RolloutGroup"), qPrintable(diff));
+    }
+
+    // R3: flags python-backtrace with the stop-on-range-end alias.
+    void rlinfAliasAndFlagsIsR3()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1500, 950);
+        ws.show();
+        const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
+        ws.openConfig({root}, "maniskill_ppo_mlp");
+        QVERIFY(settle(ws));
+        // Two rollout ranks, typed into the override list as a user would.
+        OverridesPane *pane = ws.overridesPane();
+        typeInto(pane->input(), "~cluster.component_placement");
+        typeInto(pane->input(), "+cluster.component_placement={env: 0, rollout: '0-1', actor: 0}");
+        QVERIFY(settle(ws));
+
+        WorkerGroupsPanel *groups = ws.workerGroups();
+        groups->item("ActorGroup")->setCheckState(Qt::Unchecked);
+        groups->item("EnvGroup")->setCheckState(Qt::Unchecked);
+        typeInto(ws.rlinfSteps()->field(), "5");
+        NsightPanel *n = ws.rlinfNsight();
+        ws.panelTabs()->setCurrentIndex(1);
+        QVERIFY(settle(ws));
+        setChecked(n->flag("python-backtrace"), true);
+        for (const char *api : {"cudnn", "cublas", "osrt"})
+            setChecked(n->traceApi(api), false);
+        QVERIFY(settle(ws));
+        for (const char *opt : {"sample", "cpuctxsw", "cudabacktrace", "osrt-threshold"})
+            n->option(opt)->setCurrentIndex(0); // (not set)
+        n->option("capture-range")->setCurrentText("nvtx");
+        n->option("stop-on-range-end")->setCurrentText("true");
+        ws.panelTabs()->setCurrentIndex(0);
+        typeInto(ws.rlinfOutputDir()->field(), "/runs/x/profiling");
+        QVERIFY(settle(ws));
+
+        QCOMPARE(toQt(ws.session()->state().edits),
+                 QStringList({"~cluster.component_placement",
+                              "+cluster.component_placement={env: 0, rollout: '0-1', actor: 0}",
+                              "cluster.profiling.worker_groups=[RolloutGroup]", "+cluster.profiling.steps=[5]",
+                              "cluster.profiling.flags=[python-backtrace]", "cluster.profiling.options.t='cuda,nvtx'",
+                              "~cluster.profiling.options.sample", "~cluster.profiling.options.cpuctxsw",
+                              "~cluster.profiling.options.cudabacktrace", "~cluster.profiling.options.osrt-threshold",
+                              "+cluster.profiling.options.capture-range=nvtx",
+                              "+cluster.profiling.options.stop-on-range-end=true",
+                              "+cluster.profiling.output_dir=/runs/x/profiling"}));
+        compareWithEngine(ws, root, "maniskill_ppo_mlp", true);
+        const auto &model = ws.result()->analysis->model.rlinf;
+        const ps::core::profiling::OptionList expected = {
+            {"t", "cuda,nvtx"}, {"capture-range", "nvtx"}, {"capture-range-end", "stop"}};
+        QCOMPARE(model.options, expected);
+        QCOMPARE(ws.launchPlanPane()->commandOf("RolloutGroup:1").toStdString(), kR3);
+        // The composed option values show in the panel (alias stays as written; the engine normalises).
+        QCOMPARE(n->option("stop-on-range-end")->currentText(), QString("true"));
+        QVERIFY(n->traceApi("nvtx")->isChecked() && !n->traceApi("osrt")->isChecked());
+    }
+
+    // V1: verl nsys, steps [1,2,5] continuous, actor and critic on all ranks.
+    void verlNsysContinuousIsV1()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1500, 950);
+        ws.show();
+        const QString root = cfgtest::verlRoot();
+        ws.openConfig({root}, "ppo_trainer");
+        QVERIFY(settle(ws));
+        QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
+        VerlGlobalPanel *g = ws.verlGlobal();
+        g->tool()->setCurrentText("nsys");
+        typeInto(ws.verlSteps()->field(), "1, 2, 5");
+        setChecked(g->continuous(), true);
+        VerlRolesPanel *roles = ws.verlRoles();
+        for (const char *role : {"actor", "critic"}) {
+            setChecked(roles->enable(role), true);
+            setChecked(roles->allRanks(role), true);
+        }
+        QVERIFY(settle(ws));
+        QCOMPARE(toQt(ws.session()->state().edits),
+                 QStringList({"global_profiler.tool=nsys", "global_profiler.steps=[1,2,5]",
+                              "global_profiler.profile_continuous_steps=true",
+                              "actor_rollout_ref.actor.profiler.enable=true",
+                              "actor_rollout_ref.actor.profiler.all_ranks=true", "critic.profiler.enable=true",
+                              "critic.profiler.all_ranks=true"}));
+        compareWithEngine(ws, root, "ppo_trainer", false);
+        // Same composition as the spec's own V1 override list.
+        const cfgtest::EngineRun spec = engine(root, "ppo_trainer", kV1Overrides, false);
+        QVERIFY(spec.analysis);
+        QCOMPARE(ws.result()->yaml, spec.analysis->exports.yaml);
+        // The spec's examples name the Ray session directory session_<id>.
+        setRaySession(ws);
+        QCOMPARE(ws.launchPlanPane()->commandOf("TaskRunner").toStdString(), kV1Controller);
+        const auto *w0 = cfgtest::worker(*ws.result()->analysis, "global_pool:0");
+        QVERIFY(w0);
+        QCOMPARE(w0->command, kV1Worker);
+        QCOMPARE(w0->captureRanges.size(), size_t(2));
+        // The backend page follows the tool: nsys options of the workers.
+        QCOMPARE(ws.verlWorkerNsight()->traceApi("ucx")->isChecked(), true);
+        // The rollout follows the actor by interpolation: shown enabled, not edited.
+        QVERIFY(ws.verlRoles()->enable("rollout")->isChecked());
+    }
+
+    void verlRankListAndToolPanels()
+    {
+        ConfigureWorkspace ws;
+        ws.show();
+        const QString root = cfgtest::verlRoot();
+        ws.openConfig({root}, "ppo_trainer");
+        QVERIFY(settle(ws));
+        ws.verlGlobal()->tool()->setCurrentText("npu");
+        typeInto(ws.verlSteps()->field(), "2");
+        setChecked(ws.verlRoles()->enable("actor"), true);
+        typeInto(ws.verlRoles()->ranks("actor"), "0,1,4-7");
+        QVERIFY(settle(ws));
+        VerlToolPanel *t = ws.verlTools();
+        t->npuLevel()->setCurrentText("level1");
+        setChecked(t->npuContent("npu"), true);
+        setChecked(t->npuDiscrete(), true);
+        QVERIFY(settle(ws));
+        QCOMPARE(toQt(ws.session()->state().edits),
+                 QStringList({"global_profiler.tool=npu", "global_profiler.steps=[2]",
+                              "actor_rollout_ref.actor.profiler.enable=true",
+                              "actor_rollout_ref.actor.profiler.ranks=[0,1,4,5,6,7]",
+                              "actor_rollout_ref.actor.profiler.tool_config.npu.level=level1",
+                              "actor_rollout_ref.actor.profiler.tool_config.npu.contents=[npu]",
+                              "actor_rollout_ref.actor.profiler.tool_config.npu.discrete=true"}));
+        compareWithEngine(ws, root, "ppo_trainer", false);
+        const auto *actor = ws.result()->analysis->model.verl.role("actor");
+        QVERIFY(actor);
+        QCOMPARE(actor->ranks, (std::vector<long long>{0, 1, 4, 5, 6, 7}));
+        QCOMPARE(actor->npuLevel, std::string("level1"));
+        QVERIFY(actor->npuDiscrete);
+        QCOMPARE(ws.verlRoles()->ranks("actor")->text(), QString("0,1,4-7"));
+        // An invalid rank list is not committed.
+        typeInto(ws.verlRoles()->ranks("actor"), "3-1");
+        QVERIFY(settle(ws));
+        QVERIFY(!ws.verlRoles()->ranks("actor")->problem().isEmpty());
+        QCOMPARE(ws.result()->analysis->model.verl.role("actor")->ranks, (std::vector<long long>{0, 1, 4, 5, 6, 7}));
+        // verl steps are 1-based: 0 is refused.
+        typeInto(ws.verlSteps()->field(), "0");
+        QVERIFY(settle(ws));
+        QVERIFY(ws.verlSteps()->field()->problem().contains("below 1"));
+    }
+
+    void rocprofTables()
+    {
+        ConfigureWorkspace ws;
+        ws.show();
+        const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
+        ws.openConfig({root}, "maniskill_ppo_mlp");
+        QVERIFY(settle(ws));
+        ws.rlinfGeneral()->backend()->setCurrentText("rocprof_sys");
+        // nsight-only keys must go for rocprof_sys (unknown-field check), as a user does in the list.
+        typeInto(ws.overridesPane()->input(), "~cluster.profiling.options");
+        typeInto(ws.overridesPane()->input(), "~cluster.profiling.flags");
+        QVERIFY(settle(ws));
+        ws.rocprof()->args()->setEntry("T", "hip");
+        ws.rocprof()->args()->setEntry("output-format", "json");
+        ws.rocprof()->env()->setEntry("ROCPROFSYS_SAMPLING_FREQ", "100");
+        QVERIFY(settle(ws));
+        compareWithEngine(ws, root, "maniskill_ppo_mlp", true);
+        const auto *w = cfgtest::worker(*ws.result()->analysis, "ActorGroup:0");
+        QVERIFY(w && w->wrapped);
+        QCOMPARE(w->command, std::string("rocprof-sys-python -T hip --output-format=json -- /usr/bin/python3"));
+        QCOMPARE(ws.rocprof()->args()->table()->rowCount(), 3); // two entries + the add row
+    }
+
+    void presetsAreBaselines()
+    {
+        // RLinf: the unmodified tree plus the preset = the with-profile tree.
+        ConfigureWorkspace ws;
+        ws.show();
+        const QString plain = cfgtest::rlinfRoot("rlinf");
+        ws.openConfig({plain}, "maniskill_ppo_mlp", {}, "rlinf/profile-default");
+        QVERIFY(settle(ws));
+        QCOMPARE(toQt(ws.session()->allOverrides()), QStringList{"+profile@cluster.profiling=default"});
+        const cfgtest::EngineRun withProfile = engine(cfgtest::rlinfRoot("rlinf-with-profile"), "maniskill_ppo_mlp", {}, true);
+        QVERIFY(withProfile.analysis);
+        QCOMPARE(ws.result()->analysis->model.rlinf.options, withProfile.analysis->model.rlinf.options);
+        QCOMPARE(ws.diffPane()->toPlainText(), QString("No difference from the preset."));
+
+        // verl: the nsys recipe composes to V1.
+        ConfigureWorkspace v;
+        v.show();
+        v.openConfig({cfgtest::verlRoot()}, "ppo_trainer");
+        QVERIFY(settle(v));
+        v.applyPreset("verl/nsys");
+        QVERIFY(settle(v));
+        QCOMPARE(toQt(v.session()->allOverrides()), QStringList{"+verl=nsys"});
+        QVERIFY2(v.result()->composed, v.result()->error.c_str());
+        setRaySession(v);
+        QCOMPARE(v.launchPlanPane()->commandOf("TaskRunner").toStdString(), kV1Controller);
+        QCOMPARE(cfgtest::worker(*v.result()->analysis, "global_pool:0")->command, kV1Worker);
+        // Each verl recipe composes and selects its tool.
+        for (const char *tool : {"npu", "torch", "torch_memory"}) {
+            v.applyPreset(QString("verl/") + tool);
+            QVERIFY(settle(v));
+            QVERIFY2(v.result()->composed, v.result()->error.c_str());
+            QCOMPARE(v.result()->analysis->model.backend(), std::string(tool));
+            QCOMPARE(v.result()->analysis->model.verl.role("actor")->enable, true);
+        }
+        // Undoing the preset changes goes back to nsys.
+        v.session()->undoStack()->undo();
+        v.session()->undoStack()->undo();
+        v.session()->undoStack()->undo();
+        QVERIFY(settle(v));
+        QCOMPARE(v.result()->analysis->model.backend(), std::string("nsys"));
+    }
+
+    void diagnosticFocusesItsControl()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1500, 950);
+        ws.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&ws));
+        ws.openConfig({cfgtest::rlinfRoot("rlinf-with-profile")}, "maniskill_ppo_mlp");
+        QVERIFY(settle(ws));
+        typeInto(ws.rlinfSteps()->field(), "3, 10, 50");
+        QVERIFY(settle(ws));
+        QCOMPARE(toQt(ws.session()->state().edits), QStringList{"+cluster.profiling.steps=[3,10,50]"});
+        DiagnosticsPane *d = ws.diagnosticsPane();
+        QTreeWidgetItem *multi = nullptr;
+        for (int i = 0; i < d->topLevelItemCount(); ++i)
+            if (d->topLevelItem(i)->text(2) == "rlinf.multi-step-stop")
+                multi = d->topLevelItem(i);
+        QVERIFY2(multi, "multi-step capture with capture-range-end=stop is flagged");
+        ws.panelTabs()->setCurrentIndex(3); // somewhere else
+        ws.paneTabs()->setCurrentWidget(d);
+        d->scrollToItem(multi);
+        QTest::mouseClick(d->viewport(), Qt::LeftButton, {}, d->visualItemRect(multi).center());
+        QApplication::processEvents();
+        QWidget *focus = QApplication::focusWidget();
+        QVERIFY(focus);
+        // The rule is about steps or the capture-range-end option: either control, on its page.
+        const bool onSteps = focus == ws.rlinfSteps()->field();
+        const bool onOption = focus == ws.rlinfNsight()->option("capture-range-end");
+        QVERIFY2(onSteps || onOption, qPrintable(focus->objectName()));
+        QVERIFY(focus->isVisible());
+
+        // A key without a control reveals its YAML line.
+        QVERIFY(ws.focusKey("runner.logger.log_path"));
+        QCOMPARE(ws.paneTabs()->currentWidget(), static_cast<QWidget *>(ws.yamlPane()));
+        QVERIFY(ws.yamlPane()->textCursor().selectedText().contains("log_path"));
+    }
+
+    void yamlHoverShowsProvenance()
+    {
+        ConfigureWorkspace ws;
+        ws.show();
+        ws.openConfig({cfgtest::rlinfRoot("rlinf-with-profile")}, "maniskill_ppo_mlp");
+        QVERIFY(settle(ws));
+        typeInto(ws.rlinfSteps()->field(), "3");
+        QVERIFY(settle(ws));
+        const auto &keys = ws.result()->yamlKeys;
+        const int backendLine = keys.keyLines.at("cluster.profiling.backend");
+        const QString tip = ws.yamlPane()->provenanceAt(backendLine);
+        QVERIFY2(tip.contains("profile/default.yaml:1"), qPrintable(tip));
+        const int stepsLine = keys.keyLines.at("cluster.profiling.steps");
+        QVERIFY2(ws.yamlPane()->provenanceAt(stepsLine).contains("+cluster.profiling.steps=[3]"),
+                 qPrintable(ws.yamlPane()->provenanceAt(stepsLine)));
+    }
+
+    void defaultsTreeSwapsAnOption()
+    {
+        ConfigureWorkspace ws;
+        ws.show();
+        const QString root = cfgtest::verlRoot();
+        ws.openConfig({root}, "ppo_trainer");
+        QVERIFY(settle(ws));
+        auto *combo = ws.defaultsTree()->findChild<QComboBox *>("choice:actor");
+        QVERIFY(combo);
+        QCOMPARE(combo->currentText(), QString("dp_actor"));
+        QVERIFY(combo->findText("actor") >= 0);
+        combo->setCurrentText("actor");
+        QVERIFY(settle(ws));
+        QCOMPARE(toQt(ws.session()->state().edits), QStringList{"actor@actor_rollout_ref.actor=actor"});
+        const cfgtest::EngineRun run = engine(root, "ppo_trainer", ws.session()->allOverrides(), false);
+        QCOMPARE(ws.result()->error, run.error);
+        if (run.analysis)
+            QCOMPARE(ws.result()->yaml, run.analysis->exports.yaml);
+    }
+
+    void unsavedChangesGuardAndScript()
+    {
+        ConfigureWorkspace ws;
+        ws.show();
+        ws.openConfig({cfgtest::verlRoot()}, "ppo_trainer");
+        QVERIFY(settle(ws));
+        QVERIFY(ws.confirmClose()); // nothing edited
+        ws.verlGlobal()->tool()->setCurrentText("torch");
+        QVERIFY(settle(ws));
+        int asked = 0;
+        ws.setCloseQuestion([&] {
+            ++asked;
+            return int(QMessageBox::Cancel);
+        });
+        QVERIFY(!ws.confirmClose());
+        QCOMPARE(asked, 1);
+        ws.setCloseQuestion([] { return int(QMessageBox::Discard); });
+        QVERIFY(ws.confirmClose());
+        // Saving an export marks the session clean.
+        QTemporaryDir dir;
+        QCOMPARE(ws.saveLaunchScript(dir.filePath("run.sh")), QString());
+        const QString script = readFile(dir.filePath("run.sh"));
+        QVERIFY(script.startsWith("#!/usr/bin/env bash\n"));
+        QVERIFY(script.contains(ws.rayJobText().trimmed()));
+        QVERIFY(QFileInfo(dir.filePath("run.sh")).isExecutable());
+        QVERIFY(ws.session()->undoStack()->isClean());
+        ws.setCloseQuestion([&] {
+            ++asked;
+            return int(QMessageBox::Cancel);
+        });
+        QVERIFY(ws.confirmClose());
+        QCOMPARE(asked, 1);
+    }
+
+    void scheduleHelperDecodeSteps()
+    {
+        ConfigureWorkspace ws;
+        ScheduleHelper *s = ws.scheduleHelper();
+        s->rangeFirst()->setValue(30);
+        s->rangeEnd()->setValue(60);
+        s->warmup()->setValue(1);
+        QTest::mouseClick(s->findChild<QPushButton *>("fillSchedule"), Qt::LeftButton);
+        QCOMPARE(s->wait()->value(), 29);
+        QCOMPARE(s->warmup()->value(), 1);
+        QCOMPARE(s->active()->value(), 30);
+        QCOMPARE(s->repeat()->value(), 1);
+        QVERIFY2(s->code().contains("torch.profiler.schedule(wait=29, warmup=1, active=30, repeat=1)"),
+                 qPrintable(s->code()));
+        s->setApi(ScheduleApi::TorchNpu);
+        QVERIFY(s->code().contains("torch_npu.profiler.schedule(wait=29, warmup=1, active=30, repeat=1)"));
+        QVERIFY(s->code().contains("torch_npu.profiler.tensorboard_trace_handler('./profiler_logs')"));
+    }
+
+    void openPathsAndStartPage()
+    {
+        ConfigureWorkspace ws;
+        QSignalSpy opened(&ws, &Workspace::openedPath);
+        QVERIFY(!ws.accepts(cfgtest::verlRoot())); // a folder is not a primary config
+        const QString file = cfgtest::verlRoot() + "/ppo_trainer.yaml";
+        QVERIFY(ws.accepts(file));
+        ws.openPaths({file});
+        QCOMPARE(opened.count(), 1);
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.result()->analysis->model.framework, ps::core::profiling::Framework::Verl);
+        QCOMPARE(ws.currentPath(), QFileInfo(file).absoluteFilePath());
+    }
+};
+
+QTEST_MAIN(TestConfigureWorkspace)
+#include "tst_configureworkspace.moc"

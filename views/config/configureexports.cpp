@@ -1,0 +1,112 @@
+// The Configure workspace's exports and its unsaved-changes guard. Every file is written
+// atomically (temp file + rename); the texts are the engine's exports for base + overrides.
+#include "views/config/configureworkspace.h"
+
+#include "core/common/atomicfile.h"
+#include "core/config/configerror.h"
+#include "core/profiling/exporters.h"
+#include "views/config/configsession.h"
+#include "views/config/launchscript.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFile>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QUndoStack>
+
+namespace ps::views {
+
+QString ConfigureWorkspace::overridesText() const
+{
+    const SessionResultPtr r = m_session->result();
+    if (r && r->analysis)
+        return QString::fromStdString(r->analysis->exports.overrides);
+    return QString::fromStdString(core::profiling::exportOverrides(m_session->allOverrides()));
+}
+
+QString ConfigureWorkspace::rayJobText() const
+{
+    const SessionResultPtr r = m_session->result();
+    return r && r->analysis ? QString::fromStdString(r->analysis->exports.rayJob) : QString();
+}
+
+QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
+{
+    const SessionResultPtr r = m_session->result();
+    if (!r || !r->composed)
+        return "the config does not compose";
+    std::string text = r->yaml;
+    if (minimal) {
+        try {
+            // Composes the baseline again: a few ms, on an explicit user action.
+            text = core::profiling::exportYamlMinimal(r->compose, *r->composed);
+        } catch (const core::config::ConfigError &e) {
+            return QString::fromStdString(e.format());
+        }
+    }
+    const std::string err = core::writeFileAtomically(path.toStdString(), text);
+    if (!err.empty())
+        return QString::fromStdString(err);
+    m_session->undoStack()->setClean();
+    emit statusMessage("Saved " + path, 5000);
+    return QString();
+}
+
+QString ConfigureWorkspace::saveLaunchScript(const QString &path)
+{
+    const SessionResultPtr r = m_session->result();
+    if (!r || !r->analysis)
+        return "the config does not compose";
+    const std::string err =
+        core::writeFileAtomically(path.toStdString(), launchScript(*r->analysis, m_session->base().configName));
+    if (!err.empty())
+        return QString::fromStdString(err);
+    QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner | QFileDevice::ExeGroup);
+    m_session->undoStack()->setClean();
+    emit statusMessage("Saved " + path, 5000);
+    return QString();
+}
+
+void ConfigureWorkspace::exportMenuTriggered(const QString &id)
+{
+    if (id == "overrides" || id == "ray-job") {
+        QApplication::clipboard()->setText(id == "overrides" ? overridesText() : rayJobText());
+        emit statusMessage(id == "overrides" ? "Copied the overrides" : "Copied the ray job submit line", 4000);
+        return;
+    }
+    const bool script = id == "script";
+    const QString path = QFileDialog::getSaveFileName(this, script ? "Save Launch Script" : "Save YAML", QString(),
+                                                      script ? "Shell scripts (*.sh)" : "YAML (*.yaml)");
+    if (path.isEmpty())
+        return;
+    const QString err = script ? saveLaunchScript(path) : saveYaml(path, id == "yaml-minimal");
+    if (!err.isEmpty())
+        QMessageBox::warning(this, "Export failed", err);
+}
+
+bool ConfigureWorkspace::confirmClose()
+{
+    if (!m_session->isOpen() || m_session->undoStack()->isClean())
+        return true;
+    const int answer = m_ask ? m_ask()
+                             : QMessageBox::question(this, "Unsaved changes",
+                                                     "The profiling config has edits that were not exported. Save "
+                                                     "the composed YAML before closing?",
+                                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save) {
+        const QString path = QFileDialog::getSaveFileName(this, "Save YAML", QString(), "YAML (*.yaml)");
+        if (path.isEmpty())
+            return false;
+        const QString err = saveYaml(path, false);
+        if (!err.isEmpty()) {
+            QMessageBox::warning(this, "Export failed", err);
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace ps::views

@@ -1,0 +1,352 @@
+#include "views/config/verlpanels.h"
+
+#include "views/config/configsession.h"
+#include "views/config/intlistfield.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace ps::views {
+
+using core::config::Node;
+
+namespace {
+
+const char *kTool = "global_profiler.tool";
+const QString kNull = QStringLiteral("null (off)");
+
+bool boolAt(const SessionResult &r, const std::string &key, bool fallback)
+{
+    const Node *n = composedNode(r, key);
+    return n && n->kind() == Node::Kind::Bool ? n->asBool() : fallback;
+}
+
+struct RoleInfo
+{
+    const char *role;
+    const char *path;
+    const char *meaning;
+};
+// ../shared/spec/profiling-config.md B3: composed locations of the role profiler blocks.
+const RoleInfo kRoles[] = {
+    {"actor", "actor_rollout_ref.actor.profiler", "Policy training (update_actor, compute_log_prob)"},
+    {"rollout", "actor_rollout_ref.rollout.profiler",
+     "Generation (generate_sequences); by default follows the actor through ${oc.select:...} interpolations"},
+    {"ref", "actor_rollout_ref.ref.profiler", "Reference policy (compute_ref_log_prob)"},
+    {"critic", "critic.profiler", "Critic (compute_values, update_critic); used with GAE"},
+    {"reward_model", "reward_model.profiler", "Reward model (compute_rm_score); tool_config follows the actor"},
+};
+
+const QStringList kNpuContents = {"npu", "cpu", "memory", "shapes", "module", "stack"};
+const QStringList kTorchContents = {"cuda", "cpu", "memory", "shapes", "stack", "profile-by-stage", "merge-profiles"};
+
+} // namespace
+
+VerlGlobalPanel::VerlGlobalPanel(ConfigSession *session, QWidget *parent) : ConfigPanel(session, parent)
+{
+    auto *form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_tool = new QComboBox(this);
+    m_tool->setObjectName("tool");
+    m_tool->addItems({kNull, "nsys", "npu", "torch", "torch_memory"});
+    m_tool->setToolTip("global_profiler.tool: nsys (Nsight Systems through Ray's runtime_env), npu (torch_npu "
+                       "profiler), torch (torch.profiler), torch_memory (CUDA memory snapshots). Roles inherit it "
+                       "through ${oc.select:global_profiler.tool,null}.");
+    m_continuous = new QCheckBox("Continuous steps (profile_continuous_steps)", this);
+    m_continuous->setObjectName("continuous");
+    m_continuous->setToolTip("global_profiler.profile_continuous_steps: consecutive profiled steps share one "
+                             "start/stop window (one capture range) instead of one per step. Requires nsys "
+                             "discrete=False.");
+    m_discrete = new QCheckBox("nsys discrete mode", this);
+    m_discrete->setObjectName("nsysDiscrete");
+    m_discrete->setToolTip("global_profiler.global_tool_config.nsys.discrete: one capture range per annotated call "
+                           "(update_actor, generate_sequences, ...) instead of per step; roles interpolate it.");
+    form->addRow("Tool", m_tool);
+    form->addRow(m_continuous);
+    form->addRow(m_discrete);
+    bind(kTool, m_tool);
+    bind("global_profiler.profile_continuous_steps", m_continuous);
+    bind("global_profiler.global_tool_config.nsys.discrete", m_discrete);
+    connect(m_tool, &QComboBox::currentTextChanged, this, [this](const QString &t) {
+        this->session()->setValue(kTool, t == kNull ? Node::null() : Node::string(t.toStdString()));
+    });
+    connect(m_continuous, &QCheckBox::toggled, this, [this](bool on) {
+        this->session()->setValue("global_profiler.profile_continuous_steps", Node::boolean(on));
+    });
+    connect(m_discrete, &QCheckBox::toggled, this, [this](bool on) {
+        this->session()->setValue("global_profiler.global_tool_config.nsys.discrete", Node::boolean(on));
+    });
+}
+
+void VerlGlobalPanel::refresh(const SessionResult &r)
+{
+    const QString t = scalarText(composedNode(r, kTool));
+    quietly(m_tool, [&](QComboBox *c) {
+        if (!t.isEmpty() && c->findText(t) < 0)
+            c->addItem(t);
+        c->setCurrentText(t.isEmpty() ? kNull : t);
+    });
+    quietly(m_continuous, [&](QCheckBox *c) {
+        c->setChecked(boolAt(r, "global_profiler.profile_continuous_steps", false));
+    });
+    quietly(m_discrete, [&](QCheckBox *c) {
+        c->setChecked(boolAt(r, "global_profiler.global_tool_config.nsys.discrete", false));
+        c->setEnabled(t == "nsys");
+    });
+}
+
+VerlRolesPanel::VerlRolesPanel(ConfigSession *session, QWidget *parent) : ConfigPanel(session, parent)
+{
+    auto *grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(new QLabel("<b>Role</b>"), 0, 0);
+    grid->addWidget(new QLabel("<b>Enable</b>"), 0, 1);
+    grid->addWidget(new QLabel("<b>All ranks</b>"), 0, 2);
+    grid->addWidget(new QLabel("<b>Ranks</b>"), 0, 3);
+    int row = 1;
+    for (const RoleInfo &info : kRoles) {
+        Row r;
+        r.path = info.path;
+        auto *name = new QLabel(info.role, this);
+        name->setToolTip(QString("%1\n%2").arg(info.path, info.meaning));
+        r.enable = new QCheckBox(this);
+        r.enable->setObjectName(QString("enable-%1").arg(info.role));
+        r.enable->setToolTip(QString("%1.enable: this role starts/stops its profiler in profiled steps. Without "
+                                     "all_ranks or ranks only rank 0 is profiled.")
+                                 .arg(info.path));
+        r.allRanks = new QCheckBox(this);
+        r.allRanks->setObjectName(QString("allRanks-%1").arg(info.role));
+        r.allRanks->setToolTip(QString("%1.all_ranks: profile every rank of the role").arg(info.path));
+        r.ranks = new IntListField(0, this);
+        r.ranks->setObjectName(QString("ranks-%1").arg(info.role));
+        r.ranks->setPlaceholderText("rank 0");
+        r.ranks->setToolTip(QString("%1.ranks: ranks to profile, e.g. 0,1,4-7 (ignored when all_ranks is set)")
+                                .arg(info.path));
+        r.note = new QLabel(this);
+        r.note->setStyleSheet("color: gray");
+        grid->addWidget(name, row, 0);
+        grid->addWidget(r.enable, row, 1);
+        grid->addWidget(r.allRanks, row, 2);
+        grid->addWidget(r.ranks, row, 3);
+        grid->addWidget(r.note, row + 1, 0, 1, 4);
+        row += 2;
+        bind(r.path + ".enable", r.enable);
+        bind(r.path + ".all_ranks", r.allRanks);
+        bind(r.path + ".ranks", r.ranks);
+        bind(r.path, name);
+        const std::string path = r.path;
+        connect(r.enable, &QCheckBox::toggled, this,
+                [this, path](bool on) { this->session()->setValue(path + ".enable", Node::boolean(on)); });
+        connect(r.allRanks, &QCheckBox::toggled, this,
+                [this, path](bool on) { this->session()->setValue(path + ".all_ranks", Node::boolean(on)); });
+        connect(r.ranks, &IntListField::committed, this, [this, path](const std::vector<long long> &v) {
+            Node l = Node::list();
+            for (long long x : v)
+                l.append(Node::integer(x));
+            this->session()->setValue(path + ".ranks", l);
+        });
+        m_rows.insert(info.role, r);
+    }
+}
+
+void VerlRolesPanel::refresh(const SessionResult &r)
+{
+    for (auto it = m_rows.begin(); it != m_rows.end(); ++it) {
+        Row &row = it.value();
+        const Node *block = composedNode(r, row.path);
+        const bool present = block && block->isDict();
+        row.enable->setEnabled(present);
+        row.allRanks->setEnabled(present);
+        row.ranks->setEnabled(present);
+        // The resolved values come from the engine's model (rollout follows the actor by interpolation).
+        const core::profiling::VerlRoleProfiler *model =
+            r.analysis ? r.analysis->model.verl.role(it.key().toStdString()) : nullptr;
+        const Node *en = composedNode(r, row.path + ".enable");
+        quietly(row.enable, [&](QCheckBox *c) { c->setChecked(model ? model->enable : false); });
+        quietly(row.allRanks, [&](QCheckBox *c) { c->setChecked(model ? model->allRanks : false); });
+        row.ranks->showValues(model ? model->ranks : std::vector<long long>{});
+        QString note;
+        if (!present)
+            note = "not in this config";
+        else if (en && en->isInterpolation())
+            note = "follows " + QString::fromStdString(en->asString()) + " unless set here";
+        row.note->setText(note);
+        row.note->setVisible(!note.isEmpty());
+    }
+}
+
+VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPanel(session, parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *roleRow = new QFormLayout;
+    m_role = new QComboBox(this);
+    m_role->setObjectName("toolRole");
+    for (const RoleInfo &info : kRoles)
+        if (std::string(info.role) != "rollout" && std::string(info.role) != "reward_model")
+            m_role->addItem(info.role, QString(info.path));
+    m_role->setToolTip("The role whose tool_config is edited (rollout and reward_model follow the actor's).");
+    roleRow->addRow("Role", m_role);
+    layout->addLayout(roleRow);
+
+    const auto contentBoxes = [this](QGroupBox *box, const QStringList &names, QMap<QString, QCheckBox *> &out,
+                                     const QString &prefix, QGridLayout *grid) {
+        int i = 0;
+        for (const QString &c : names) {
+            auto *cb = new QCheckBox(c, box);
+            cb->setObjectName(prefix + c);
+            out.insert(c, cb);
+            grid->addWidget(cb, i / 3, i % 3);
+            ++i;
+        }
+    };
+
+    m_npuBox = new QGroupBox("Ascend NPU (tool_config.npu)", this);
+    auto *npuForm = new QFormLayout(m_npuBox);
+    m_npuLevel = new QComboBox(m_npuBox);
+    m_npuLevel->setObjectName("npuLevel");
+    m_npuLevel->addItems({"level_none", "level0", "level1", "level2"});
+    m_npuLevel->setToolTip("level0: application data, NPU data and operator details (recommended); level1 adds "
+                           "CANN AscendCL data and AI Core metrics; level2 adds CANN runtime data and AI CPU metrics; "
+                           "level_none disables level-based collection.");
+    npuForm->addRow("Level", m_npuLevel);
+    auto *npuGrid = new QGridLayout;
+    contentBoxes(m_npuBox, kNpuContents, m_npuContents, "npu-", npuGrid);
+    m_npuContents["npu"]->setToolTip("Device-side performance data");
+    m_npuContents["cpu"]->setToolTip("Host-side performance data");
+    m_npuContents["memory"]->setToolTip("Memory analysis");
+    m_npuContents["shapes"]->setToolTip("Record tensor shapes");
+    m_npuContents["module"]->setToolTip("Framework-level Python call stacks (low overhead)");
+    m_npuContents["stack"]->setToolTip("Operator call stacks");
+    npuForm->addRow("Contents", npuGrid);
+    m_npuAnalysis = new QCheckBox("Parse after collection (analysis)", m_npuBox);
+    m_npuAnalysis->setObjectName("npuAnalysis");
+    m_npuAnalysis->setToolTip("Run automatic parsing when collection ends (slow for large data).");
+    m_npuDiscrete = new QCheckBox("Discrete mode", m_npuBox);
+    m_npuDiscrete->setObjectName("npuDiscrete");
+    m_npuDiscrete->setToolTip("False: end-to-end, every stage into one folder (<save_path>/e2e). True: one "
+                              "collection per annotated stage (<save_path>/<role>), much less data; required for "
+                              "agent-loop rollouts.");
+    npuForm->addRow(m_npuAnalysis);
+    npuForm->addRow(m_npuDiscrete);
+    layout->addWidget(m_npuBox);
+
+    m_torchBox = new QGroupBox("PyTorch profiler (tool_config.torch)", this);
+    auto *torchForm = new QFormLayout(m_torchBox);
+    auto *torchGrid = new QGridLayout;
+    contentBoxes(m_torchBox, kTorchContents, m_torchContents, "torch-", torchGrid);
+    m_torchContents["cuda"]->setToolTip("ProfilerActivity.CUDA: GPU kernels and copies");
+    m_torchContents["cpu"]->setToolTip("ProfilerActivity.CPU: operators on the host");
+    m_torchContents["memory"]->setToolTip("profile_memory=True: tensor allocations");
+    m_torchContents["shapes"]->setToolTip("record_shapes=True: operator input shapes");
+    m_torchContents["stack"]->setToolTip("with_stack=True: Python source locations");
+    m_torchContents["profile-by-stage"]->setToolTip("A separate trace per annotated stage");
+    m_torchContents["merge-profiles"]->setToolTip("Merge the per-stage traces");
+    torchForm->addRow("Contents", torchGrid);
+    m_torchDiscrete = new QCheckBox("Discrete mode", m_torchBox);
+    m_torchDiscrete->setObjectName("torchDiscrete");
+    m_torchDiscrete->setToolTip("False: one trace per rank for the profiled steps (<save_path>/e2e/prof_rank-N.json.gz, "
+                                "rewritten each profiled step). True: per annotated call under <save_path>/<role>.");
+    torchForm->addRow(m_torchDiscrete);
+    layout->addWidget(m_torchBox);
+
+    m_memBox = new QGroupBox("torch_memory (global_tool_config.torch_memory)", this);
+    auto *memForm = new QFormLayout(m_memBox);
+    m_maxEntries = new QSpinBox(m_memBox);
+    m_maxEntries->setObjectName("maxEntries");
+    m_maxEntries->setRange(1, 100000000);
+    m_maxEntries->setToolTip("trace_alloc_max_entries: allocation events kept by "
+                             "torch.cuda.memory._record_memory_history (must be a positive int)");
+    m_stackDepth = new QSpinBox(m_memBox);
+    m_stackDepth->setObjectName("stackDepth");
+    m_stackDepth->setRange(1, 1000);
+    m_stackDepth->setToolTip("stack_depth: frames recorded per allocation (must be a positive int)");
+    memForm->addRow("trace_alloc_max_entries", m_maxEntries);
+    memForm->addRow("stack_depth", m_stackDepth);
+    layout->addWidget(m_memBox);
+
+    connect(m_role, &QComboBox::currentIndexChanged, this, [this] {
+        if (const SessionResultPtr r = this->session()->result())
+            refresh(*r);
+    });
+    connect(m_npuLevel, &QComboBox::currentTextChanged, this, [this](const QString &l) {
+        this->session()->setValue(rolePath() + ".tool_config.npu.level", Node::string(l.toStdString()));
+    });
+    for (QCheckBox *c : m_npuContents)
+        connect(c, &QCheckBox::toggled, this, [this] { commitContents("npu", m_npuContents, kNpuContents); });
+    for (QCheckBox *c : m_torchContents)
+        connect(c, &QCheckBox::toggled, this, [this] { commitContents("torch", m_torchContents, kTorchContents); });
+    connect(m_npuAnalysis, &QCheckBox::toggled, this, [this](bool on) {
+        this->session()->setValue(rolePath() + ".tool_config.npu.analysis", Node::boolean(on));
+    });
+    connect(m_npuDiscrete, &QCheckBox::toggled, this, [this](bool on) {
+        this->session()->setValue(rolePath() + ".tool_config.npu.discrete", Node::boolean(on));
+    });
+    connect(m_torchDiscrete, &QCheckBox::toggled, this, [this](bool on) {
+        this->session()->setValue(rolePath() + ".tool_config.torch.discrete", Node::boolean(on));
+    });
+    connect(m_maxEntries, &QSpinBox::valueChanged, this, [this](int v) {
+        this->session()->setValue("global_profiler.global_tool_config.torch_memory.trace_alloc_max_entries",
+                                  Node::integer(v));
+    });
+    connect(m_stackDepth, &QSpinBox::valueChanged, this, [this](int v) {
+        this->session()->setValue("global_profiler.global_tool_config.torch_memory.stack_depth", Node::integer(v));
+    });
+}
+
+std::string VerlToolPanel::rolePath() const
+{
+    return m_role->currentData().toString().toStdString();
+}
+
+void VerlToolPanel::commitContents(const std::string &tool, const QMap<QString, QCheckBox *> &boxes,
+                                   const QStringList &order)
+{
+    Node l = Node::list();
+    for (const QString &c : order)
+        if (boxes.value(c)->isChecked())
+            l.append(Node::string(c.toStdString()));
+    session()->setValue(rolePath() + ".tool_config." + tool + ".contents", l);
+}
+
+void VerlToolPanel::refresh(const SessionResult &r)
+{
+    const std::string base = rolePath() + ".tool_config.";
+    const QString tool = scalarText(composedNode(r, kTool));
+    m_npuBox->setVisible(tool.isEmpty() || tool == "npu");
+    m_torchBox->setVisible(tool.isEmpty() || tool == "torch");
+    m_memBox->setVisible(tool.isEmpty() || tool == "torch_memory");
+
+    const auto showContents = [&](const std::string &key, QMap<QString, QCheckBox *> &boxes) {
+        QStringList on;
+        if (const Node *n = composedNode(r, key); n && n->isList())
+            for (const Node &c : n->items())
+                on << scalarText(&c);
+        for (auto it = boxes.begin(); it != boxes.end(); ++it)
+            quietly(it.value(), [&](QCheckBox *c) { c->setChecked(on.contains(it.key())); });
+    };
+    showContents(base + "npu.contents", m_npuContents);
+    showContents(base + "torch.contents", m_torchContents);
+    const QString level = scalarText(composedNode(r, base + "npu.level"));
+    quietly(m_npuLevel, [&](QComboBox *c) { c->setCurrentText(level.isEmpty() ? "level0" : level); });
+    quietly(m_npuAnalysis, [&](QCheckBox *c) { c->setChecked(boolAt(r, base + "npu.analysis", true)); });
+    quietly(m_npuDiscrete, [&](QCheckBox *c) { c->setChecked(boolAt(r, base + "npu.discrete", false)); });
+    quietly(m_torchDiscrete, [&](QCheckBox *c) { c->setChecked(boolAt(r, base + "torch.discrete", false)); });
+    const auto intAt = [&](const std::string &key, int fallback) {
+        const Node *n = composedNode(r, key);
+        return n && n->kind() == Node::Kind::Int ? int(n->asInt()) : fallback;
+    };
+    quietly(m_maxEntries, [&](QSpinBox *s) {
+        s->setValue(intAt("global_profiler.global_tool_config.torch_memory.trace_alloc_max_entries", 100000));
+    });
+    quietly(m_stackDepth,
+            [&](QSpinBox *s) { s->setValue(intAt("global_profiler.global_tool_config.torch_memory.stack_depth", 32)); });
+}
+
+} // namespace ps::views
