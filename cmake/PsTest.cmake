@@ -6,6 +6,10 @@
 function(ps_add_test)
   cmake_parse_arguments(T "GUI" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
+  # Qt Test classes live in the .cpp (#include "tst_x.moc"); AUTOMOC must be on even when the
+  # GUI (and with it qt_standard_project_setup) is off.
+  set_target_properties(${T_NAME} PROPERTIES AUTOMOC ON)
+  target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
   target_link_libraries(${T_NAME} PRIVATE Qt6::Test ${T_LIBS})
   target_compile_definitions(${T_NAME} PRIVATE
     PS_SHARED_DIR="${PS_SHARED_DIR}"

@@ -1,5 +1,7 @@
 // profstudio-cli demo: usage errors exit 2, a run prints its summary, --format json is parseable.
 
+#include "tests/support/clirun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,23 +11,8 @@
 #include <QtTest>
 
 namespace {
-
-struct Run
-{
-    int exitCode;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PS_BIN_DIR "/profstudio-cli"), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
-
+ps::test::CliRun cli(const QStringList &args) { return ps::test::runCli(args); }
+using Run = ps::test::CliRun;
 } // namespace
 
 class TestDemoCli : public QObject
