@@ -44,6 +44,26 @@ long long ConfigReader::integer(std::string_view path, long long fallback) const
 
 config::SourceMark ConfigReader::where(std::string_view path) const
 {
+    config::SourceMark m = markOf(path);
+    if (m.file != "<override>" || !m_provenance)
+        return m;
+    // Name the override that set the value: "<override +cluster.profiling.steps=[3,10]>".
+    for (std::string p(path);;) {
+        if (const auto *chain = m_provenance->find(p); chain && !chain->empty()) {
+            const config::ProvenanceStep &last = chain->back();
+            if (last.origin == config::ProvenanceStep::Origin::Override && !last.overrideText.empty())
+                m.file = "<override " + last.overrideText + ">";
+            return m;
+        }
+        const auto dot = p.rfind('.');
+        if (dot == std::string::npos)
+            return m;
+        p.resize(dot);
+    }
+}
+
+config::SourceMark ConfigReader::markOf(std::string_view path) const
+{
     std::string p(path);
     while (true) {
         // The node's own mark points at the value token (provenance marks a key's position);

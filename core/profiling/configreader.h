@@ -34,13 +34,16 @@ public:
     bool boolean(std::string_view path, bool fallback) const;
     long long integer(std::string_view path, long long fallback) const;
 
-    // Where the value at `path` was set; the nearest ancestor's mark for an absent key.
+    // Where the value at `path` was set; the nearest ancestor's mark for an absent key. A value
+    // set on the command line is located at "<override TEXT>" (line 0).
     config::SourceMark where(std::string_view path) const;
 
     // Appends a diagnostic of `rule` (severity from the catalogue) located at `path`.
     void report(Diagnostics &out, std::string_view rule, std::string message, const std::string &path) const;
 
 private:
+    config::SourceMark markOf(std::string_view path) const;
+
     const config::Node &m_raw;
     const config::Node &m_resolved;
     const config::Provenance *m_provenance;

@@ -114,6 +114,16 @@ private slots:
         QVERIFY2(located.match(line).hasMatch(), qPrintable(line));
     }
 
+    // A value that came from the command line is located at the override that set it.
+    void overrideLocated()
+    {
+        const Run r = cli(QStringList{"validate"} + rlinf({"+cluster.profiling.steps=[3,10]"}));
+        QCOMPARE(r.code, 0);
+        static const QRegularExpression located(QStringLiteral(
+            "<override \\+cluster\\.profiling\\.steps=\\[3,10\\]>(:\\d+:\\d+)?: warning: 2 steps are listed"));
+        QVERIFY2(located.match(QString::fromUtf8(r.err)).hasMatch(), r.err.constData());
+    }
+
     void planJson()
     {
         const Run r = cli(
