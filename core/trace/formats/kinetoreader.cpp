@@ -564,8 +564,17 @@ void Ingest::finish()
         }
     }
     // Correlation ids: args.correlation, else the ac2g flow that starts/ends on the event.
-    std::sort(m_flowStart.begin(), m_flowStart.end());
-    std::sort(m_flowEnd.begin(), m_flowEnd.end());
+    // Kineto writes args.correlation on both sides; the flows are only needed when it does not.
+    const bool apiNeedsFlows = std::any_of(m_api.begin(), m_api.end(), [](const PendingApi &a) { return !a.corr; });
+    const bool gpuNeedsFlows = std::any_of(m_gpu.begin(), m_gpu.end(), [](const PendingGpu &g) { return !g.corr; });
+    if (apiNeedsFlows)
+        std::sort(m_flowStart.begin(), m_flowStart.end());
+    else
+        m_flowStart = {};
+    if (gpuNeedsFlows)
+        std::sort(m_flowEnd.begin(), m_flowEnd.end());
+    else
+        m_flowEnd = {};
     auto flowId = [](const std::vector<std::pair<uint64_t, uint32_t>> &flows, uint64_t key) {
         auto it = std::lower_bound(flows.begin(), flows.end(), std::pair<uint64_t, uint32_t>{key, 0});
         return it != flows.end() && it->first == key ? it->second : 0u;
