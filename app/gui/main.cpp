@@ -35,7 +35,11 @@ int main(int argc, char **argv)
     QCommandLineOption render("render", "Render the timeline of the given reports to --out and exit.");
     QCommandLineOption range("range", "--render: the time range shown, e.g. 0:50ms (default: all).", "START:END");
     QCommandLineOption align("align", "--render: utc, start or range:NAME[#K] (default utc).", "SPEC");
-    parser.addOptions({screenshot, out, size, render, range, align});
+    QCommandLineOption configDir("config-dir", "--screenshot configure: a config root (repeatable); the "
+                                               "positional arguments are then Hydra overrides.", "DIR");
+    QCommandLineOption configName("config-name", "--screenshot configure: the primary config in --config-dir.",
+                                  "NAME");
+    parser.addOptions({screenshot, out, size, render, range, align, configDir, configName});
     parser.process(app);
 
     if (parser.isSet(render)) {
@@ -56,6 +60,8 @@ int main(int argc, char **argv)
         req.outFile = parser.value(out);
         req.size = parser.isSet(size) ? parser.value(size) : QStringLiteral("1600x1000");
         req.paths = parser.positionalArguments();
+        req.configDirs = parser.values(configDir);
+        req.configName = parser.value(configName);
         return ps::app::runScreenshot(window, req);
     }
     window.show();

@@ -2,6 +2,7 @@
 
 #include "app/gui/mainwindow.h"
 #include "views/common/workspace.h"
+#include "views/config/configureworkspace.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -33,8 +34,16 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request)
     }
     window.resize(m.captured(1).toInt(), m.captured(2).toInt());
     window.show();
-    if (!request.paths.isEmpty())
+    auto *configure = qobject_cast<views::ConfigureWorkspace *>(ws);
+    if (!request.configName.isEmpty()) {
+        if (!configure || request.configDirs.isEmpty()) {
+            std::fprintf(stderr, "error: --config-name needs --screenshot configure and --config-dir DIR\n");
+            return 2;
+        }
+        configure->openConfig(request.configDirs, request.configName, request.paths);
+    } else if (!request.paths.isEmpty()) {
         window.openPaths(request.paths);
+    }
     window.showWorkspace(ws->title());
 
     // Let background loads finish and the layout settle before grabbing.

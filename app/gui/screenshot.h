@@ -13,7 +13,11 @@ struct ScreenshotRequest
     QString workspace; // "configure" or "timeline"
     QString outFile;   // PNG path
     QString size;      // "WxH"
-    QStringList paths; // opened before rendering
+    QStringList paths; // opened before rendering; with configName: Hydra overrides
+    // configure: compose `configName` from `configDirs` with `paths` as overrides instead of
+    // opening paths.
+    QStringList configDirs;
+    QString configName;
 };
 
 // Opens the paths, waits for the workspace's background work to finish (at most 120 s), grabs
