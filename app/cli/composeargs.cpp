@@ -1,5 +1,7 @@
 #include "app/cli/composeargs.h"
 
+#include <exception>
+
 namespace ps::cli {
 
 void appendComposeOptions(CommandSpec &spec)
@@ -40,6 +42,10 @@ std::optional<core::config::ComposeResult> composeOrReport(const core::config::C
         return r;
     } catch (const core::config::ConfigError &e) {
         printConfigError(e, err);
+        return std::nullopt;
+    } catch (const std::exception &e) {
+        // Not expected from any input; still an error message and exit 1 rather than an abort.
+        err << "error: internal error while composing: " << e.what() << "\n";
         return std::nullopt;
     }
 }
