@@ -82,7 +82,7 @@ public:
     std::vector<Node> &items() { return m_items; }
     void append(Node value);
 
-    // Where this node was written (the value's position; for dict values, the value token).
+    // Where this node was written: a scalar at its own token, a nested dict or list at its key.
     SourceMark mark;
 
     // Structural equality of kind and value (marks ignored); Int 1 != Float 1.0, as to_yaml differs.

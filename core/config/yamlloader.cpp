@@ -388,8 +388,10 @@ private:
             // A container in key position.
             throw ConfigError("complex (non-scalar) mapping keys are not supported", mark);
         }
-        // Dict values are marked at their key: that is the line a reader looks for.
-        n.mark = f.pendingKeyMark;
+        // A scalar value is marked at its own token (a diagnostic points at the offending value);
+        // a nested dict or list at its key, the line a reader looks for (yaml-cpp would give the
+        // position of its first child instead).
+        n.mark = n.isContainer() ? f.pendingKeyMark : mark;
         f.node.set(f.pendingKey, std::move(n));
         f.haveKey = false;
     }

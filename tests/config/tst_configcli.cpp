@@ -88,8 +88,8 @@ private slots:
         const QString dir = configsRoot() + "/expected/hydra-075-resolve-missing/conf";
         Run r = runCli({"compose", "--config-dir", dir, "--config-name", "config", "--resolve"});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.err.contains(dir + "/config.yaml:3:1: warning: cannot resolve 'miss': ${a.nope}"), qPrintable(r.err));
-        QVERIFY2(r.err.contains(dir + "/config.yaml:5:1: warning: cannot resolve 'to_mand'"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(dir + "/config.yaml:3:7: warning: cannot resolve 'miss': ${a.nope}"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(dir + "/config.yaml:5:10: warning: cannot resolve 'to_mand'"), qPrintable(r.err));
     }
 
     void missingSelfWarnsOnStderr()

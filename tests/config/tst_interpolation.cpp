@@ -165,7 +165,7 @@ private slots:
             QFAIL("should fail");
         } catch (const ConfigError &e) {
             QCOMPARE(e.where().line, 1);
-            QVERIFY(QString::fromStdString(e.format()).startsWith("/conf/d.yaml:1:1: error: cannot resolve 'x'"));
+            QVERIFY(QString::fromStdString(e.format()).startsWith("/conf/d.yaml:1:4: error: cannot resolve 'x'"));
         }
     }
 };
