@@ -62,7 +62,7 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
         err << "error: " << f.reason << "\n";
     status = result.failures.empty() ? 0 : 1;
     if (result.reports.empty() && result.failures.empty()) {
-        err << "error: no reports found under the given paths (expected .sqlite exports)\n";
+        err << "error: no reports found under the given paths (expected nsys .sqlite exports or .nsys-rep, rocpd/Ascend .db, Kineto .json[.gz])\n";
         status = 1;
     }
     return true;

@@ -9,7 +9,7 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 2; // 2: process streams
+constexpr uint64_t kVersion = 3; // 2: process streams, 3: rank
 constexpr size_t kHeaderSize = 64;
 
 struct Header
@@ -141,6 +141,8 @@ std::string encodeCache(const Report &report, const CacheKey &key)
     o.u64(m.utcStartNs ? 1 : 0);
     o.u64(uint64_t(m.utcStartNs.value_or(0)));
     o.str(m.host);
+    o.u64(m.rank ? 1 : 0);
+    o.u64(uint64_t(int64_t(m.rank.value_or(0))));
     o.u64(m.gpus.size());
     for (const GpuInfo &g : m.gpus) {
         o.u64(g.id);
@@ -262,6 +264,10 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
     if (hasUtc)
         m.utcStartNs = utc;
     m.host = in.str();
+    const bool hasRank = in.u64() != 0;
+    const int64_t rank = int64_t(in.u64());
+    if (hasRank)
+        m.rank = int(rank);
     const uint64_t gpus = in.u64();
     for (uint64_t g = 0; in.ok && g < gpus && g < 4096; ++g) {
         GpuInfo gi;

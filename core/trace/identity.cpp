@@ -101,6 +101,8 @@ void completeIdentity(ReportIdentity &id, const ReportMeta &meta)
         id.pid = meta.pids.front();
     if (id.host.empty())
         id.host = meta.host;
+    if (!id.rank && meta.rank)
+        id.rank = meta.rank;
     std::string label = id.group;
     if (id.rank)
         label += (label.empty() ? "r" : " r") + std::to_string(*id.rank);

@@ -50,6 +50,9 @@ struct ReportMeta
     // Usually equal to EventStore::count(); readers that drop rows say why in warnings.
     std::array<size_t, kTrackKindCount> fileCounts{};
     std::vector<std::string> warnings; // non-fatal oddities met while reading
+    // The rank the file states about itself (Kineto distributedInfo.rank, Ascend
+    // ascend_pytorch_profiler_<rank>.db / RANK_DEVICE_MAP); absent for nsys.
+    std::optional<int> rank;
     std::vector<ProcessStreamInfo> processStreams;
 };
 

@@ -24,7 +24,7 @@ bool looksLikeReport(const fs::path &p)
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
     };
     return endsWith(".sqlite") || endsWith(".db") || endsWith(".pt.trace.json") || endsWith(".pt.trace.json.gz") ||
-           endsWith(".json.gz") || endsWith(".json");
+           endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") || endsWith(".qdrep");
 }
 
 bool isRegisteredFormat(const fs::path &p)
@@ -38,6 +38,17 @@ bool isRegisteredFormat(const fs::path &p)
         if (r->format() != TraceFormat::NsysSqlite && looksLikeReport(p))
             return true;
     return false;
+}
+
+// A raw report whose `nsys export` already sits beside it (X.nsys-rep + X.sqlite) is the same
+// capture: a folder yields the export only, so it is neither loaded twice nor converted again.
+bool hasSqliteExportBeside(const fs::path &p)
+{
+    const std::string ext = p.extension().string();
+    if (ext != ".nsys-rep" && ext != ".qdrep")
+        return false;
+    std::error_code ec;
+    return fs::is_regular_file(fs::path(p).replace_extension(".sqlite"), ec);
 }
 
 } // namespace
@@ -60,7 +71,7 @@ std::vector<std::string> findReports(const std::vector<std::string> &paths, std:
         std::vector<std::string> found;
         for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-            if (it->is_regular_file(ec) && isRegisteredFormat(it->path()))
+            if (it->is_regular_file(ec) && isRegisteredFormat(it->path()) && !hasSqliteExportBeside(it->path()))
                 found.push_back(it->path().string());
         }
         std::sort(found.begin(), found.end());

@@ -1,5 +1,7 @@
 #include "core/trace/tracereader.h"
 
+#include "core/trace/formats/formatreaders.h"
+
 #include "core/trace/nsysreader.h"
 
 #include <cerrno>
@@ -18,6 +20,9 @@ struct ReaderRegistry::Impl
 ReaderRegistry::ReaderRegistry() : d(std::make_shared<Impl>())
 {
     d->readers.push_back(std::make_shared<NsysReader>());
+    // rocpd, Ascend, Kineto and .nsys-rep; added later, so probed before the nsys reader, whose
+    // probe accepts any SQLite file.
+    addFormatReaders(*this);
 }
 
 ReaderRegistry &ReaderRegistry::instance()

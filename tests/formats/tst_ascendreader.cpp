@@ -53,7 +53,6 @@ class TestAscendReader : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { addFormatReaders(ReaderRegistry::instance()); }
 
     void everyTimelineDb_data()
     {

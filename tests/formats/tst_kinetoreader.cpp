@@ -110,7 +110,6 @@ class TestKinetoReader : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { addFormatReaders(ReaderRegistry::instance()); }
 
     void everySample_data()
     {

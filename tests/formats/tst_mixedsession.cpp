@@ -1,6 +1,7 @@
 // A mixed session: an nsys export, a rocpd DB, a Kineto pair and an Ascend pair loaded together
 // through the loader (and the report cache), put on one axis, and listed by the CLI.
 
+#include "tests/support/clirun.h"
 #include "core/trace/alignment.h"
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/traceloader.h"
@@ -16,12 +17,6 @@
 using namespace ps::core::trace;
 
 namespace {
-
-// True once ReportMeta carries the rank the readers find (formatutil.h setMetaRank).
-template <typename M> constexpr bool kMetaHasRank = requires(M m)
-{
-    m.rank;
-};
 
 const QString kTraces = QStringLiteral(PS_TESTDATA_DIR "/traces");
 
@@ -50,7 +45,6 @@ class TestMixedSession : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { addFormatReaders(ReaderRegistry::instance()); }
 
     void loadTogether()
     {
@@ -116,20 +110,13 @@ private slots:
         QCOMPARE(r.reports.size(), size_t(QDir(kTraces + "/ascend").entryList({"*.db"}, QDir::Files).size()));
     }
 
-    // The CLI lists the mixed session once its registry holds these readers.
+    // The CLI lists the mixed session: its registry holds these readers.
     void cli()
     {
-        const QString exe = QStringLiteral(PS_BIN_DIR "/profstudio-cli");
-        if (!QFileInfo::exists(exe))
-            QSKIP("profstudio-cli is not built");
-        QProcess p;
-        p.start(exe, QStringList{"trace", "info", "--format", "json", "--no-cache"} + sessionFiles());
-        QVERIFY(p.waitForFinished(120000));
-        const QByteArray err = p.readAllStandardError();
-        if (p.exitCode() != 0 && err.contains("batched_gemm"))
-            QSKIP("the CLI's ReaderRegistry does not register the format readers yet (addFormatReaders)");
-        QCOMPARE(p.exitCode(), 0);
-        const QJsonArray reports = QJsonDocument::fromJson(p.readAllStandardOutput())["reports"].toArray();
+        const ps::test::CliRun r =
+            ps::test::runCli(QStringList{"trace", "info", "--format", "json", "--no-cache"} + sessionFiles());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonArray reports = QJsonDocument::fromJson(r.out.toUtf8())["reports"].toArray();
         QCOMPARE(reports.size(), 6);
         const QStringList formats = {"nsys-sqlite", "rocpd", "kineto-json", "kineto-json", "ascend-db", "ascend-db"};
         for (int i = 0; i < 6; ++i)
@@ -140,9 +127,8 @@ private slots:
         for (const QJsonValue &e : events)
             kernels += e["cat"].toString() == "kernel" && e["ph"].toString() == "X";
         QCOMPARE(reports[2]["counts"]["kernel"].toInt(), kernels);
-        // distributedInfo.rank reaches `trace info` once ReportMeta carries a rank (see formatutil.h).
-        if constexpr (kMetaHasRank<ReportMeta>)
-            QCOMPARE(reports[2]["rank"].toInt(-1), 0);
+        // distributedInfo.rank reaches `trace info` (ReportMeta::rank -> identity).
+        QCOMPARE(reports[2]["rank"].toInt(-1), 0);
         QCOMPARE(reports[1]["utc_start_ns"].isNull(), true);
     }
 };

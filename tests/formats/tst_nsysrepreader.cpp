@@ -175,7 +175,6 @@ private slots:
         qputenv("PROFSTUDIO_NSYS", other.filePath("nsys").toUtf8());
         QTemporaryDir cache;
         qputenv("PROFSTUDIO_CACHE_DIR", cache.path().toUtf8());
-        addFormatReaders(ReaderRegistry::instance());
         std::string error;
         ReportPtr r = loadReport((nsysDir() + "/cupqc__report1.nsys-rep").toStdString(), ReadContext{}, error);
         qunsetenv("PROFSTUDIO_NSYS");

@@ -38,7 +38,6 @@ class TestRocpdReader : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { addFormatReaders(ReaderRegistry::instance()); }
 
     void realSample()
     {

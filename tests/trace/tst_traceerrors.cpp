@@ -243,7 +243,10 @@ private slots:
         CancelToken cancel;
         LoadOptions o = noCache(dir);
         o.threads = 2;
-        const LoadResult r = loadReports({sqlref::nsysDir().toStdString()}, o,
+        std::vector<std::string> files;
+        for (const QString &f : sqlref::nsysFiles())
+            files.push_back(f.toStdString());
+        const LoadResult r = loadReports(files, o,
                                          [&](const LoadProgress &) { cancel.cancel(); }, &cancel);
         QVERIFY(r.cancelled);
         QVERIFY(r.reports.size() < size_t(sqlref::nsysFiles().size()));

@@ -318,7 +318,7 @@ std::string AscendReader::readWithRank(const std::string &path, StoreBuilder &b,
     if (tables.count("StepTraceTime") && !tables.count("STRING_IDS")) {
         meta.warnings.push_back("an Ascend analysis.db holds communication analysis, not a timeline: open the "
                                 "ascend_pytorch_profiler_<rank>.db beside it");
-        setMetaRank(meta, rank);
+        meta.rank = rank;
         return {};
     }
     if (!tables.count("STRING_IDS"))
@@ -344,7 +344,7 @@ std::string AscendReader::readWithRank(const std::string &path, StoreBuilder &b,
         if (s.get() && s.step() && s.int64(1) == 1 && s.int64(0) >= 0 && s.int64(0) != kNone)
             rank = int(s.int64(0));
     }
-    setMetaRank(meta, rank);
+    meta.rank = rank;
 
     Reader r(path, db, tables, b, meta, ctx);
     if (std::string err = r.run(); !err.empty())

@@ -25,14 +25,6 @@ inline bool hasSqliteHeader(std::string_view head)
 // and nsys databases apart, their schemas can.
 std::set<std::string> sqliteTableNames(const std::string &path);
 
-// Stores the rank a file names about itself. ReportMeta has no rank field yet; when one
-// (std::optional<int> rank) is added, this starts filling it without any change here.
-template <typename Meta> void setMetaRank(Meta &meta, std::optional<int> rank)
-{
-    if constexpr (requires { meta.rank = rank; })
-        meta.rank = rank;
-}
-
 // Trailing digits after the last occurrence of `prefix` in a file name ("rank-34." -> 34).
 std::optional<int> numberAfter(std::string_view name, std::string_view prefix);
 

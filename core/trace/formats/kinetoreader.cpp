@@ -818,7 +818,7 @@ std::string KinetoReader::readWithRank(const std::string &path, StoreBuilder &b,
         if (!rank)
             rank = numberAfter(name, "rank_");
     }
-    setMetaRank(meta, rank);
+    meta.rank = rank;
     // Epoch timestamps are >= 1e14 µs (1973 on); relative ones are far smaller (spec 4).
     const bool absolute = ingest.minTs() != INT64_MAX && ingest.minTs() >= int64_t(1e17);
     if (absolute) {
