@@ -20,7 +20,7 @@ if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
   echo
   "$build/bin/profstudio-cli" trace info "$demo"
   echo
-  "$build/bin/profstudio-cli" trace stats --report nvtx_sum --top 10 "$demo"
+  "$build/bin/profstudio-cli" trace stats --report compare --top 10 "$demo"
 else
   exec "$build/bin/profstudio" "$demo"
 fi

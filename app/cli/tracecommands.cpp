@@ -9,10 +9,70 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 namespace ps::cli {
+
+namespace {
+
+// Column titles for reports side by side: the identity label ("ActorGroup r2 pid 4242") when
+// every report has a distinct one, else the file name; a legend maps titles to paths.
+std::vector<std::string> shortReportTitles(const std::vector<ps::core::trace::ReportPtr> &reports)
+{
+    std::vector<std::string> titles;
+    std::set<std::string> seen;
+    bool unique = true;
+    for (const auto &rep : reports) {
+        std::string t = rep->identity.label;
+        if (t.empty())
+            t = std::filesystem::path(rep->path).filename().string();
+        unique = unique && seen.insert(t).second;
+        titles.push_back(t);
+    }
+    if (!unique)
+        for (size_t i = 0; i < reports.size(); ++i)
+            titles[i] = reports[i]->path;
+    return titles;
+}
+
+// Human-readable compare table: total ns per name and report, the slowest marked with '*'.
+void printCompareTable(std::ostream &out, const std::vector<ps::core::trace::ReportPtr> &reports,
+                       const std::vector<ps::core::trace::CompareRow> &rows)
+{
+    const std::vector<std::string> titles = shortReportTitles(reports);
+    size_t nameWidth = 4;
+    for (const auto &row : rows)
+        nameWidth = std::max(nameWidth, row.name.size());
+    std::vector<size_t> widths;
+    for (size_t i = 0; i < titles.size(); ++i) {
+        size_t w = titles[i].size();
+        for (const auto &row : rows)
+            w = std::max(w, std::to_string(row.cells[i].totalNs).size() + 1);
+        widths.push_back(w);
+    }
+    auto pad = [&](const std::string &s, size_t w) { return std::string(w > s.size() ? w - s.size() : 0, ' ') + s; };
+    out << "total ns per report ('*' = slowest)\n" << std::string(nameWidth, ' ');
+    for (size_t i = 0; i < titles.size(); ++i)
+        out << "  " << pad(titles[i], widths[i]);
+    out << "\n";
+    for (const auto &row : rows) {
+        out << row.name << std::string(nameWidth - row.name.size(), ' ');
+        for (size_t i = 0; i < row.cells.size(); ++i)
+            out << "  " << pad(std::to_string(row.cells[i].totalNs) + (row.slowest == i ? "*" : " "), widths[i]);
+        out << "\n";
+    }
+    if (titles.size() && titles[0] != reports[0]->path) {
+        out << "\n";
+        for (size_t i = 0; i < titles.size(); ++i)
+            out << pad(titles[i], 0) << ": " << reports[i]->path << "\n";
+    }
+}
+
+} // namespace
+
 
 namespace tr = ps::core::trace;
 using ps::core::JsonWriter;
@@ -271,17 +331,20 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
             out << w.str() << "\n";
             return status;
         }
-        const char sep = format == "csv" ? ',' : '\t';
-        out << "name";
-        for (const auto &rep : r.reports)
-            out << sep << (format == "csv" ? csvQuote(rep->path) : rep->path);
-        out << sep << "slowest\n";
-        for (const auto &row : rows) {
-            out << (format == "csv" ? csvQuote(row.name) : row.name);
-            for (size_t i = 0; i < row.cells.size(); ++i)
-                out << sep << row.cells[i].totalNs << (row.slowest == i && format != "csv" ? "*" : "");
-            out << sep << (format == "csv" ? csvQuote(reportPath(row.slowest)) : reportPath(row.slowest)) << "\n";
+        if (format == "csv") {
+            out << "name";
+            for (const auto &rep : r.reports)
+                out << ',' << csvQuote(rep->path);
+            out << ",slowest\n";
+            for (const auto &row : rows) {
+                out << csvQuote(row.name);
+                for (const auto &c : row.cells)
+                    out << ',' << c.totalNs;
+                out << ',' << csvQuote(reportPath(row.slowest)) << "\n";
+            }
+            return status;
         }
+        printCompareTable(out, r.reports, rows);
         return status;
     }
 

@@ -75,6 +75,35 @@ private slots:
         QVERIFY(straggler >= 0 && straggler < 3);
     }
 
+    // What run.sh prints: the compare table names ranks, not paths, and marks the straggler's
+    // run_training as the slowest.
+    void compareTableFlagsTheStraggler()
+    {
+        QTemporaryDir dir;
+        QTemporaryDir cache;
+        const Run demo =
+            cli({"demo", "--out", dir.path(), "--ranks", "4", "--steps", "2", "--seed", "11", "--format", "json"});
+        QCOMPARE(demo.exitCode, 0);
+        const int straggler = QJsonDocument::fromJson(demo.out.toUtf8()).object()["straggler_rank"].toInt();
+        const Run cmp = cli({"trace", "stats", "--report", "compare", "--top", "5", "--cache-dir", cache.path(),
+                             dir.path()});
+        QCOMPARE(cmp.exitCode, 0);
+        const QStringList lines = cmp.out.split('\n');
+        QVERIFY2(lines.size() > 3, qPrintable(cmp.out));
+        const QStringList titles = lines[1].split(QRegularExpression("\\s{2,}"), Qt::SkipEmptyParts);
+        QCOMPARE(titles.size(), 4);
+        for (int rank = 0; rank < 4; ++rank)
+            QVERIFY2(titles[rank].startsWith(QString("ActorGroup r%1 pid ").arg(rank)), qPrintable(titles[rank]));
+        QString runTraining;
+        for (const QString &l : lines)
+            if (l.startsWith("run_training "))
+                runTraining = l;
+        const QStringList cells = runTraining.split(' ', Qt::SkipEmptyParts);
+        QCOMPARE(cells.size(), 5);
+        for (int rank = 0; rank < 4; ++rank)
+            QCOMPARE(cells[rank + 1].endsWith('*'), rank == straggler);
+    }
+
     void textSummaryAndSqliteCli()
     {
         QTemporaryDir dir;
