@@ -60,9 +60,7 @@ int main(int argc, char **argv)
         req.outFile = parser.value(out);
         req.size = parser.isSet(size) ? parser.value(size) : QStringLiteral("1600x1000");
         req.paths = parser.positionalArguments();
-        req.configDirs = parser.values(configDir);
-        req.configName = parser.value(configName);
-        return ps::app::runScreenshot(window, req);
+        return ps::app::runScreenshot(window, req, {parser.values(configDir), parser.value(configName)});
     }
     window.show();
     if (!parser.positionalArguments().isEmpty())

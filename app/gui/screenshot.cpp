@@ -15,7 +15,7 @@
 
 namespace ps::app {
 
-int runScreenshot(MainWindow &window, const ScreenshotRequest &request)
+int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const ScreenshotConfig &config)
 {
     if (request.outFile.isEmpty()) {
         std::fprintf(stderr, "error: --screenshot needs --out FILE.png\n");
@@ -35,12 +35,12 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request)
     window.resize(m.captured(1).toInt(), m.captured(2).toInt());
     window.show();
     auto *configure = qobject_cast<views::ConfigureWorkspace *>(ws);
-    if (!request.configName.isEmpty()) {
-        if (!configure || request.configDirs.isEmpty()) {
+    if (!config.name.isEmpty()) {
+        if (!configure || config.dirs.isEmpty()) {
             std::fprintf(stderr, "error: --config-name needs --screenshot configure and --config-dir DIR\n");
             return 2;
         }
-        configure->openConfig(request.configDirs, request.configName, request.paths);
+        configure->openConfig(config.dirs, config.name, request.paths);
     } else if (!request.paths.isEmpty()) {
         window.openPaths(request.paths);
     }

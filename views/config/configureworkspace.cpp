@@ -67,7 +67,13 @@ ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent), m_s
     connect(m_session->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateHeader(); });
 }
 
-ConfigureWorkspace::~ConfigureWorkspace() = default;
+ConfigureWorkspace::~ConfigureWorkspace()
+{
+    // The session is a child, destroyed after this class's part of the object: its undo stack
+    // and watcher must not call back into a half-destroyed workspace.
+    m_session->undoStack()->disconnect(this);
+    m_session->disconnect(this);
+}
 
 QWidget *ConfigureWorkspace::buildStartPage()
 {
@@ -314,6 +320,7 @@ void ConfigureWorkspace::openConfig(const QStringList &configDirs, const QString
         state.preset = recipeOverrides(*r, nullptr);
     }
     m_path = base.primaryPath;
+    m_revealProfiling = true;
     m_session->open(base, state);
     m_session->undoStack()->setClean();
     m_preset->setCurrentIndex(std::max(0, m_preset->findData(state.presetId)));
@@ -370,6 +377,11 @@ void ConfigureWorkspace::showResult(const SessionResultPtr &r)
             p->refresh(*r);
     }
     m_yaml->showResult(r);
+    if (m_revealProfiling && r->composed) {
+        m_revealProfiling = false;
+        const char *key = fw == Framework::RLinf ? "cluster.profiling" : "global_profiler";
+        m_yaml->revealKey(key, false);
+    }
     m_diff->showResult(r);
     m_diagnostics->showResult(r);
     m_launch->showResult(r);

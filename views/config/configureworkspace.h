@@ -151,6 +151,7 @@ private:
 
     QString m_path;
     std::function<int()> m_ask;
+    bool m_revealProfiling = false; // scroll the YAML pane to the profiling keys on the first result
 };
 
 } // namespace ps::views

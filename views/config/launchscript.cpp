@@ -1,6 +1,17 @@
 #include "views/config/launchscript.h"
 
+#include <algorithm>
+
 namespace ps::views {
+
+namespace {
+// A message as one comment line: multi-line messages (option lists) would end the comment.
+std::string oneLine(std::string s)
+{
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    return s;
+}
+} // namespace
 
 std::string launchScript(const core::profiling::AnalysisResult &a, const std::string &configLabel)
 {
@@ -13,7 +24,7 @@ std::string launchScript(const core::profiling::AnalysisResult &a, const std::st
         s += "# Reports: node " + std::to_string(node) + ": " + dir + "\n";
     for (const auto &d : a.diagnostics)
         if (d.severity != core::profiling::Severity::Info)
-            s += "# " + std::string(core::profiling::severityName(d.severity)) + ": " + d.message + " [" + d.rule +
+            s += "# " + std::string(core::profiling::severityName(d.severity)) + ": " + oneLine(d.message) + " [" + d.rule +
                  "]\n";
     s += "set -euo pipefail\n\n";
     s += a.exports.rayJob;

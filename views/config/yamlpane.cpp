@@ -31,7 +31,7 @@ void YamlPane::showResult(const SessionResultPtr &result)
     verticalScrollBar()->setValue(scroll);
 }
 
-bool YamlPane::revealKey(const std::string &key)
+bool YamlPane::revealKey(const std::string &key, bool takeFocus)
 {
     if (!m_result)
         return false;
@@ -43,7 +43,8 @@ bool YamlPane::revealKey(const std::string &key)
             c.select(QTextCursor::LineUnderCursor);
             setTextCursor(c);
             centerCursor();
-            setFocus();
+            if (takeFocus)
+                setFocus();
             return true;
         }
         const size_t dot = k.rfind('.');

@@ -16,7 +16,7 @@ public:
     explicit YamlPane(QWidget *parent = nullptr);
     void showResult(const SessionResultPtr &result);
     // Selects the line of `key` (or its nearest ancestor); false when the key is not shown.
-    bool revealKey(const std::string &key);
+    bool revealKey(const std::string &key, bool takeFocus = true);
     // The provenance text shown for a 0-based line; empty for lines without a key.
     QString provenanceAt(int line) const;
 
