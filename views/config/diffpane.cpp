@@ -18,6 +18,9 @@ void DiffPane::showResult(const SessionResultPtr &r)
     if (!r || !r->composed)
         return;
     const std::string text = unifiedDiff(r->diff);
+    if (text == m_shown && !document()->isEmpty())
+        return;
+    m_shown = text;
     clear();
     if (text.empty()) {
         appendPlainText("No difference from the preset.");

@@ -13,6 +13,9 @@ class DiffPane : public QPlainTextEdit
 public:
     explicit DiffPane(QWidget *parent = nullptr);
     void showResult(const SessionResultPtr &result);
+
+private:
+    std::string m_shown; // the diff text shown; an edit elsewhere often leaves it unchanged
 };
 
 } // namespace ps::views

@@ -32,10 +32,31 @@ QString LaunchPlanPane::commandOf(const QString &worker) const
 
 void LaunchPlanPane::showResult(const SessionResultPtr &r)
 {
-    clear();
-    if (!r || !r->analysis)
+    if (!r || !r->analysis) {
+        clear();
+        m_shown.clear();
         return;
+    }
     const auto &plan = r->analysis->launch;
+    std::string sig = plan.driverCommand + '\n';
+    for (const auto &w : plan.workers) {
+        sig += w.name + '\x1f' + w.command + '\x1f' + w.reason + '\x1f' + std::to_string(w.node);
+        for (const auto &[k, v] : w.env)
+            sig += '\x1f' + k + '=' + v;
+        for (const auto &c : w.captureRanges)
+            sig += '\x1f' + c.label;
+        for (const auto &o : w.outputs)
+            sig += '\x1f' + o;
+        sig += '\n';
+    }
+    for (const auto &[node, dir] : plan.collect)
+        sig += std::to_string(node) + dir + '\n';
+    for (const auto &n : plan.notes)
+        sig += n + '\n';
+    if (sig == m_shown)
+        return;
+    m_shown = sig;
+    clear();
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     const auto child = [&](QTreeWidgetItem *parent, const QString &name, const std::string &value) {
         auto *c = new QTreeWidgetItem(parent, {name, QString::fromStdString(value)});

@@ -17,6 +17,9 @@ public:
     void showResult(const SessionResultPtr &result);
     // The command shown for a worker ("ActorGroup:0"), or empty.
     QString commandOf(const QString &worker) const;
+
+private:
+    std::string m_shown; // signature of the plan shown, to rebuild only when it changed
 };
 
 } // namespace ps::views

@@ -47,8 +47,12 @@ IntListParse parseIntList(std::string_view text, long long minValue, long long m
         items.push_back(cur);
 
     const auto belowMin = [&](long long v) {
-        return "'" + std::to_string(v) + "' is below " + std::to_string(minValue) +
-               (minValue == 1 ? " (counting starts at 1)" : "");
+        // Built by append: GCC 12 at -O3 reports a false -Wrestrict for "'" + std::string&&.
+        std::string m = "'";
+        m.append(std::to_string(v)).append("' is below ").append(std::to_string(minValue));
+        if (minValue == 1)
+            m.append(" (counting starts at 1)");
+        return m;
     };
     for (const std::string &raw : items) {
         const std::string item = trimmed(raw);

@@ -19,11 +19,12 @@ public:
         for (size_t i = 0; i < n.size(); ++i) {
             const std::string key = n.keyAt(i);
             const std::string child = path.empty() ? key : path + "." + key;
-            const std::string keyText = core::config::yamlScalar(Node::string(key)) + ":";
             // The first key of a dict that is a list item sits on the "- " line.
             const bool onDash = firstOnDashLine && i == 0;
-            if (!onDash)
-                find(std::string(indent, ' ') + keyText);
+            // Most keys are written plain; quoting them through the emitter costs more than the
+            // whole search, so it is only the fallback.
+            if (!onDash && !find(std::string(indent, ' ') + key + ":"))
+                find(std::string(indent, ' ') + core::config::yamlScalar(Node::string(key)) + ":");
             mark(child);
             value(n.valueAt(i), child, indent);
         }
@@ -54,15 +55,24 @@ public:
     }
 
 private:
-    void find(const std::string &prefix)
+    // The next line starting with `prefix`, searched only inside the current block: a line
+    // indented less than the prefix has left it (so a key the emitter wrote differently costs a
+    // few lines, not a scan to the end of the file).
+    bool find(const std::string &prefix)
     {
+        const size_t indent = prefix.find_first_not_of(' ');
         for (size_t k = m_next; k < m_lines.size(); ++k) {
-            if (m_lines[k].compare(0, prefix.size(), prefix) == 0) {
+            const std::string &line = m_lines[k];
+            if (line.compare(0, prefix.size(), prefix) == 0) {
                 m_line = static_cast<int>(k);
                 m_next = k + 1;
-                return;
+                return true;
             }
+            const size_t lead = line.find_first_not_of(' ');
+            if (lead != std::string::npos && lead < indent)
+                return false;
         }
+        return false;
     }
 
     void mark(const std::string &path)
