@@ -393,7 +393,6 @@ private slots:
     }
 };
 
-Q_DECLARE_METATYPE(Files)
 
 QTEST_GUILESS_MAIN(TestComposer)
 #include "tst_composer.moc"
