@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
+#include <QShortcut>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -230,6 +231,11 @@ void TimelineWorkspace::buildUi()
             return;
         }
         (QApplication::keyboardModifiers() & Qt::ShiftModifier) ? previousMatch() : nextMatch();
+    });
+    auto *find = new QShortcut(QKeySequence::Find, this);
+    connect(find, &QShortcut::activated, this, [this] {
+        m_searchEdit->setFocus();
+        m_searchEdit->selectAll();
     });
     connect(next, &QToolButton::clicked, this, &TimelineWorkspace::nextMatch);
     connect(prev, &QToolButton::clicked, this, &TimelineWorkspace::previousMatch);
