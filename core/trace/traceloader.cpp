@@ -155,6 +155,8 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
             if (options.useCache) {
                 if (ReportPtr cached = cache.load(files[i])) {
                     reports[i] = cached;
+                    if (options.onReport)
+                        options.onReport(i, cached);
                     report(i, 1.0, true);
                     continue;
                 }
@@ -170,6 +172,8 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
                 cache.save(*r); // a cache that cannot be written only costs the next open
             reports[i] = r;
             errors[i] = error;
+            if (r && options.onReport)
+                options.onReport(i, r);
             report(i, 1.0, true);
         }
     };

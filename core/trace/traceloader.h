@@ -22,6 +22,10 @@ struct LoadOptions
     bool useCache = true;
     std::string cacheDir;        // "" = defaultCacheDir() (tracecache.h)
     size_t splitRows = 500000;   // see ReadContext::splitRows
+    // Called on a worker thread as soon as one report has loaded (from the cache or the file),
+    // possibly from several workers at once; `index` is its position in findReports() order.
+    // Lets a view show reports as they finish; the LoadResult still holds them all.
+    std::function<void(size_t index, const ReportPtr &report)> onReport;
 };
 
 struct LoadProgress

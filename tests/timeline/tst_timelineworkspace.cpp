@@ -106,11 +106,10 @@ private slots:
         QCOMPARE(int(w.reports().size()), 4);
     }
 
-    void reportsAppearAsTheirBatchFinishes()
+    void reportsAppearAsTheyFinish()
     {
         TimelineLoader loader;
         loader.setUseCache(false);
-        loader.setBatchSize(1);
         QSignalSpy ready(&loader, &TimelineLoader::reportsReady);
         QSignalSpy done(&loader, &TimelineLoader::finished);
         QSignalSpy progress(&loader, &TimelineLoader::progress);
@@ -131,7 +130,6 @@ private slots:
     {
         TimelineLoader loader;
         loader.setUseCache(false);
-        loader.setBatchSize(1);
         QSignalSpy done(&loader, &TimelineLoader::finished);
         QSignalSpy ready(&loader, &TimelineLoader::reportsReady);
         QVERIFY(loader.load(sweep()));

@@ -12,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
+#include <mutex>
+
 using namespace ps::core::trace;
 
 namespace {
@@ -235,6 +238,36 @@ private slots:
         QVERIFY(!r.failures.empty());
         for (const auto &f : r.failures)
             QVERIFY(QString::fromStdString(f.reason).contains("cancelled"));
+    }
+
+    // Views show reports as they finish: onReport fires once per loaded report, with its index
+    // in findReports() order, and hands over the same report the result holds.
+    void onReportFiresOncePerLoadedReport()
+    {
+        QTemporaryDir dir;
+        LoadOptions o = noCache(dir);
+        o.threads = 2;
+        std::mutex m;
+        std::map<size_t, ReportPtr> seen;
+        int calls = 0;
+        o.onReport = [&](size_t index, const ReportPtr &r) {
+            std::lock_guard lock(m);
+            ++calls;
+            seen[index] = r;
+        };
+        std::vector<std::string> files;
+        for (const QString &f : sqlref::nsysFiles())
+            files.push_back(f.toStdString());
+        files.push_back((dir.path() + "/missing.sqlite").toStdString()); // fails: no callback
+        const LoadResult r = loadReports(files, o);
+        QCOMPARE(size_t(calls), r.reports.size());
+        QCOMPARE(seen.size(), r.reports.size());
+        QCOMPARE(r.failures.size(), size_t(1));
+        size_t k = 0;
+        for (const auto &[index, report] : seen) {
+            QCOMPARE(report->path, files[index]);
+            QCOMPARE(report.get(), r.reports[k++].get());
+        }
     }
 
     void cancelledWhileLoading()

@@ -41,11 +41,10 @@ bool TimelineLoader::load(const QStringList &paths)
     std::vector<std::string> input;
     for (const QString &p : paths)
         input.push_back(p.toStdString());
-    const int batch = m_batch > 0 ? m_batch : int(std::max(2u, std::thread::hardware_concurrency()));
     const bool useCache = m_useCache;
     m_running = true;
     m_cancel = std::make_shared<CancelToken>();
-    run([this, input, batch, useCache, cancel = m_cancel] {
+    run([this, input, useCache, cancel = m_cancel] {
         std::vector<LoadFailure> missing;
         const std::vector<std::string> files = findReports(input, &missing);
         QStringList failures;
@@ -55,29 +54,22 @@ bool TimelineLoader::load(const QStringList &paths)
         QMetaObject::invokeMethod(this, [this, total] { emit started(total); }, Qt::QueuedConnection);
         LoadOptions opt;
         opt.useCache = useCache;
-        for (size_t b = 0; b < files.size() && !cancel->cancelled(); b += size_t(batch)) {
-            const std::vector<std::string> part(files.begin() + b,
-                                                files.begin() + std::min(files.size(), b + size_t(batch)));
-            const double base = double(b) / double(total), share = double(part.size()) / double(total);
-            LoadResult r = loadReports(part, opt, [this, base, share](const LoadProgress &p) {
-                const double f = base + share * p.fraction * 0.95;
-                const QString text = QStringLiteral("Loading %1").arg(QFileInfo(QString::fromStdString(p.path)).fileName());
-                QMetaObject::invokeMethod(this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
-            }, cancel.get());
-            for (const LoadFailure &f : r.failures)
-                failures << QString::fromStdString(f.reason.empty() ? f.path : f.reason);
-            std::vector<PreparedReportPtr> ready;
-            for (const ReportPtr &rep : r.reports) {
-                if (!rep || !rep->store)
-                    continue;
-                if (auto p = PreparedReport::prepare(rep, cancel.get()))
-                    ready.push_back(std::move(p));
-            }
-            if (!ready.empty())
+        // Each report is prepared on the worker that loaded it and shown as soon as it is ready.
+        opt.onReport = [this, cancel](size_t, const ReportPtr &rep) {
+            if (!rep->store)
+                return;
+            if (PreparedReportPtr p = PreparedReport::prepare(rep, cancel.get())) {
+                const std::vector<PreparedReportPtr> ready{std::move(p)};
                 QMetaObject::invokeMethod(this, [this, ready] { emit reportsReady(ready); }, Qt::QueuedConnection);
-            if (r.cancelled)
-                break;
-        }
+            }
+        };
+        const LoadResult r = loadReports(files, opt, [this](const LoadProgress &p) {
+            const double f = p.fraction * 0.95;
+            const QString text = QStringLiteral("Loading %1").arg(QFileInfo(QString::fromStdString(p.path)).fileName());
+            QMetaObject::invokeMethod(this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
+        }, cancel.get());
+        for (const LoadFailure &f : r.failures)
+            failures << QString::fromStdString(f.reason.empty() ? f.path : f.reason);
         const bool cancelled = cancel->cancelled();
         QMetaObject::invokeMethod(this, [this, failures, cancelled] {
             m_running = false;

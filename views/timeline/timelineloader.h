@@ -1,8 +1,7 @@
 #pragma once
 // Loads reports in the background: finds the report files under the given paths, reads them in
-// batches of about one file per core with core::trace::loadReports (progress + CancelToken),
-// prepares each for drawing, and hands every finished batch to the GUI thread so reports appear
-// as they finish. The engine reports a whole loadReports() call at once, hence the batches.
+// core::trace::loadReports (progress + CancelToken), prepares each report for drawing on the
+// worker that loaded it, and hands it to the GUI thread at once, so reports appear as they finish.
 
 #include "views/timeline/preparedreport.h"
 
@@ -33,8 +32,6 @@ public:
     void cancel();
     bool isRunning() const { return m_running; }
 
-    // Files per batch; 0 = one per hardware thread (at least 2).
-    void setBatchSize(int n) { m_batch = n; }
     // Use the engine's report cache (off in tests so they never write outside their temp dir).
     void setUseCache(bool on) { m_useCache = on; }
 
@@ -49,7 +46,6 @@ private:
     void run(std::function<void()> work);
 
     bool m_running = false;
-    int m_batch = 0;
     bool m_useCache = true;
     std::shared_ptr<core::trace::CancelToken> m_cancel;
     QFuture<void> m_future;

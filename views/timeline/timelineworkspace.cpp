@@ -9,6 +9,7 @@
 #include "views/timeline/timelineloader.h"
 #include "views/timeline/timelineview.h"
 
+#include <algorithm>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -358,6 +359,7 @@ void TimelineWorkspace::openPaths(const QStringList &paths)
         return;
     }
     const bool was = isBusy();
+    m_loadBase = m_reports.size();
     m_loader->load(fresh);
     setBusyState(was);
     m_stack->setCurrentWidget(m_main);
@@ -366,8 +368,10 @@ void TimelineWorkspace::openPaths(const QStringList &paths)
 void TimelineWorkspace::addReports(std::vector<ReportPtr> reports)
 {
     const bool was = isBusy();
+    const size_t base = m_reports.size();
     if (!m_loader->addReports(std::move(reports)))
         return;
+    m_loadBase = base;
     setBusyState(was);
     m_stack->setCurrentWidget(m_main);
 }
@@ -383,7 +387,15 @@ void TimelineWorkspace::cancelLoad()
 
 void TimelineWorkspace::onReportsReady(const std::vector<PreparedReportPtr> &reports)
 {
-    m_reports.insert(m_reports.end(), reports.begin(), reports.end());
+    // Reports of one load arrive in the order they finish; keep them in path order (after the
+    // reports of earlier loads) so rows do not depend on which file happened to load first.
+    const auto byPath = [](const PreparedReportPtr &a, const PreparedReportPtr &b) {
+        return a->report().path < b->report().path;
+    };
+    for (const PreparedReportPtr &r : reports) {
+        const auto from = m_reports.begin() + std::ptrdiff_t(std::min(m_loadBase, m_reports.size()));
+        m_reports.insert(std::upper_bound(from, m_reports.end(), r, byPath), r);
+    }
     m_fitOnNextScene = true;
     realign();
 }

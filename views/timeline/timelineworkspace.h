@@ -113,6 +113,7 @@ private:
 
     TimelineLoader *m_loader = nullptr;
     std::vector<PreparedReportPtr> m_reports;
+    size_t m_loadBase = 0; // reports before this index came from earlier loads
     std::vector<int64_t> m_alignOffsets;
     QMap<QString, qint64> m_nudges; // by report path
     QString m_align = QStringLiteral("utc");
