@@ -5,6 +5,8 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "tests/support/clirun.h"
+
 #include <QProcess>
 #include <QtTest>
 
@@ -19,17 +21,12 @@ struct Run
 
 Run runCli(const QStringList &args, const QMap<QString, QString> &env = {})
 {
-    QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     e.remove("HYDRA_CORPUS_UNSET");
     for (auto it = env.begin(); it != env.end(); ++it)
         e.insert(it.key(), it.value());
-    p.setProcessEnvironment(e);
-    p.start(QStringLiteral(PS_BIN_DIR "/profstudio-cli"), args);
-    if (!p.waitForFinished(60000))
-        return {-1, {}, "timeout"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            QString::fromUtf8(p.readAllStandardError())};
+    const ps::test::CliRun r = ps::test::runCli(args, e, 60000);
+    return {r.exitCode, r.out.toUtf8(), r.err};
 }
 
 QStringList composeArgs(const ExpectedCase &c, bool resolve)

@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "tests/support/clirun.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -26,18 +28,10 @@ struct Run
 
 Run cli(const QStringList &args)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("EMBODIED_PATH", kRLinf);
-    p.setProcessEnvironment(env);
-    p.start(kCli, args);
-    Run r;
-    if (!p.waitForFinished(60000))
-        return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    const ps::test::CliRun r = ps::test::runCli(args, env, 60000);
+    return {r.exitCode == -2 ? -1 : r.exitCode, r.out.toUtf8(), r.err.toUtf8()};
 }
 
 QStringList rlinf(QStringList extra)

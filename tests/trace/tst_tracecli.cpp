@@ -5,6 +5,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "tests/support/clirun.h"
+
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -26,14 +28,10 @@ class TestTraceCli : public QObject
 
     Run cli(const QStringList &args)
     {
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("PROFSTUDIO_CACHE_DIR", m_cache.path());
-        p.setProcessEnvironment(env);
-        p.start(PS_BIN_DIR "/profstudio-cli", args);
-        if (!p.waitForFinished(120000))
-            return {};
-        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+        const ps::test::CliRun r = ps::test::runCli(args, env);
+        return {r.exitCode, r.out.toUtf8(), r.err.toUtf8()};
     }
 
 private slots:
