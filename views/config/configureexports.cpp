@@ -3,7 +3,6 @@
 #include "views/config/configureworkspace.h"
 
 #include "core/common/atomicfile.h"
-#include "core/config/configerror.h"
 #include "core/profiling/exporters.h"
 #include "views/config/configsession.h"
 #include "views/config/launchscript.h"
@@ -38,12 +37,11 @@ QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
         return "the config does not compose";
     std::string text = r->yaml;
     if (minimal) {
-        try {
-            // Composes the baseline again: a few ms, on an explicit user action.
-            text = core::profiling::exportYamlMinimal(r->compose, *r->composed);
-        } catch (const core::config::ConfigError &e) {
-            return QString::fromStdString(e.format());
-        }
+        // Made by the background job with the rest of the result (sessionjob.cpp).
+        if (!r->analysis || !r->analysis->exports.yamlMinimalError.empty())
+            return QString::fromStdString(r->analysis ? r->analysis->exports.yamlMinimalError
+                                                      : std::string("the config does not compose"));
+        text = r->analysis->exports.yamlMinimal;
     }
     const std::string err = core::writeFileAtomically(path.toStdString(), text);
     if (!err.empty())
