@@ -9,7 +9,7 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 3; // 2: process streams, 3: rank
+constexpr uint64_t kVersion = 4; // 2: process streams, 3: rank, 4: uniform level/attr columns elided
 constexpr size_t kHeaderSize = 64;
 
 struct Header
@@ -183,6 +183,7 @@ std::string encodeCache(const Report &report, const CacheKey &key)
         o.u64(t.levelCount());
         o.u64(t.auxSorted() ? 1 : 0);
         const TrackColumns &c = t.columns();
+        o.u64(c.uniformAttr);
         o.array(c.start);
         o.array(c.duration);
         o.array(c.name);
@@ -317,12 +318,18 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
         const NameId label = NameId(in.u64());
         const uint16_t levels = uint16_t(in.u64());
         const bool auxSorted = in.u64() != 0;
+        const uint64_t uniformAttr = in.u64();
         if (kind >= uint64_t(kTrackKindCount)) {
             reason = "corrupt: bad track kind";
             return false;
         }
         k.kind = TrackKind(kind);
+        if (uniformAttr > 0xFFFF) {
+            reason = "corrupt: bad uniform attr";
+            return false;
+        }
         TrackColumns c;
+        c.uniformAttr = uint16_t(uniformAttr);
         c.start = in.array<int64_t>();
         c.duration = in.array<uint32_t>();
         c.name = in.array<NameId>();
@@ -334,8 +341,10 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
         c.crossThreadEnds = in.array<CrossThreadEnd>();
         c.blockMaxEnd = in.array<int64_t>();
         const size_t n = c.start.size();
-        if (c.duration.size() != n || c.name.size() != n || c.aux.size() != n || c.level.size() != n ||
-            c.attr.size() != n || (!c.bytes.empty() && c.bytes.size() != n) ||
+        // level may be absent only for a track of one level; attr and bytes may be absent.
+        const bool levelOk = c.level.size() == n || (c.level.empty() && levels <= 1);
+        if (c.duration.size() != n || c.name.size() != n || c.aux.size() != n || !levelOk ||
+            (!c.attr.empty() && c.attr.size() != n) || (!c.bytes.empty() && c.bytes.size() != n) ||
             c.blockMaxEnd.size() != (n + Track::kBlock - 1) / Track::kBlock) {
             reason = "corrupt: column sizes disagree";
             return false;

@@ -218,6 +218,7 @@ EventStore StoreBuilder::build() &&
     std::vector<TrackKey> keys;
     std::vector<uint16_t> levelCounts;
     std::vector<bool> auxSorted;
+    std::vector<uint16_t> uniformAttrs;
     for (size_t ti = 0; ti < order.size(); ++ti) {
         BuildTrack &b = d->tracks[order[ti]];
         OwnedTrack &o = owned->tracks[ti];
@@ -268,7 +269,14 @@ EventStore StoreBuilder::build() &&
                 o.blockMaxEnd[i / Track::kBlock] = runningMax;
         }
         levelCounts.push_back(computeLevels(b.start, b.end, o.level));
+        if (levelCounts.back() <= 1)
+            std::vector<uint16_t>().swap(o.level);
         auxSorted.push_back(std::is_sorted(b.aux.begin(), b.aux.end()));
+        const bool uniformAttr =
+            !b.attr.empty() && std::all_of(b.attr.begin(), b.attr.end(), [&](uint16_t a) { return a == b.attr[0]; });
+        uniformAttrs.push_back(uniformAttr ? b.attr[0] : 0);
+        if (uniformAttr)
+            std::vector<uint16_t>().swap(b.attr);
         std::vector<int64_t>().swap(b.end);
         o.start = std::move(b.start);
         o.name = std::move(b.name);
@@ -280,6 +288,7 @@ EventStore StoreBuilder::build() &&
         fit(o.name);
         fit(o.aux);
         fit(o.attr);
+        fit(o.bytes);
         keys.push_back(b.key);
         b = BuildTrack{};
     }
@@ -318,7 +327,7 @@ EventStore StoreBuilder::build() &&
     for (size_t ti = 0; ti < owned->tracks.size(); ++ti) {
         const OwnedTrack &o = owned->tracks[ti];
         TrackColumns c{o.start, o.duration, o.name, o.aux, o.level, o.attr, o.bytes, o.longDurations, o.crossEnds,
-                       o.blockMaxEnd};
+                       o.blockMaxEnd, uniformAttrs[ti]};
         parts.tracks.emplace_back(keys[ti], labels[ti], levelCounts[ti], auxSorted[ti], c);
         bytes += bytesOf(o.start) + bytesOf(o.duration) + bytesOf(o.name) + bytesOf(o.aux) + bytesOf(o.level) +
                  bytesOf(o.attr) + bytesOf(o.bytes) + bytesOf(o.longDurations) + bytesOf(o.crossEnds) +

@@ -2,10 +2,14 @@
 // One track of one report: the events of one kind on one thread or one GPU stream, stored as
 // structure-of-arrays sorted by start (ties: longer first, so parents precede children).
 //
-// Resident cost is 24 bytes per event: start (8), duration (4), name (4), aux (4), level (2),
-// attr (2). Durations of 2^32-1 ns (4.29 s) or more are kept in a small side table; Memcpy and
-// Memset tracks also carry a byte-count column (8). The arrays are views into memory owned by
-// the EventStore (heap or memory-mapped cache), valid as long as the store lives.
+// Resident cost is at most 24 bytes per event: start (8), duration (4), name (4), aux (4),
+// level (2), attr (2) — and 20 or 22 on most tracks, because a level or attr column that would
+// hold one value for the whole track is not stored (one lane: every GPU stream that runs its
+// work in order; one NVTX domain, one API class or copy kind per thread). That headroom pays
+// for what is not per event on every track: the window index (8 bytes per 64 events), the
+// byte-count column of Memcpy and Memset tracks (8), and a small side table for durations of
+// 2^32-1 ns (4.29 s) or more. The arrays are views into memory owned by the EventStore (heap or
+// memory-mapped cache), valid as long as the store lives.
 
 #include "core/trace/tracetypes.h"
 
@@ -48,13 +52,14 @@ struct TrackColumns
     std::span<const uint32_t> duration; // 0xFFFFFFFF = look up in longDurations
     std::span<const NameId> name;
     std::span<const uint32_t> aux;
-    std::span<const uint16_t> level;
-    std::span<const uint16_t> attr;
+    std::span<const uint16_t> level; // empty = every event on level 0
+    std::span<const uint16_t> attr;  // empty = every event's attr is uniformAttr
     std::span<const uint64_t> bytes;            // Memcpy / Memset only, else empty
     std::span<const LongDuration> longDurations; // sparse
     std::span<const CrossThreadEnd> crossThreadEnds; // sparse
     // Block index for window queries: max end over events [0, (b+1)*kBlock), non-decreasing.
     std::span<const int64_t> blockMaxEnd;
+    uint16_t uniformAttr = 0;
 };
 
 class Track
@@ -94,8 +99,8 @@ public:
     int64_t end(size_t i) const { return start(i) + duration(i); }
     NameId name(size_t i) const { return m_c.name[i]; }
     uint32_t aux(size_t i) const { return m_c.aux[i]; }
-    uint16_t level(size_t i) const { return m_c.level[i]; }
-    uint16_t attr(size_t i) const { return m_c.attr[i]; }
+    uint16_t level(size_t i) const { return m_c.level.empty() ? 0 : m_c.level[i]; }
+    uint16_t attr(size_t i) const { return m_c.attr.empty() ? m_c.uniformAttr : m_c.attr[i]; }
     uint64_t bytes(size_t i) const { return m_c.bytes.empty() ? 0 : m_c.bytes[i]; }
     // For NvtxStartEnd: the thread a range ended on, when it differs from the track's.
     std::optional<uint32_t> crossThreadEndTid(size_t i) const;
