@@ -300,7 +300,7 @@ EventStore StoreBuilder::build() &&
     std::vector<NameId> labels;
     for (const TrackKey &k : keys) {
         if (isGpuKind(k.kind)) {
-            labels.push_back(intern("Stream " + std::to_string(k.id)));
+            labels.push_back(intern(k.id == kNoStream ? std::string("no stream") : "stream " + std::to_string(k.id)));
         } else {
             auto it = d->threadNames.find({k.pid, k.id});
             labels.push_back(it != d->threadNames.end() ? it->second : kNoName);

@@ -39,6 +39,10 @@ enum class TrackKind : uint8_t {
 };
 inline constexpr int kTrackKindCount = 9;
 
+// Stream id of GPU work that belongs to no stream (CUPTI reports event syncs and stream-wait-event
+// records with streamId -1).
+inline constexpr uint32_t kNoStream = 0xFFFFFFFFu;
+
 // True for kinds keyed by GPU stream rather than by thread.
 constexpr bool isGpuKind(TrackKind k)
 {

@@ -283,6 +283,35 @@ private slots:
                  QString::fromStdString(shortRows[0].name));
     }
 
+    // GPU tracks are labelled by their queue; CUPTI's event syncs carry streamId -1 and land on
+    // a "no stream" track of their device rather than on "stream 4294967295".
+    void gpuTrackLabels()
+    {
+        const QString path = sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite";
+        ReportPtr r = load(path);
+        QVERIFY(r);
+        sqlref::Db db(path.toStdString());
+        const int64_t noStreamSyncs = db.rows("SELECT '', count(*), 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                                              "WHERE streamId = 4294967295 OR streamId = -1")[0].count;
+        QVERIFY(noStreamSyncs > 0);
+        const EventStore &s = *r->store;
+        int64_t seen = 0;
+        for (uint32_t ti : s.tracksOfKind(TrackKind::Sync)) {
+            const Track &t = s.track(ti);
+            const std::string label(s.name(t.label()));
+            if (t.streamId() == kNoStream) {
+                QCOMPARE(QString::fromStdString(label), QStringLiteral("no stream"));
+                seen += int64_t(t.size());
+            } else {
+                QCOMPARE(QString::fromStdString(label), QStringLiteral("stream %1").arg(t.streamId()));
+            }
+        }
+        QCOMPARE(seen, noStreamSyncs);
+        for (uint32_t ti : s.tracksOfKind(TrackKind::Kernel))
+            QCOMPARE(QString::fromStdString(std::string(s.name(s.track(ti).label()))),
+                     QStringLiteral("stream %1").arg(s.track(ti).streamId()));
+    }
+
     // NVTX: push/pop depth equals the number of enclosing ranges on the thread.
     void nvtxDepth()
     {

@@ -17,7 +17,7 @@ QString str(std::string_view s)
 QString whereOf(const EventStore &store, const Track &t)
 {
     if (isGpuKind(t.kind()))
-        return QStringLiteral("GPU %1 · stream %2").arg(t.deviceId()).arg(t.streamId());
+        return QStringLiteral("GPU %1 · %2").arg(t.deviceId()).arg(str(store.name(t.label()))); // "stream 7"...
     const NameId n = t.label() != kNoName ? t.label() : store.threadName(t.pid(), t.tid());
     return QStringLiteral("thread %1 [%2] · pid %3").arg(n != kNoName ? str(store.name(n)) : QStringLiteral("?")).arg(t.tid()).arg(t.pid());
 }

@@ -30,12 +30,18 @@ QString kindText(TrackKind k)
     }
     return {};
 }
+
+QString labelText(const EventStore &store, const Track &track)
+{
+    const std::string_view s = store.name(track.label());
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 } // namespace
 
 QString RowLayout::trackLabel(const EventStore &store, const Track &track)
 {
-    if (isGpuKind(track.kind()))
-        return QStringLiteral("%1 · GPU %2 · stream %3").arg(kindText(track.kind())).arg(track.deviceId()).arg(track.streamId());
+    if (isGpuKind(track.kind())) // the label names the queue: "stream 7", "no stream", ...
+        return QStringLiteral("%1 · GPU %2 · %3").arg(kindText(track.kind())).arg(track.deviceId()).arg(labelText(store, track));
     NameId n = track.label() != kNoName ? track.label() : store.threadName(track.pid(), track.tid());
     const QString thread = n != kNoName ? QString::fromUtf8(store.name(n).data(), qsizetype(store.name(n).size()))
                                         : QStringLiteral("thread");
