@@ -38,37 +38,128 @@ std::vector<std::string> shortReportTitles(const std::vector<ps::core::trace::Re
     return titles;
 }
 
-// Human-readable compare table: total ns per name and report, the slowest marked with '*'.
+// A number with thousands separators, as nsys stats prints them: 1234567 -> "1,234,567";
+// `decimals` digits after the point (1 -> "1,234,567.5").
+std::string groupedNumber(long double v, int decimals = 0)
+{
+    std::ostringstream f;
+    f << std::fixed << std::setprecision(decimals) << v;
+    std::string digits = f.str();
+    const size_t sign = digits[0] == '-' ? 1 : 0;
+    const size_t point = std::min(digits.find('.'), digits.size());
+    for (size_t i = point; i > sign + 3; i -= 3)
+        digits.insert(i - 3, 1, ',');
+    return digits;
+}
+
+std::string fixed1(double v)
+{
+    std::ostringstream f;
+    f << std::fixed << std::setprecision(1) << v;
+    return f.str();
+}
+
+// A text table laid out as nsys stats does: a header, a dashed rule, right-aligned numbers,
+// left-aligned text; two spaces between columns, the last one unpadded.
+struct TextTable
+{
+    std::vector<std::string> headers;
+    std::vector<bool> leftAligned;
+    std::vector<std::vector<std::string>> rows;
+
+    void column(std::string header, bool left)
+    {
+        headers.push_back(std::move(header));
+        leftAligned.push_back(left);
+    }
+    // The columns both stats tables end with, as nsys ends its rows: Style (nvtx_sum only), then
+    // Range (nvtx_sum) or Name; nameCells() gives a row's cells for them.
+    void nameColumns(bool nvtx)
+    {
+        if (nvtx)
+            column("Style", true);
+        column(nvtx ? "Range" : "Name", true);
+    }
+    static void nameCells(std::vector<std::string> &cells, bool nvtx, const std::string &style, const std::string &name)
+    {
+        if (nvtx)
+            cells.push_back(style);
+        cells.push_back(name);
+    }
+
+    void print(std::ostream &out) const
+    {
+        std::vector<size_t> width;
+        for (const auto &h : headers)
+            width.push_back(h.size());
+        for (const auto &row : rows)
+            for (size_t c = 0; c < row.size() && c < width.size(); ++c)
+                width[c] = std::max(width[c], row[c].size());
+        auto line = [&](const std::vector<std::string> &cells) {
+            std::string l;
+            for (size_t c = 0; c < cells.size(); ++c) {
+                const size_t fill = width[c] - std::min(width[c], cells[c].size());
+                const bool last = c + 1 == cells.size();
+                l += c ? "  " : " ";
+                if (leftAligned[c])
+                    l += cells[c] + (last ? std::string() : std::string(fill, ' '));
+                else
+                    l += std::string(fill, ' ') + cells[c];
+            }
+            out << l << "\n";
+        };
+        line(headers);
+        std::vector<std::string> rule;
+        for (size_t w : width)
+            rule.push_back(std::string(w, '-'));
+        line(rule);
+        for (const auto &row : rows)
+            line(row);
+    }
+};
+
+// Human-readable compare table: total ns per report ('*' = slowest), then Style (nvtx) and the
+// Range or kernel name, the way nsys ends its rows with them.
 void printCompareTable(std::ostream &out, const std::vector<ps::core::trace::ReportPtr> &reports,
-                       const std::vector<ps::core::trace::CompareRow> &rows)
+                       const std::vector<ps::core::trace::CompareRow> &rows, bool nvtx)
 {
     const std::vector<std::string> titles = shortReportTitles(reports);
-    size_t nameWidth = 4;
-    for (const auto &row : rows)
-        nameWidth = std::max(nameWidth, row.name.size());
-    std::vector<size_t> widths;
-    for (size_t i = 0; i < titles.size(); ++i) {
-        size_t w = titles[i].size();
-        for (const auto &row : rows)
-            w = std::max(w, std::to_string(row.cells[i].totalNs).size() + 1);
-        widths.push_back(w);
-    }
-    auto pad = [&](const std::string &s, size_t w) { return std::string(w > s.size() ? w - s.size() : 0, ' ') + s; };
-    out << "total ns per report ('*' = slowest)\n" << std::string(nameWidth, ' ');
-    for (size_t i = 0; i < titles.size(); ++i)
-        out << "  " << pad(titles[i], widths[i]);
-    out << "\n";
+    TextTable t;
+    for (const auto &title : titles)
+        t.column(title, false);
+    t.nameColumns(nvtx);
     for (const auto &row : rows) {
-        out << row.name << std::string(nameWidth - row.name.size(), ' ');
+        std::vector<std::string> cells;
         for (size_t i = 0; i < row.cells.size(); ++i)
-            out << "  " << pad(std::to_string(row.cells[i].totalNs) + (row.slowest == i ? "*" : " "), widths[i]);
-        out << "\n";
+            cells.push_back(groupedNumber(row.cells[i].totalNs) + (row.slowest == i ? "*" : " "));
+        TextTable::nameCells(cells, nvtx, row.style, row.name);
+        t.rows.push_back(std::move(cells));
     }
+    out << "total ns per report ('*' = slowest)\n\n";
+    t.print(out);
     if (titles.size() && titles[0] != reports[0]->path) {
         out << "\n";
         for (size_t i = 0; i < titles.size(); ++i)
-            out << pad(titles[i], 0) << ": " << reports[i]->path << "\n";
+            out << titles[i] << ": " << reports[i]->path << "\n";
     }
+}
+
+// One section of nvtx_sum / kernel_sum in nsys's column order.
+void printStatsTable(std::ostream &out, const std::vector<ps::core::trace::StatRow> &rows, bool nvtx)
+{
+    TextTable t;
+    for (const char *h :
+         {"Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)"})
+        t.column(h, false);
+    t.nameColumns(nvtx);
+    for (const auto &r : rows) {
+        std::vector<std::string> cells{fixed1(r.timePct),         groupedNumber(r.totalNs),    groupedNumber(r.count),
+                                       groupedNumber(r.avgNs, 1), groupedNumber(r.medNs, 1),   groupedNumber(r.minNs),
+                                       groupedNumber(r.maxNs),    groupedNumber(r.stddevNs, 1)};
+        TextTable::nameCells(cells, nvtx, r.style, r.name);
+        t.rows.push_back(std::move(cells));
+    }
+    t.print(out);
 }
 
 } // namespace
@@ -259,9 +350,10 @@ int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
 int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
 {
     CommandSpec spec{"profstudio-cli trace stats --report nvtx_sum|kernel_sum|compare [options] REPORT...",
-                     "Summaries with `nsys stats` semantics (count, total, avg, median, min, max, stddev in ns) over "
-                     "all reports and per report; `compare` puts reports side by side per name and flags the "
-                     "slowest one (the straggler).",
+                     "Summaries with `nsys stats` semantics (time %, total, count, avg, median, min, max, stddev in "
+                     "ns) over all reports and per report: nvtx_sum per range and style (PushPop / StartEnd; the "
+                     "range is \"domain:name\" for ranges of a named NVTX domain), kernel_sum per kernel name; "
+                     "`compare` puts reports side by side per row and flags the slowest one (the straggler).",
                      commonOptions(),
                      "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace stats --report nvtx_sum --top 10 runs/exp1/"};
@@ -298,6 +390,7 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
         return status;
     const auto kind = (which == "kernel_sum" || (which == "compare" && of == "kernel")) ? tr::StatsKind::KernelSum
                                                                                           : tr::StatsKind::NvtxSum;
+    const bool nvtx = kind == tr::StatsKind::NvtxSum;
     auto reportPath = [&](std::optional<size_t> i) { return i ? r.reports[*i]->path : std::string(); };
 
     if (which == "compare") {
@@ -308,7 +401,10 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
             JsonWriter w;
             w.beginObject().key("report").value("compare").key("rows").beginArray();
             for (const auto &row : rows) {
-                w.beginObject().key("name").value(row.name).key("reports").beginArray();
+                w.beginObject().key("name").value(row.name);
+                if (nvtx)
+                    w.key("style").value(row.style);
+                w.key("reports").beginArray();
                 for (const auto &c : row.cells)
                     w.beginObject()
                         .key("report")
@@ -319,6 +415,8 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
                         .value(c.totalNs)
                         .key("avg_ns")
                         .value(c.avgNs)
+                        .key("time_pct")
+                        .value(c.timePct)
                         .endObject();
                 w.endArray().key("slowest");
                 if (row.slowest)
@@ -335,16 +433,19 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
             out << "name";
             for (const auto &rep : r.reports)
                 out << ',' << csvQuote(rep->path);
-            out << ",slowest\n";
+            out << ",slowest" << (nvtx ? ",style" : "") << "\n";
             for (const auto &row : rows) {
                 out << csvQuote(row.name);
                 for (const auto &c : row.cells)
                     out << ',' << c.totalNs;
-                out << ',' << csvQuote(reportPath(row.slowest)) << "\n";
+                out << ',' << csvQuote(reportPath(row.slowest));
+                if (nvtx)
+                    out << ',' << row.style;
+                out << "\n";
             }
             return status;
         }
-        printCompareTable(out, r.reports, rows);
+        printCompareTable(out, r.reports, rows, nvtx);
         return status;
     }
 
@@ -367,7 +468,10 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
         JsonWriter w;
         w.beginObject().key("report").value(which).key("rows").beginArray();
         for (const auto &row : rows) {
-            w.beginObject().key("name").value(row.name).key("report");
+            w.beginObject().key("name").value(row.name);
+            if (nvtx)
+                w.key("style").value(row.style);
+            w.key("report");
             if (row.report)
                 w.value(reportPath(row.report));
             else
@@ -375,6 +479,7 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
             w.key("count").value(uint64_t(row.count)).key("total_ns").value(row.totalNs);
             w.key("avg_ns").value(row.avgNs).key("med_ns").value(row.medNs);
             w.key("min_ns").value(row.minNs).key("max_ns").value(row.maxNs).key("stddev_ns").value(row.stddevNs);
+            w.key("time_pct").value(row.timePct);
             w.endObject();
         }
         w.endArray().endObject();
@@ -382,26 +487,31 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
         return status;
     }
     if (format == "csv") {
-        out << "report,name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns\n";
-        for (const auto &row : rows)
+        // New columns go last, so that scripts reading the older columns by position keep working.
+        out << "report,name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct" << (nvtx ? ",style" : "")
+            << "\n";
+        for (const auto &row : rows) {
             out << csvQuote(row.report ? reportPath(row.report) : "(all)") << "," << csvQuote(row.name) << ","
-                << row.count << "," << row.totalNs << "," << row.avgNs << "," << row.medNs << "," << row.minNs << ","
-                << row.maxNs << "," << row.stddevNs << "\n";
+                << row.count << "," << row.totalNs << "," << fixed1(row.avgNs) << "," << fixed1(row.medNs) << ","
+                << row.minNs << "," << row.maxNs << "," << fixed1(row.stddevNs) << "," << fixed1(row.timePct);
+            if (nvtx)
+                out << "," << row.style;
+            out << "\n";
+        }
         return status;
     }
-    std::optional<size_t> section = SIZE_MAX;
-    for (const auto &row : rows) {
-        if (row.report != section) {
-            section = row.report;
-            out << "\n== " << (row.report ? reportPath(row.report) : std::string("all reports")) << " (" << which
-                << ")\n";
-            out << std::setw(12) << "count" << std::setw(16) << "total_ns" << std::setw(14) << "avg_ns"
-                << std::setw(14) << "med_ns" << std::setw(12) << "min_ns" << std::setw(12) << "max_ns"
-                << std::setw(14) << "stddev_ns" << "  name\n";
-        }
-        out << std::fixed << std::setprecision(1) << std::setw(12) << row.count << std::setw(16) << row.totalNs
-            << std::setw(14) << row.avgNs << std::setw(14) << row.medNs << std::setw(12) << row.minNs
-            << std::setw(12) << row.maxNs << std::setw(14) << row.stddevNs << "  " << row.name << "\n";
+    if (s.overall.empty())
+        out << (nvtx ? "no NVTX push/pop or start/end ranges" : "no kernels") << " in the given reports\n";
+    // Sections: all reports, then each report; each in nsys's layout.
+    for (size_t i = 0; i < rows.size();) {
+        size_t j = i;
+        while (j < rows.size() && rows[j].report == rows[i].report)
+            ++j;
+        out << (i ? "\n" : "") << "== " << (rows[i].report ? reportPath(rows[i].report) : std::string("all reports"))
+            << " (" << which << ")\n\n";
+        printStatsTable(
+            out, std::vector<tr::StatRow>(rows.begin() + std::ptrdiff_t(i), rows.begin() + std::ptrdiff_t(j)), nvtx);
+        i = j;
     }
     return status;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -9,108 +11,260 @@ namespace ps::core::trace {
 
 namespace {
 
+constexpr size_t kCancelPollEvents = size_t(1) << 16;
+
+// Style codes: the index into kStyles.
+constexpr std::string_view kStyles[] = {"", "PushPop", "StartEnd"};
+
 bool counts(StatsKind kind, TrackKind t)
 {
     return kind == StatsKind::NvtxSum ? isRangeKind(t) : t == TrackKind::Kernel;
 }
 
-// Durations per name of one report.
-std::map<std::string, std::vector<int64_t>> durationsByName(const EventStore &store, StatsKind kind)
+uint8_t styleCode(StatsKind kind, TrackKind t)
 {
-    std::unordered_map<NameId, std::vector<int64_t>> byId;
+    if (kind == StatsKind::KernelSum)
+        return 0;
+    return t == TrackKind::NvtxPushPop ? 1 : 2;
+}
+
+bool isCancelled(const std::atomic<bool> *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+// a - b, saturated (window bounds minus offsets may leave the int64 range).
+int64_t subSaturated(int64_t a, int64_t b)
+{
+    int64_t r = 0;
+    if (__builtin_sub_overflow(a, b, &r))
+        return b > 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+    return r;
+}
+
+NameId domainNameOf(const EventStore &store, uint16_t attr)
+{
+    const auto scopes = store.nvtxScopes();
+    return attr < scopes.size() ? scopes[attr].domainName : kNoName;
+}
+
+std::string rangeName(const EventStore &store, NameId text, NameId domain)
+{
+    const std::string_view t = store.name(text);
+    const std::string_view d = t.empty() || domain == kNoName ? std::string_view() : store.name(domain);
+    if (d.empty())
+        return std::string(t);
+    std::string s;
+    s.reserve(d.size() + 1 + t.size());
+    s.append(d).append(1, ':').append(t);
+    return s;
+}
+
+// Durations per (name, style code).
+using Groups = std::map<std::pair<std::string, uint8_t>, std::vector<int64_t>>;
+
+// Adds the durations of one report's events (those starting in the window, when given) to
+// `out`. False when cancelled.
+bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
+             const std::atomic<bool> *cancel, Groups &out)
+{
+    // Durations per id key first (ids are per report), strings once per key at the end.
+    // nvtx_sum key: text id << 32 | domain name id; kernel_sum key: name id.
+    std::unordered_map<uint64_t, std::vector<int64_t>> byKey[std::size(kStyles)];
+    std::vector<NameId> domainOf; // NVTX scope index -> domain name
+    if (kind == StatsKind::NvtxSum)
+        for (const NvtxScope &s : store.nvtxScopes())
+            domainOf.push_back(s.domainName);
+    size_t sincePoll = 0;
     for (const Track &t : store.tracks()) {
         if (!counts(kind, t.kind()))
             continue;
-        for (size_t i = 0; i < t.size(); ++i)
-            byId[t.name(i)].push_back(t.duration(i));
+        if (isCancelled(cancel))
+            return false;
+        size_t a = 0, b = t.size();
+        if (window) {
+            const auto &starts = t.columns().start;
+            const int64_t t0 = subSaturated(window->start, offset), t1 = subSaturated(window->end, offset);
+            a = size_t(std::lower_bound(starts.begin(), starts.end(), t0) - starts.begin());
+            b = std::max(a, size_t(std::lower_bound(starts.begin(), starts.end(), t1) - starts.begin()));
+        }
+        auto &map = byKey[styleCode(kind, t.kind())];
+        uint64_t lastKey = 0;
+        std::vector<int64_t> *last = nullptr; // nodes of an unordered_map stay put
+        for (size_t i = a; i < b; ++i) {
+            uint64_t key = t.name(i);
+            if (kind == StatsKind::NvtxSum) {
+                const uint16_t attr = t.attr(i);
+                key = key << 32 | (attr < domainOf.size() ? domainOf[attr] : kNoName);
+            }
+            if (!last || key != lastKey) {
+                last = &map[key];
+                lastKey = key;
+            }
+            last->push_back(t.duration(i));
+            if (++sincePoll == kCancelPollEvents) {
+                sincePoll = 0;
+                if (isCancelled(cancel))
+                    return false;
+            }
+        }
     }
-    std::map<std::string, std::vector<int64_t>> out;
-    for (auto &[id, d] : byId) {
-        auto &dst = out[std::string(store.name(id))];
-        if (dst.empty())
-            dst = std::move(d);
-        else
-            dst.insert(dst.end(), d.begin(), d.end());
-    }
-    return out;
+    for (uint8_t style = 0; style < std::size(kStyles); ++style)
+        for (auto &[key, d] : byKey[style]) {
+            std::string name = kind == StatsKind::KernelSum ? std::string(store.name(NameId(key)))
+                                                            : rangeName(store, NameId(key >> 32), NameId(key));
+            auto &dst = out[{std::move(name), style}];
+            if (dst.empty())
+                dst = std::move(d);
+            else
+                dst.insert(dst.end(), d.begin(), d.end());
+        }
+    return true;
 }
 
-StatRow statRow(const std::string &name, std::optional<size_t> report, std::vector<int64_t> &d)
+// Statistics of one group; reorders `d`. O(n): the median comes from nth_element, not a sort.
+StatRow statRow(const std::pair<std::string, uint8_t> &key, std::optional<size_t> report, std::vector<int64_t> &d)
 {
     StatRow r;
-    r.name = name;
+    r.name = key.first;
+    r.style = std::string(kStyles[key.second]);
     r.report = report;
     r.count = d.size();
     if (d.empty())
         return r;
-    std::sort(d.begin(), d.end());
-    long double sum = 0;
+    int64_t total = 0;
     for (int64_t v : d)
-        sum += v;
-    r.totalNs = int64_t(sum);
-    r.avgNs = double(sum / d.size());
+        total += v;
+    const double mean = double(total) / double(d.size());
+    r.totalNs = total;
+    r.avgNs = mean;
+    const auto [lo, hi] = std::minmax_element(d.begin(), d.end());
+    r.minNs = *lo;
+    r.maxNs = *hi;
     const size_t m = d.size() / 2;
-    r.medNs = d.size() % 2 ? double(d[m]) : (double(d[m - 1]) + double(d[m])) / 2.0;
-    r.minNs = d.front();
-    r.maxNs = d.back();
+    std::nth_element(d.begin(), d.begin() + std::ptrdiff_t(m), d.end());
+    r.medNs = double(d[m]);
+    if (d.size() % 2 == 0) // mean of the two middle values: d[m] and the largest below it
+        r.medNs = (double(*std::max_element(d.begin(), d.begin() + std::ptrdiff_t(m))) + r.medNs) / 2.0;
     if (d.size() > 1) {
-        long double sq = 0;
+        double sq = 0;
         for (int64_t v : d)
-            sq += (v - (long double)r.avgNs) * (v - (long double)r.avgNs);
-        r.stddevNs = double(std::sqrt(sq / (d.size() - 1)));
+            sq += (double(v) - mean) * (double(v) - mean);
+        r.stddevNs = std::sqrt(sq / double(d.size() - 1));
     }
     return r;
 }
 
-void orderByTotal(std::vector<StatRow> &rows)
+// Orders one group's rows by total and fills in their Time (%).
+void finishGroup(std::vector<StatRow> &rows)
 {
-    std::stable_sort(rows.begin(), rows.end(), [](const StatRow &a, const StatRow &b) {
-        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
+    std::sort(rows.begin(), rows.end(), [](const StatRow &a, const StatRow &b) {
+        if (a.totalNs != b.totalNs)
+            return a.totalNs > b.totalNs;
+        return a.name != b.name ? a.name < b.name : a.style < b.style;
     });
+    long double sum = 0;
+    for (const StatRow &r : rows)
+        sum += r.totalNs;
+    for (StatRow &r : rows)
+        r.timePct = sum > 0 ? double((long double)r.totalNs * 100 / sum) : 0.0;
 }
 
 } // namespace
 
+std::string_view nvtxStyleName(TrackKind kind)
+{
+    return kind == TrackKind::NvtxPushPop ? kStyles[1] : kind == TrackKind::NvtxStartEnd ? kStyles[2] : kStyles[0];
+}
+
+std::string nvtxRangeName(const EventStore &store, NameId text, uint16_t attr)
+{
+    return rangeName(store, text, domainNameOf(store, attr));
+}
+
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind)
 {
-    StatsResult out;
-    std::map<std::string, std::vector<int64_t>> all;
-    for (size_t ri = 0; ri < reports.size(); ++ri) {
-        auto per = durationsByName(*reports[ri]->store, kind);
-        std::vector<StatRow> rows;
-        for (auto &[name, d] : per) {
-            auto &dst = all[name];
-            dst.insert(dst.end(), d.begin(), d.end());
-            rows.push_back(statRow(name, ri, d));
-        }
-        orderByTotal(rows);
-        out.perReport.insert(out.perReport.end(), rows.begin(), rows.end());
+    return summarize(reports, kind, SummarizeOptions{});
+}
+
+StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const SummarizeOptions &options)
+{
+    std::vector<size_t> which;
+    if (options.reports) {
+        std::vector<bool> seen(reports.size(), false);
+        for (size_t ri : *options.reports)
+            if (ri < reports.size() && !seen[ri]) {
+                seen[ri] = true;
+                which.push_back(ri);
+            }
+    } else {
+        for (size_t ri = 0; ri < reports.size(); ++ri)
+            which.push_back(ri);
     }
-    for (auto &[name, d] : all)
-        out.overall.push_back(statRow(name, std::nullopt, d));
-    orderByTotal(out.overall);
+    const auto cancelled = [] {
+        StatsResult c;
+        c.cancelled = true;
+        return c;
+    };
+
+    StatsResult out;
+    Groups all;
+    for (size_t ri : which) {
+        if (!reports[ri] || !reports[ri]->store)
+            continue;
+        const int64_t offset = ri < options.offsets.size() ? options.offsets[ri] : 0;
+        if (!options.perReport) {
+            if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, all))
+                return cancelled();
+            continue;
+        }
+        Groups mine;
+        if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, mine))
+            return cancelled();
+        std::vector<StatRow> rows;
+        rows.reserve(mine.size());
+        for (auto &[key, d] : mine) {
+            rows.push_back(statRow(key, ri, d));
+            auto &dst = all[key];
+            if (dst.empty())
+                dst = std::move(d);
+            else
+                dst.insert(dst.end(), d.begin(), d.end());
+        }
+        finishGroup(rows);
+        out.perReport.insert(out.perReport.end(), std::make_move_iterator(rows.begin()),
+                             std::make_move_iterator(rows.end()));
+    }
+    if (isCancelled(options.cancel))
+        return cancelled();
+    out.overall.reserve(all.size());
+    for (auto &[key, d] : all)
+        out.overall.push_back(statRow(key, std::nullopt, d));
+    finishGroup(out.overall);
     return out;
 }
 
 std::vector<CompareRow> compareReports(std::span<const ReportPtr> reports, StatsKind kind)
 {
     const StatsResult s = summarize(reports, kind);
-    std::map<std::string, size_t> rowOf;
+    std::map<std::pair<std::string, std::string>, size_t> rowOf;
     std::vector<CompareRow> out;
     for (const StatRow &o : s.overall) {
-        rowOf[o.name] = out.size();
+        rowOf[{o.name, o.style}] = out.size();
         CompareRow row;
         row.name = o.name;
+        row.style = o.style;
         for (size_t ri = 0; ri < reports.size(); ++ri) {
             StatRow empty;
             empty.name = o.name;
+            empty.style = o.style;
             empty.report = ri;
-            row.cells.push_back(empty);
+            row.cells.push_back(std::move(empty));
         }
         out.push_back(std::move(row));
     }
     for (const StatRow &p : s.perReport)
-        out[rowOf[p.name]].cells[*p.report] = p;
+        out[rowOf[{p.name, p.style}]].cells[*p.report] = p;
     for (CompareRow &row : out) {
         for (size_t ri = 0; ri < row.cells.size(); ++ri)
             if (row.cells[ri].count > 0 && (!row.slowest || row.cells[ri].totalNs > row.cells[*row.slowest].totalNs))

@@ -1,16 +1,25 @@
 #pragma once
 // Summaries with `nsys stats` semantics, computed in memory over the EventStores:
-//   nvtx_sum    per NVTX range name (push/pop and start/end ranges; marks excluded)
-//   kernel_sum  per kernel (demangled) name
+//   nvtx_sum    per (Range, Style) of NVTX push/pop and start/end ranges (marks excluded), as
+//               nsys's nvtx_sum report groups them: Style is "PushPop" (NvtxPushPop tracks) or
+//               "StartEnd" (NvtxStartEnd tracks); Range is "<domain>:<text>" when the range's
+//               NVTX scope has a domain name, else the text (ranges without text: "").
+//               roctx / mstx / Kineto annotation ranges of the other readers are summarised the
+//               same way (their scopes carry the domain name those readers give them).
+//   kernel_sum  per kernel (demangled) name; no style.
 // Each row: count, total, average, median (mean of the two middle values for even counts),
-// min, max and sample standard deviation (n-1; 0 for a single instance), all in ns. Rows are
-// ordered by total time, descending, then by name.
+// min, max and sample standard deviation (n-1; 0 for a single instance), all in ns, and the
+// Time (%) of nsys: the row's total as a share of the sum of the totals of its group (one
+// report for per-report rows, all reports together for overall rows). Rows are ordered by
+// total time, descending, then by name, then by style.
 
 #include "core/trace/report.h"
 
+#include <atomic>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ps::core::trace {
@@ -19,7 +28,8 @@ enum class StatsKind { NvtxSum, KernelSum };
 
 struct StatRow
 {
-    std::string name;
+    std::string name;             // nvtx_sum: the Range ("domain:text" or "text"); kernel_sum: the kernel
+    std::string style;            // nvtx_sum: "PushPop" or "StartEnd"; kernel_sum: empty
     std::optional<size_t> report; // index into the input; nullopt = over all reports
     uint64_t count = 0;
     int64_t totalNs = 0;
@@ -28,25 +38,61 @@ struct StatRow
     int64_t minNs = 0;
     int64_t maxNs = 0;
     double stddevNs = 0;
+    double timePct = 0; // 0..100, share of its group's total time; 0 when that total is 0
 };
 
 struct StatsResult
 {
-    std::vector<StatRow> overall;   // over all reports together
+    std::vector<StatRow> overall;   // over all (selected) reports together
     std::vector<StatRow> perReport; // grouped by report (input order), each group by total
+    bool cancelled = false;         // true when SummarizeOptions::cancel stopped it (rows empty)
 };
 
+// [start, end) on the shared time axis, in ns.
+struct StatsWindow
+{
+    int64_t start = 0;
+    int64_t end = 0;
+};
+
+struct SummarizeOptions
+{
+    // Per input report: ns added to its own timestamps to put it on the shared axis (what
+    // `trace align` computes); missing entries are 0.
+    std::vector<int64_t> offsets;
+    // Only events whose start, on the shared axis, lies in [start, end): an event starting at
+    // `start` counts, one starting at `end` does not. Unset: every event.
+    std::optional<StatsWindow> window;
+    // Only these inputs (indices into the reports; out-of-range ones are ignored), per-report
+    // rows in this order. Unset: all, in input order.
+    std::optional<std::vector<size_t>> reports;
+    // Also compute StatsResult::perReport (a view that only shows the overall rows skips it).
+    bool perReport = true;
+    // Polled while summarising; once true, summarize() returns an empty, cancelled result.
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const SummarizeOptions &options);
+// All reports, whole, own time axes.
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind);
 
-// compare: names x reports. For each name (ordered by overall total), one cell per report
-// (count 0 where the report lacks the name) and the report with the largest total — the
-// straggler for that name.
+// compare: (name, style) x reports. For each row of the overall summary (ordered by overall
+// total), one cell per report (count 0 where the report lacks it) and the report with the
+// largest total — the straggler for that range or kernel.
 struct CompareRow
 {
     std::string name;
+    std::string style;          // as StatRow::style
     std::vector<StatRow> cells; // one per report, in input order
     std::optional<size_t> slowest;
 };
 std::vector<CompareRow> compareReports(std::span<const ReportPtr> reports, StatsKind kind);
+
+// The nvtx_sum Style of a range track kind: "PushPop", "StartEnd"; "" for other kinds.
+std::string_view nvtxStyleName(TrackKind kind);
+// The nvtx_sum Range of a range event with name `text` and NVTX scope index `attr` (the
+// event's attr): "<domain>:<text>" when the scope has a domain name, else the text; "" when
+// the text is empty (nsys groups those under a NULL name).
+std::string nvtxRangeName(const EventStore &store, NameId text, uint16_t attr);
 
 } // namespace ps::core::trace

@@ -1,7 +1,7 @@
 // Stats over what the timeline shows: nvtx_sum / kernel_sum in a time window agree with the
-// engine's summarize() over whole reports, the window restricts them, the cross-rank chart's
-// data (durations per rank and step, straggler) and its bars, and the Stats pane's table
-// (sorting, filtering, CSV).
+// engine's summarize() over whole reports, the window restricts them and the entries' offsets
+// move them, the cross-rank chart's data (durations per rank and step, straggler; per Range and
+// Style) and its bars, and the Stats pane's table (Style column, sorting, filtering, CSV).
 #include "testreports.h"
 #include "views/stats/crossrankchart.h"
 #include "views/stats/crossrankdata.h"
@@ -12,11 +12,14 @@
 #include "core/trace/traceloader.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QtTest>
 #include <qcustomplot.h>
+
+#include <atomic>
 
 using namespace ps::views;
 using namespace ps::core::trace;
@@ -41,12 +44,37 @@ std::vector<int> all(const TimelineScene &s)
     return v;
 }
 
-const StatRow *find(const std::vector<StatRow> &rows, const std::string &name)
+const StatRow *find(const std::vector<StatRow> &rows, const std::string &name, const std::string &style = "PushPop")
 {
     for (const StatRow &r : rows)
-        if (r.name == name)
+        if (r.name == name && r.style == style)
             return &r;
     return nullptr;
+}
+
+// Ranks 0..2 with one Range in two styles: "train:step" push/pop ranges (10 ms, NVTX domain
+// "train") and "step" start/end ranges without domain (5 ms + 1 ms per rank), three steps each.
+std::shared_ptr<const TimelineScene> styledRun(const std::vector<int64_t> &offsets = {})
+{
+    std::vector<PreparedReportPtr> reps;
+    for (int r = 0; r < 3; ++r)
+        reps.push_back(PreparedReport::prepare(ps::test::makeReport(
+            "/runs/styled/rlinf_profile_ActorGroup_" + std::to_string(r) + "_" + std::to_string(200 + r) + ".sqlite",
+            [&](StoreBuilder &b) {
+                const uint32_t pid = 200 + uint32_t(r);
+                const uint16_t train = b.nvtxScope({pid, 1, b.intern("train"), 0, kNoName});
+                const uint16_t plain = b.nvtxScope({pid, 0, kNoName, 0, kNoName});
+                const TrackHandle pp = b.track({TrackKind::NvtxPushPop, pid, 11, 0});
+                const TrackHandle se = b.track({TrackKind::NvtxStartEnd, pid, 11, 0});
+                const NameId step = b.intern("step");
+                for (int k = 0; k < 3; ++k) {
+                    const int64_t t = 1 * kMs + k * 100 * kMs;
+                    b.add(pp, t, t + 10 * kMs, step, 0, train);
+                    b.add(se, t + 20 * kMs, t + 25 * kMs + r * kMs, step, 0, plain);
+                }
+            },
+            r)));
+    return std::make_shared<TimelineScene>(buildScene(reps, offsets));
 }
 } // namespace
 
@@ -72,8 +100,11 @@ private slots:
             const auto engine = summarize(lr.reports, kind).overall;
             QCOMPARE(mine.size(), engine.size());
             QVERIFY(!mine.empty());
+            QCOMPARE(mine.front().style, std::string(kind == StatsKind::NvtxSum ? "PushPop" : ""));
             for (size_t i = 0; i < mine.size(); ++i) {
                 QCOMPARE(mine[i].name, engine[i].name);
+                QCOMPARE(mine[i].style, engine[i].style);
+                QCOMPARE(mine[i].timePct, engine[i].timePct);
                 QCOMPARE(mine[i].count, engine[i].count);
                 QCOMPARE(mine[i].totalNs, engine[i].totalNs);
                 QCOMPARE(mine[i].minNs, engine[i].minNs);
@@ -102,7 +133,48 @@ private slots:
         const auto kernels = summarizeWindow(*s, all(*s), {0, 400 * kMs}, StatsKind::KernelSum);
         QCOMPARE(kernels.size(), size_t(1));
         QCOMPARE(kernels[0].name, std::string("gemm"));
+        QCOMPARE(kernels[0].style, std::string());
         QCOMPARE(kernels[0].count, 12ull);
+        QCOMPARE(kernels[0].timePct, 100.0);
+        // Time (%) is the share of the window's total (step and forward).
+        const StatRow *fwd = find(rows, "forward");
+        QVERIFY(fwd);
+        QCOMPARE(step->timePct, double(step->totalNs) * 100 / double(step->totalNs + fwd->totalNs));
+        QCOMPARE(step->timePct + fwd->timePct, 100.0);
+        // An event starting exactly at the window's start counts, one starting at its end does not.
+        QCOMPARE(find(summarizeWindow(*s, all(*s), {1 * kMs, 101 * kMs}, StatsKind::NvtxSum), "step")->count, 4ull);
+        QCOMPARE(find(summarizeWindow(*s, all(*s), {1 * kMs + 1, 101 * kMs + 1}, StatsKind::NvtxSum), "step")->count,
+                 4ull);
+        QVERIFY(!find(summarizeWindow(*s, all(*s), {1 * kMs + 1, 101 * kMs}, StatsKind::NvtxSum), "step"));
+    }
+
+    // The entries' offsets put the reports on the shared axis before the window applies.
+    void offsetsMoveEntries()
+    {
+        // Ranks 1 and 2 are shifted by 1 s and 50 ms; ranks 0 as is.
+        const auto s = styledRun({0, 1000 * kMs, 50 * kMs});
+        QCOMPARE(s->entries.size(), size_t(3));
+        // [0, 120 ms): rank 0's first two steps (1 ms, 101 ms), rank 2's first (51 ms).
+        const auto rows = summarizeWindow(*s, all(*s), {0, 120 * kMs}, StatsKind::NvtxSum);
+        QCOMPARE(find(rows, "train:step")->count, 3ull);
+        // start/end ranges starting in it: 21 ms (rank 0, 5 ms) and 71 ms (rank 2, 7 ms).
+        QCOMPARE(find(rows, "step", "StartEnd")->count, 2ull);
+        QCOMPARE(find(rows, "step", "StartEnd")->totalNs, 5 * kMs + 7 * kMs);
+        // [1 s, 1.2 s) holds only rank 1.
+        const auto late = summarizeWindow(*s, all(*s), {1000 * kMs, 1200 * kMs}, StatsKind::NvtxSum);
+        QCOMPARE(find(late, "train:step")->count, 2ull);
+        QCOMPARE(find(late, "step", "StartEnd")->maxNs, 6 * kMs);
+        // Only the entries given: rank 1 alone has nothing before 1 s.
+        int rank1 = -1;
+        for (size_t i = 0; i < s->entries.size(); ++i)
+            if (s->entries[i].offset == 1000 * kMs)
+                rank1 = int(i);
+        QVERIFY(rank1 >= 0);
+        QVERIFY(summarizeWindow(*s, {rank1}, {0, 120 * kMs}, StatsKind::NvtxSum).empty());
+        QCOMPARE(find(summarizeWindow(*s, {rank1}, {1000 * kMs, 1200 * kMs}, StatsKind::NvtxSum), "train:step")->count,
+                 2ull);
+        std::atomic<bool> cancelled{true};
+        QVERIFY(summarizeWindow(*s, all(*s), {0, 120 * kMs}, StatsKind::NvtxSum, &cancelled).empty());
     }
 
     void crossRankData()
@@ -158,20 +230,89 @@ private slots:
         QTRY_VERIFY(!pane.isBusy());
         QCOMPARE(pane.model()->rowCount(), 2); // step, forward
         QCOMPARE(pane.proxy()->index(0, StatsTableModel::Name).data().toString(), QStringLiteral("step"));
+        QCOMPARE(pane.proxy()->index(0, StatsTableModel::Style).data().toString(), QStringLiteral("PushPop"));
+        QCOMPARE(pane.model()->headerData(StatsTableModel::Style, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("Style"));
+        QVERIFY(!pane.table()->isColumnHidden(StatsTableModel::Style));
+        QCOMPARE(pane.proxy()->index(0, StatsTableModel::TimePct).data().toString(), QStringLiteral("66.7 %"));
         // Sorting by total, ascending, puts the shorter range first.
         pane.table()->sortByColumn(StatsTableModel::Total, Qt::AscendingOrder);
         QCOMPARE(pane.proxy()->index(0, StatsTableModel::Name).data().toString(), QStringLiteral("forward"));
         QCOMPARE(pane.proxy()->index(0, StatsTableModel::Total).data().toString(), QStringLiteral("67.5 ms"));
         pane.filterEdit()->setText(QStringLiteral("STE"));
         QCOMPARE(pane.proxy()->rowCount(), 1);
-        QCOMPARE(pane.visibleCsv(), QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns\n"
-                                                   "\"step\",12,135000000,11250000.0,10000000.0,10000000,15000000,"
-                                                   "2261335.1\n"));
+        QCOMPARE(pane.visibleCsv(),
+                 QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct,style\n"
+                                "\"step\",12,135000000,11250000.0,10000000.0,10000000,15000000,"
+                                "2261335.1,66.7,PushPop\n"));
         pane.setKind(StatsKind::KernelSum);
         QTRY_VERIFY(!pane.isBusy());
         pane.filterEdit()->clear();
         QCOMPARE(pane.model()->rowCount(), 1);
         QCOMPARE(pane.proxy()->index(0, 0).data().toString(), QStringLiteral("gemm"));
+        // Kernels have no style: the column is hidden and not in the CSV.
+        QVERIFY(pane.table()->isColumnHidden(StatsTableModel::Style));
+        QVERIFY(pane.visibleCsv().startsWith(
+            QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct\n\"gemm\",12,")));
+        pane.setKind(StatsKind::NvtxSum);
+        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(!pane.table()->isColumnHidden(StatsTableModel::Style));
+    }
+
+    // One Range in two styles gives two rows; the Style column sorts; the CSV has it; selecting
+    // a row shows that Range and Style across ranks.
+    void paneStyleColumn()
+    {
+        StatsPane pane;
+        QAbstractItemModelTester tester(pane.model());
+        const auto s = styledRun();
+        pane.setInput(s, all(*s), {0, 400 * kMs});
+        QTRY_VERIFY(!pane.isBusy());
+        QCOMPARE(pane.model()->rowCount(), 2);
+        auto cell = [&](int row, int col) { return pane.proxy()->index(row, col).data().toString(); };
+        pane.table()->sortByColumn(StatsTableModel::Style, Qt::AscendingOrder);
+        QCOMPARE(cell(0, StatsTableModel::Style), QStringLiteral("PushPop"));
+        QCOMPARE(cell(0, StatsTableModel::Name), QStringLiteral("train:step"));
+        QCOMPARE(cell(1, StatsTableModel::Style), QStringLiteral("StartEnd"));
+        QCOMPARE(cell(1, StatsTableModel::Name), QStringLiteral("step"));
+        pane.table()->sortByColumn(StatsTableModel::Style, Qt::DescendingOrder);
+        QCOMPARE(cell(0, StatsTableModel::Style), QStringLiteral("StartEnd"));
+        // CSV in view order: StartEnd (3 x 5 ms + 3 x 6 ms + 3 x 7 ms = 54 ms) first.
+        const QStringList csv = pane.visibleCsv().split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), 3);
+        QVERIFY(csv[1].startsWith(QStringLiteral("\"step\",9,54000000,")));
+        QVERIFY(csv[1].endsWith(QStringLiteral(",37.5,StartEnd")));
+        QVERIFY(csv[2].startsWith(QStringLiteral("\"train:step\",9,90000000,")));
+        QVERIFY(csv[2].endsWith(QStringLiteral(",62.5,PushPop")));
+        // Selecting the start/end row charts the start/end ranges only.
+        pane.table()->selectRow(0);
+        QTRY_VERIFY(!pane.isBusy());
+        QCOMPARE(pane.chart()->data().name, QStringLiteral("step"));
+        QCOMPARE(pane.chart()->data().style, QStringLiteral("StartEnd"));
+        QCOMPARE(int(pane.chart()->data().bars.size()), 9);
+        QCOMPARE(pane.chart()->data().straggler, 2); // 7 ms ranges
+        pane.table()->selectRow(1);
+        QTRY_VERIFY(!pane.isBusy());
+        QCOMPARE(pane.chart()->data().name, QStringLiteral("train:step"));
+        QCOMPARE(pane.chart()->data().totals[0], 30 * kMs);
+    }
+
+    // The cross-rank chart matches the Range as nvtx_sum names it and, when given, the Style.
+    void crossRankByRangeAndStyle()
+    {
+        const auto s = styledRun();
+        const CrossRankData pp = ps::views::crossRankData(*s, QStringLiteral("train:step"), QStringLiteral("PushPop"));
+        QCOMPARE(int(pp.bars.size()), 9);
+        for (const CrossRankBar &b : pp.bars)
+            QCOMPARE(b.durationNs, 10 * kMs);
+        // Any style: "train:step" only exists as push/pop.
+        QCOMPARE(int(ps::views::crossRankData(*s, QStringLiteral("train:step")).bars.size()), 9);
+        // "step" is the start/end Range (the push/pop ones are "train:step").
+        const CrossRankData se = ps::views::crossRankData(*s, QStringLiteral("step"));
+        QCOMPARE(int(se.bars.size()), 9);
+        QCOMPARE(se.totals[1], 18 * kMs);
+        QVERIFY(ps::views::crossRankData(*s, QStringLiteral("step"), QStringLiteral("PushPop")).isEmpty());
+        QVERIFY(ps::views::crossRankData(*s, QStringLiteral("train:step"), QStringLiteral("StartEnd")).isEmpty());
     }
 
     void selectingARangeShowsItAcrossRanks()

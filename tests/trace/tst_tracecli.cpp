@@ -94,6 +94,95 @@ private slots:
         QVERIFY(cmp.out.startsWith("name,"));
     }
 
+    // nvtx_sum rows carry nsys's Style and Time (%): json "style"/"time_pct", csv columns at the
+    // end, and the table in nsys's column order; kernel_sum has Time (%) but no style.
+    void statsStyleAndTimePct()
+    {
+        const QString saxpy = sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
+        sqlref::Db db(saxpy.toStdString());
+        const int64_t all = *db.scalar("SELECT sum(end - start) FROM NVTX_EVENTS WHERE eventType IN (59,60,70,71)");
+        const int64_t init = *db.scalar("SELECT sum(n.end - n.start) FROM NVTX_EVENTS n JOIN StringIds s ON "
+                                        "s.id = n.textId WHERE n.eventType = 59 AND s.value = 'MPI_Init'");
+
+        const Run j = cli({"trace", "stats", "--report", "nvtx_sum", "--format", "json", saxpy});
+        QCOMPARE(j.code, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(j.out).object()["rows"].toArray();
+        QVERIFY(!rows.isEmpty());
+        double pctAll = 0, pctReport = 0;
+        bool sawInit = false;
+        for (const QJsonValue &v : rows) {
+            const QJsonObject o = v.toObject();
+            for (const char *k : {"name", "style", "report", "count", "total_ns", "avg_ns", "med_ns", "min_ns",
+                                  "max_ns", "stddev_ns", "time_pct"})
+                QVERIFY2(o.contains(k), k);
+            QCOMPARE(o["style"].toString(), QString("PushPop")); // saxpy has push/pop ranges only
+            (o["report"].isNull() ? pctAll : pctReport) += o["time_pct"].toDouble();
+            if (o["name"].toString() == "MPI:MPI_Init") {
+                sawInit = true;
+                QCOMPARE(o["total_ns"].toInteger(), init);
+                QVERIFY(qAbs(o["time_pct"].toDouble() - double(init) * 100.0 / double(all)) < 1e-9);
+            }
+        }
+        QVERIFY(sawInit);
+        QVERIFY(qAbs(pctAll - 100.0) < 1e-6);
+        QVERIFY(qAbs(pctReport - 100.0) < 1e-6);
+
+        const Run c = cli({"trace", "stats", "--report", "nvtx_sum", "--format", "csv", saxpy});
+        QCOMPARE(c.code, 0);
+        const QList<QByteArray> lines = c.out.trimmed().split('\n');
+        QCOMPARE(lines[0],
+                 QByteArray("report,name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct,style"));
+        bool sawSend = false;
+        for (const QByteArray &l : lines.mid(1)) {
+            const QList<QByteArray> f = l.split(',');
+            QCOMPARE(f.size(), 11);
+            QCOMPARE(f[10], QByteArray("PushPop"));
+            QVERIFY2(!l.contains("e+"), l.constData()); // plain decimals, not 1.36343e+07
+            if (f[0] == "(all)" && f[1] == "MPI:MPI_Send") {
+                sawSend = true;
+                QCOMPARE(f[2], QByteArray("10"));
+            }
+        }
+        QVERIFY(sawSend);
+
+        const Run t = cli({"trace", "stats", "--report", "nvtx_sum", saxpy});
+        QCOMPARE(t.code, 0);
+        const QString table = QString::fromUtf8(t.out);
+        const QString header = table.split('\n').filter("Total Time (ns)").value(0);
+        QVERIFY2(header.indexOf("Time (%)") >= 0 && header.indexOf("Time (%)") < header.indexOf("Total Time (ns)") &&
+                     header.indexOf("StdDev (ns)") < header.indexOf("Style") &&
+                     header.indexOf("Style") < header.indexOf("Range"),
+                 qPrintable(table));
+        QVERIFY(table.contains("PushPop  MPI:MPI_Send"));
+        QVERIFY(table.contains("645,678,983")); // MPI_Init's total, grouped as nsys prints it
+
+        const Run k = cli({"trace", "stats", "--report", "kernel_sum", "--format", "json", saxpy});
+        QCOMPARE(k.code, 0);
+        const QJsonArray krows = QJsonDocument::fromJson(k.out).object()["rows"].toArray();
+        QVERIFY(!krows.isEmpty());
+        for (const QJsonValue &v : krows) {
+            QVERIFY(v.toObject().contains("time_pct"));
+            QVERIFY(!v.toObject().contains("style"));
+        }
+        const Run kc = cli({"trace", "stats", "--report", "kernel_sum", "--format", "csv", saxpy});
+        QVERIFY(kc.out.startsWith("report,name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct\n"));
+        const Run kt = cli({"trace", "stats", "--report", "kernel_sum", saxpy});
+        QVERIFY(kt.out.contains("Name") && !kt.out.contains("Style"));
+
+        // compare: rows per (name, style).
+        const QString s1 = sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite";
+        const Run cj = cli({"trace", "stats", "--report", "compare", "--format", "json", saxpy, s1});
+        QCOMPARE(cj.code, 0);
+        const QJsonArray crows = QJsonDocument::fromJson(cj.out).object()["rows"].toArray();
+        QVERIFY(!crows.isEmpty());
+        for (const QJsonValue &v : crows) {
+            QCOMPARE(v.toObject()["style"].toString(), QString("PushPop"));
+            QCOMPARE(v.toObject()["reports"].toArray().size(), 2);
+        }
+        const Run cc = cli({"trace", "stats", "--report", "compare", "--format", "csv", saxpy, s1});
+        QVERIFY(cc.out.split('\n').value(0).endsWith(",slowest,style"));
+    }
+
     void alignUtcJson()
     {
         QStringList files;

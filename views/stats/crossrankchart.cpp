@@ -58,15 +58,19 @@ void CrossRankChart::rebuild()
     m_plot->clearPlottables();
     m_plot->clearItems();
     if (m_data.isEmpty()) {
-        m_title->setText(m_data.name.isEmpty() ? QStringLiteral("Select an NVTX range in the table to compare it across ranks.")
-                                               : QStringLiteral("No range named “%1” in these reports.").arg(m_data.name));
+        m_title->setText(m_data.name.isEmpty()
+                             ? QStringLiteral("Select an NVTX range in the table to compare it across ranks.")
+                             : QStringLiteral("No range named “%1” in these reports.").arg(m_data.name));
         m_plot->hide();
         return;
     }
     m_plot->show();
-    m_title->setText(QStringLiteral("<b>%1</b> per rank and step — straggler: <span style='color:#c62828'>%2</span> (total %3)")
-                         .arg(m_data.name.toHtmlEscaped(), m_data.ranks.value(m_data.straggler),
-                              formatDuration(m_data.totals[size_t(m_data.straggler)])));
+    const QString what = m_data.style.isEmpty()
+                             ? QStringLiteral("<b>%1</b>").arg(m_data.name.toHtmlEscaped())
+                             : QStringLiteral("<b>%1</b> (%2)").arg(m_data.name.toHtmlEscaped(), m_data.style);
+    m_title->setText(
+        QStringLiteral("%1 per rank and step — straggler: <span style='color:#c62828'>%2</span> (total %3)")
+            .arg(what, m_data.ranks.value(m_data.straggler), formatDuration(m_data.totals[size_t(m_data.straggler)])));
     auto *group = new QCPBarsGroup(m_plot);
     group->setSpacing(1);
     const double width = 0.8 / std::max(1, m_data.steps);

@@ -1,7 +1,12 @@
 #include "views/stats/crossrankdata.h"
 
+#include "core/trace/tracestats.h"
+
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace ps::views {
 
@@ -15,11 +20,13 @@ const CrossRankBar *CrossRankData::bar(int rank, int step) const
     return nullptr;
 }
 
-CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName)
+CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName, const QString &style)
 {
     CrossRankData out;
     out.name = rangeName;
+    out.style = style;
     const std::string name = rangeName.toStdString();
+    const std::string wantStyle = style.toStdString();
     // Rank key: (group, rank) when the identity has a rank, else the report itself.
     std::map<QString, int> rankIndex;
     std::vector<int> stepsSoFar;
@@ -37,20 +44,37 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
         }
         const int rank = it->second;
         const EventStore &store = e.report->store();
-        std::vector<bool> match(store.names().size(), false);
+        // The texts the Range can come from: itself (no domain), or what follows "<domain>:" for
+        // a domain of this report. Reports without any of them are skipped.
+        std::set<std::string_view> texts{name};
+        for (const NvtxScope &sc : store.nvtxScopes()) {
+            const std::string_view d = store.name(sc.domainName);
+            if (!d.empty() && name.size() > d.size() && name.compare(0, d.size(), d) == 0 && name[d.size()] == ':')
+                texts.insert(std::string_view(name).substr(d.size() + 1));
+        }
+        std::vector<bool> candidate(store.names().size(), false);
         bool any = false;
-        for (size_t i = 1; i < store.names().size(); ++i)
-            if (store.names()[NameId(i)] == name)
-                any = match[i] = true;
+        for (size_t i = 0; i < store.names().size(); ++i)
+            if (texts.count(store.names()[NameId(i)]))
+                any = candidate[i] = true;
         if (!any)
             continue;
+        // Whether (text id, scope) makes up the Range, decided once per pair.
+        std::unordered_map<uint64_t, bool> matches;
+        auto match = [&](NameId text, uint16_t attr) {
+            const uint64_t k = uint64_t(text) << 16 | attr;
+            auto m = matches.find(k);
+            if (m == matches.end())
+                m = matches.emplace(k, nvtxRangeName(store, text, attr) == name).first;
+            return m->second;
+        };
         std::vector<std::pair<int64_t, CrossRankBar>> found;
         for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
             const Track &t = store.track(ti);
-            if (!isRangeKind(t.kind()))
+            if (!isRangeKind(t.kind()) || (!wantStyle.empty() && nvtxStyleName(t.kind()) != wantStyle))
                 continue;
             for (size_t i = 0; i < t.size(); ++i)
-                if (t.name(i) < match.size() && match[t.name(i)])
+                if (t.name(i) < candidate.size() && candidate[t.name(i)] && match(t.name(i), t.attr(i)))
                     found.push_back({t.start(i), CrossRankBar{rank, 0, t.duration(i), int(ei), {ti, uint32_t(i)}}});
         }
         std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.first < b.first; });

@@ -1,5 +1,6 @@
 #pragma once
-// The data of the cross-rank chart: for one NVTX range name, its duration per rank and step.
+// The data of the cross-rank chart: for one NVTX range (an nvtx_sum Range, "domain:text" or
+// "text", optionally of one Style), its duration per rank and step.
 // Ranks are the entries' ranks (from report identity; reports without one count as their own
 // rank); steps are the occurrences of the range in a rank's reports, in time order (capture
 // ranges of one rank follow each other). The straggler is the rank with the largest total time
@@ -25,7 +26,8 @@ struct CrossRankBar
 
 struct CrossRankData
 {
-    QString name;
+    QString name;                   // the Range
+    QString style;                  // "PushPop", "StartEnd", or empty for both
     QStringList ranks;              // x categories, in scene order
     std::vector<int64_t> totals;    // per rank
     int steps = 0;                  // max occurrences over ranks
@@ -36,6 +38,7 @@ struct CrossRankData
     const CrossRankBar *bar(int rank, int step) const;
 };
 
-CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName);
+// `rangeName` as core::trace::nvtxRangeName() gives it; `style` as nvtxStyleName(), empty = any.
+CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName, const QString &style = {});
 
 } // namespace ps::views

@@ -1,10 +1,9 @@
 #pragma once
 // nvtx_sum / kernel_sum over what the timeline shows: the given entries (reports) and the events
-// that start inside a window of the shared axis. Same row semantics as core::trace::summarize
-// (`nsys stats`): per name count, total, average, median (mean of the middle two for even
-// counts), min, max, sample standard deviation; ordered by total, descending, then name. The
-// engine summarises whole reports; this adds the time window the view needs (see the note in
-// the issue about a windowed summarize in core). Runs on a worker thread.
+// that start inside a window of the shared axis. A thin adapter from the scene (entries, their
+// offsets) to core::trace::summarize(), which owns the semantics (`nsys stats`: rows per
+// (Range, Style) for nvtx_sum, per kernel name for kernel_sum; see tracestats.h). Returns the
+// overall rows; empty when cancelled. Runs on a worker thread.
 
 #include "core/trace/tracestats.h"
 #include "views/timeline/timelinescene.h"

@@ -76,7 +76,9 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
             [this](const QModelIndex &current) {
                 if (!current.isValid() || kind() != StatsKind::NvtxSum)
                     return;
-                showCrossRank(m_proxy->index(current.row(), StatsTableModel::Name).data(StatsTableModel::SortRole).toString());
+                showCrossRank(
+                    m_proxy->index(current.row(), StatsTableModel::Name).data(StatsTableModel::SortRole).toString(),
+                    m_proxy->index(current.row(), StatsTableModel::Style).data(StatsTableModel::SortRole).toString());
             });
     connect(m_chart, &CrossRankChart::barActivated, this, &StatsPane::jumpTo);
 }
@@ -128,31 +130,33 @@ void StatsPane::recompute()
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const int generation = ++m_generation;
     if (!m_scene) {
-        m_model->setRows({});
+        m_model->setRows({}, kind());
         m_summary->clear();
         emit busyChanged(isBusy());
         return;
     }
     auto *watcher = new QFutureWatcher<std::vector<core::trace::StatRow>>(this);
     setPending(+1);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    const StatsKind k = kind();
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, k] {
         watcher->deleteLater();
         if (generation == m_generation) {
-            m_model->setRows(watcher->result());
-            m_summary->setText(QStringLiteral("%1 names · %2 reports · %3 … %4 (events starting in the visible range)")
+            m_model->setRows(watcher->result(), k);
+            m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
+            m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)")
                                    .arg(m_model->rowCount())
                                    .arg(m_entries.size())
                                    .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000)));
         }
         setPending(-1);
     });
-    watcher->setFuture(QtConcurrent::run([scene = m_scene, entries = m_entries, window = m_window, k = kind(),
-                                          cancel = m_cancel] {
-        return summarizeWindow(*scene, entries, window, k, cancel.get());
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([scene = m_scene, entries = m_entries, window = m_window, k, cancel = m_cancel] {
+            return summarizeWindow(*scene, entries, window, k, cancel.get());
+        }));
 }
 
-void StatsPane::showCrossRank(const QString &rangeName)
+void StatsPane::showCrossRank(const QString &rangeName, const QString &style)
 {
     if (!m_scene)
         return;
@@ -165,7 +169,8 @@ void StatsPane::showCrossRank(const QString &rangeName)
             m_chart->setData(watcher->result());
         setPending(-1);
     });
-    watcher->setFuture(QtConcurrent::run([scene = m_scene, rangeName] { return crossRankData(*scene, rangeName); }));
+    watcher->setFuture(
+        QtConcurrent::run([scene = m_scene, rangeName, style] { return crossRankData(*scene, rangeName, style); }));
 }
 
 QString StatsPane::visibleCsv() const

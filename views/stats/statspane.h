@@ -1,7 +1,8 @@
 #pragma once
 // The Stats pane: nvtx_sum / kernel_sum over the visible reports and the visible time range
-// (sortable, filterable, copy as CSV), and the cross-rank chart of the range selected in the
-// table. Everything is computed on worker threads; a newer request supersedes an older one.
+// (core::trace::summarize with the entries' offsets and the window; sortable, filterable, copy
+// as CSV; the Style column only for nvtx_sum), and the cross-rank chart of the range selected
+// in the table. Everything is computed on worker threads; a newer request supersedes an older one.
 
 #include "views/stats/crossrankdata.h"
 #include "views/timeline/timelinescene.h"
@@ -36,8 +37,9 @@ public:
     void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window);
     void setKind(core::trace::StatsKind kind);
     core::trace::StatsKind kind() const;
-    // Shows the cross-rank chart of an NVTX range name.
-    void showCrossRank(const QString &rangeName);
+    // Shows the cross-rank chart of an nvtx_sum Range ("domain:text" or "text"), of one Style
+    // ("PushPop" / "StartEnd") or, when `style` is empty, of both.
+    void showCrossRank(const QString &rangeName, const QString &style = {});
 
     StatsTableModel *model() const { return m_model; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }

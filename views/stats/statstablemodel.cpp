@@ -2,12 +2,17 @@
 
 #include "views/timeline/timeformat.h"
 
+#include <QStringList>
+
+#include <iterator>
+
 namespace ps::views {
 
-void StatsTableModel::setRows(std::vector<core::trace::StatRow> rows)
+void StatsTableModel::setRows(std::vector<core::trace::StatRow> rows, core::trace::StatsKind kind)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_kind = kind;
     endResetModel();
 }
 
@@ -26,14 +31,19 @@ QVariant StatsTableModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= int(m_rows.size()))
         return {};
     const core::trace::StatRow &r = m_rows[size_t(index.row())];
+    const int col = index.column();
     auto raw = [&]() -> QVariant {
-        switch (index.column()) {
+        switch (col) {
         case Name:
             return QString::fromStdString(r.name);
+        case Style:
+            return QString::fromStdString(r.style);
         case Count:
             return qulonglong(r.count);
         case Total:
             return qlonglong(r.totalNs);
+        case TimePct:
+            return r.timePct;
         case Avg:
             return r.avgNs;
         case Med:
@@ -47,18 +57,24 @@ QVariant StatsTableModel::data(const QModelIndex &index, int role) const
         }
         return {};
     };
+    const bool text = col == Name || col == Style;
     switch (role) {
     case SortRole:
         return raw();
     case Qt::DisplayRole:
-        if (index.column() == Name || index.column() == Count)
+        if (text || col == Count)
             return raw();
+        if (col == TimePct)
+            return QStringLiteral("%1 %").arg(r.timePct, 0, 'f', 1);
         return formatDuration(int64_t(raw().toDouble() + 0.5));
     case Qt::ToolTipRole:
-        return index.column() == Name ? raw() : QVariant(raw().toString() + QStringLiteral(" ns"));
+        if (text)
+            return raw();
+        if (col == TimePct)
+            return QStringLiteral("%1 % of the total time of the rows").arg(r.timePct, 0, 'f', 3);
+        return QVariant(raw().toString() + QStringLiteral(" ns"));
     case Qt::TextAlignmentRole:
-        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
 }
@@ -67,25 +83,33 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation o, int role) c
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char *names[] = {"Name", "Count", "Total", "Avg", "Med", "Min", "Max", "StdDev"};
+    static const char *names[] = {"Name", "Style", "Count", "Total", "Time %", "Avg", "Med", "Min", "Max", "StdDev"};
+    static_assert(std::size(names) == ColumnCount);
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 
 QString StatsTableModel::toCsv(const QList<int> &sourceRows) const
 {
-    QString out = QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns\n");
+    const bool style = m_kind == core::trace::StatsKind::NvtxSum;
+    QString out = style ? QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct,style\n")
+                        : QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct\n");
     auto line = [&](const core::trace::StatRow &r) {
         QString name = QString::fromStdString(r.name);
         name.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        out += QStringLiteral("\"%1\",%2,%3,%4,%5,%6,%7,%8\n")
-                   .arg(name)
-                   .arg(r.count)
-                   .arg(r.totalNs)
-                   .arg(r.avgNs, 0, 'f', 1)
-                   .arg(r.medNs, 0, 'f', 1)
-                   .arg(r.minNs)
-                   .arg(r.maxNs)
-                   .arg(r.stddevNs, 0, 'f', 1);
+        // Concatenated, not QString::arg(): a name may itself contain "%1".
+        QStringList f{QLatin1Char('"') + name + QLatin1Char('"'),
+                      QString::number(r.count),
+                      QString::number(r.totalNs),
+                      QString::number(r.avgNs, 'f', 1),
+                      QString::number(r.medNs, 'f', 1),
+                      QString::number(r.minNs),
+                      QString::number(r.maxNs),
+                      QString::number(r.stddevNs, 'f', 1),
+                      QString::number(r.timePct, 'f', 1)};
+        out += f.join(QLatin1Char(','));
+        if (style)
+            out += QLatin1Char(',') + QString::fromStdString(r.style);
+        out += QLatin1Char('\n');
     };
     if (sourceRows.isEmpty())
         for (const auto &r : m_rows)

@@ -1,7 +1,8 @@
 #pragma once
-// The rows of an nvtx_sum / kernel_sum table as an item model: Name, Count, Total, Avg, Med,
-// Min, Max, StdDev (times formatted for display; Qt::UserRole gives the raw number for sorting),
-// and the rows as CSV in ns.
+// The rows of an nvtx_sum / kernel_sum table as an item model: Name (the Range for nvtx_sum),
+// Style (nvtx_sum: PushPop / StartEnd; empty for kernels), Count, Total, Time % (share of the
+// table's total), Avg, Med, Min, Max, StdDev (times formatted for display; Qt::UserRole gives
+// the raw value for sorting), and the rows as CSV in ns.
 
 #include "core/trace/tracestats.h"
 
@@ -15,24 +16,29 @@ class StatsTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, Count, Total, Avg, Med, Min, Max, StdDev, ColumnCount };
+    enum Column { Name, Style, Count, Total, TimePct, Avg, Med, Min, Max, StdDev, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setRows(std::vector<core::trace::StatRow> rows);
+    // `kind` decides whether the CSV has a style column (nvtx_sum only, as in the CLI).
+    void setRows(std::vector<core::trace::StatRow> rows, core::trace::StatsKind kind = core::trace::StatsKind::NvtxSum);
     const std::vector<core::trace::StatRow> &rows() const { return m_rows; }
+    core::trace::StatsKind kind() const { return m_kind; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
-    // Header line plus the given source rows (all when empty), values in ns, names quoted.
+    // Header line plus the given source rows (all when empty), values in ns, names quoted:
+    // name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct[,style]
+    // (the columns of `profstudio-cli trace stats --format csv` after its report column).
     QString toCsv(const QList<int> &sourceRows = {}) const;
 
 private:
     std::vector<core::trace::StatRow> m_rows;
+    core::trace::StatsKind m_kind = core::trace::StatsKind::NvtxSum;
 };
 
 } // namespace ps::views
