@@ -70,7 +70,10 @@ private slots:
         sqlquery::Db db(path);
         QVERIFY(db.ok());
         const QString memcpyType = "(SELECT id FROM STRING_IDS WHERE value = 'MEMCPY_ASYNC')";
-        QCOMPARE(qint64(s.count(TrackKind::Kernel)), countIf(db, "TASK", "taskType IS NOT " + memcpyType));
+        const QString waitTypes = "(SELECT id FROM STRING_IDS WHERE value IN ('EVENT_WAIT', 'Notify Wait'))";
+        QCOMPARE(qint64(s.count(TrackKind::Kernel)),
+                 countIf(db, "TASK", "taskType IS NOT " + memcpyType + " AND taskType NOT IN " + waitTypes));
+        QCOMPARE(qint64(s.count(TrackKind::Sync)), countIf(db, "TASK", "taskType IN " + waitTypes));
         QCOMPARE(qint64(s.count(TrackKind::Memcpy)), countIf(db, "TASK", "taskType IS " + memcpyType));
         QCOMPARE(qint64(s.count(TrackKind::CudaApi)), countIf(db, "CANN_API"));
         QCOMPARE(qint64(s.count(TrackKind::NvtxPushPop)),
@@ -89,7 +92,11 @@ private slots:
             "COMMUNICATION_TASK_INFO M WHERE M.globalTaskId = T.globalTaskId LIMIT 1)), (SELECT value FROM "
             "STRING_IDS WHERE id = T.taskType)), startNs, endNs - startNs FROM TASK T ORDER BY startNs LIMIT 1");
         QCOMPARE(task.size(), size_t(1));
-        const TrackKind taskKind = task[0][0].toString() == "MEMCPY_ASYNC" ? TrackKind::Memcpy : TrackKind::Kernel;
+        const QString firstType = db.rows("SELECT (SELECT value FROM STRING_IDS WHERE id = taskType) FROM TASK "
+                                          "ORDER BY startNs LIMIT 1")[0][0].toString();
+        const TrackKind taskKind = firstType == "MEMCPY_ASYNC"                               ? TrackKind::Memcpy
+                                   : firstType == "EVENT_WAIT" || firstType == "Notify Wait" ? TrackKind::Sync
+                                                                                             : TrackKind::Kernel;
         const auto t = storefind::find(s, taskKind, task[0][0].toString(), task[0][1].toLongLong());
         QVERIFY2(t, qPrintable(task[0][0].toString()));
         QCOMPARE(storefind::duration(s, *t), task[0][2].toLongLong());
@@ -126,7 +133,7 @@ private slots:
         QVERIFY(!linked.empty());
         for (const auto &row : linked) {
             std::optional<EventRef> k;
-            for (TrackKind kind : {TrackKind::Kernel, TrackKind::Memcpy})
+            for (TrackKind kind : {TrackKind::Kernel, TrackKind::Memcpy, TrackKind::Sync})
                 for (uint32_t ti : s.tracksOfKind(kind))
                     for (size_t i = 0; i < s.track(ti).size() && !k; ++i)
                         if (s.track(ti).start(i) == row[0].toLongLong())

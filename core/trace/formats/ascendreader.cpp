@@ -157,6 +157,11 @@ std::string Reader::readTasks()
             hostPid = pid;
         }
     const NameId memcpy = m_b.intern("MEMCPY_ASYNC");
+    // A stream waiting on an event (EVENT_WAIT) or on another rank's notify (HCCL's Notify Wait)
+    // is time spent blocked, not compute: drawn and counted as sync, as nsys does with CUPTI's
+    // stream-wait-event records, so kernel_sum is not dominated by waits.
+    const NameId eventWait = m_b.intern("EVENT_WAIT"), notifyWait = m_b.intern("Notify Wait");
+    constexpr uint16_t kStreamWaitEvent = 2; // ENUM_CUPTI_SYNC_TYPE
     return eachRow(sql, "TASK", [&](const SqliteStmt &s) {
         const int64_t gpid = s.isNull(4) ? 0 : s.int64(4);
         const uint32_t pid = gpid > 0 && gpid != kNone ? uint32_t(gpid) : hostPid;
@@ -175,6 +180,10 @@ std::string Reader::readTasks()
             m_b.addWithBytes(m_b.track({TrackKind::Memcpy, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1),
                              name, corr, 0, 0);
             count(TrackKind::Memcpy);
+        } else if (type == eventWait || type == notifyWait) {
+            m_b.add(m_b.track({TrackKind::Sync, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name,
+                    corr, kStreamWaitEvent);
+            count(TrackKind::Sync);
         } else {
             m_b.add(m_b.track({TrackKind::Kernel, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name,
                     corr, kNoLaunchConfig);
