@@ -502,13 +502,21 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
     }
     if (s.overall.empty())
         out << (nvtx ? "no NVTX push/pop or start/end ranges" : "no kernels") << " in the given reports\n";
-    // Sections: all reports, then each report; each in nsys's layout.
+    // Sections: all reports, then each report; each in nsys's layout. With one report the two
+    // would be the same table, so only the report's is printed (json and csv keep both).
+    const bool oneReport = r.reports.size() == 1;
+    bool firstSection = true;
     for (size_t i = 0; i < rows.size();) {
         size_t j = i;
         while (j < rows.size() && rows[j].report == rows[i].report)
             ++j;
-        out << (i ? "\n" : "") << "== " << (rows[i].report ? reportPath(rows[i].report) : std::string("all reports"))
-            << " (" << which << ")\n\n";
+        if (oneReport && !rows[i].report) {
+            i = j;
+            continue;
+        }
+        out << (firstSection ? "" : "\n") << "== "
+            << (rows[i].report ? reportPath(rows[i].report) : std::string("all reports")) << " (" << which << ")\n\n";
+        firstSection = false;
         printStatsTable(
             out, std::vector<tr::StatRow>(rows.begin() + std::ptrdiff_t(i), rows.begin() + std::ptrdiff_t(j)), nvtx);
         i = j;

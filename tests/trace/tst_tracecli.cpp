@@ -87,6 +87,13 @@ private slots:
         const Run t = cli(QStringList{"trace", "stats", "--report", "kernel_sum", "--top", "10"} + sqlref::nsysFiles());
         QCOMPARE(t.code, 0);
         QVERIFY(t.out.contains("all reports"));
+        // One report: one table (the "all reports" one would be the same).
+        const Run one = cli({"trace", "stats", "--report", "kernel_sum",
+                             sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite"});
+        QCOMPARE(one.code, 0);
+        QVERIFY(!one.out.contains("all reports"));
+        QCOMPARE(one.out.count("Time (%)"), 1);
+        QVERIFY(one.out.startsWith("== " + sqlref::nsysDir().toUtf8()));
         const Run cmp = cli({"trace", "stats", "--report", "compare", "--format", "csv",
                              sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite",
                              sqlref::nsysDir() + "/extrap__concurrent.s8.sqlite"});
