@@ -22,6 +22,7 @@ int cmdExport(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceAlign(const Args &args, std::ostream &out, std::ostream &err);
+int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err); // cachecommands.cpp
 // Demo run generator (democommand.cpp)
 int cmdDemo(const Args &args, std::ostream &out, std::ostream &err);
 

@@ -35,6 +35,7 @@ const std::vector<Command> &traceCommands()
         {"info", "per report: format, identity, UTC start, duration, event counts", ps::cli::cmdTraceInfo},
         {"stats", "nvtx_sum, kernel_sum and compare across reports", ps::cli::cmdTraceStats},
         {"align", "offsets that put reports on one time axis", ps::cli::cmdTraceAlign},
+        {"cache", "info, prune or clear the report cache (size cap, LRU eviction)", ps::cli::cmdTraceCache},
     };
     return k;
 }
@@ -88,7 +89,8 @@ int main(int argc, char **argv)
     if (first == "trace") {
         if (args.size() < 2 || args[1] == "--help" || args[1] == "-h") {
             std::ostream &o = args.size() < 2 ? std::cerr : std::cout;
-            o << "Usage: profstudio-cli trace info|stats|align [options] REPORT...\n\n";
+            o << "Usage: profstudio-cli trace info|stats|align [options] REPORT...\n"
+                 "       profstudio-cli trace cache info|prune|clear [options]\n\n";
             for (const auto &c : traceCommands())
                 o << "  " << c.name << std::string(8 - std::strlen(c.name), ' ') << c.summary << "\n";
             return args.size() < 2 ? 2 : 0;

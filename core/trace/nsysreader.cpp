@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -325,24 +328,25 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
                (tables.empty() ? "; the database is empty)" : ")");
 
     // Metadata: the table was renamed in 2023.4 (spec 1.1); older exports have neither.
+    bool normalizedExport = false; // `nsys export --ts-normalize=true`: see "Time base" below
     for (const char *mt : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
         if (!tables.count(mt))
             continue;
         auto kv = readKeyValues(db, mt);
         meta.exporterVersion = kv["EXPORT_PRODUCT_VERSION"];
         meta.schemaVersion = kv["EXPORT_SCHEMA_VERSION"];
-        if (kv["EXPORT_PARAM_TIME_NORMALIZE"] == "true")
-            meta.utcStartNs = 0; // timestamps already absolute epoch ns
+        std::string normalize = kv["EXPORT_PARAM_TIME_NORMALIZE"];
+        std::transform(normalize.begin(), normalize.end(), normalize.begin(),
+                       [](unsigned char ch) { return char(std::tolower(ch)); });
+        normalizedExport = normalize == "true" || normalize == "1";
         break;
     }
-    if (!meta.utcStartNs && tables.count("TARGET_INFO_SESSION_START_TIME") &&
-        db.columns("TARGET_INFO_SESSION_START_TIME").size() > 0) {
+    std::optional<int64_t> sessionStartUtc; // TARGET_INFO_SESSION_START_TIME.utcEpochNs
+    if (tables.count("TARGET_INFO_SESSION_START_TIME") && db.columns("TARGET_INFO_SESSION_START_TIME").size() > 0) {
         SqliteStmt s = db.prepare("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1", error);
         if (s.get() && s.step() && !s.isNull(0))
-            meta.utcStartNs = s.int64(0);
+            sessionStartUtc = s.int64(0);
     }
-    if (!meta.utcStartNs)
-        meta.warnings.push_back("no UTC origin (TARGET_INFO_SESSION_START_TIME missing): align by start or manually");
     if (tables.count("TARGET_INFO_SYSTEM_ENV")) {
         SqliteStmt s = db.prepare("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname' LIMIT 1", error);
         if (s.get() && s.step())
@@ -515,6 +519,32 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
             return chunks[j].error + " (reading " +
                    std::string(kTables[size_t(jobs[j].table)].name) + "; the file may be truncated or corrupt)";
     }
+
+    // Time base (spec 1.6). Event times are ns since the session start, whose UTC time is
+    // utcEpochNs — unless the export was made with --ts-normalize, which adds utcEpochNs to every
+    // timestamp: META_DATA_EXPORT / EXPORT_META_DATA says EXPORT_PARAM_TIME_NORMALIZE=true, or,
+    // for files where the key is missing, the earliest start is past 1e17 ns (1973). Such times
+    // are put back on the session clock, so that both exports of one capture give the same
+    // report: same events, same UTC start (`trace info`), same place on a UTC-aligned axis.
+    // Without a session start they stay epoch ns, with UTC origin 0.
+    int64_t minStart = INT64_MAX;
+    for (const Chunk &c : chunks)
+        for (int64_t t : c.start)
+            minStart = std::min(minStart, t);
+    const bool absoluteTimes = normalizedExport || (minStart != INT64_MAX && minStart > int64_t(1e17));
+    int64_t shift = 0; // subtracted from every timestamp
+    if (absoluteTimes && sessionStartUtc)
+        shift = *sessionStartUtc;
+    meta.utcStartNs = absoluteTimes && !sessionStartUtc ? std::optional<int64_t>(0) : sessionStartUtc;
+    if (!meta.utcStartNs)
+        meta.warnings.push_back("no UTC origin (TARGET_INFO_SESSION_START_TIME missing): align by start or manually");
+    if (shift != 0) // wrapping, not UB, on a damaged file's extreme values
+        for (Chunk &c : chunks) {
+            for (int64_t &t : c.start)
+                t = int64_t(uint64_t(t) - uint64_t(shift));
+            for (int64_t &t : c.end)
+                t = int64_t(uint64_t(t) - uint64_t(shift));
+        }
 
     // Merge, in table and rowid order, into tracks.
     NameId memcpyNames[16], syncNames[8];

@@ -3,14 +3,23 @@
 #include "core/common/atomicfile.h"
 #include "core/trace/cachecodec.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <iterator>
 
 namespace ps::core::trace {
 
@@ -27,7 +36,127 @@ std::string defaultCacheDir()
     return (fs::temp_directory_path() / "profstudio-cache").string();
 }
 
-TraceCache::TraceCache(std::string dir) : m_dir(dir.empty() ? defaultCacheDir() : std::move(dir)) {}
+namespace {
+
+std::string sizeHelp(std::string_view text)
+{
+    return "'" + std::string(text) +
+           "' is not a size: expected bytes, or a number with K, M, G or T (binary: 1K = 1024 bytes), "
+           "e.g. 10G or 500M";
+}
+
+} // namespace
+
+std::optional<uint64_t> parseByteSize(std::string_view text, std::string &error)
+{
+    std::string_view t = text;
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front())))
+        t.remove_prefix(1);
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back())))
+        t.remove_suffix(1);
+    size_t i = 0;
+    uint64_t whole = 0;
+    bool digits = false, overflow = false;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+        digits = true;
+        const uint64_t d = uint64_t(t[i] - '0');
+        overflow = overflow || whole > (UINT64_MAX - d) / 10;
+        whole = whole * 10 + d;
+    }
+    double fraction = 0;
+    bool hasFraction = false;
+    if (i < t.size() && t[i] == '.') {
+        hasFraction = true;
+        double scale = 0.1;
+        for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, scale /= 10) {
+            digits = true;
+            fraction += scale * (t[i] - '0');
+        }
+    }
+    if (!digits) {
+        error = sizeHelp(text);
+        return std::nullopt;
+    }
+    std::string unit;
+    for (; i < t.size(); ++i)
+        unit += char(std::tolower(static_cast<unsigned char>(t[i])));
+    int shift = -1;
+    static const struct
+    {
+        const char *name;
+        int shift;
+    } kUnits[] = {{"", 0}, {"b", 0}, {"k", 10}, {"kb", 10}, {"kib", 10}, {"m", 20}, {"mb", 20}, {"mib", 20},
+                  {"g", 30}, {"gb", 30}, {"gib", 30}, {"t", 40}, {"tb", 40}, {"tib", 40}};
+    for (const auto &u : kUnits)
+        if (unit == u.name)
+            shift = u.shift;
+    if (shift < 0) {
+        error = sizeHelp(text);
+        return std::nullopt;
+    }
+    if (hasFraction && shift == 0) {
+        error = "'" + std::string(text) + "' is not a whole number of bytes (a fraction needs a unit, e.g. 1.5G)";
+        return std::nullopt;
+    }
+    // Sizes up to 2^63 - 1 bytes; more is no cap anyone means.
+    constexpr uint64_t kMax = uint64_t(INT64_MAX);
+    overflow = overflow || whole > (kMax >> shift);
+    uint64_t bytes = overflow ? 0 : whole << shift;
+    if (!overflow && hasFraction) {
+        const double extra = std::floor(fraction * double(uint64_t(1) << shift));
+        overflow = double(bytes) + extra >= double(kMax);
+        bytes += uint64_t(extra);
+    }
+    if (overflow) {
+        error = "'" + std::string(text) + "' is too large a size (at most 8 EiB)";
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+std::string formatByteSize(uint64_t bytes)
+{
+    if (bytes < 1024)
+        return std::to_string(bytes) + " B";
+    static const char *kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = double(bytes) / 1024;
+    size_t u = 0;
+    while (v >= 1024 && u + 1 < std::size(kUnits)) {
+        v /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[u]);
+    return buf;
+}
+
+uint64_t defaultCacheMaxBytes(std::string *error)
+{
+    const char *v = std::getenv("PROFSTUDIO_CACHE_MAX_BYTES");
+    if (!v)
+        return kDefaultCacheMaxBytes;
+    std::string why;
+    if (auto bytes = parseByteSize(v, why))
+        return *bytes;
+    if (error)
+        *error = "PROFSTUDIO_CACHE_MAX_BYTES: " + why + "; using the default " +
+                 formatByteSize(kDefaultCacheMaxBytes);
+    return kDefaultCacheMaxBytes;
+}
+
+uint64_t CachePruneResult::bytesFreed() const
+{
+    uint64_t n = 0;
+    for (const CacheRemoval &r : removed)
+        n += r.file.bytes;
+    return n;
+}
+
+TraceCache::TraceCache(std::string dir, std::optional<uint64_t> maxBytes)
+    : m_dir(dir.empty() ? defaultCacheDir() : std::move(dir))
+{
+    m_maxBytes = maxBytes ? *maxBytes : defaultCacheMaxBytes(&m_maxBytesProblem);
+}
 
 namespace {
 
@@ -48,6 +177,137 @@ struct Mapping
             ::munmap(addr, size);
     }
 };
+
+// Our names: "<16 lowercase hex>.pstc" (cacheFileFor) and its temporaries
+// "<16 lowercase hex>.pstc.XXXXXX" (writeFileAtomically: path + mkstemp's 6 letters or digits).
+enum class NameKind { Foreign, Cache, Temp };
+
+NameKind classifyName(std::string_view name)
+{
+    constexpr size_t kHex = 16;
+    constexpr std::string_view kExt = ".pstc";
+    if (name.size() < kHex + kExt.size() || name.substr(kHex, kExt.size()) != kExt)
+        return NameKind::Foreign;
+    for (char c : name.substr(0, kHex))
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return NameKind::Foreign;
+    const std::string_view rest = name.substr(kHex + kExt.size());
+    if (rest.empty())
+        return NameKind::Cache;
+    if (rest.size() != 7 || rest[0] != '.')
+        return NameKind::Foreign;
+    for (char c : rest.substr(1))
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            return NameKind::Foreign;
+    return NameKind::Temp;
+}
+
+int64_t nowNs()
+{
+    timespec ts{};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// Fills reportPath / reportExists / problem of a cache file from the key inside it. The codec has
+// no reader for the key alone, so the path is taken from its documented place (cachecodec.h: the
+// body's first array, after the 64-byte header) and then confirmed twice: the file's name must be
+// cacheHash() of that path, and decodeCache() given that path must get past its path check. The
+// probe key has an impossible size, so decodeCache stops right there: only the first page of
+// the file is read, whatever its size. A file whose key cannot be confirmed gets a problem and no
+// report path, so it is never taken for an orphan.
+void readKey(CacheFile &f)
+{
+    const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        f.problem = std::string("cannot open: ") + std::strerror(errno);
+        return;
+    }
+    struct stat st{};
+    if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
+        ::close(fd);
+        f.problem = "corrupt: empty cache file";
+        f.unusable = true;
+        return;
+    }
+    Mapping map;
+    map.size = size_t(st.st_size);
+    map.addr = ::mmap(nullptr, map.size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (map.addr == MAP_FAILED) {
+        map.addr = nullptr;
+        f.problem = std::string("cannot map: ") + std::strerror(errno);
+        return;
+    }
+    const char *bytes = static_cast<const char *>(map.addr);
+    constexpr size_t kHeader = 64;
+    std::string candidate;
+    if (map.size >= kHeader + 8) {
+        uint64_t n = 0;
+        std::memcpy(&n, bytes + kHeader, 8);
+        if (n > 0 && n <= 65536 && n <= map.size - kHeader - 8)
+            candidate.assign(bytes + kHeader + 8, size_t(n));
+    }
+    const std::string name = fs::path(f.path).filename().string();
+    const bool confirmedByName =
+        !candidate.empty() && std::strtoull(name.substr(0, 16).c_str(), nullptr, 16) ==
+                                  cacheHash(candidate.data(), candidate.size());
+    Report scratch;
+    std::string reason;
+    const CacheKey probe{candidate, UINT64_MAX, 0};
+    decodeCache(std::span<const char>(bytes, map.size), probe, {}, scratch, reason);
+    if (reason.rfind("corrupt", 0) == 0 || reason.rfind("stale: cache format", 0) == 0) {
+        f.problem = reason; // this build cannot use it, whatever report it is of
+        f.unusable = true;
+    } else if (!confirmedByName || reason == "stale: different path") {
+        f.problem = "cannot read the report path from the cache key (" + reason + ")";
+        return;
+    }
+    if (!confirmedByName)
+        return;
+    f.reportPath = candidate;
+    struct stat rs{};
+    // Only "no such file" makes an orphan; a report we may not stat (permissions, a stale
+    // network mount) counts as present.
+    f.reportExists = ::stat(candidate.c_str(), &rs) == 0 || (errno != ENOENT && errno != ENOTDIR);
+}
+
+// Our files in `dir`, most recently used first. `error` is set when the folder exists but
+// cannot be read.
+std::vector<CacheFile> scanDir(const std::string &dir, bool readKeys, std::string *error)
+{
+    std::vector<CacheFile> out;
+    DIR *d = ::opendir(dir.c_str());
+    if (!d) {
+        if (errno != ENOENT && error)
+            *error = dir + ": cannot read the cache directory: " + std::strerror(errno);
+        return out;
+    }
+    const int dfd = ::dirfd(d);
+    while (const dirent *e = ::readdir(d)) {
+        const NameKind kind = classifyName(e->d_name);
+        if (kind == NameKind::Foreign)
+            continue;
+        struct stat st{};
+        if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue; // gone meanwhile, or a symlink/folder that only looks like ours
+        CacheFile f;
+        f.path = dir + "/" + e->d_name;
+        f.bytes = uint64_t(st.st_size);
+        f.lastUseNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+        f.temp = kind == NameKind::Temp;
+        out.push_back(std::move(f));
+    }
+    ::closedir(d);
+    if (readKeys)
+        for (CacheFile &f : out)
+            if (!f.temp)
+                readKey(f);
+    std::sort(out.begin(), out.end(), [](const CacheFile &a, const CacheFile &b) {
+        return a.lastUseNs != b.lastUseNs ? a.lastUseNs > b.lastUseNs : a.path < b.path;
+    });
+    return out;
+}
 
 } // namespace
 
@@ -95,6 +355,11 @@ ReportPtr TraceCache::load(const std::string &reportPath, std::string *why) cons
         return miss(reason);
     report->path = reportPath;
     report->fromCache = true;
+    // Record the use for LRU eviction: the cache file's mtime is not part of the key (that is
+    // the report's size and mtime, inside the file). A read-only cache directory just keeps the
+    // old time.
+    const timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
+    ::utimensat(AT_FDCWD, file.c_str(), times, 0);
     return report;
 }
 
@@ -105,7 +370,90 @@ std::string TraceCache::save(const Report &report) const
     if (ec)
         return m_dir + ": cannot create cache directory: " + ec.message();
     CacheKey key{absolutePath(report.path), report.fileSize, report.fileMtimeNs};
-    return writeFileAtomically(cacheFileFor(report.path), encodeCache(report, key));
+    const std::string file = cacheFileFor(report.path);
+    if (std::string err = writeFileAtomically(file, encodeCache(report, key)); !err.empty())
+        return err;
+    CachePruneOptions evict;
+    evict.keep = file;
+    prune(evict); // what cannot be removed now is retried after the next save
+    return {};
+}
+
+std::vector<CacheFile> TraceCache::files(bool readKeys, std::string *error) const
+{
+    return scanDir(m_dir, readKeys, error);
+}
+
+CachePruneResult TraceCache::prune(const CachePruneOptions &options) const
+{
+    CachePruneResult r;
+    std::string scanError;
+    std::vector<CacheFile> all = scanDir(m_dir, options.orphans, &scanError);
+    if (!scanError.empty())
+        r.errors.push_back(scanError);
+    std::vector<bool> gone(all.size(), false);
+    // Unlinking a cache file that a loaded report (of this or another process) has memory-mapped
+    // is safe on Linux: the mapping keeps the inode and its data until it is unmapped; only the
+    // name goes now, and the disk space when the last mapping does.
+    auto remove = [&](size_t i, const char *reason) {
+        if (!options.dryRun && ::unlink(all[i].path.c_str()) != 0 && errno != ENOENT) {
+            r.errors.push_back(all[i].path + ": cannot remove: " + std::strerror(errno));
+            return;
+        }
+        gone[i] = true;
+        r.removed.push_back({all[i], reason});
+    };
+    const int64_t now = nowNs();
+    for (size_t i = 0; i < all.size(); ++i) {
+        const CacheFile &f = all[i];
+        if (f.path == options.keep)
+            continue;
+        if (f.temp) {
+            if (now - f.lastUseNs > kStaleTempAgeNs)
+                remove(i, "temp");
+        } else if (options.orphans && f.unusable) {
+            remove(i, "unreadable");
+        } else if (options.orphans && !f.reportPath.empty() && !f.reportExists) {
+            remove(i, "orphan");
+        }
+    }
+    uint64_t total = 0;
+    for (size_t i = 0; i < all.size(); ++i)
+        if (!gone[i])
+            total += all[i].bytes;
+    // Least recently used first: `all` is most recent first. Temporaries still being written are
+    // counted but never evicted.
+    for (size_t i = all.size(); i-- > 0 && total > m_maxBytes;) {
+        if (gone[i] || all[i].temp || all[i].path == options.keep)
+            continue;
+        remove(i, "lru");
+        if (gone[i])
+            total -= all[i].bytes;
+    }
+    for (size_t i = 0; i < all.size(); ++i)
+        if (!gone[i]) {
+            ++r.filesLeft;
+            r.bytesLeft += all[i].bytes;
+        }
+    return r;
+}
+
+CachePruneResult TraceCache::clear(bool dryRun) const
+{
+    CachePruneResult r;
+    std::string scanError;
+    for (CacheFile &f : scanDir(m_dir, false, &scanError)) {
+        if (!dryRun && ::unlink(f.path.c_str()) != 0 && errno != ENOENT) {
+            r.errors.push_back(f.path + ": cannot remove: " + std::strerror(errno));
+            ++r.filesLeft;
+            r.bytesLeft += f.bytes;
+            continue;
+        }
+        r.removed.push_back({std::move(f), "clear"});
+    }
+    if (!scanError.empty())
+        r.errors.insert(r.errors.begin(), scanError);
+    return r;
 }
 
 } // namespace ps::core::trace

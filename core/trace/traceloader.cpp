@@ -123,7 +123,7 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
     const size_t workers = std::max<size_t>(1, std::min<size_t>(size_t(threads), n));
     // Few big reports: give each several connections; many reports: one each.
     const int perReport = std::max(1, threads / int(std::max<size_t>(1, std::min<size_t>(n, size_t(threads)))));
-    TraceCache cache(options.cacheDir);
+    TraceCache cache(options.cacheDir, options.cacheMaxBytes);
 
     std::vector<ReportPtr> reports(n);
     std::vector<std::string> errors(n);

@@ -10,7 +10,9 @@
 #include "core/trace/report.h"
 #include "core/trace/tracereader.h"
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ struct LoadOptions
     int threads = 0;             // 0 = std::thread::hardware_concurrency()
     bool useCache = true;
     std::string cacheDir;        // "" = defaultCacheDir() (tracecache.h)
+    // Size cap of the cache directory, least recently used caches evicted after each save;
+    // nullopt = defaultCacheMaxBytes() ($PROFSTUDIO_CACHE_MAX_BYTES, else 10 GiB).
+    std::optional<uint64_t> cacheMaxBytes;
     size_t splitRows = 500000;   // see ReadContext::splitRows
     // Called on a worker thread as soon as one report has loaded (from the cache or the file),
     // possibly from several workers at once; `index` is its position in findReports() order.

@@ -1,5 +1,7 @@
 // The per-report binary cache: exact round trip, memory-mapped reopen, stale and corrupt caches
-// detected and rebuilt, cache directory selection.
+// detected and rebuilt, cache directory selection; the size cap: LRU eviction after each save,
+// hits recording their use, the file just written kept, foreign files untouched, orphans,
+// unreadable caches and stale temporaries pruned, PROFSTUDIO_CACHE_MAX_BYTES.
 
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
@@ -9,11 +11,92 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ctime>
 #include <filesystem>
 
 using namespace ps::core::trace;
+namespace fs = std::filesystem;
 
 namespace {
+
+// The cache files' mtimes are their last use: tests set them to be independent of the clock's
+// resolution and of how fast the machine is.
+void setLastUse(const std::string &path, int64_t secondsAgo)
+{
+    const timespec times[2] = {{0, UTIME_OMIT}, {::time(nullptr) - secondsAgo, 0}};
+    QVERIFY2(::utimensat(AT_FDCWD, path.c_str(), times, 0) == 0, path.c_str());
+}
+
+int64_t lastUseNs(const std::string &path)
+{
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0)
+        return -1;
+    return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+bool exists(const std::string &path)
+{
+    struct stat st{};
+    return ::lstat(path.c_str(), &st) == 0;
+}
+
+uint64_t sizeOf(const std::string &path)
+{
+    std::error_code ec;
+    return uint64_t(fs::file_size(path, ec));
+}
+
+void writeFile(const std::string &path, const QByteArray &bytes)
+{
+    QFile f(QString::fromStdString(path));
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(f.write(bytes), qint64(bytes.size()));
+}
+
+std::string sample(const char *name) { return (sqlref::nsysDir() + "/" + name).toStdString(); }
+
+// Loads one report through the loader with a cache in `dir` and the given cap.
+ReportPtr loadCached(const std::string &report, const std::string &dir, std::optional<uint64_t> cap = {})
+{
+    LoadOptions opt;
+    opt.cacheDir = dir;
+    opt.cacheMaxBytes = cap;
+    opt.threads = 1;
+    LoadResult r = loadReports({report}, opt);
+    return r.reports.size() == 1 ? r.reports[0] : nullptr;
+}
+
+CachePruneOptions withOrphans(bool dryRun = false)
+{
+    CachePruneOptions o;
+    o.orphans = true;
+    o.dryRun = dryRun;
+    return o;
+}
+
+// Restores an environment variable when the test ends.
+class EnvGuard
+{
+public:
+    explicit EnvGuard(const char *name) : m_name(name), m_old(qgetenv(name)), m_was(qEnvironmentVariableIsSet(name)) {}
+    ~EnvGuard()
+    {
+        if (m_was)
+            qputenv(m_name, m_old);
+        else
+            qunsetenv(m_name);
+    }
+
+private:
+    const char *m_name;
+    QByteArray m_old;
+    bool m_was;
+};
 
 template <typename T> bool same(std::span<const T> a, std::span<const T> b)
 {
@@ -164,6 +247,326 @@ private slots:
         // Different paths get different cache files.
         TraceCache c("/tmp/c");
         QVERIFY(c.cacheFileFor("/a/report1.sqlite") != c.cacheFileFor("/b/report1.sqlite"));
+    }
+
+    // ---- size cap ----------------------------------------------------------------------------
+
+    void evictsLeastRecentlyUsed()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.filePath("cache").toStdString();
+        const std::string a = sample("extrap__concurrent.s1.sqlite"), b = sample("extrap__concurrent.s2.sqlite"),
+                          c = sample("extrap__concurrent.s4.sqlite"), d = sample("extrap__concurrent.s8.sqlite");
+        const TraceCache cache(dir);
+        for (const std::string &r : {a, b, c})
+            QVERIFY(loadCached(r, dir));
+        const std::string fa = cache.cacheFileFor(a), fb = cache.cacheFileFor(b), fc = cache.cacheFileFor(c),
+                          fd = cache.cacheFileFor(d);
+        setLastUse(fa, 300);
+        setLastUse(fb, 200);
+        setLastUse(fc, 100);
+        // Opening a from the cache makes it the most recently used: b is now the oldest.
+        ReportPtr hit = loadCached(a, dir);
+        QVERIFY(hit && hit->fromCache);
+        QVERIFY(lastUseNs(fa) > lastUseNs(fc));
+
+        // The size d's cache will have, from a scratch directory.
+        const std::string scratch = tmp.filePath("scratch").toStdString();
+        QVERIFY(loadCached(d, scratch));
+        const uint64_t sizeD = sizeOf(TraceCache(scratch).cacheFileFor(d));
+        QVERIFY(sizeD > 0);
+
+        // Saving d over a cap that holds a, c and d evicts exactly b.
+        const uint64_t cap = sizeOf(fa) + sizeOf(fc) + sizeD;
+        QVERIFY(loadCached(d, dir, cap));
+        QVERIFY(!exists(fb));
+        QVERIFY(exists(fa) && exists(fc) && exists(fd));
+
+        // Down to d alone: c goes first (least recently used), then a.
+        setLastUse(fa, 50);
+        setLastUse(fd, 10);
+        const CachePruneResult r = TraceCache(dir, sizeD).prune();
+        QCOMPARE(r.removed.size(), size_t(2));
+        QCOMPARE(r.removed[0].file.path, fc);
+        QCOMPARE(r.removed[1].file.path, fa);
+        QCOMPARE(r.removed[0].reason, std::string("lru"));
+        QCOMPARE(r.filesLeft, size_t(1));
+        QCOMPARE(r.bytesLeft, sizeD);
+        QVERIFY(r.errors.empty());
+        QVERIFY(exists(fd));
+        // files(): most recently used first, with the report each cache is of.
+        const std::vector<CacheFile> left = cache.files(true);
+        QCOMPARE(left.size(), size_t(1));
+        QCOMPARE(left[0].reportPath, fs::weakly_canonical(d).string());
+        QVERIFY(left[0].reportExists);
+        QVERIFY2(left[0].problem.empty(), left[0].problem.c_str());
+    }
+
+    void hitRecordsUse()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString(), report = sample("extrap__concurrent.s1.sqlite");
+        QVERIFY(loadCached(report, dir));
+        const std::string file = TraceCache(dir).cacheFileFor(report);
+        setLastUse(file, 86400 * 30);
+        const int64_t before = lastUseNs(file);
+        const int64_t start = int64_t(::time(nullptr) - 1) * 1000000000;
+        ReportPtr hit = loadCached(report, dir);
+        QVERIFY(hit && hit->fromCache);
+        QVERIFY(lastUseNs(file) > before);
+        QVERIFY(lastUseNs(file) >= start);
+        // A miss does not count as a use of some other file, and TraceCache::load alone records too.
+        setLastUse(file, 86400);
+        const int64_t old = lastUseNs(file);
+        std::string why;
+        QVERIFY(TraceCache(dir).load(report, &why));
+        QVERIFY(lastUseNs(file) > old);
+    }
+
+    void justWrittenSurvivesOverCap_data()
+    {
+        QTest::addColumn<qulonglong>("cap");
+        QTest::newRow("cap 0") << qulonglong(0);
+        QTest::newRow("cap 1 byte") << qulonglong(1);
+    }
+    void justWrittenSurvivesOverCap()
+    {
+        QFETCH(qulonglong, cap);
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        const std::string a = sample("extrap__concurrent.s1.sqlite"), b = sample("extrap__concurrent.s2.sqlite");
+        const TraceCache cache(dir, cap);
+        QVERIFY(loadCached(a, dir, cap));
+        QVERIFY(exists(cache.cacheFileFor(a))); // alone and over the cap, but just written
+        QVERIFY(loadCached(b, dir, cap));
+        QVERIFY(!exists(cache.cacheFileFor(a)));
+        QVERIFY(exists(cache.cacheFileFor(b)));
+        // A report loaded while its cache is being evicted stays usable: the mapping outlives the name.
+        ReportPtr mapped = loadCached(b, dir, cap);
+        QVERIFY(mapped && mapped->fromCache);
+        QCOMPARE(cache.prune().removed.size(), size_t(1));
+        QVERIFY(!exists(cache.cacheFileFor(b)));
+        QVERIFY(mapped->store->eventCount() > 0);
+        int64_t sum = 0;
+        for (const Track &t : mapped->store->tracks())
+            for (size_t i = 0; i < t.size(); ++i)
+                sum += t.duration(i);
+        QVERIFY(sum > 0);
+    }
+
+    void foreignFilesUntouched()
+    {
+        QTemporaryDir tmp, outside;
+        const std::string dir = tmp.path().toStdString();
+        const std::string report = sample("extrap__concurrent.s1.sqlite");
+        QVERIFY(loadCached(report, dir));
+        const std::string target = outside.filePath("precious.pstc").toStdString();
+        writeFile(target, "keep me");
+        const std::vector<std::string> foreign = {
+            dir + "/notes.txt",
+            dir + "/ABCDEF0123456789.pstc",        // upper-case hex: not a name we write
+            dir + "/0123456789abcde.pstc",         // 15 hex digits
+            dir + "/0123456789abcdeg.pstc",        // not hex
+            dir + "/0123456789abcdef.pstcx",
+            dir + "/0123456789abcdef.pstc.tmp",    // not mkstemp's 6 characters
+            dir + "/0123456789abcdef.pstc.abc-12", // not letters and digits
+            dir + "/0123456789abcdef.pstc.Ab12Cd.old",
+            dir + "/sub/0123456789abcdef.pstc",    // in a subfolder
+            dir + "/nsys-export/report1-0123456789abcdef.sqlite",
+        };
+        QVERIFY(QDir().mkpath(QString::fromStdString(dir + "/sub")));
+        QVERIFY(QDir().mkpath(QString::fromStdString(dir + "/nsys-export")));
+        for (const std::string &f : foreign) {
+            writeFile(f, QByteArray(4096, 'x'));
+            setLastUse(f, 86400 * 365);
+        }
+        // Named like ours but a symlink (to a file outside) or a folder: not ours either.
+        const std::string link = dir + "/fedcba9876543210.pstc";
+        QCOMPARE(::symlink(target.c_str(), link.c_str()), 0);
+        QVERIFY(QDir().mkpath(QString::fromStdString(dir + "/00000000000000aa.pstc")));
+
+        const TraceCache cache(dir, 0);
+        const std::vector<CacheFile> listed = cache.files(true);
+        QCOMPARE(listed.size(), size_t(1));
+        QCOMPARE(listed[0].path, cache.cacheFileFor(report));
+        const CachePruneResult pruned = cache.prune(withOrphans());
+        QCOMPARE(pruned.removed.size(), size_t(1));
+        QVERIFY(cache.clear().removed.empty());
+        for (const std::string &f : foreign)
+            QVERIFY2(exists(f), f.c_str());
+        QVERIFY(exists(link));
+        QVERIFY(exists(target));
+        QVERIFY(exists(dir + "/00000000000000aa.pstc"));
+    }
+
+    void orphansAndUnreadablePruned()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.filePath("cache").toStdString();
+        const std::string r1 = tmp.filePath("r1.sqlite").toStdString(), r2 = tmp.filePath("r2.sqlite").toStdString();
+        QVERIFY(QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite", QString::fromStdString(r1)));
+        QVERIFY(QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s2.sqlite", QString::fromStdString(r2)));
+        QVERIFY(loadCached(r1, dir));
+        QVERIFY(loadCached(r2, dir));
+        const TraceCache cache(dir);
+        const std::string c1 = cache.cacheFileFor(r1), c2 = cache.cacheFileFor(r2);
+        // A cache file named like ours that this build cannot read (an older format, damage).
+        const std::string bad = dir + "/0123456789abcdef.pstc";
+        writeFile(bad, QByteArray(200, '\0'));
+        QVERIFY(QFile::remove(QString::fromStdString(r1)));
+
+        std::vector<CacheFile> files = cache.files(true);
+        QCOMPARE(files.size(), size_t(3));
+        for (const CacheFile &f : files) {
+            if (f.path == c1) {
+                QCOMPARE(f.reportPath, fs::weakly_canonical(r1).string());
+                QVERIFY(!f.reportExists);
+            } else if (f.path == c2) {
+                QCOMPARE(f.reportPath, fs::weakly_canonical(r2).string());
+                QVERIFY(f.reportExists);
+                QVERIFY(!f.unusable);
+            } else {
+                QCOMPARE(f.path, bad);
+                QVERIFY(f.reportPath.empty());
+                QVERIFY(f.unusable);
+                QVERIFY2(QString::fromStdString(f.problem).startsWith("corrupt"), f.problem.c_str());
+            }
+        }
+        // Eviction alone (what every save does) keeps them while under the cap.
+        QVERIFY(cache.prune().removed.empty());
+        // A dry run says what would go and removes nothing.
+        const CachePruneResult dry = cache.prune(withOrphans(true));
+        QCOMPARE(dry.removed.size(), size_t(2));
+        QVERIFY(exists(c1) && exists(bad));
+        const CachePruneResult r = cache.prune(withOrphans());
+        QCOMPARE(r.removed.size(), size_t(2));
+        for (const CacheRemoval &x : r.removed) {
+            if (x.file.path == c1)
+                QCOMPARE(x.reason, std::string("orphan"));
+            else
+                QCOMPARE(x.reason, std::string("unreadable"));
+        }
+        QVERIFY(!exists(c1) && !exists(bad));
+        QVERIFY(exists(c2));
+        QCOMPARE(r.filesLeft, size_t(1));
+        ReportPtr again = loadCached(r2, dir);
+        QVERIFY(again && again->fromCache);
+    }
+
+    void staleTempsCleaned()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        QVERIFY(loadCached(sample("extrap__concurrent.s1.sqlite"), dir));
+        const std::string oldTemp = dir + "/0123456789abcdef.pstc.Ab12Cd";
+        const std::string liveTemp = dir + "/0123456789abcdef.pstc.Xy34Zw";
+        writeFile(oldTemp, QByteArray(1000, 'x'));
+        writeFile(liveTemp, QByteArray(1000, 'x'));
+        setLastUse(oldTemp, kStaleTempAgeNs / 1000000000 + 60);
+        setLastUse(liveTemp, 5); // a write in progress
+        const TraceCache cache(dir);
+        std::vector<CacheFile> files = cache.files();
+        QCOMPARE(files.size(), size_t(3));
+        QCOMPARE(std::count_if(files.begin(), files.end(), [](const CacheFile &f) { return f.temp; }), 2);
+        // The next save cleans the leftover and leaves the live one.
+        QVERIFY(loadCached(sample("extrap__concurrent.s2.sqlite"), dir));
+        QVERIFY(!exists(oldTemp));
+        QVERIFY(exists(liveTemp));
+        // A live temporary is never evicted, even over the cap; clear removes it.
+        const CachePruneResult r = TraceCache(dir, 0).prune();
+        QCOMPARE(r.removed.size(), size_t(2));
+        QVERIFY(exists(liveTemp));
+        QCOMPARE(r.filesLeft, size_t(1));
+        QCOMPARE(cache.clear().removed.size(), size_t(1));
+        QVERIFY(!exists(liveTemp));
+        QVERIFY(cache.files().empty());
+    }
+
+    void byteSizes_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qlonglong>("bytes"); // -1: invalid
+        QTest::newRow("plain") << "1073741824" << qlonglong(1073741824);
+        QTest::newRow("zero") << "0" << qlonglong(0);
+        QTest::newRow("K") << "1K" << qlonglong(1024);
+        QTest::newRow("k lower") << "512k" << qlonglong(512 * 1024);
+        QTest::newRow("M") << "10M" << qlonglong(10) * 1024 * 1024;
+        QTest::newRow("G") << "10G" << (qlonglong(10) << 30);
+        QTest::newRow("GiB") << "10GiB" << (qlonglong(10) << 30);
+        QTest::newRow("GB") << "2gb" << (qlonglong(2) << 30);
+        QTest::newRow("T") << "1T" << (qlonglong(1) << 40);
+        QTest::newRow("fraction") << "1.5G" << (qlonglong(3) << 29);
+        QTest::newRow("B") << "100B" << qlonglong(100);
+        QTest::newRow("spaces around") << " 20M " << (qlonglong(20) << 20);
+        QTest::newRow("empty") << "" << qlonglong(-1);
+        QTest::newRow("word") << "lots" << qlonglong(-1);
+        QTest::newRow("negative") << "-1G" << qlonglong(-1);
+        QTest::newRow("unknown unit") << "10X" << qlonglong(-1);
+        QTest::newRow("space inside") << "10 G" << qlonglong(-1);
+        QTest::newRow("exponent") << "1e9" << qlonglong(-1);
+        QTest::newRow("fraction of a byte") << "1.5" << qlonglong(-1);
+        QTest::newRow("overflow") << "99999999999T" << qlonglong(-1);
+        QTest::newRow("overflow digits") << "999999999999999999999999" << qlonglong(-1);
+    }
+    void byteSizes()
+    {
+        QFETCH(QString, text);
+        QFETCH(qlonglong, bytes);
+        std::string error;
+        const std::optional<uint64_t> v = parseByteSize(text.toStdString(), error);
+        if (bytes < 0) {
+            QVERIFY(!v);
+            QVERIFY2(error.find("'" + text.toStdString() + "'") != std::string::npos, error.c_str());
+        } else {
+            QVERIFY2(v, error.c_str());
+            QCOMPARE(qlonglong(*v), bytes);
+        }
+    }
+
+    void capFromEnvironment()
+    {
+        EnvGuard guard("PROFSTUDIO_CACHE_MAX_BYTES");
+        qunsetenv("PROFSTUDIO_CACHE_MAX_BYTES");
+        std::string error;
+        QCOMPARE(defaultCacheMaxBytes(&error), kDefaultCacheMaxBytes);
+        QVERIFY(error.empty());
+        QCOMPARE(TraceCache("/tmp/x").maxBytes(), uint64_t(10) << 30);
+
+        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "2M");
+        QCOMPARE(defaultCacheMaxBytes(&error), uint64_t(2) << 20);
+        QVERIFY(error.empty());
+        QCOMPARE(TraceCache("/tmp/x").maxBytes(), uint64_t(2) << 20);
+        QCOMPARE(TraceCache("/tmp/x", 5).maxBytes(), uint64_t(5)); // an explicit cap wins
+        QVERIFY(TraceCache("/tmp/x").maxBytesProblem().empty());
+
+        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "ten gigs");
+        QCOMPARE(defaultCacheMaxBytes(&error), kDefaultCacheMaxBytes);
+        QCOMPARE(QString::fromStdString(error),
+                 QString("PROFSTUDIO_CACHE_MAX_BYTES: 'ten gigs' is not a size: expected bytes, or a number with K, "
+                         "M, G or T (binary: 1K = 1024 bytes), e.g. 10G or 500M; using the default 10.0 GiB"));
+        QCOMPARE(QString::fromStdString(TraceCache("/tmp/x").maxBytesProblem()), QString::fromStdString(error));
+        QVERIFY(TraceCache("/tmp/x", 5).maxBytesProblem().empty());
+
+        // Through the loader: the variable caps the cache of a load that names no cap.
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        const std::string a = sample("extrap__concurrent.s1.sqlite"), b = sample("extrap__concurrent.s2.sqlite");
+        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "1K");
+        QVERIFY(loadCached(a, dir));
+        QVERIFY(loadCached(b, dir));
+        QCOMPARE(TraceCache(dir).files().size(), size_t(1));
+        // An invalid value falls back to the default: nothing is evicted, the load works.
+        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "-5");
+        QVERIFY(loadCached(a, dir));
+        QCOMPARE(TraceCache(dir).files().size(), size_t(2));
+    }
+
+    void byteSizeText()
+    {
+        QCOMPARE(QString::fromStdString(formatByteSize(0)), QString("0 B"));
+        QCOMPARE(QString::fromStdString(formatByteSize(1023)), QString("1023 B"));
+        QCOMPARE(QString::fromStdString(formatByteSize(1536)), QString("1.5 KiB"));
+        QCOMPARE(QString::fromStdString(formatByteSize(kDefaultCacheMaxBytes)), QString("10.0 GiB"));
     }
 };
 
