@@ -207,14 +207,14 @@ std::string sealCacheBody(std::string_view body)
     return out;
 }
 
-bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
-                 std::string &reason)
+namespace {
+// Checks the header and reads the key that opens the body; `in` is left after the key.
+bool readHeaderAndKey(std::span<const char> bytes, Header &h, In &in, CacheKey &stored, std::string &reason)
 {
     if (bytes.size() < kHeaderSize) {
         reason = "corrupt: shorter than its header";
         return false;
     }
-    Header h;
     std::memcpy(&h, bytes.data(), sizeof h);
     if (std::memcmp(h.magic, kMagic, 8) != 0) {
         reason = "corrupt: bad magic";
@@ -232,18 +232,43 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
         reason = "corrupt: truncated";
         return false;
     }
-    const std::span<const char> body = bytes.subspan(kHeaderSize);
+    stored.path = in.str();
+    stored.size = in.u64();
+    stored.mtimeNs = int64_t(in.u64());
+    if (!in.ok) {
+        reason = "corrupt: layout";
+        return false;
+    }
+    return true;
+}
+} // namespace
+
+bool readCacheKey(std::span<const char> bytes, CacheKey &key, std::string &reason)
+{
+    Header h;
+    In in(bytes.size() >= kHeaderSize ? bytes.subspan(kHeaderSize) : std::span<const char>());
+    return readHeaderAndKey(bytes, h, in, key, reason);
+}
+
+bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
+                 std::string &reason)
+{
+    Header h;
+    const std::span<const char> body = bytes.size() >= kHeaderSize ? bytes.subspan(kHeaderSize) : std::span<const char>();
     In in(body);
+    CacheKey stored;
+    if (!readHeaderAndKey(bytes, h, in, stored, reason))
+        return false;
     // Key first, so a stale cache is rejected before hashing the whole body.
-    if (in.str() != key.path) {
+    if (stored.path != key.path) {
         reason = "stale: different path";
         return false;
     }
-    if (in.u64() != key.size) {
+    if (stored.size != key.size) {
         reason = "stale: size changed";
         return false;
     }
-    if (int64_t(in.u64()) != key.mtimeNs) {
+    if (stored.mtimeNs != key.mtimeNs) {
         reason = "stale: modification time changed";
         return false;
     }

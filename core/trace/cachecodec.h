@@ -26,12 +26,17 @@ uint64_t cacheHash(const void *data, size_t size);
 
 std::string encodeCache(const Report &report, const CacheKey &key);
 
-// Fills `report` (meta, identity from the path, store viewing `bytes`) or returns false with a
-// reason ("stale: ...", "corrupt: ..."). `owner` keeps `bytes` alive for the store's lifetime.
 // A cache file made of `body` behind a valid header (checksums computed). For the fuzzer, which
 // must get past the checksums to exercise the structural checks.
 std::string sealCacheBody(std::string_view body);
 
+// The key a cache file was written for, read without decoding the rest (the header is checked:
+// magic, header checksum, format version, size). False with a reason ("corrupt: ...", "stale:
+// cache format N") when this build cannot use the file.
+bool readCacheKey(std::span<const char> bytes, CacheKey &key, std::string &reason);
+
+// Fills `report` (meta, identity from the path, store viewing `bytes`) or returns false with a
+// reason ("stale: ...", "corrupt: ..."). `owner` keeps `bytes` alive for the store's lifetime.
 bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
                  std::string &reason);
 

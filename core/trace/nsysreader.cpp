@@ -54,6 +54,7 @@ struct Chunk
     std::vector<std::pair<uint32_t, uint32_t>> shortNames;
     std::vector<uint64_t> nvtxScope; // NVTX: (domainId << 32) | category, per row
     std::vector<std::string> texts;
+    std::vector<uint32_t> openEnds; // NVTX: rows of ranges with a NULL end (never closed)
     std::string error;
 };
 
@@ -172,6 +173,9 @@ void readJob(const SqliteDb &db, const Job &job, Chunk &c, Shared &sh)
         const int64_t start = s.int64(0);
         c.start.push_back(start);
         c.end.push_back(s.isNull(1) ? start : s.int64(1));
+        // eventType 34 (mark) has no end by nature; a range without one was never closed.
+        if (job.table == Table::Nvtx && s.isNull(1) && s.int64(3) != 34)
+            c.openEnds.push_back(uint32_t(c.start.size() - 1));
         c.gid.push_back(s.int64(2));
         switch (job.table) {
         case Table::Kernel: {
@@ -518,6 +522,23 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
         if (!chunks[j].error.empty())
             return chunks[j].error + " (reading " +
                    std::string(kTables[size_t(jobs[j].table)].name) + "; the file may be truncated or corrupt)";
+    }
+
+    // A range never closed (pushed or started, then the capture ended) lasts, as in nsys stats,
+    // until the last NVTX timestamp of the file: max(max(start), max(end)) over NVTX_EVENTS.
+    if (std::any_of(chunks.begin(), chunks.end(), [](const Chunk &c) { return !c.openEnds.empty(); })) {
+        std::string ignored; // without the bound, such ranges keep duration 0
+        SqliteStmt q = db.prepare("SELECT max(start), max(end) FROM NVTX_EVENTS", ignored);
+        int64_t last = INT64_MIN;
+        if (q.get() && q.step()) {
+            if (!q.isNull(0))
+                last = q.int64(0);
+            if (!q.isNull(1))
+                last = std::max(last, q.int64(1));
+        }
+        for (Chunk &c : chunks)
+            for (uint32_t i : c.openEnds)
+                c.end[i] = std::max(c.end[i], last);
     }
 
     // Time base (spec 1.6). Event times are ns since the session start, whose UTC time is

@@ -209,13 +209,10 @@ int64_t nowNs()
     return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-// Fills reportPath / reportExists / problem of a cache file from the key inside it. The codec has
-// no reader for the key alone, so the path is taken from its documented place (cachecodec.h: the
-// body's first array, after the 64-byte header) and then confirmed twice: the file's name must be
-// cacheHash() of that path, and decodeCache() given that path must get past its path check. The
-// probe key has an impossible size, so decodeCache stops right there: only the first page of
-// the file is read, whatever its size. A file whose key cannot be confirmed gets a problem and no
-// report path, so it is never taken for an orphan.
+// Fills reportPath / reportExists / problem of a cache file from the key inside it. Only the
+// header and key are read (the first page of a mapped file), whatever the file's size. The key's
+// path must hash to the file's name, else the file is not taken for any report's cache (and so
+// never for an orphan).
 void readKey(CacheFile &f)
 {
     const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -239,32 +236,20 @@ void readKey(CacheFile &f)
         f.problem = std::string("cannot map: ") + std::strerror(errno);
         return;
     }
-    const char *bytes = static_cast<const char *>(map.addr);
-    constexpr size_t kHeader = 64;
-    std::string candidate;
-    if (map.size >= kHeader + 8) {
-        uint64_t n = 0;
-        std::memcpy(&n, bytes + kHeader, 8);
-        if (n > 0 && n <= 65536 && n <= map.size - kHeader - 8)
-            candidate.assign(bytes + kHeader + 8, size_t(n));
-    }
-    const std::string name = fs::path(f.path).filename().string();
-    const bool confirmedByName =
-        !candidate.empty() && std::strtoull(name.substr(0, 16).c_str(), nullptr, 16) ==
-                                  cacheHash(candidate.data(), candidate.size());
-    Report scratch;
+    CacheKey key;
     std::string reason;
-    const CacheKey probe{candidate, UINT64_MAX, 0};
-    decodeCache(std::span<const char>(bytes, map.size), probe, {}, scratch, reason);
-    if (reason.rfind("corrupt", 0) == 0 || reason.rfind("stale: cache format", 0) == 0) {
+    if (!readCacheKey(std::span<const char>(static_cast<const char *>(map.addr), map.size), key, reason)) {
         f.problem = reason; // this build cannot use it, whatever report it is of
         f.unusable = true;
-    } else if (!confirmedByName || reason == "stale: different path") {
-        f.problem = "cannot read the report path from the cache key (" + reason + ")";
         return;
     }
-    if (!confirmedByName)
+    const std::string name = fs::path(f.path).filename().string();
+    if (key.path.empty() ||
+        std::strtoull(name.substr(0, 16).c_str(), nullptr, 16) != cacheHash(key.path.data(), key.path.size())) {
+        f.problem = "the cache key names another file than this cache file's name";
         return;
+    }
+    const std::string &candidate = key.path;
     f.reportPath = candidate;
     struct stat rs{};
     // Only "no such file" makes an orphan; a report we may not stat (permissions, a stale
