@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/alignment.h"
+#include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "core/trace/tracestats.h"
 
@@ -199,6 +200,12 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
     tr::LoadOptions opt;
     opt.useCache = !a.has("no-cache");
     opt.cacheDir = a.value("cache-dir");
+    if (opt.useCache) {
+        std::string capProblem; // the default cap is used then; say so rather than ignore it
+        tr::defaultCacheMaxBytes(&capProblem);
+        if (!capProblem.empty())
+            err << "warning: " << capProblem << "\n";
+    }
     if (a.has("threads")) {
         auto t = parseInt(a.value("threads"));
         if (!t || *t < 1 || *t > 1024) {

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 
 namespace ps::core::trace {
@@ -259,6 +260,69 @@ void readKey(CacheFile &f)
 
 // Our files in `dir`, most recently used first. `error` is set when the folder exists but
 // cannot be read.
+// The SQLite files that `nsys export` wrote for .nsys-rep reports (formats/nsysrepreader.cpp):
+// "<dir>/nsys-export/<stem>-<16 hex>.sqlite", finished when "<that>.done" (which names the
+// report) sits beside it. They count against the same cap: after the first load the report's
+// cache holds everything, and the export is only read again when that cache is gone. One without
+// its marker is a conversion in progress or left by a crash: a temporary.
+void scanNsysExports(const std::string &dir, std::vector<CacheFile> &out)
+{
+    const std::string sub = dir + "/" + kNsysExportFolder;
+    DIR *d = ::opendir(sub.c_str());
+    if (!d)
+        return;
+    const int dfd = ::dirfd(d);
+    while (const dirent *e = ::readdir(d)) {
+        const std::string_view name = e->d_name;
+        constexpr std::string_view kExt = ".sqlite";
+        if (name.size() < 1 + 16 + kExt.size() || name.substr(name.size() - kExt.size()) != kExt ||
+            name[name.size() - kExt.size() - 17] != '-')
+            continue;
+        const std::string_view hex = name.substr(name.size() - kExt.size() - 16, 16);
+        if (!std::all_of(hex.begin(), hex.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
+            continue;
+        struct stat st{}, done{};
+        if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        const std::string marker = std::string(name) + ".done";
+        const bool finished = ::fstatat(dfd, marker.c_str(), &done, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(done.st_mode);
+        CacheFile f;
+        f.path = sub + "/" + e->d_name;
+        f.bytes = uint64_t(st.st_size) + (finished ? uint64_t(done.st_size) : 0);
+        f.lastUseNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+        f.temp = !finished;
+        f.nsysExport = true;
+        out.push_back(std::move(f));
+    }
+    ::closedir(d);
+}
+
+// An nsys export's report: the first line of its ".done" marker.
+void readExportMarker(CacheFile &f)
+{
+    std::ifstream in(f.path + ".done");
+    std::string line;
+    if (!std::getline(in, line) || line.empty()) {
+        f.problem = "cannot read the report path from " + f.path + ".done";
+        return;
+    }
+    f.reportPath = line;
+    struct stat rs{};
+    f.reportExists = ::stat(line.c_str(), &rs) == 0 || (errno != ENOENT && errno != ENOTDIR);
+}
+
+// Unlinks one of our files; an nsys export takes its marker along.
+bool unlinkCacheFile(const CacheFile &f, std::string &error)
+{
+    if (::unlink(f.path.c_str()) != 0 && errno != ENOENT) {
+        error = f.path + ": cannot remove: " + std::strerror(errno);
+        return false;
+    }
+    if (f.nsysExport)
+        ::unlink((f.path + ".done").c_str());
+    return true;
+}
+
 std::vector<CacheFile> scanDir(const std::string &dir, bool readKeys, std::string *error)
 {
     std::vector<CacheFile> out;
@@ -284,10 +348,17 @@ std::vector<CacheFile> scanDir(const std::string &dir, bool readKeys, std::strin
         out.push_back(std::move(f));
     }
     ::closedir(d);
-    if (readKeys)
-        for (CacheFile &f : out)
-            if (!f.temp)
+    scanNsysExports(dir, out);
+    if (readKeys) {
+        for (CacheFile &f : out) {
+            if (f.temp)
+                continue;
+            if (f.nsysExport)
+                readExportMarker(f);
+            else
                 readKey(f);
+        }
+    }
     std::sort(out.begin(), out.end(), [](const CacheFile &a, const CacheFile &b) {
         return a.lastUseNs != b.lastUseNs ? a.lastUseNs > b.lastUseNs : a.path < b.path;
     });
@@ -381,8 +452,9 @@ CachePruneResult TraceCache::prune(const CachePruneOptions &options) const
     // is safe on Linux: the mapping keeps the inode and its data until it is unmapped; only the
     // name goes now, and the disk space when the last mapping does.
     auto remove = [&](size_t i, const char *reason) {
-        if (!options.dryRun && ::unlink(all[i].path.c_str()) != 0 && errno != ENOENT) {
-            r.errors.push_back(all[i].path + ": cannot remove: " + std::strerror(errno));
+        std::string err;
+        if (!options.dryRun && !unlinkCacheFile(all[i], err)) {
+            r.errors.push_back(err);
             return;
         }
         gone[i] = true;
@@ -428,8 +500,9 @@ CachePruneResult TraceCache::clear(bool dryRun) const
     CachePruneResult r;
     std::string scanError;
     for (CacheFile &f : scanDir(m_dir, false, &scanError)) {
-        if (!dryRun && ::unlink(f.path.c_str()) != 0 && errno != ENOENT) {
-            r.errors.push_back(f.path + ": cannot remove: " + std::strerror(errno));
+        std::string err;
+        if (!dryRun && !unlinkCacheFile(f, err)) {
+            r.errors.push_back(err);
             ++r.filesLeft;
             r.bytesLeft += f.bytes;
             continue;

@@ -26,6 +26,10 @@ namespace ps::core::trace {
 // $PROFSTUDIO_CACHE_DIR, else $XDG_CACHE_HOME/profstudio, else ~/.cache/profstudio.
 std::string defaultCacheDir();
 
+// Where .nsys-rep reports are converted to SQLite by `nsys export`, under the cache directory;
+// those files count against the same cap and are pruned with the caches.
+inline constexpr const char *kNsysExportFolder = "nsys-export";
+
 constexpr uint64_t kDefaultCacheMaxBytes = uint64_t(10) << 30; // 10 GiB
 // A temporary older than this is left over from a crashed write (a live write keeps its file's
 // mtime current: every write() updates it).
@@ -48,6 +52,7 @@ struct CacheFile
     uint64_t bytes = 0;
     int64_t lastUseNs = 0; // mtime (ns since the epoch): when it was written or last hit
     bool temp = false;     // a temporary of an atomic write (in progress, or left by a crash)
+    bool nsysExport = false; // an `nsys export` SQLite of a .nsys-rep (in kNsysExportFolder)
     // With files(true), for cache files (not temporaries):
     std::string reportPath; // the report the cache is of (the key inside the file); "" if unknown
     bool reportExists = false;

@@ -5,6 +5,7 @@
 
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/formats/nsysrepreader.h"
+#include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "fakensys.h"
 #include "sqlquery.h"
@@ -105,13 +106,28 @@ private slots:
         QCOMPARE(QString::fromStdString(meta.exporterVersion),
                  db.value("SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'").toString());
 
-        // A second read reuses the finished export: nsys is not run again.
+        // A second read reuses the finished export: nsys is not run again, and the export's
+        // last use (its mtime, what the cache's LRU pruning goes by) moves forward.
         QFile::remove(m_bin.filePath("argv.txt"));
+        const QDateTime longAgo = QDateTime::currentDateTime().addDays(-3);
+        {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.setFileTime(longAgo, QFileDevice::FileModificationTime));
+        }
         StoreBuilder b2;
         ReportMeta meta2;
         QVERIFY(reader.read(rep.toStdString(), b2, meta2, ReadContext{}).empty());
         QVERIFY(!QFile::exists(m_bin.filePath("argv.txt")));
         QCOMPARE(std::move(b2).build().eventCount(), s.eventCount());
+        QVERIFY(QFileInfo(out).lastModified() > longAgo.addDays(1));
+        // The export counts as a file of the cache, for the report it was made from.
+        bool listed = false;
+        for (const CacheFile &f : TraceCache(cache.path().toStdString()).files(true))
+            if (f.path == out.toStdString()) {
+                listed = f.nsysExport && !f.temp && f.reportPath == rep.toStdString() && f.reportExists;
+            }
+        QVERIFY(listed);
     }
 
     void withoutNsys()

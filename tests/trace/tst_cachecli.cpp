@@ -129,6 +129,12 @@ private slots:
         QCOMPARE(bad.json["max_bytes"].toInteger(), qint64(10) << 30);
         QVERIFY2(bad.err.contains("warning: PROFSTUDIO_CACHE_MAX_BYTES: '10X' is not a size"), qPrintable(bad.err));
         QCOMPARE(bad.json["warnings"].toArray().size(), 1);
+        // Loading commands say so too, and still load (with the default cap).
+        Run loadBad = cli({"trace", "info", "--format", "json", m_reports.front()}, "10X");
+        QCOMPARE(loadBad.code, 0);
+        QVERIFY2(loadBad.err.contains("warning: PROFSTUDIO_CACHE_MAX_BYTES: '10X' is not a size"),
+                 qPrintable(loadBad.err));
+        QCOMPARE(loadBad.json["reports"].toArray().size(), 1);
 
         // Text: the directory, and every report.
         Run text = cli({"trace", "cache", "info"});

@@ -372,7 +372,8 @@ private slots:
             dir + "/0123456789abcdef.pstc.abc-12", // not letters and digits
             dir + "/0123456789abcdef.pstc.Ab12Cd.old",
             dir + "/sub/0123456789abcdef.pstc",    // in a subfolder
-            dir + "/nsys-export/report1-0123456789abcdef.sqlite",
+            dir + "/nsys-export/report1.sqlite", // not an export name we write (no hash)
+            dir + "/nsys-export/report1-0123456789ABCDEF.sqlite",
         };
         QVERIFY(QDir().mkpath(QString::fromStdString(dir + "/sub")));
         QVERIFY(QDir().mkpath(QString::fromStdString(dir + "/nsys-export")));
@@ -451,6 +452,60 @@ private slots:
         QCOMPARE(r.filesLeft, size_t(1));
         ReportPtr again = loadCached(r2, dir);
         QVERIFY(again && again->fromCache);
+    }
+
+    // `nsys export` SQLite files of .nsys-rep reports live under the cache directory and count
+    // against the same cap: listed with the report they were made from (their .done marker),
+    // evicted least recently used first, pruned when the report is gone, removed with their
+    // marker; an unfinished one is a temporary.
+    void nsysExportsPruned()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.filePath("cache").toStdString();
+        const std::string exports = dir + "/" + kNsysExportFolder;
+        QVERIFY(fs::create_directories(exports));
+        const std::string rep = tmp.filePath("rank0.nsys-rep").toStdString();
+        writeFile(rep, QByteArray("NVIDIA Tegra Profiler Report"));
+        const std::string live = exports + "/rank0-0123456789abcdef.sqlite";
+        const std::string gone = exports + "/rank1-fedcba9876543210.sqlite";
+        const std::string unfinished = exports + "/rank2-00000000000000aa.sqlite";
+        const std::string foreign = exports + "/notes.sqlite";
+        writeFile(live, QByteArray(4000, 's'));
+        writeFile(live + ".done", QByteArray::fromStdString(rep + "\n"));
+        writeFile(gone, QByteArray(3000, 's'));
+        writeFile(gone + ".done", QByteArray::fromStdString(tmp.filePath("rank1.nsys-rep").toStdString() + "\n"));
+        writeFile(unfinished, QByteArray(2000, 's'));
+        writeFile(foreign, QByteArray(100, 's'));
+        setLastUse(live, 100);
+        setLastUse(gone, 200);
+        setLastUse(unfinished, kStaleTempAgeNs / 1000000000 + 60);
+
+        const TraceCache cache(dir);
+        std::vector<CacheFile> files = cache.files(true);
+        QCOMPARE(files.size(), size_t(3)); // not notes.sqlite
+        for (const CacheFile &f : files) {
+            QVERIFY(f.nsysExport);
+            if (f.path == live) {
+                QCOMPARE(f.bytes, uint64_t(4000 + rep.size() + 1));
+                QCOMPARE(f.reportPath, rep);
+                QVERIFY(f.reportExists && !f.temp);
+            } else if (f.path == gone) {
+                QVERIFY(!f.reportExists && !f.temp);
+            } else {
+                QCOMPARE(f.path, unfinished);
+                QVERIFY(f.temp);
+            }
+        }
+        // Pruning: the unfinished one (old) as a temporary, the orphan with its marker.
+        const CachePruneResult r = cache.prune(withOrphans());
+        QCOMPARE(r.removed.size(), size_t(2));
+        QVERIFY(!exists(unfinished) && !exists(gone) && !exists(gone + ".done"));
+        QVERIFY(exists(live) && exists(live + ".done") && exists(foreign));
+        // A report cache saved over a cap that cannot hold both evicts the older export.
+        QVERIFY(loadCached(sample("extrap__concurrent.s1.sqlite"), dir, uint64_t(1)));
+        QVERIFY(!exists(live) && !exists(live + ".done"));
+        QVERIFY(exists(foreign));
+        QCOMPARE(cache.files().size(), size_t(1));
     }
 
     void staleTempsCleaned()

@@ -6,6 +6,7 @@
 #include "core/trace/nsysreader.h"
 #include "core/trace/tracecache.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -102,7 +103,7 @@ std::string NsysRepReader::exportPathFor(const std::string &report) const
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
     const std::string dir = m_options.cacheDir.empty() ? defaultCacheDir() : m_options.cacheDir;
-    return (fs::path(dir) / "nsys-export" / (stemOf(report) + "-" + hex + ".sqlite")).string();
+    return (fs::path(dir) / kNsysExportFolder / (stemOf(report) + "-" + hex + ".sqlite")).string();
 }
 
 std::vector<std::string> NsysRepReader::exportArgv(const std::string &nsys, const std::string &output,
@@ -121,6 +122,9 @@ std::string NsysRepReader::convert(const std::string &report, std::string &sqlit
     const std::string done = out + ".done";
     std::error_code ec;
     if (fs::exists(out, ec) && fs::exists(done, ec)) {
+        // Record the use: the cache's pruning evicts the least recently used exports first.
+        const timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
+        ::utimensat(AT_FDCWD, out.c_str(), times, 0);
         sqlitePath = out;
         return {};
     }
