@@ -9,6 +9,7 @@ packages=(
   qt6-base-dev libqcustomplot-dev libgl-dev
   libyaml-cpp-dev libsqlite3-dev sqlite3 zlib1g-dev libsimdjson-dev
   fonts-dejavu-core
+  rsync  # the collect-script tests run the script they export
 )
 
 missing=()

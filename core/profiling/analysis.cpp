@@ -1,5 +1,7 @@
 #include "core/profiling/analysis.h"
 
+#include "core/profiling/collectscript.h"
+
 #include "core/config/interpolation.h"
 #include "core/config/yamlemitter.h"
 #include "core/profiling/configreader.h"
@@ -63,6 +65,7 @@ std::shared_ptr<const AnalysisResult> analyze(const AnalysisInput &input)
         e.rayJob = exportRayJob(result->model.framework, result->launch.driverArgv, input.launch);
         if (result->model.framework == Framework::Verl)
             e.migration = migrateVerlLegacy(result->model.verl, cfg);
+        e.collect = exportCollectScript(result->launch, input.compose.configName);
         if (input.withYamlMinimal) {
             try {
                 e.yamlMinimal = exportYamlMinimal(input.compose, composed);

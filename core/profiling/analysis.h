@@ -42,6 +42,7 @@ struct Exports
     std::string overrides;                // one shell-quoted override per line
     std::string rayJob;                   // verl: ray job submit ...; RLinf: the driver line
     std::vector<MigrationStep> migration; // verl old schema -> new; empty otherwise
+    std::string collect;                  // bash script gathering the reports from the nodes
 };
 
 struct AnalysisResult

@@ -487,6 +487,12 @@ private slots:
         QVERIFY(script.contains(ws.rayJobText().trimmed()));
         QVERIFY(QFileInfo(dir.filePath("run.sh")).isExecutable());
         QVERIFY(ws.session()->undoStack()->isClean());
+        // The collect script is the engine's for the same config, executable.
+        QCOMPARE(ws.saveCollectScript(dir.filePath("collect.sh")), QString());
+        const cfgtest::EngineRun run = engine(cfgtest::verlRoot(), "ppo_trainer", ws.session()->allOverrides(), false);
+        QVERIFY2(run.analysis, run.error.c_str());
+        QCOMPARE(readFile(dir.filePath("collect.sh")).toStdString(), run.analysis->exports.collect);
+        QVERIFY(QFileInfo(dir.filePath("collect.sh")).isExecutable());
         ws.setCloseQuestion([&] {
             ++asked;
             return int(QMessageBox::Cancel);

@@ -4,6 +4,9 @@
 #include "core/profiling/analysis.h"
 #include "profilingtestutil.h"
 
+#include <QDir>
+#include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -81,6 +84,79 @@ private slots:
                  std::string("ray job submit --runtime-env-json '{\"working_dir\":\".\"}' -- python3 "
                              "-m verl.trainer.main_ppo --config-path=/opt/verl/verl/trainer/config "
                              "global_profiler.tool=nsys\n"));
+    }
+
+    // The collect script, run by bash with rsync on "localhost": verl's nsys reports are fetched
+    // from Ray's logs/nsight on every host into DEST/<host>/<the same path>, so the layout that
+    // report identity reads survives; a folder with spaces and quotes round-trips; a host without
+    // the folder is a warning and exit 1; no host at all is a usage error (exit 2).
+    void collectScriptFetchesReports()
+    {
+        QTemporaryDir tmp;
+        const std::string session = tmp.filePath("ray dir/session_'latest").toStdString();
+        auto c = pstest::verlCase("verl/verl/trainer/config", "ppo_trainer",
+                                  {"global_profiler.tool=nsys", "global_profiler.steps=[1,2]",
+                                   "actor_rollout_ref.actor.profiler.enable=True",
+                                   "actor_rollout_ref.actor.profiler.all_ranks=True"});
+        c.launch.raySessionDir = session;
+        auto r = pstest::analyzeCase(c);
+        QVERIFY(!r->launch.collect.empty());
+        const std::string nsight = session + "/logs/nsight";
+        for (const auto &[node, dir] : r->launch.collect)
+            QCOMPARE(dir, nsight + "/");
+        const std::string script = tmp.filePath("collect.sh").toStdString();
+        std::ofstream(script) << r->exports.collect;
+
+        QVERIFY(QDir().mkpath(QString::fromStdString(nsight)));
+        for (const char *name : {"worker_process_4242.1.nsys-rep", "worker_process_4242.2.nsys-rep"})
+            std::ofstream(nsight + "/" + name) << "report";
+        auto run = [&](const QStringList &hosts, const QString &dest) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("DEST", dest);
+            p.setProcessEnvironment(env);
+            p.start("bash", QStringList{QString::fromStdString(script)} + hosts);
+            p.waitForFinished(30000);
+            return std::tuple{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                              QString::fromUtf8(p.readAllStandardError())};
+        };
+        const QString dest = tmp.filePath("got");
+        auto [code, out, err] = run({"localhost"}, dest);
+        QVERIFY2(code == 0, qPrintable(err));
+        const QString copied = dest + "/localhost" + QString::fromStdString(nsight);
+        QVERIFY2(QFile::exists(copied + "/worker_process_4242.1.nsys-rep"), qPrintable(out + err));
+        QVERIFY(QFile::exists(copied + "/worker_process_4242.2.nsys-rep"));
+        QVERIFY2(out.contains("profstudio "), qPrintable(out));
+
+        auto [usageCode, usageOut, usageErr] = run({}, dest);
+        QCOMPARE(usageCode, 2);
+        QVERIFY2(usageErr.contains("usage:"), qPrintable(usageErr));
+
+        QVERIFY(QDir(QString::fromStdString(session)).removeRecursively());
+        auto [missingCode, missingOut, missingErr] = run({"localhost"}, tmp.filePath("none"));
+        QCOMPARE(missingCode, 1);
+        QVERIFY2(missingErr.contains("warning: could not copy"), qPrintable(missingErr));
+    }
+
+    // RLinf writes into its run folder on the actor's node; the script names node 0's host.
+    void collectScriptRLinf()
+    {
+        auto r = pstest::analyzeCase(pstest::rlinfCase("rlinf-with-profile", "maniskill_ppo_mlp",
+                                                       {"runner.logger.log_path=/mnt/logs"}));
+        QVERIFY(!r->launch.collect.empty());
+        const std::string &script = r->exports.collect;
+        QVERIFY2(script.find("fetch \"${hosts[0]}\" ") != std::string::npos, script.c_str());
+        QVERIFY(script.rfind("#!/usr/bin/env bash\n", 0) == 0);
+        QProcess bash;
+        bash.start("bash", {"-n"});
+        bash.write(QByteArray::fromStdString(script));
+        bash.closeWriteChannel();
+        QVERIFY(bash.waitForFinished(10000));
+        QCOMPARE(bash.exitCode(), 0);
+        // A config that profiles nothing says so rather than copying nothing quietly.
+        auto none = pstest::analyzeCase(pstest::verlCase("verl/verl/trainer/config", "ppo_trainer", {}));
+        QVERIFY(none->launch.collect.empty());
+        QVERIFY(none->exports.collect.find("exit 1") != std::string::npos);
     }
 
     // V3's old-schema config, migrated: the override list applied to today's ppo_trainer launches

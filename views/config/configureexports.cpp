@@ -56,8 +56,21 @@ QString ConfigureWorkspace::saveLaunchScript(const QString &path)
     const SessionResultPtr r = m_session->result();
     if (!r || !r->analysis)
         return "the config does not compose";
-    const std::string err =
-        core::writeFileAtomically(path.toStdString(), launchScript(*r->analysis, m_session->base().configName));
+    return saveScript(path, launchScript(*r->analysis, m_session->base().configName));
+}
+
+QString ConfigureWorkspace::saveCollectScript(const QString &path)
+{
+    const SessionResultPtr r = m_session->result();
+    if (!r || !r->analysis)
+        return "the config does not compose";
+    return saveScript(path, r->analysis->exports.collect);
+}
+
+// Writes an executable script atomically; exporting counts as saving the session's edits.
+QString ConfigureWorkspace::saveScript(const QString &path, const std::string &text)
+{
+    const std::string err = core::writeFileAtomically(path.toStdString(), text);
     if (!err.empty())
         return QString::fromStdString(err);
     QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner | QFileDevice::ExeGroup);
@@ -73,12 +86,15 @@ void ConfigureWorkspace::exportMenuTriggered(const QString &id)
         emit statusMessage(id == "overrides" ? "Copied the overrides" : "Copied the ray job submit line", 4000);
         return;
     }
-    const bool script = id == "script";
-    const QString path = QFileDialog::getSaveFileName(this, script ? "Save Launch Script" : "Save YAML", QString(),
+    const bool script = id == "script" || id == "collect";
+    const QString title = id == "script" ? "Save Launch Script" : id == "collect" ? "Save Collect Script" : "Save YAML";
+    const QString path = QFileDialog::getSaveFileName(this, title, id == "collect" ? "collect.sh" : QString(),
                                                       script ? "Shell scripts (*.sh)" : "YAML (*.yaml)");
     if (path.isEmpty())
         return;
-    const QString err = script ? saveLaunchScript(path) : saveYaml(path, id == "yaml-minimal");
+    const QString err = id == "script"    ? saveLaunchScript(path)
+                        : id == "collect" ? saveCollectScript(path)
+                                          : saveYaml(path, id == "yaml-minimal");
     if (!err.isEmpty())
         QMessageBox::warning(this, "Export failed", err);
 }

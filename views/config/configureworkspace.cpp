@@ -157,7 +157,8 @@ QWidget *ConfigureWorkspace::buildHeader()
     auto *menu = new QMenu(exportButton);
     for (auto [id, label] : {std::pair{"yaml", "Save YAML…"}, std::pair{"yaml-minimal", "Save minimal YAML…"},
                              std::pair{"overrides", "Copy overrides"}, std::pair{"ray-job", "Copy ray job submit line"},
-                             std::pair{"script", "Save launch script…"}}) {
+                             std::pair{"script", "Save launch script…"},
+                             std::pair{"collect", "Save collect script (gather reports from the nodes)…"}}) {
         const QString key = id;
         menu->addAction(label, this, [this, key] { exportMenuTriggered(key); });
     }

@@ -9,6 +9,7 @@
 #include "views/config/sessionresult.h"
 
 #include <functional>
+#include <string>
 
 class QLabel;
 class QComboBox;
@@ -71,6 +72,8 @@ public:
     // Empty string on success, otherwise the reason.
     QString saveYaml(const QString &path, bool minimal);
     QString saveLaunchScript(const QString &path);
+    // The bash script that gathers the run's reports from the nodes (collect.sh HOST...).
+    QString saveCollectScript(const QString &path);
 
     // Focuses the control that edits `key` (or the YAML line of the key); false if neither exists.
     bool focusKey(const QString &key);
@@ -111,6 +114,7 @@ private:
     void showResult(const SessionResultPtr &r);
     void updateHeader();
     void exportMenuTriggered(const QString &id);
+    QString saveScript(const QString &path, const std::string &text);
     QList<ConfigPanel *> panels() const;
 
     ConfigSession *m_session;
