@@ -90,18 +90,24 @@ private slots:
         QCOMPARE(cmp.exitCode, 0);
         const QStringList lines = cmp.out.split('\n');
         QVERIFY2(lines.size() > 3, qPrintable(cmp.out));
-        const QStringList titles = lines[1].split(QRegularExpression("\\s{2,}"), Qt::SkipEmptyParts);
-        QCOMPARE(titles.size(), 4);
+        // nsys's layout: one column per report, then Style and Range.
+        QString header, runTraining;
+        for (const QString &l : lines) {
+            if (header.isEmpty() && l.trimmed().endsWith("Range"))
+                header = l;
+            if (l.endsWith(" run_training") || l.endsWith(" run_training "))
+                runTraining = l;
+        }
+        const QStringList titles = header.trimmed().split(QRegularExpression("\\s{2,}"), Qt::SkipEmptyParts);
+        QCOMPARE(titles.size(), 6);
         for (int rank = 0; rank < 4; ++rank)
             QVERIFY2(titles[rank].startsWith(QString("ActorGroup r%1 pid ").arg(rank)), qPrintable(titles[rank]));
-        QString runTraining;
-        for (const QString &l : lines)
-            if (l.startsWith("run_training "))
-                runTraining = l;
+        QCOMPARE(titles[4], QString("Style"));
         const QStringList cells = runTraining.split(' ', Qt::SkipEmptyParts);
-        QCOMPARE(cells.size(), 5);
+        QCOMPARE(cells.size(), 6);
+        QCOMPARE(cells[4], QString("PushPop"));
         for (int rank = 0; rank < 4; ++rank)
-            QCOMPARE(cells[rank + 1].endsWith('*'), rank == straggler);
+            QCOMPARE(cells[rank].endsWith('*'), rank == straggler);
     }
 
     void textSummaryAndSqliteCli()
