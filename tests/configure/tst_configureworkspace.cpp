@@ -6,6 +6,7 @@
 
 #include "core/config/keypath.h"
 #include "core/profiling/exporters.h"
+#include "views/common/recentfiles.h"
 #include "views/config/configsession.h"
 #include "views/config/defaultstreepane.h"
 #include "views/config/diagnosticspane.h"
@@ -518,6 +519,88 @@ private slots:
         s->setApi(ScheduleApi::TorchNpu);
         QVERIFY(s->code().contains("torch_npu.profiler.schedule(wait=29, warmup=1, active=30, repeat=1)"));
         QVERIFY(s->code().contains("torch_npu.profiler.tensorboard_trace_handler('./profiler_logs')"));
+    }
+
+    // The Launch tab: what the user types there (interpreter, Ray session dir, node count)
+    // reaches the plan exactly as the engine builds it with the same launch options; it is not
+    // an edit of the config (no undo entry, the composed YAML is unchanged).
+    void launchTabShapesThePlan()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1500, 950);
+        ws.show();
+        ws.openConfig({cfgtest::verlRoot()}, "ppo_trainer", toQt(kV1Overrides));
+        QVERIFY(settle(ws));
+        const std::string yamlBefore = ws.result()->yaml;
+        const int undoBefore = ws.session()->undoStack()->count();
+
+        auto *python = ws.findChild<QLineEdit *>("python");
+        auto *session = ws.findChild<QLineEdit *>("raySessionDir");
+        auto *nodes = ws.findChild<QSpinBox *>("numNodes");
+        QVERIFY(python && session && nodes);
+        typeInto(python, "/opt/conda/bin/python");
+        typeInto(session, "/data/ray/session_2026");
+        nodes->setFocus();
+        nodes->selectAll();
+        QTest::keyClicks(nodes, "2");
+        QTest::keyClick(nodes, Qt::Key_Return);
+        QVERIFY(settle(ws));
+
+        QCOMPARE(ws.session()->launchOptions().python, std::string("/opt/conda/bin/python"));
+        QCOMPARE(ws.session()->launchOptions().raySessionDir, std::string("/data/ray/session_2026"));
+        QCOMPARE(ws.session()->cluster().numNodes.value_or(0), 2LL);
+        QCOMPARE(ws.session()->undoStack()->count(), undoBefore);
+        QCOMPARE(ws.result()->yaml, yamlBefore);
+
+        // The engine with the same options gives the plan the pane shows.
+        ps::core::profiling::AnalysisInput in;
+        in.compose = ws.result()->compose;
+        in.composed = ws.result()->composed;
+        in.launch = ws.session()->launchOptions();
+        in.cluster = ws.session()->cluster();
+        const auto engineRun = ps::core::profiling::analyze(in);
+        const auto &plan = ws.result()->analysis->launch;
+        QCOMPARE(plan.workers.size(), engineRun->launch.workers.size());
+        bool sawNode1 = false;
+        for (const auto &w : engineRun->launch.workers) {
+            QCOMPARE(ws.launchPlanPane()->commandOf(QString::fromStdString(w.name)).toStdString(), w.command);
+            sawNode1 = sawNode1 || w.node == 1;
+        }
+        QVERIFY(sawNode1); // two nodes: workers on the second one too
+        QVERIFY(!plan.collect.empty());
+        for (const auto &[node, dir] : plan.collect)
+            QVERIFY2(dir.rfind("/data/ray/session_2026/logs/nsight", 0) == 0, dir.c_str());
+        QCOMPARE(ws.result()->analysis->exports.collect, engineRun->exports.collect);
+
+        // Clearing a field goes back to the default.
+        session->setFocus();
+        session->selectAll();
+        QTest::keyClick(session, Qt::Key_Backspace);
+        QTest::keyClick(session, Qt::Key_Return);
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.session()->launchOptions().raySessionDir, ps::core::profiling::LaunchOptions().raySessionDir);
+    }
+
+    // The start page lists recent configs; clicking one opens it.
+    void startPageOpensRecentConfig()
+    {
+        const QString file = cfgtest::verlRoot() + "/ppo_trainer.yaml";
+        ps::views::RecentFiles recents("recent/configs");
+        recents.clear();
+        recents.add(file);
+        ConfigureWorkspace ws;
+        ws.show();
+        QSignalSpy opened(&ws, &Workspace::openedPath);
+        auto *button = ws.findChild<QPushButton *>("recent:" + QFileInfo(file).absoluteFilePath());
+        QVERIFY(button);
+        QVERIFY2(button->text().contains("ppo_trainer.yaml"), qPrintable(button->text()));
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(settle(ws));
+        QCOMPARE(opened.count(), 1);
+        QVERIFY(ws.result() && ws.result()->analysis);
+        QCOMPARE(ws.result()->analysis->model.framework, ps::core::profiling::Framework::Verl);
+        QCOMPARE(ws.currentPath(), QFileInfo(file).absoluteFilePath());
+        recents.clear();
     }
 
     void openPathsAndStartPage()
