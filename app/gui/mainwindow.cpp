@@ -1,5 +1,6 @@
 #include "app/gui/mainwindow.h"
 
+#include "core/trace/tracecache.h"
 #include "core/version.h"
 #include "views/common/recentfiles.h"
 #include "views/common/workspace.h"
@@ -79,6 +80,8 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu("Open &Recent");
     rebuildRecentMenu();
     file->addSeparator();
+    file->addAction("Clear Report &Cache…", this, [this] { clearReportCache(); });
+    file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
     m_viewMenu = menuBar()->addMenu("&View");
@@ -90,6 +93,35 @@ void MainWindow::createMenus()
     QMenu *help = menuBar()->addMenu("&Help");
     help->addAction("&About ProfStudio", this, &MainWindow::showAbout);
     help->addAction("About &Qt", qApp, &QApplication::aboutQt);
+}
+
+int MainWindow::clearReportCache(bool ask)
+{
+    const core::trace::TraceCache cache;
+    const std::vector<core::trace::CacheFile> files = cache.files();
+    uint64_t bytes = 0;
+    for (const auto &f : files)
+        bytes += f.bytes;
+    const QString dir = QString::fromStdString(cache.dir());
+    if (files.empty()) {
+        statusBar()->showMessage("The report cache is empty (" + dir + ")", 5000);
+        return 0;
+    }
+    if (ask && QMessageBox::question(this, "Clear Report Cache",
+                                     QString("Remove %1 cached report file(s), %2, from %3? Reports open again from "
+                                             "their files, more slowly the first time.")
+                                         .arg(files.size())
+                                         .arg(QString::fromStdString(core::trace::formatByteSize(bytes)), dir)) !=
+                   QMessageBox::Yes)
+        return 0;
+    const core::trace::CachePruneResult r = cache.clear();
+    QString msg = QString("Freed %1 in %2 file(s) of the report cache")
+                      .arg(QString::fromStdString(core::trace::formatByteSize(r.bytesFreed())))
+                      .arg(r.removed.size());
+    if (!r.errors.empty())
+        msg += QString("; %1 could not be removed: %2").arg(r.errors.size()).arg(QString::fromStdString(r.errors[0]));
+    statusBar()->showMessage(msg, 8000);
+    return int(r.removed.size());
 }
 
 void MainWindow::rebuildRecentMenu()

@@ -2,6 +2,8 @@
 // and the headless screenshot.
 #include "app/gui/mainwindow.h"
 #include "app/gui/screenshot.h"
+#include "core/trace/tracecache.h"
+#include "core/trace/traceloader.h"
 #include "views/config/configureworkspace.h"
 #include "views/timeline/timelineworkspace.h"
 
@@ -130,6 +132,34 @@ private slots:
         for (QAction *a : recent->actions())
             found = found || a->text().contains("config.yaml");
         QVERIFY(found);
+    }
+
+    // File > Clear Report Cache empties the cache directory (here $PROFSTUDIO_CACHE_DIR) and
+    // says what it freed; files that are not caches stay.
+    void clearReportCache()
+    {
+        QTemporaryDir cacheDir;
+        qputenv("PROFSTUDIO_CACHE_DIR", cacheDir.path().toLocal8Bit());
+        ps::core::trace::LoadOptions opt;
+        opt.threads = 1;
+        const auto loaded = ps::core::trace::loadReports({kSample.toStdString()}, opt);
+        QCOMPARE(loaded.reports.size(), size_t(1));
+        QFile notes(cacheDir.filePath("notes.txt"));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.close();
+        QCOMPARE(ps::core::trace::TraceCache().files().size(), size_t(1));
+        MainWindow w;
+        bool inMenu = false;
+        for (QAction *a : w.findChildren<QAction *>())
+            inMenu = inMenu || a->text().remove('&').startsWith("Clear Report Cache");
+        QVERIFY(inMenu);
+        QCOMPARE(w.clearReportCache(false), 1);
+        QVERIFY(ps::core::trace::TraceCache().files().empty());
+        QVERIFY(QFile::exists(cacheDir.filePath("notes.txt")));
+        QVERIFY2(w.statusBar()->currentMessage().startsWith("Freed "), qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(w.clearReportCache(false), 0);
+        QVERIFY(w.statusBar()->currentMessage().contains("empty"));
+        qunsetenv("PROFSTUDIO_CACHE_DIR");
     }
 
     void geometryIsRestored()
