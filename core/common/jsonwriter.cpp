@@ -89,6 +89,13 @@ JsonWriter &JsonWriter::value(int64_t v)
     return *this;
 }
 
+JsonWriter &JsonWriter::integerText(std::string_view digits)
+{
+    beforeValue();
+    m_out += digits;
+    return *this;
+}
+
 JsonWriter &JsonWriter::value(uint64_t v)
 {
     beforeValue();

@@ -26,6 +26,8 @@ public:
     JsonWriter &value(const char *s) { return value(std::string_view(s)); }
     JsonWriter &value(const std::string &s) { return value(std::string_view(s)); }
     JsonWriter &value(int64_t v);
+    // An integer given as its decimal digits (for values beyond 64 bits); written unquoted.
+    JsonWriter &integerText(std::string_view digits);
     JsonWriter &value(int v) { return value(static_cast<int64_t>(v)); }
     JsonWriter &value(uint64_t v);
     JsonWriter &value(double v);

@@ -1,5 +1,7 @@
 #include "core/config/node.h"
 
+#include <cstdlib>
+
 #include "core/config/pythonfloat.h"
 
 #include <cassert>
@@ -24,6 +26,22 @@ Node Node::integer(int64_t v)
     n.m_kind = Kind::Int;
     n.m_int = v;
     return n;
+}
+
+Node Node::bigInteger(std::string decimal)
+{
+    Node n;
+    n.m_kind = Kind::Int;
+    const bool negative = !decimal.empty() && decimal[0] == '-';
+    n.m_int = negative ? INT64_MIN : INT64_MAX;
+    n.m_string = std::move(decimal);
+    return n;
+}
+
+std::string Node::intText() const
+{
+    assert(m_kind == Kind::Int);
+    return m_string.empty() ? std::to_string(m_int) : m_string;
 }
 
 Node Node::floating(double v)
@@ -96,7 +114,9 @@ int64_t Node::asInt() const
 double Node::asFloat() const
 {
     assert(m_kind == Kind::Float || m_kind == Kind::Int);
-    return m_kind == Kind::Int ? static_cast<double>(m_int) : m_float;
+    if (m_kind == Kind::Int)
+        return m_string.empty() ? static_cast<double>(m_int) : std::strtod(m_string.c_str(), nullptr);
+    return m_float;
 }
 
 const std::string &Node::asString() const
@@ -113,7 +133,7 @@ std::string Node::toPythonString() const
     case Kind::Bool:
         return m_bool ? "True" : "False";
     case Kind::Int:
-        return std::to_string(m_int);
+        return intText();
     case Kind::Float:
         return pythonFloatRepr(m_float);
     case Kind::String:
@@ -218,7 +238,7 @@ bool Node::operator==(const Node &other) const
     case Kind::Bool:
         return m_bool == other.m_bool;
     case Kind::Int:
-        return m_int == other.m_int;
+        return m_int == other.m_int && m_string == other.m_string;
     case Kind::Float:
         return m_float == other.m_float || (m_float != m_float && other.m_float != other.m_float);
     case Kind::String:

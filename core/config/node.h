@@ -28,6 +28,9 @@ public:
     static Node null() { return Node(); }
     static Node boolean(bool v);
     static Node integer(int64_t v);
+    // An int beyond 64 bits (Python's are unbounded): its decimal text, e.g. "-123456789012345678901".
+    // asInt() saturates; intText(), the emitters and interpolation use the exact digits.
+    static Node bigInteger(std::string decimal);
     static Node floating(double v);
     // A plain string, never classified: stays String even if it reads "???" or contains "${".
     static Node string(std::string v);
@@ -55,6 +58,9 @@ public:
     // Accessors; calling one on the wrong kind is a programming error (asserted, returns a default).
     bool asBool() const;
     int64_t asInt() const;
+    bool isBigInt() const { return m_kind == Kind::Int && !m_string.empty(); }
+    // Python str() of an Int: its decimal digits, exact also beyond 64 bits.
+    std::string intText() const;
     double asFloat() const; // Int converts
     // The text of a String, Missing ("???") or Interpolation node.
     const std::string &asString() const;

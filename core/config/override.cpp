@@ -1,5 +1,6 @@
 #include "core/config/override.h"
 
+#include "core/config/bigint.h"
 #include "core/config/configerror.h"
 #include "core/config/pythonfloat.h"
 
@@ -354,6 +355,9 @@ private:
                 long long v = std::strtoll(digits.c_str(), nullptr, 10);
                 if (errno != ERANGE)
                     return mark(Node::integer(v));
+                const bool negative = digits[0] == '-';
+                const size_t sign = digits[0] == '-' || digits[0] == '+' ? 1 : 0;
+                return mark(Node::bigInteger(decimalFromDigits(std::string_view(digits).substr(sign), 10, negative)));
             } else if (isHydraFloat(trimmed)) {
                 return mark(Node::floating(std::strtod(trimmed.c_str(), nullptr)));
             } else if (equalsNoCase(trimmed, "true") || equalsNoCase(trimmed, "false")) {
@@ -450,7 +454,7 @@ std::string toOverrideValue(const Node &value)
     case Node::Kind::Bool:
         return value.asBool() ? "true" : "false";
     case Node::Kind::Int:
-        return std::to_string(value.asInt());
+        return value.intText();
     case Node::Kind::Float:
         return pythonFloatRepr(value.asFloat());
     case Node::Kind::Dict: {

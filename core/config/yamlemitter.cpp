@@ -369,7 +369,7 @@ Scalar representScalar(const Node &n)
         text = n.asBool() ? "true" : "false";
         break;
     case Node::Kind::Int:
-        text = std::to_string(n.asInt());
+        text = n.intText();
         break;
     case Node::Kind::Float:
         text = yamlFloat(n.asFloat());
@@ -780,7 +780,10 @@ void writeJsonNode(const Node &n, JsonWriter &json)
         json.value(n.asBool());
         break;
     case Node::Kind::Int:
-        json.value(static_cast<int64_t>(n.asInt()));
+        if (n.isBigInt())
+            json.integerText(n.intText());
+        else
+            json.value(static_cast<int64_t>(n.asInt()));
         break;
     case Node::Kind::Float:
         json.value(n.asFloat());

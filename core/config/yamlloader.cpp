@@ -1,6 +1,7 @@
 #include "core/config/yamlloader.h"
 
 #include "core/common/atomicfile.h"
+#include "core/config/bigint.h"
 #include "core/config/configerror.h"
 
 #include <yaml-cpp/eventhandler.h>
@@ -183,37 +184,53 @@ bool sexagesimal(const std::string &body, double &out)
     return true;
 }
 
-bool constructInt(const std::string &text, int64_t &out)
+// PyYAML's int constructor: sign, then 0b / 0x / leading-0 octal / sexagesimal / decimal.
+// Values beyond 64 bits are kept exactly as decimal text in `big` (Python ints are unbounded).
+bool constructInt(const std::string &text, int64_t &out, std::string &big)
 {
     std::string v = withoutUnderscores(text);
-    int sign = 1;
+    bool negative = false;
     if (!v.empty() && (v[0] == '-' || v[0] == '+')) {
-        sign = v[0] == '-' ? -1 : 1;
+        negative = v[0] == '-';
         v.erase(0, 1);
     }
     if (v.empty())
         return false;
-    errno = 0;
-    long long value = 0;
-    if (v == "0")
-        value = 0;
-    else if (v.rfind("0b", 0) == 0)
-        value = std::strtoll(v.c_str() + 2, nullptr, 2);
-    else if (v.rfind("0x", 0) == 0)
-        value = std::strtoll(v.c_str() + 2, nullptr, 16);
-    else if (v[0] == '0')
-        value = std::strtoll(v.c_str(), nullptr, 8);
-    else if (v.find(':') != std::string::npos) {
+    std::string_view digits = v;
+    int base = 10;
+    if (v == "0") {
+        out = 0;
+        return true;
+    }
+    if (v.rfind("0b", 0) == 0) {
+        base = 2;
+        digits.remove_prefix(2);
+    } else if (v.rfind("0x", 0) == 0) {
+        base = 16;
+        digits.remove_prefix(2);
+    } else if (v[0] == '0') {
+        base = 8;
+    } else if (v.find(':') != std::string::npos) {
         double d = 0;
-        // Python ints are unbounded; ours are not: out of range keeps the text.
+        // Sexagesimal beyond 64 bits keeps the text (it would need exact base-60 arithmetic).
         if (!sexagesimal(v, d) || d >= 9.2e18)
             return false;
-        value = static_cast<long long>(d);
-    } else
-        value = std::strtoll(v.c_str(), nullptr, 10);
-    if (errno == ERANGE)
-        return false; // Python ints are unbounded; ours are not: keep the text
-    out = sign * value;
+        out = (negative ? -1 : 1) * static_cast<long long>(d);
+        return true;
+    }
+    errno = 0;
+    const long long value = std::strtoll(std::string(digits).c_str(), nullptr, base);
+    if (errno != ERANGE) {
+        out = negative ? -value : value;
+        return true;
+    }
+    big = decimalFromDigits(digits, base, negative);
+    if (big.empty())
+        return false;
+    if (big == "-9223372036854775808") { // INT64_MIN itself: overflowed only as a positive body
+        big.clear();
+        out = INT64_MIN;
+    }
     return true;
 }
 
@@ -463,8 +480,9 @@ Node typePlainScalar(const std::string &text)
     if (isDigit(c) || c == '-' || c == '+' || c == '.') {
         if (matchesInt(text)) {
             int64_t v = 0;
-            if (constructInt(text, v))
-                return Node::integer(v);
+            std::string big;
+            if (constructInt(text, v, big))
+                return big.empty() ? Node::integer(v) : Node::bigInteger(std::move(big));
         } else if (matchesFloat(text)) {
             double d = 0;
             if (constructFloat(text, d))

@@ -82,6 +82,10 @@ private slots:
         QTest::newRow("int") << "1" << "1" << int(Node::Kind::Int);
         QTest::newRow("negative") << "-3" << "-3" << int(Node::Kind::Int);
         QTest::newRow("int underscores") << "1_000" << "1000" << int(Node::Kind::Int);
+        QTest::newRow("huge int") << "123456789012345678901234567890" << "123456789012345678901234567890"
+                                  << int(Node::Kind::Int);
+        QTest::newRow("huge negative int") << "-99_999_999_999_999_999_999" << "-99999999999999999999"
+                                           << int(Node::Kind::Int);
         QTest::newRow("float exp") << "1e3" << "1000.0" << int(Node::Kind::Float);
         QTest::newRow("float") << "0.5" << "0.5" << int(Node::Kind::Float);
         QTest::newRow("float point") << "5." << "5.0" << int(Node::Kind::Float);

@@ -20,6 +20,11 @@ private slots:
     {
         QTest::addColumn<Node>("value");
         QTest::addColumn<QString>("yaml");
+        // OmegaConf.to_yaml of Python ints beyond 64 bits: plain digits.
+        QTest::newRow("big int") << Node::bigInteger("123456789012345678901234567890")
+                                 << QString("k: 123456789012345678901234567890\n");
+        QTest::newRow("big negative int") << Node::bigInteger("-99999999999999999999")
+                                          << QString("k: -99999999999999999999\n");
         QTest::newRow("str 0") << Node::string(QString::fromUtf8("x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x ").toStdString()) << QString::fromUtf8("k: 'x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x\n  x x x x x x x x x x x '\n");
         QTest::newRow("str 1") << Node::string(QString::fromUtf8("line1\nline2").toStdString()) << QString::fromUtf8("k: 'line1\n\n  line2'\n");
         QTest::newRow("str 2") << Node::string(QString::fromUtf8("tab\there").toStdString()) << QString::fromUtf8("k: \"tab\\there\"\n");
@@ -138,10 +143,12 @@ private slots:
 
     void json()
     {
-        LoadedYaml y = loadYamlText("a: 1\nb: [x, null, 2.5]\nc: {d: '?\?\?'}\n", "t.yaml");
+        LoadedYaml y = loadYamlText("a: 1\nb: [x, null, 2.5]\nc: {d: '?\?\?'}\nbig: -99999999999999999999\n", "t.yaml");
         ps::core::JsonWriter w(0);
         writeJson(y.root, w);
-        QCOMPARE(QString::fromStdString(w.str()), QString(R"({"a":1,"b":["x",null,2.5],"c":{"d":"???"}})"));
+        // Ints beyond 64 bits are numbers, as Python's json.dumps writes them.
+        QCOMPARE(QString::fromStdString(w.str()),
+                 QString(R"({"a":1,"b":["x",null,2.5],"c":{"d":"???"},"big":-99999999999999999999})"));
     }
 };
 

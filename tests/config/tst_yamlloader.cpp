@@ -66,7 +66,16 @@ private slots:
         // sexagesimal int constructor). Beyond int64 (Python has no limit) the text is kept.
         QTest::newRow("huge sexagesimal") << "1:2:3:4:5:6:7:8:9:10:11:12:13" << Node::Kind::String
                                           << "1:2:3:4:5:6:7:8:9:10:11:12:13";
-        QTest::newRow("huge int") << "99999999999999999999" << Node::Kind::String << "99999999999999999999";
+        // Python ints are unbounded: beyond 64 bits they stay ints, exact (checked with OmegaConf 2.2).
+        QTest::newRow("huge int") << "99999999999999999999" << Node::Kind::Int << "99999999999999999999";
+        QTest::newRow("huge negative") << "-123_456_789_012_345_678_901" << Node::Kind::Int << "-123456789012345678901";
+        QTest::newRow("huge hex") << "0x1FFFFFFFFFFFFFFFF" << Node::Kind::Int << "36893488147419103231";
+        QTest::newRow("huge octal") << "0777777777777777777777777" << Node::Kind::Int << "4722366482869645213695";
+        QTest::newRow("huge binary") << "0b11111111111111111111111111111111111111111111111111111111111111111"
+                                     << Node::Kind::Int << "36893488147419103231";
+        QTest::newRow("int64 max") << "9223372036854775807" << Node::Kind::Int << "9223372036854775807";
+        QTest::newRow("int64 min") << "-9223372036854775808" << Node::Kind::Int << "-9223372036854775808";
+        QTest::newRow("int64 max + 1") << "9223372036854775808" << Node::Kind::Int << "9223372036854775808";
     }
 
     void scalarTyping()
