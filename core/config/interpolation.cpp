@@ -278,14 +278,51 @@ private:
             }
             return args[0];
         }
+        if (name == "oc.dict.keys" || name == "oc.dict.values") {
+            // OmegaConf 2.2 resolvers/oc/dict.py: the argument is a key (absolute, or relative
+            // with leading dots) naming a dict; keys gives its keys, values its values resolved.
+            if (args.size() != 1)
+                throw ConfigError(name + " takes one argument");
+            if (!args[0].isStringLike())
+                throw ConfigError("`" + name + "` requires a string as input, but obtained `" +
+                                  args[0].toPythonString() + "` of type: " + kindName(args[0].kind()));
+            const std::string key = args[0].asString();
+            Path target;
+            const Node *dict = lookup(key, path, target);
+            if (!dict)
+                throw ConfigError("Key not found: '" + key + "'");
+            if (dict->isMissing())
+                throw ConfigError("Missing mandatory value: " + joinKeyPath(target));
+            Node resolved;
+            if (dict->isInterpolation()) {
+                resolved = select(key, path, false, nullptr);
+                dict = &resolved;
+            }
+            if (!dict->isDict())
+                throw ConfigError("`" + name + "` cannot be applied to objects of type: " +
+                                  (dict->isList() ? std::string("ListConfig") : std::string(kindName(dict->kind()))));
+            Node out = Node::list();
+            for (size_t i = 0; i < dict->size(); ++i)
+                out.append(name == "oc.dict.keys" ? Node::string(dict->keyAt(i))
+                                                  : select(key + "." + dict->keyAt(i), path, false, nullptr));
+            return out;
+        }
+        if (name == "oc.deprecated") {
+            // The value of the new key; OmegaConf also warns, which a composed config cannot carry.
+            if (args.empty() || args.size() > 2 || !args[0].isStringLike())
+                throw ConfigError("oc.deprecated takes the new key and an optional message");
+            Path target;
+            if (!lookup(args[0].asString(), path, target))
+                throw ConfigError("In oc.deprecated resolver at '" + joinKeyPath(path) + "': Key not found: '" +
+                                  args[0].asString() + "'");
+            return select(args[0].asString(), path, false, nullptr);
+        }
         throw ConfigError("Unsupported interpolation type " + name);
     }
 
-    // OmegaConf's select from the node at `path`: "a.b" from the root, ".x" from the parent,
-    // "..x" from the grandparent. With `fallback`, a missing key or "???" gives the fallback.
-    Node select(const std::string &key, const Path &path, bool strict, const Node *fallback)
+    // The node `key` names, unresolved, or nullptr; `target` gets its path.
+    const Node *lookup(const std::string &key, const Path &path, Path &target)
     {
-        Path target;
         std::string rest = key;
         if (!key.empty() && key[0] == '.') {
             size_t dots = 0;
@@ -314,6 +351,15 @@ private:
                     break;
             }
         }
+        return cur;
+    }
+
+    // OmegaConf's select from the node at `path`: "a.b" from the root, ".x" from the parent,
+    // "..x" from the grandparent. With `fallback`, a missing key or "???" gives the fallback.
+    Node select(const std::string &key, const Path &path, bool strict, const Node *fallback)
+    {
+        Path target;
+        const Node *cur = lookup(key, path, target);
         if (!cur || cur->isMissing()) {
             if (fallback)
                 return *fallback;

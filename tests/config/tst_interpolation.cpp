@@ -110,6 +110,50 @@ private slots:
         QCOMPARE(QString::fromStdString(toYaml(created)), QString("x: 1\n"));
     }
 
+    // oc.dict.keys / oc.dict.values / oc.deprecated, each result checked against OmegaConf 2.2's
+    // to_yaml(resolve=True) of the same tree.
+    void dictResolversAndDeprecated()
+    {
+        const Node root = loadYamlText(R"(workers:
+  actor: {gpus: 4, nodes: 1}
+  rollout: {gpus: 2, nodes: "${n}"}
+n: 3
+alias: ${workers}
+names: ${oc.dict.keys:workers}
+vals: ${oc.dict.values:workers}
+rel:
+  a: 1
+  b: 2
+  ks: ${oc.dict.keys:.}
+  vs: ${oc.dict.values:..workers}
+viaalias: ${oc.dict.keys:alias}
+new_key: 5
+old_key: ${oc.deprecated:new_key}
+of_list: ${oc.dict.keys:lst}
+lst: [1]
+gone: ${oc.dict.keys:nope}
+)", "/conf/dk.yaml").root;
+        auto yamlOf = [&](const char *key) {
+            return QString::fromStdString(toYaml(ps::core::config::resolveValue(root, key, testEnv())));
+        };
+        QCOMPARE(yamlOf("names"), QString("- actor\n- rollout\n"));
+        QCOMPARE(yamlOf("vals"), QString("- gpus: 4\n  nodes: 1\n- gpus: 2\n  nodes: 3\n"));
+        QCOMPARE(yamlOf("rel.ks"), QString("- a\n- b\n- ks\n- vs\n"));
+        QCOMPARE(yamlOf("rel.vs"), yamlOf("vals"));
+        QCOMPARE(yamlOf("viaalias"), yamlOf("names"));
+        QCOMPARE(yamlScalar(ps::core::config::resolveValue(root, "old_key", testEnv())), std::string("5"));
+        for (const auto &[key, message] :
+             {std::pair{"of_list", "`oc.dict.keys` cannot be applied to objects of type: ListConfig"},
+              std::pair{"gone", "Key not found: 'nope'"}}) {
+            try {
+                ps::core::config::resolveValue(root, key, testEnv());
+                QFAIL(key);
+            } catch (const ConfigError &e) {
+                QVERIFY2(QString::fromStdString(e.message()).contains(message), e.message().c_str());
+            }
+        }
+    }
+
     void resolveAllReportsWhatItCannot()
     {
         Node root = loadYamlText("a: 1\nmiss: ${a.nope}\nmand: ???\nto_mand: ${mand}\nenv: ${oc.env:PS_TEST_UNSET}\n"
