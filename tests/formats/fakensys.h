@@ -19,9 +19,10 @@ for a in "$@"; do
   rep="$a"
 done
 stem=$(basename "$rep" .nsys-rep)
-echo "Processing [=========>           ] 50%"
+# Progress as nsys draws it (one line redrawn with \r), both steps in one write, so that the
+# reader sees them in one read: each step must still be reported.
+printf 'Processing [=========>           ] 50%%\rProcessing [=====================] 100%%\n'
 cp "$FAKE_NSYS_TESTDATA/traces/nsys/$stem.sqlite" "$out" || exit 1
-echo "Processing [=====================] 100%"
 )SH";
 
 // Hangs until killed (for Cancel).

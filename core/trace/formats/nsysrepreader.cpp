@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <vector>
 
 namespace ps::core::trace {
 
@@ -42,18 +43,18 @@ std::string stemOf(const std::string &path)
     return name;
 }
 
-// The last "NN%" in nsys's progress output, as a fraction.
-std::optional<double> lastPercent(std::string_view text)
+// Every "NN%" in nsys's progress output, in order, as fractions.
+std::vector<double> percentsIn(std::string_view text)
 {
-    const size_t pct = text.rfind('%');
-    if (pct == std::string_view::npos || pct == 0)
-        return std::nullopt;
-    size_t b = pct;
-    while (b > 0 && text[b - 1] >= '0' && text[b - 1] <= '9')
-        --b;
-    if (b == pct || pct - b > 3)
-        return std::nullopt;
-    return std::min(100, std::atoi(std::string(text.substr(b, pct - b)).c_str())) / 100.0;
+    std::vector<double> out;
+    for (size_t pct = text.find('%'); pct != std::string_view::npos; pct = text.find('%', pct + 1)) {
+        size_t b = pct;
+        while (b > 0 && text[b - 1] >= '0' && text[b - 1] <= '9')
+            --b;
+        if (b != pct && pct - b <= 3)
+            out.push_back(std::min(100, std::atoi(std::string(text.substr(b, pct - b)).c_str())) / 100.0);
+    }
+    return out;
 }
 
 } // namespace
@@ -145,13 +146,18 @@ std::string NsysRepReader::convert(const std::string &report, std::string &sqlit
     fs::remove(done, ec);
     const std::vector<std::string> argv = exportArgv(nsys, out, report);
     std::string tail;
+    double reported = -1;
     const ChildResult r = runChild(argv, ctx.cancel, [&](std::string_view chunk) {
         tail.append(chunk);
         if (tail.size() > 256)
             tail.erase(0, tail.size() - 256);
+        // Every step nsys printed, even when several arrive in one read; never backwards.
         if (ctx.progress)
-            if (auto f = lastPercent(tail))
-                ctx.progress(*f * 0.5); // conversion is the first half, reading the second
+            for (double f : percentsIn(tail))
+                if (f > reported) {
+                    reported = f;
+                    ctx.progress(f * 0.5); // conversion is the first half, reading the second
+                }
     });
     auto discard = [&] {
         fs::remove(out, ec);
