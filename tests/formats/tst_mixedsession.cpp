@@ -5,6 +5,7 @@
 #include "core/trace/alignment.h"
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/traceloader.h"
+#include "core/trace/tracestats.h"
 #include "jsonref.h"
 
 #include <QJsonArray>
@@ -98,6 +99,30 @@ private slots:
         // The Kineto pair (epoch µs, origin 0) and the Ascend pair (epoch ns) share the epoch.
         QCOMPARE(*utc[1]->meta.utcStartNs, int64_t(0));
         QCOMPARE(*utc[3]->meta.utcStartNs, int64_t(0));
+
+        // nvtx_sum: only NVTX domains prefix a Range ("domain:text"). roctx ranges, Kineto
+        // annotations and torch_npu / mstx ranges carry a category, which prefixes nothing: their
+        // rows read as HTA, rocprofv3 and MindStudio show them. The category is kept on the scope.
+        const StatsResult s = summarize(first.reports, StatsKind::NvtxSum);
+        for (const StatRow &row : s.perReport) {
+            if (*row.report == 0)
+                continue; // the nsys export: its Extra-P domain does prefix
+            for (const char *label : {"roctx:", "user_annotation:", "gpu_user_annotation:", "trace:", "mstx:",
+                                      "hccl:", "(no category):"})
+                QVERIFY2(row.name.rfind(label, 0) != 0, row.name.c_str());
+        }
+        for (size_t i = 1; i < first.reports.size(); ++i) {
+            const EventStore &st = *first.reports[i]->store;
+            bool categorised = false;
+            for (const NvtxScope &sc : st.nvtxScopes()) {
+                QCOMPARE(sc.domainName, kNoName);
+                categorised = categorised || sc.categoryName != kNoName;
+            }
+            QVERIFY2(categorised || st.nvtxScopes().empty(), first.reports[i]->path.c_str());
+        }
+        QVERIFY(std::any_of(s.perReport.begin(), s.perReport.end(), [](const StatRow &r) {
+            return *r.report == 0 && r.name.rfind("de.tu-darmstadt.parallel.extra_prof:", 0) == 0;
+        }));
     }
 
     // A folder of Ascend output: every .db is found and loads (analysis.db with no events).

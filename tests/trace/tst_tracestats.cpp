@@ -570,8 +570,10 @@ private slots:
         QVERIFY(!s.cancelled);
     }
 
-    // Ranges of the other readers come through scopes the same way: a domain prefix only where
-    // the scope has a domain name; a range whose attr indexes no scope has none.
+    // Any store's ranges come through scopes the same way: a domain prefix only where the scope
+    // has a domain name (an NVTX domain); a category name (how the rocpd, Kineto and Ascend
+    // readers label roctx, "cat" and torch_npu API types) prefixes nothing; a range whose attr
+    // indexes no scope has none.
     void scopesOfOtherReaders()
     {
         StoreBuilder b;

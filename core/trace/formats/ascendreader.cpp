@@ -209,7 +209,9 @@ std::string Reader::readPytorch()
         if (it == scopes.end()) {
             auto n = m_apiTypes.find(type);
             const NameId dn = n != m_apiTypes.end() ? n->second : m_b.intern("torch " + std::to_string(type));
-            it = scopes.emplace(std::pair{pid, type}, m_b.nvtxScope({pid, uint64_t(type), dn, 0, kNoName})).first;
+            // The API type is a category of the range, not an NVTX domain (no nvtx_sum prefix).
+            it = scopes.emplace(std::pair{pid, type}, m_b.nvtxScope({pid, uint64_t(type), kNoName, uint32_t(type), dn}))
+                     .first;
         }
         // Task-queue enqueue/dequeue ranges overlap the ops around them.
         const TrackKind kind = type == 50002 ? TrackKind::NvtxStartEnd : TrackKind::NvtxPushPop;
@@ -235,7 +237,7 @@ std::string Reader::readMstx()
                                : type == 2 ? TrackKind::NvtxStartEnd
                                            : TrackKind::NvtxMark; // 0 marker, 3 marker_ex
         const int64_t domain = s.isNull(6) || s.int64(6) == kNone ? 0 : s.int64(6);
-        const uint16_t scope = m_b.nvtxScope({pid, uint64_t(domain), mstx, 0, kNoName});
+        const uint16_t scope = m_b.nvtxScope({pid, uint64_t(domain), kNoName, 0, mstx});
         const TrackHandle h = m_b.track({kind, pid, tid, 0});
         m_b.add(h, s.int64(0), kind == TrackKind::NvtxMark ? s.int64(0) : s.int64(1), str(s, 3), 0, scope);
         if (kind == TrackKind::NvtxStartEnd && !s.isNull(5) && tidOf(s.int64(5)) != tid && s.int64(5) != 0)
@@ -260,7 +262,7 @@ std::string Reader::readCommunication()
             const NameId g = str(s, 3);
             m_b.setThreadName(m_devicePid, lane, g == kNoName ? m_b.intern("HCCL") : g);
         }
-        const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, hccl, 0, kNoName});
+        const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, kNoName, 0, hccl});
         // aux of range kinds is a colour, not a correlation: none.
         m_b.add(m_b.track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0}), s.int64(0), s.int64(1), str(s, 2), 0,
                 scope);

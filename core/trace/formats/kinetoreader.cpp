@@ -420,7 +420,9 @@ private:
         if (d == m_domainIds.end())
             d = m_domainIds.emplace(key.second, uint64_t(m_domainIds.size() + 1)).first;
         const NameId dn = m_b.intern(cat.empty() ? std::string_view("(no category)") : cat);
-        const uint16_t s = m_b.nvtxScope({pid, d->second, dn, 0, kNoName});
+        // Kineto's "cat" is a category, not an NVTX domain: it labels the range but does not
+        // prefix its name in nvtx_sum (HTA and the PyTorch profiler show the bare names).
+        const uint16_t s = m_b.nvtxScope({pid, d->second, kNoName, uint32_t(d->second), dn});
         m_scopes.emplace(std::move(key), s);
         return s;
     }

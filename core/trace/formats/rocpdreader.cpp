@@ -235,7 +235,8 @@ std::string readRegions(Context &c, Schema &sc)
             return;
         }
         const NameId label = c.b.intern(s.isNull(8) ? api : s.text(8));
-        const uint16_t scope = c.b.nvtxScope({p, 1, roctx, 0, kNoName});
+        // roctx has no domains: "roctx" labels the range's category, with no nvtx_sum prefix.
+        const uint16_t scope = c.b.nvtxScope({p, 1, kNoName, 0, roctx});
         const TrackKind kind =
             api.find("Mark") != std::string_view::npos && t1 == t0 ? TrackKind::NvtxMark
             : api.find("Start") != std::string_view::npos || api.find("Stop") != std::string_view::npos
@@ -335,7 +336,7 @@ std::string readMarks(Context &c, Schema &sc)
         const uint32_t p = uint32_t(int64Or(s, 2, 0)), t = uint32_t(int64Or(s, 3, 0));
         c.pids.insert(p);
         const NameId label = c.b.intern(s.isNull(7) ? s.text(1) : s.text(7));
-        c.b.add(c.b.track({TrackKind::NvtxMark, p, t, 0}), t0, t0, label, 0, c.b.nvtxScope({p, 1, roctx, 0, kNoName}));
+        c.b.add(c.b.track({TrackKind::NvtxMark, p, t, 0}), t0, t0, label, 0, c.b.nvtxScope({p, 1, kNoName, 0, roctx}));
         c.count(TrackKind::NvtxMark);
     });
 }
