@@ -9,7 +9,8 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 4; // 2: process streams, 3: rank, 4: uniform level/attr columns elided
+constexpr uint64_t kVersion = 5; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+                                 // 5: readers other than nsys give categories, not domains
 constexpr size_t kHeaderSize = 64;
 
 struct Header
