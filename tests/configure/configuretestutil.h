@@ -4,6 +4,7 @@
 
 #include "core/config/composer.h"
 #include "core/profiling/analysis.h"
+#include "tests/support/specexamples.h"
 #include "views/config/configureworkspace.h"
 
 #include <QString>
@@ -68,14 +69,6 @@ inline EngineRun engine(const QString &root, const QString &name, const std::vec
     return run;
 }
 
-inline const ps::core::profiling::WorkerLaunch *worker(const ps::core::profiling::AnalysisResult &r,
-                                                       const std::string &name)
-{
-    for (const auto &w : r.launch.workers)
-        if (w.name == name)
-            return &w;
-    return nullptr;
-}
 
 // Waits until the workspace has composed everything edited so far.
 inline bool settle(ps::views::ConfigureWorkspace &ws, int timeoutMs = 30000)

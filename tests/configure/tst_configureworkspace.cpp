@@ -40,32 +40,9 @@ using namespace ps::views;
 using cfgtest::engine;
 using cfgtest::settle;
 using cfgtest::toQt;
+using namespace pstest::spec;
 
 namespace {
-
-const std::string kLogPath = "/opt/RLinf/logs/20260801-10:00:00-maniskill_ppo_mlp";
-const std::string kOutDir = kLogPath + "/maniskill_ppo_mlp/profiling";
-const std::string kPreset = "-t cuda,cudnn,cublas,nvtx,osrt --sample=process-tree --cpuctxsw=process-tree "
-                            "--cudabacktrace=all --osrt-threshold=1000";
-const std::string kR2 = "nsys profile " + kPreset + " --capture-range=cudaProfilerApi --capture-range-end=stop -o " +
-                        kOutDir + "/rlinf_profile_ActorGroup_0_%p /usr/bin/python3";
-const std::string kR3 = "nsys profile --python-backtrace -t cuda,nvtx --capture-range=nvtx --capture-range-end=stop "
-                        "-o /runs/x/profiling/rlinf_profile_RolloutGroup_1_%p /usr/bin/python3";
-const std::string kV1Worker = "nsys profile --trace=cuda,nvtx,cublas,ucx --cuda-memory-usage=true "
-                              "--cuda-graph-trace=graph --capture-range=cudaProfilerApi "
-                              "--capture-range-end=repeat-shutdown:18 --kill=none -o "
-                              "/tmp/ray/session_<id>/logs/nsight/'worker_process_%p' python";
-const std::string kV1Controller = "nsys profile --trace=cuda,nvtx,cublas,ucx --cuda-memory-usage=true "
-                                  "--cuda-graph-trace=graph -o /tmp/ray/session_<id>/logs/nsight/'worker_process_%p' "
-                                  "python";
-const std::vector<std::string> kV1Overrides = {"global_profiler.tool=nsys",
-                                               "global_profiler.steps=[1,2,5]",
-                                               "global_profiler.profile_continuous_steps=True",
-                                               "global_profiler.global_tool_config.nsys.discrete=False",
-                                               "actor_rollout_ref.actor.profiler.enable=True",
-                                               "actor_rollout_ref.actor.profiler.all_ranks=True",
-                                               "critic.profiler.enable=True",
-                                               "critic.profiler.all_ranks=True"};
 
 void typeInto(QLineEdit *field, const QString &text)
 {
@@ -272,7 +249,7 @@ private slots:
         // The spec's examples name the Ray session directory session_<id>.
         setRaySession(ws);
         QCOMPARE(ws.launchPlanPane()->commandOf("TaskRunner").toStdString(), kV1Controller);
-        const auto *w0 = cfgtest::worker(*ws.result()->analysis, "global_pool:0");
+        const auto *w0 = worker(ws.result()->analysis->launch, "global_pool:0");
         QVERIFY(w0);
         QCOMPARE(w0->command, kV1Worker);
         QCOMPARE(w0->captureRanges.size(), size_t(2));
@@ -341,7 +318,7 @@ private slots:
         ws.rocprof()->env()->setEntry("ROCPROFSYS_SAMPLING_FREQ", "100");
         QVERIFY(settle(ws));
         compareWithEngine(ws, root, "maniskill_ppo_mlp", true);
-        const auto *w = cfgtest::worker(*ws.result()->analysis, "ActorGroup:0");
+        const auto *w = worker(ws.result()->analysis->launch, "ActorGroup:0");
         QVERIFY(w && w->wrapped);
         QCOMPARE(w->command, std::string("rocprof-sys-python -T hip --output-format=json -- /usr/bin/python3"));
         QCOMPARE(ws.rocprof()->args()->table()->rowCount(), 3); // two entries + the add row
@@ -372,7 +349,7 @@ private slots:
         QVERIFY2(v.result()->composed, v.result()->error.c_str());
         setRaySession(v);
         QCOMPARE(v.launchPlanPane()->commandOf("TaskRunner").toStdString(), kV1Controller);
-        QCOMPARE(cfgtest::worker(*v.result()->analysis, "global_pool:0")->command, kV1Worker);
+        QCOMPARE(worker(v.result()->analysis->launch, "global_pool:0")->command, kV1Worker);
         // Each verl recipe composes and selects its tool.
         for (const char *tool : {"npu", "torch", "torch_memory"}) {
             v.applyPreset(QString("verl/") + tool);

@@ -4,6 +4,7 @@
 
 #include "core/config/composer.h"
 #include "core/profiling/analysis.h"
+#include "tests/support/specexamples.h"
 
 #include <QProcess>
 #include <QString>
@@ -85,14 +86,6 @@ inline Case verlCase(const std::string &relDir, const std::string &name, std::ve
     return c;
 }
 
-inline const ps::core::profiling::WorkerLaunch *worker(const ps::core::profiling::AnalysisResult &r,
-                                                       const std::string &name)
-{
-    for (const auto &w : r.launch.workers)
-        if (w.name == name)
-            return &w;
-    return nullptr;
-}
 
 // bash's word splitting of `command` (as Ray's `bash -c "exec <py_executable> ..."` does),
 // returned as the argv it yields; nullopt when bash fails.

@@ -180,13 +180,13 @@ private slots:
                 overrides.end());
         auto migrated = pstest::analyzeCase(pstest::verlCase("verl/verl/trainer/config", "ppo_trainer", overrides));
         for (const char *name : {"TaskRunner", "global_pool:0", "global_pool:7"}) {
-            const WorkerLaunch *a = pstest::worker(*legacy, name);
-            const WorkerLaunch *b = pstest::worker(*migrated, name);
+            const WorkerLaunch *a = pstest::spec::worker(legacy->launch, name);
+            const WorkerLaunch *b = pstest::spec::worker(migrated->launch, name);
             QVERIFY(a && b && a->wrapped && b->wrapped);
             QCOMPARE(b->command, a->command);
             QCOMPARE(b->captureRanges.size(), a->captureRanges.size());
         }
-        QVERIFY(pstest::worker(*migrated, "global_pool:0")->command.find("--kill=sigkill") != std::string::npos);
+        QVERIFY(pstest::spec::worker(migrated->launch, "global_pool:0")->command.find("--kill=sigkill") != std::string::npos);
         // New-schema configs have nothing to migrate.
         QVERIFY(migrated->exports.migration.empty());
     }

@@ -115,7 +115,7 @@ private slots:
             reported |= d.rule == "verl.nsight-value-unquoted" && d.severity == Severity::Error &&
                         d.key == "global_profiler.global_tool_config.nsys.worker_nsight_options.trace";
         QVERIFY(reported);
-        const WorkerLaunch *w = pstest::worker(*r, "global_pool:0");
+        const WorkerLaunch *w = pstest::spec::worker(r->launch, "global_pool:0");
         QVERIFY(w && w->wrapped);
         const auto split = pstest::bashSplit(w->command);
         if (breaks)
