@@ -13,6 +13,13 @@ namespace ps::core::profiling {
 // True when the config uses the old schema (no global_profiler, trainer.profile_steps present).
 bool isVerlLegacySchema(const ConfigReader &cfg);
 
+// What verl's profiler config accepts, as its validator checks it (and the GUI offers it):
+// global_profiler.tool, tool_config.torch.contents, tool_config.npu.contents and .level.
+const std::vector<std::string> &verlTools();
+const std::vector<std::string> &verlTorchContents();
+const std::vector<std::string> &verlNpuContents();
+const std::vector<std::string> &verlNpuLevels();
+
 void readVerlProfiling(const ConfigReader &cfg, const ClusterDescription &cluster, VerlProfiling &out,
                        Diagnostics &diags);
 

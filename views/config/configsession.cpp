@@ -57,8 +57,7 @@ void ConfigSession::open(const SessionBase &base, const SessionState &state)
     m_base = base;
     m_state = state;
     m_result.reset();
-    m_baseline.reset();
-    m_baselineKey.clear();
+    m_baselineFrom.reset();
     m_undo->clear();
     emit stateChanged();
     schedule();
@@ -186,9 +185,9 @@ void ConfigSession::startJob()
     job.launch = m_launch;
     job.cluster = m_cluster;
     job.baselineKey = baselineKey(job.base);
-    if (m_baseline && m_baselineKey == job.baselineKey) {
-        job.cachedBaseline = m_baseline;
-        job.cachedBaselineYaml = m_baselineYaml;
+    if (m_baselineFrom && m_baselineFrom->baselineKey == job.baselineKey) {
+        job.cachedBaseline = m_baselineFrom->baseline;
+        job.cachedBaselineYaml = m_baselineFrom->baselineYaml;
     }
     m_watcher.setFuture(QtConcurrent::run([job] { return runSessionJob(job); }));
 }
@@ -197,11 +196,8 @@ void ConfigSession::jobFinished()
 {
     m_running = false;
     const SessionResultPtr r = m_watcher.result();
-    if (r->baseline) {
-        m_baselineKey = r->baselineKey;
-        m_baseline = r->baseline;
-        m_baselineYaml = r->baselineYaml;
-    }
+    if (r->baseline)
+        m_baselineFrom = r;
     if (m_pending) {
         startJob(); // a newer state exists; this result is stale
         return;

@@ -97,9 +97,9 @@ private:
     uint64_t m_generation = 0;
     bool m_running = false;
     bool m_pending = false;
-    std::string m_baselineKey;
-    std::shared_ptr<const core::config::ComposeResult> m_baseline;
-    std::string m_baselineYaml;
+    // The newest result that carried a composed baseline (key, tree and YAML), reused by the
+    // next jobs while the base stays the same.
+    SessionResultPtr m_baselineFrom;
 };
 
 } // namespace ps::views

@@ -237,14 +237,13 @@ QWidget *ConfigureWorkspace::buildEditor()
         m_verlNsysPage = tabs;
     }
     m_verlTools = new VerlToolPanel(m_session);
-    m_verlToolPage = m_verlTools;
     auto *noBackend = new QLabel("No profiler selected.");
     noBackend->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_backendStack->addWidget(noBackend);
     m_backendStack->addWidget(scrolled(m_nsightPage));
     m_backendStack->addWidget(scrolled(m_rocprofPage));
     m_backendStack->addWidget(m_verlNsysPage);
-    m_backendStack->addWidget(scrolled(m_verlToolPage));
+    m_backendStack->addWidget(scrolled(m_verlTools));
     m_panels->addTab(m_backendStack, "Backend");
 
     m_defaults = new DefaultsTreePane(m_session);
@@ -325,7 +324,6 @@ void ConfigureWorkspace::openConfig(const QStringList &configDirs, const QString
     m_session->open(base, state);
     m_session->undoStack()->setClean();
     m_preset->setCurrentIndex(std::max(0, m_preset->findData(state.presetId)));
-    m_overrides->showState();
     m_stack->setCurrentIndex(1);
     updateHeader();
     emit statusMessage("Opened config " + m_path, 5000);
@@ -387,7 +385,6 @@ void ConfigureWorkspace::showResult(const SessionResultPtr &r)
     m_diagnostics->showResult(r);
     m_launch->showResult(r);
     m_defaults->showResult(r);
-    m_overrides->showState();
     const int problems = m_diagnostics->errorCount() + m_diagnostics->warningCount();
     m_panes->setTabText(2, problems ? QString("Diagnostics (%1)").arg(problems) : QString("Diagnostics"));
     updateHeader();

@@ -128,7 +128,7 @@ private:
     QStackedWidget *m_profilerStack = nullptr;
     QStackedWidget *m_backendStack = nullptr;
     QWidget *m_rlinfPage = nullptr, *m_verlPage = nullptr, *m_unknownPage = nullptr;
-    QWidget *m_nsightPage = nullptr, *m_rocprofPage = nullptr, *m_verlNsysPage = nullptr, *m_verlToolPage = nullptr;
+    QWidget *m_nsightPage = nullptr, *m_rocprofPage = nullptr, *m_verlNsysPage = nullptr;
 
     RLinfGeneralPanel *m_rlinfGeneral = nullptr;
     WorkerGroupsPanel *m_workerGroups = nullptr;

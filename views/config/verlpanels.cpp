@@ -1,5 +1,6 @@
 #include "views/config/verlpanels.h"
 
+#include "core/profiling/verlschema.h"
 #include "views/config/configsession.h"
 #include "views/config/intlistfield.h"
 
@@ -43,8 +44,43 @@ const RoleInfo kRoles[] = {
     {"reward_model", "reward_model.profiler", "Reward model (compute_rm_score); tool_config follows the actor"},
 };
 
-const QStringList kNpuContents = {"npu", "cpu", "memory", "shapes", "module", "stack"};
-const QStringList kTorchContents = {"cuda", "cpu", "memory", "shapes", "stack", "profile-by-stage", "merge-profiles"};
+QStringList toQStringList(const std::vector<std::string> &v)
+{
+    QStringList out;
+    for (const std::string &s : v)
+        out << QString::fromStdString(s);
+    return out;
+}
+
+// The accepted values come from the validator (core/profiling/verlschema.h), so the panel
+// cannot offer what the check would reject; only the explanations live here.
+// Functions, not namespace-scope copies: core's lists live in another translation unit, whose
+// static initialisation may come after this one's.
+const QStringList &npuContents()
+{
+    static const QStringList l = toQStringList(core::profiling::verlNpuContents());
+    return l;
+}
+const QStringList &torchContents()
+{
+    static const QStringList l = toQStringList(core::profiling::verlTorchContents());
+    return l;
+}
+const QMap<QString, QString> kContentTips = {
+    {"npu-npu", "Device-side performance data"},
+    {"npu-cpu", "Host-side performance data"},
+    {"npu-memory", "Memory analysis"},
+    {"npu-shapes", "Record tensor shapes"},
+    {"npu-module", "Framework-level Python call stacks (low overhead)"},
+    {"npu-stack", "Operator call stacks"},
+    {"torch-cuda", "ProfilerActivity.CUDA: GPU kernels and copies"},
+    {"torch-cpu", "ProfilerActivity.CPU: operators on the host"},
+    {"torch-memory", "profile_memory=True: tensor allocations"},
+    {"torch-shapes", "record_shapes=True: operator input shapes"},
+    {"torch-stack", "with_stack=True: Python source locations"},
+    {"torch-profile-by-stage", "A separate trace per annotated stage"},
+    {"torch-merge-profiles", "Merge the per-stage traces"},
+};
 
 } // namespace
 
@@ -54,7 +90,7 @@ VerlGlobalPanel::VerlGlobalPanel(ConfigSession *session, QWidget *parent) : Conf
     form->setContentsMargins(0, 0, 0, 0);
     m_tool = new QComboBox(this);
     m_tool->setObjectName("tool");
-    m_tool->addItems({kNull, "nsys", "npu", "torch", "torch_memory"});
+    m_tool->addItems(QStringList{kNull} + toQStringList(core::profiling::verlTools()));
     m_tool->setToolTip("global_profiler.tool: nsys (Nsight Systems through Ray's runtime_env), npu (torch_npu "
                        "profiler), torch (torch.profiler), torch_memory (CUDA memory snapshots). Roles inherit it "
                        "through ${oc.select:global_profiler.tool,null}.");
@@ -201,6 +237,7 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
         for (const QString &c : names) {
             auto *cb = new QCheckBox(c, box);
             cb->setObjectName(prefix + c);
+            cb->setToolTip(kContentTips.value(prefix + c));
             out.insert(c, cb);
             grid->addWidget(cb, i / 3, i % 3);
             ++i;
@@ -211,19 +248,13 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
     auto *npuForm = new QFormLayout(m_npuBox);
     m_npuLevel = new QComboBox(m_npuBox);
     m_npuLevel->setObjectName("npuLevel");
-    m_npuLevel->addItems({"level_none", "level0", "level1", "level2"});
+    m_npuLevel->addItems(toQStringList(core::profiling::verlNpuLevels()));
     m_npuLevel->setToolTip("level0: application data, NPU data and operator details (recommended); level1 adds "
                            "CANN AscendCL data and AI Core metrics; level2 adds CANN runtime data and AI CPU metrics; "
                            "level_none disables level-based collection.");
     npuForm->addRow("Level", m_npuLevel);
     auto *npuGrid = new QGridLayout;
-    contentBoxes(m_npuBox, kNpuContents, m_npuContents, "npu-", npuGrid);
-    m_npuContents["npu"]->setToolTip("Device-side performance data");
-    m_npuContents["cpu"]->setToolTip("Host-side performance data");
-    m_npuContents["memory"]->setToolTip("Memory analysis");
-    m_npuContents["shapes"]->setToolTip("Record tensor shapes");
-    m_npuContents["module"]->setToolTip("Framework-level Python call stacks (low overhead)");
-    m_npuContents["stack"]->setToolTip("Operator call stacks");
+    contentBoxes(m_npuBox, npuContents(), m_npuContents, "npu-", npuGrid);
     npuForm->addRow("Contents", npuGrid);
     m_npuAnalysis = new QCheckBox("Parse after collection (analysis)", m_npuBox);
     m_npuAnalysis->setObjectName("npuAnalysis");
@@ -240,14 +271,7 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
     m_torchBox = new QGroupBox("PyTorch profiler (tool_config.torch)", this);
     auto *torchForm = new QFormLayout(m_torchBox);
     auto *torchGrid = new QGridLayout;
-    contentBoxes(m_torchBox, kTorchContents, m_torchContents, "torch-", torchGrid);
-    m_torchContents["cuda"]->setToolTip("ProfilerActivity.CUDA: GPU kernels and copies");
-    m_torchContents["cpu"]->setToolTip("ProfilerActivity.CPU: operators on the host");
-    m_torchContents["memory"]->setToolTip("profile_memory=True: tensor allocations");
-    m_torchContents["shapes"]->setToolTip("record_shapes=True: operator input shapes");
-    m_torchContents["stack"]->setToolTip("with_stack=True: Python source locations");
-    m_torchContents["profile-by-stage"]->setToolTip("A separate trace per annotated stage");
-    m_torchContents["merge-profiles"]->setToolTip("Merge the per-stage traces");
+    contentBoxes(m_torchBox, torchContents(), m_torchContents, "torch-", torchGrid);
     torchForm->addRow("Contents", torchGrid);
     m_torchDiscrete = new QCheckBox("Discrete mode", m_torchBox);
     m_torchDiscrete->setObjectName("torchDiscrete");
@@ -279,9 +303,9 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
         this->session()->setValue(rolePath() + ".tool_config.npu.level", Node::string(l.toStdString()));
     });
     for (QCheckBox *c : m_npuContents)
-        connect(c, &QCheckBox::toggled, this, [this] { commitContents("npu", m_npuContents, kNpuContents); });
+        connect(c, &QCheckBox::toggled, this, [this] { commitContents("npu", m_npuContents, npuContents()); });
     for (QCheckBox *c : m_torchContents)
-        connect(c, &QCheckBox::toggled, this, [this] { commitContents("torch", m_torchContents, kTorchContents); });
+        connect(c, &QCheckBox::toggled, this, [this] { commitContents("torch", m_torchContents, torchContents()); });
     connect(m_npuAnalysis, &QCheckBox::toggled, this, [this](bool on) {
         this->session()->setValue(rolePath() + ".tool_config.npu.analysis", Node::boolean(on));
     });
