@@ -202,7 +202,7 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
     opt.cacheDir = a.value("cache-dir");
     if (opt.useCache) {
         std::string capProblem; // the default cap is used then; say so rather than ignore it
-        tr::defaultCacheMaxBytes(&capProblem);
+        opt.cacheMaxBytes = tr::defaultCacheMaxBytes(&capProblem); // parsed once, here
         if (!capProblem.empty())
             err << "warning: " << capProblem << "\n";
     }

@@ -427,12 +427,7 @@ std::string TraceCache::save(const Report &report) const
         return m_dir + ": cannot create cache directory: " + ec.message();
     CacheKey key{absolutePath(report.path), report.fileSize, report.fileMtimeNs};
     const std::string file = cacheFileFor(report.path);
-    if (std::string err = writeFileAtomically(file, encodeCache(report, key)); !err.empty())
-        return err;
-    CachePruneOptions evict;
-    evict.keep = file;
-    prune(evict); // what cannot be removed now is retried after the next save
-    return {};
+    return writeFileAtomically(file, encodeCache(report, key));
 }
 
 std::vector<CacheFile> TraceCache::files(bool readKeys, std::string *error) const
@@ -443,6 +438,9 @@ std::vector<CacheFile> TraceCache::files(bool readKeys, std::string *error) cons
 CachePruneResult TraceCache::prune(const CachePruneOptions &options) const
 {
     CachePruneResult r;
+    const auto isKept = [&](const std::string &path) {
+        return std::find(options.keep.begin(), options.keep.end(), path) != options.keep.end();
+    };
     std::string scanError;
     std::vector<CacheFile> all = scanDir(m_dir, options.orphans, &scanError);
     if (!scanError.empty())
@@ -463,7 +461,7 @@ CachePruneResult TraceCache::prune(const CachePruneOptions &options) const
     const int64_t now = nowNs();
     for (size_t i = 0; i < all.size(); ++i) {
         const CacheFile &f = all[i];
-        if (f.path == options.keep)
+        if (isKept(f.path))
             continue;
         if (f.temp) {
             if (now - f.lastUseNs > kStaleTempAgeNs)
@@ -481,7 +479,7 @@ CachePruneResult TraceCache::prune(const CachePruneOptions &options) const
     // Least recently used first: `all` is most recent first. Temporaries still being written are
     // counted but never evicted.
     for (size_t i = all.size(); i-- > 0 && total > m_maxBytes;) {
-        if (gone[i] || all[i].temp || all[i].path == options.keep)
+        if (gone[i] || all[i].temp || isKept(all[i].path))
             continue;
         remove(i, "lru");
         if (gone[i])

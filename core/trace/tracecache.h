@@ -5,9 +5,10 @@
 // and reported as misses; the loader then rebuilds them. Writes are atomic (temp + rename).
 //
 // The directory is bounded: every hit records its use (the cache file's mtime is set to now;
-// the key lives inside the file, so the mtime is free for this), and every save evicts the least
-// recently used cache files until the directory holds at most maxBytes() — never the file just
-// written, which stays even when it alone is over the cap. Temporaries of crashed writes older
+// the key lives inside the file, so the mtime is free for this), and after a batch of saves (the
+// loader prunes once per load) prune() evicts the least recently used cache files until the
+// directory holds at most maxBytes() — never the files it is told to keep (the loader: the
+// newest cache it wrote), which stay even when they alone are over the cap. Temporaries of crashed writes older
 // than kStaleTempAgeNs go at the same time. prune() also removes caches whose report is gone and
 // caches this build cannot read (older cache format, corrupt); clear() removes every cache file.
 // Only files named like ours are ever touched: <16 hex digits>.pstc and their temporaries
@@ -82,7 +83,7 @@ struct CachePruneOptions
 {
     bool orphans = false;    // also remove caches whose report is gone or that cannot be read
     bool dryRun = false;     // say what would go; remove nothing
-    std::string keep;        // a file never removed (the one just written)
+    std::vector<std::string> keep; // files never removed (e.g. the one just written)
 };
 
 class TraceCache
@@ -102,8 +103,8 @@ public:
     // says which ("no cache", "stale: size changed", "corrupt: checksum mismatch", ...).
     // A hit records the use (see above).
     ReportPtr load(const std::string &reportPath, std::string *why = nullptr) const;
-    // Writes the cache for a loaded report, then evicts down to the cap. Returns "" or the
-    // reason it could not write.
+    // Writes the cache for a loaded report (atomically; no eviction: prune() after the batch,
+    // keeping the files written). Returns "" or the reason it could not write.
     std::string save(const Report &report) const;
 
     // Our files in the directory (none when it does not exist), most recently used first;

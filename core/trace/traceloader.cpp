@@ -146,6 +146,8 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
     };
 
     std::atomic<size_t> next{0};
+    std::mutex writtenMutex;
+    std::vector<std::string> written; // cache files this load wrote, in the order written
     auto work = [&] {
         for (size_t i; (i = next.fetch_add(1)) < n;) {
             if (cancel && cancel->cancelled()) {
@@ -168,8 +170,11 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
             ctx.progress = [&, i](double f) { report(i, f, false); };
             std::string error;
             ReportPtr r = loadReport(files[i], ctx, error);
-            if (r && options.useCache)
-                cache.save(*r); // a cache that cannot be written only costs the next open
+            // A cache that cannot be written only costs the next open.
+            if (r && options.useCache && cache.save(*r).empty()) {
+                std::lock_guard lock(writtenMutex);
+                written.push_back(cache.cacheFileFor(files[i]));
+            }
             reports[i] = r;
             errors[i] = error;
             if (r && options.onReport)
@@ -183,6 +188,15 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
     work();
     for (auto &t : pool)
         t.join();
+    // Evict down to the cap once for the whole load (one directory scan instead of one per
+    // report, and no two threads evicting each other's fresh files). Least recently used go
+    // first, so this load's caches go last; the newest is kept even when it alone is over the
+    // cap, as a load of one report always keeps its cache.
+    if (!written.empty()) {
+        CachePruneOptions evict;
+        evict.keep = {written.back()};
+        cache.prune(evict); // what cannot be removed now is retried after the next load
+    }
 
     for (size_t i = 0; i < n; ++i) {
         if (reports[i])
