@@ -179,6 +179,33 @@ struct Mapping
     }
 };
 
+enum class MapStatus { Mapped, CannotOpen, Empty, CannotMap };
+
+// Maps a whole cache file read-only; the descriptor is closed at once (the mapping stays valid).
+// On failure `error` holds strerror of the failing call (empty for an empty file).
+MapStatus mapFile(const std::string &path, Mapping &map, std::string &error)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return MapStatus::CannotOpen;
+    }
+    struct stat st{};
+    if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
+        ::close(fd);
+        return MapStatus::Empty;
+    }
+    map.size = size_t(st.st_size);
+    map.addr = ::mmap(nullptr, map.size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (map.addr == MAP_FAILED) {
+        map.addr = nullptr;
+        error = std::strerror(errno);
+        return MapStatus::CannotMap;
+    }
+    return MapStatus::Mapped;
+}
+
 // Our names: "<16 lowercase hex>.pstc" (cacheFileFor) and its temporaries
 // "<16 lowercase hex>.pstc.XXXXXX" (writeFileAtomically: path + mkstemp's 6 letters or digits).
 enum class NameKind { Foreign, Cache, Temp };
@@ -216,25 +243,20 @@ int64_t nowNs()
 // never for an orphan).
 void readKey(CacheFile &f)
 {
-    const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        f.problem = std::string("cannot open: ") + std::strerror(errno);
+    Mapping map;
+    std::string error;
+    switch (mapFile(f.path, map, error)) {
+    case MapStatus::Mapped:
+        break;
+    case MapStatus::CannotOpen:
+        f.problem = "cannot open: " + error;
         return;
-    }
-    struct stat st{};
-    if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
-        ::close(fd);
+    case MapStatus::Empty:
         f.problem = "corrupt: empty cache file";
         f.unusable = true;
         return;
-    }
-    Mapping map;
-    map.size = size_t(st.st_size);
-    map.addr = ::mmap(nullptr, map.size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (map.addr == MAP_FAILED) {
-        map.addr = nullptr;
-        f.problem = std::string("cannot map: ") + std::strerror(errno);
+    case MapStatus::CannotMap:
+        f.problem = "cannot map: " + error;
         return;
     }
     CacheKey key;
@@ -386,20 +408,16 @@ ReportPtr TraceCache::load(const std::string &reportPath, std::string *why) cons
     if (::stat(reportPath.c_str(), &src) != 0)
         return miss("no report");
     const std::string file = cacheFileFor(reportPath);
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return miss("no cache");
-    struct stat st{};
-    if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
-        ::close(fd);
-        return miss("corrupt: empty cache file");
-    }
     auto map = std::make_shared<Mapping>();
-    map->size = size_t(st.st_size);
-    map->addr = ::mmap(nullptr, map->size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (map->addr == MAP_FAILED) {
-        map->addr = nullptr;
+    std::string error;
+    switch (mapFile(file, *map, error)) {
+    case MapStatus::Mapped:
+        break;
+    case MapStatus::CannotOpen:
+        return miss("no cache");
+    case MapStatus::Empty:
+        return miss("corrupt: empty cache file");
+    case MapStatus::CannotMap:
         return miss("cannot map cache");
     }
     CacheKey key{absolutePath(reportPath), uint64_t(src.st_size),
