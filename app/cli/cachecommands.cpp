@@ -213,10 +213,10 @@ int runRemove(const CacheRun &run, const std::string &action, bool dryRun, std::
 
 int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err)
 {
-    const ArgParser parser(cacheSpec());
     ParsedArgs a;
-    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
-        return s == ParseStatus::HelpShown ? 0 : 2;
+    std::string format;
+    if (const int s = parseCommand(cacheSpec(), args, a, {"text", "json"}, format, out, err); s >= 0)
+        return s;
     if (a.positionals().size() != 1) {
         err << "error: expected one action, info, prune or clear (see profstudio-cli trace cache --help)\n";
         return 2;
@@ -224,11 +224,6 @@ int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err)
     const std::string action = a.positionals().front();
     if (action != "info" && action != "prune" && action != "clear") {
         err << "error: unknown cache action '" << action << "'; expected info, prune or clear\n";
-        return 2;
-    }
-    const std::string format = a.value("format", "text");
-    if (format != "text" && format != "json") {
-        err << "error: --format expects one of text json, got '" << format << "'\n";
         return 2;
     }
     std::optional<uint64_t> maxBytes;

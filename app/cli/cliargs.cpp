@@ -144,4 +144,29 @@ void ArgParser::printHelp(std::ostream &out) const
         out << "\n" << m_spec.epilog << "\n";
 }
 
+namespace {
+bool checkFormat(const ParsedArgs &a, const std::vector<std::string> &allowed, std::string &format, std::ostream &err)
+{
+    format = a.value("format", allowed.front());
+    if (std::find(allowed.begin(), allowed.end(), format) == allowed.end()) {
+        err << "error: --format expects one of";
+        for (const auto &f : allowed)
+            err << " " << f;
+        err << ", got '" << format << "'\n";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int parseCommand(const CommandSpec &spec, const std::vector<std::string> &args, ParsedArgs &a, const std::vector<std::string> &formats,
+                 std::string &format, std::ostream &out, std::ostream &err)
+{
+    ArgParser parser(spec);
+    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
+        return s == ParseStatus::HelpShown ? 0 : 2;
+    return checkFormat(a, formats, format, err) ? -1 : 2;
+}
+
 } // namespace ps::cli

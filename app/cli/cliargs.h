@@ -64,4 +64,9 @@ private:
     CommandSpec m_spec;
 };
 
+// Parses a command's arguments and checks --format against `formats` (the first is the default).
+// Returns -1 to go on, else the exit status: 0 after --help, 2 on a usage error (reported).
+int parseCommand(const CommandSpec &spec, const std::vector<std::string> &args, ParsedArgs &a, const std::vector<std::string> &formats,
+                 std::string &format, std::ostream &out, std::ostream &err);
+
 } // namespace ps::cli

@@ -226,29 +226,6 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
     return true;
 }
 
-bool checkFormat(const ParsedArgs &a, const std::vector<std::string> &allowed, std::string &format, std::ostream &err)
-{
-    format = a.value("format", allowed.front());
-    if (std::find(allowed.begin(), allowed.end(), format) == allowed.end()) {
-        err << "error: --format expects one of";
-        for (const auto &f : allowed)
-            err << " " << f;
-        err << ", got '" << format << "'\n";
-        return false;
-    }
-    return true;
-}
-
-// Parses a trace command's arguments and its --format. Returns -1 to go on, else the exit status.
-int parseCommand(const CommandSpec &spec, const Args &args, ParsedArgs &a, const std::vector<std::string> &formats,
-                 std::string &format, std::ostream &out, std::ostream &err)
-{
-    ArgParser parser(spec);
-    if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)
-        return s == ParseStatus::HelpShown ? 0 : 2;
-    return checkFormat(a, formats, format, err) ? -1 : 2;
-}
-
 std::string csvQuote(const std::string &s)
 {
     if (s.find_first_of(",\"\n") == std::string::npos)
