@@ -98,28 +98,30 @@ void MainWindow::createMenus()
 int MainWindow::clearReportCache(bool ask)
 {
     const core::trace::TraceCache cache;
-    const std::vector<core::trace::CacheFile> files = cache.files();
-    uint64_t bytes = 0;
-    for (const auto &f : files)
-        bytes += f.bytes;
     const QString dir = QString::fromStdString(cache.dir());
-    if (files.empty()) {
-        statusBar()->showMessage("The report cache is empty (" + dir + ")", 5000);
-        return 0;
+    if (ask) {
+        // What clear() would remove, said before anything goes.
+        const core::trace::CachePruneResult preview = cache.clear(/*dryRun=*/true);
+        if (preview.removed.empty()) {
+            statusBar()->showMessage(preview.errors.empty() ? "The report cache is empty (" + dir + ")"
+                                                            : QString::fromStdString(preview.errors.front()),
+                                     5000);
+            return 0;
+        }
+        const QString question = QString("Remove %1 cached report file(s), %2, from %3? Reports open again from "
+                                          "their files, more slowly the first time.")
+                                     .arg(preview.removed.size())
+                                     .arg(QString::fromStdString(core::trace::formatByteSize(preview.bytesFreed())), dir);
+        if (QMessageBox::question(this, "Clear Report Cache", question) != QMessageBox::Yes)
+            return 0;
     }
-    if (ask && QMessageBox::question(this, "Clear Report Cache",
-                                     QString("Remove %1 cached report file(s), %2, from %3? Reports open again from "
-                                             "their files, more slowly the first time.")
-                                         .arg(files.size())
-                                         .arg(QString::fromStdString(core::trace::formatByteSize(bytes)), dir)) !=
-                   QMessageBox::Yes)
-        return 0;
     const core::trace::CachePruneResult r = cache.clear();
-    QString msg = QString("Freed %1 in %2 file(s) of the report cache")
-                      .arg(QString::fromStdString(core::trace::formatByteSize(r.bytesFreed())))
-                      .arg(r.removed.size());
+    QString msg = r.removed.empty() ? "The report cache is empty (" + dir + ")"
+                                    : QString("Freed %1 in %2 file(s) of the report cache")
+                                          .arg(QString::fromStdString(core::trace::formatByteSize(r.bytesFreed())))
+                                          .arg(r.removed.size());
     if (!r.errors.empty())
-        msg += QString("; %1 could not be removed: %2").arg(r.errors.size()).arg(QString::fromStdString(r.errors[0]));
+        msg += QString("; %1 problem(s): %2").arg(r.errors.size()).arg(QString::fromStdString(r.errors[0]));
     statusBar()->showMessage(msg, 8000);
     return int(r.removed.size());
 }

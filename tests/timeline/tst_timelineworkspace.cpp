@@ -51,6 +51,15 @@ std::vector<ReportPtr> ranks(int n)
         out.push_back(ps::test::makeRank(r, 3, 10 * kMs));
     return out;
 }
+
+// A shown workspace with `n` generated ranks, loaded and laid out; false if it never went idle.
+bool showWithRanks(TimelineWorkspace &w, int n)
+{
+    w.resize(1400, 900);
+    w.show();
+    w.addReports(ranks(n));
+    return waitIdle(w);
+}
 } // namespace
 
 class TestTimelineWorkspace : public QObject
@@ -173,10 +182,7 @@ private slots:
     void searchBoxCountsAndSteps()
     {
         TimelineWorkspace w;
-        w.resize(1400, 900);
-        w.show();
-        w.addReports(ranks(3));
-        QVERIFY(waitIdle(w));
+        QVERIFY(showWithRanks(w, 3));
         QTest::keyClicks(w.searchEdit(), "gemm");
         QTRY_COMPARE(w.matchLabel()->text(), QStringLiteral("9 matches"));
         QVERIFY(waitIdle(w));
@@ -202,10 +208,7 @@ private slots:
     void detailsAndJumpToTheCorrelatedCall()
     {
         TimelineWorkspace w;
-        w.resize(1400, 900);
-        w.show();
-        w.addReports(ranks(2));
-        QVERIFY(waitIdle(w));
+        QVERIFY(showWithRanks(w, 2));
         const int entry = 1;
         const uint32_t kernelTrack = 2;
         w.canvas()->reveal({entry, {kernelTrack, 1}});
@@ -269,10 +272,7 @@ private slots:
     void statsFollowTheVisibleRange()
     {
         TimelineWorkspace w;
-        w.resize(1400, 900);
-        w.show();
-        w.addReports(ranks(2));
-        QVERIFY(waitIdle(w));
+        QVERIFY(showWithRanks(w, 2));
         QCOMPARE(w.stats()->model()->rowCount(), 2);
         w.canvas()->setWindow({0, 50 * kMs}); // only the first step of each rank
         QVERIFY(waitIdle(w));

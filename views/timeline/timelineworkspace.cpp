@@ -202,6 +202,12 @@ void TimelineWorkspace::buildUi()
     m_statsDebounce = new QTimer(this);
     m_statsDebounce->setSingleShot(true);
     m_statsDebounce->setInterval(100);
+    // Reports arrive one by one while loading; realigning (all reports, on a worker) and
+    // rebuilding the scene at most every 50 ms keeps a load of N reports from doing it N times.
+    m_realignThrottle = new QTimer(this);
+    m_realignThrottle->setSingleShot(true);
+    m_realignThrottle->setInterval(50);
+    connect(m_realignThrottle, &QTimer::timeout, this, &TimelineWorkspace::realign);
 
     TimelineCanvas *c = m_view->canvas();
     connect(m_cancel, &QPushButton::clicked, this, &TimelineWorkspace::cancelLoad);
@@ -293,7 +299,8 @@ bool TimelineWorkspace::accepts(const QString &path) const
 
 bool TimelineWorkspace::isBusy() const
 {
-    return m_loader->isRunning() || m_jobs > 0 || m_stats->isBusy() || m_statsDebounce->isActive();
+    return m_loader->isRunning() || m_jobs > 0 || m_stats->isBusy() || m_statsDebounce->isActive() ||
+           m_realignThrottle->isActive();
 }
 
 void TimelineWorkspace::beginJob()
@@ -397,7 +404,11 @@ void TimelineWorkspace::onReportsReady(const std::vector<PreparedReportPtr> &rep
         m_reports.insert(std::upper_bound(from, m_reports.end(), r, byPath), r);
     }
     m_fitOnNextScene = true;
-    realign();
+    if (!m_realignThrottle->isActive()) {
+        const bool was = isBusy();
+        m_realignThrottle->start();
+        setBusyState(was);
+    }
 }
 
 void TimelineWorkspace::onLoadFinished(bool cancelled)
@@ -419,7 +430,8 @@ void TimelineWorkspace::onLoadFinished(bool cancelled)
         m_queuedPaths.clear();
         openPaths(q);
     }
-    if (m_jobs == 0 && m_pendingSession)
+    // With a realign still to come, its scene applies the session instead.
+    if (m_jobs == 0 && !m_realignThrottle->isActive() && m_pendingSession)
         applyScene(m_scene);
     setBusyState(was);
 }

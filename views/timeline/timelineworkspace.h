@@ -150,6 +150,7 @@ private:
     QToolButton *m_sessionButton = nullptr;
     QTimer *m_searchDebounce = nullptr;
     QTimer *m_statsDebounce = nullptr;
+    QTimer *m_realignThrottle = nullptr;
     std::unique_ptr<RecentFiles> m_recentSessions;
 };
 
