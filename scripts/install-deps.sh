@@ -10,6 +10,7 @@ packages=(
   libyaml-cpp-dev libsqlite3-dev sqlite3 zlib1g-dev libsimdjson-dev
   fonts-dejavu-core
   rsync  # the collect-script tests run the script they export
+  clang-format-14  # scripts/check-format.sh: the test command fails on unformatted files
 )
 
 missing=()

@@ -160,8 +160,8 @@ bool checkFormat(const ParsedArgs &a, const std::vector<std::string> &allowed, s
 
 } // namespace
 
-int parseCommand(const CommandSpec &spec, const std::vector<std::string> &args, ParsedArgs &a, const std::vector<std::string> &formats,
-                 std::string &format, std::ostream &out, std::ostream &err)
+int parseCommand(const CommandSpec &spec, const std::vector<std::string> &args, ParsedArgs &a,
+                 const std::vector<std::string> &formats, std::string &format, std::ostream &out, std::ostream &err)
 {
     ArgParser parser(spec);
     if (auto s = parser.parse(args, a, out, err); s != ParseStatus::Ok)

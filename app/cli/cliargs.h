@@ -13,20 +13,20 @@ namespace ps::cli {
 
 struct OptionSpec
 {
-    std::string name;        // without the leading "--"
-    std::string valueName;   // empty for a flag; e.g. "DIR"
+    std::string name;      // without the leading "--"
+    std::string valueName; // empty for a flag; e.g. "DIR"
     std::string help;
     bool repeatable = false;
-    char shortName = 0;      // optional single-letter alias, e.g. 'o' for -o
+    char shortName = 0; // optional single-letter alias, e.g. 'o' for -o
 };
 
 struct CommandSpec
 {
-    std::string usage;       // e.g. "profstudio-cli compose [options] [OVERRIDE...]"
-    std::string summary;     // one paragraph
+    std::string usage;   // e.g. "profstudio-cli compose [options] [OVERRIDE...]"
+    std::string summary; // one paragraph
     std::vector<OptionSpec> options;
     std::string positionalHelp; // e.g. "OVERRIDE  Hydra override, e.g. a.b=1"
-    std::string epilog;      // examples and notes
+    std::string epilog;         // examples and notes
 };
 
 class ParsedArgs
@@ -66,7 +66,7 @@ private:
 
 // Parses a command's arguments and checks --format against `formats` (the first is the default).
 // Returns -1 to go on, else the exit status: 0 after --help, 2 on a usage error (reported).
-int parseCommand(const CommandSpec &spec, const std::vector<std::string> &args, ParsedArgs &a, const std::vector<std::string> &formats,
-                 std::string &format, std::ostream &out, std::ostream &err);
+int parseCommand(const CommandSpec &spec, const std::vector<std::string> &args, ParsedArgs &a,
+                 const std::vector<std::string> &formats, std::string &format, std::ostream &out, std::ostream &err);
 
 } // namespace ps::cli

@@ -39,8 +39,9 @@ int cmdCompose(const Args &args, std::ostream &out, std::ostream &err)
     spec.summary = "Compose a Hydra config and print it as Hydra's `--cfg job` does (the hydra: node removed), "
                    "byte for byte.";
     appendComposeOptions(spec);
-    spec.options.push_back({"resolve", "", "resolve interpolations; values that cannot be resolved are printed as "
-                                           "written and reported on stderr"});
+    spec.options.push_back({"resolve", "",
+                            "resolve interpolations; values that cannot be resolved are printed as "
+                            "written and reported on stderr"});
     spec.options.push_back({"format", "yaml|json", "output format (default yaml)"});
     spec.epilog = "Example:\n  profstudio-cli compose --config-dir verl/trainer/config --config-name ppo_trainer "
                   "global_profiler.tool=nsys 'global_profiler.steps=[1,2]'";

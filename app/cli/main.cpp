@@ -57,8 +57,7 @@ void printHelp(std::ostream &out)
            "Exit status: 0 success, 1 the input has errors, 2 bad usage.\n";
 }
 
-int dispatch(const std::vector<Command> &table, const std::string &word, const ps::cli::Args &rest,
-             const char *group)
+int dispatch(const std::vector<Command> &table, const std::string &word, const ps::cli::Args &rest, const char *group)
 {
     for (const auto &c : table)
         if (word == c.name)

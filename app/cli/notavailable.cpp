@@ -7,8 +7,8 @@ int notAvailableYet(const std::string &command, const std::string &summary, cons
 {
     for (const auto &a : args) {
         if (a == "--help" || a == "-h") {
-            out << "Usage: profstudio-cli " << command << " [options]\n\n" << summary
-                << "\n\nThis command is not available yet in this build.\n";
+            out << "Usage: profstudio-cli " << command << " [options]\n\n"
+                << summary << "\n\nThis command is not available yet in this build.\n";
             return 0;
         }
     }

@@ -165,7 +165,6 @@ void printStatsTable(std::ostream &out, const std::vector<ps::core::trace::StatR
 
 } // namespace
 
-
 namespace tr = ps::core::trace;
 using ps::core::JsonWriter;
 
@@ -220,7 +219,8 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
         err << "error: " << f.reason << "\n";
     status = result.failures.empty() ? 0 : 1;
     if (result.reports.empty() && result.failures.empty()) {
-        err << "error: no reports found under the given paths (expected nsys .sqlite exports or .nsys-rep, rocpd/Ascend .db, Kineto .json[.gz])\n";
+        err << "error: no reports found under the given paths (expected nsys .sqlite exports or .nsys-rep, "
+               "rocpd/Ascend .db, Kineto .json[.gz])\n";
         status = 1;
     }
     return true;
@@ -245,9 +245,14 @@ const std::vector<CountKey> &countKeys()
 {
     using K = tr::TrackKind;
     static const std::vector<CountKey> keys = {
-        {"kernel", {K::Kernel}},  {"memcpy", {K::Memcpy}}, {"memset", {K::Memset}},
-        {"sync", {K::Sync}},      {"api", {K::CudaApi}},   {"osrt", {K::OsRuntime}},
-        {"range", {K::NvtxPushPop, K::NvtxStartEnd}},     {"mark", {K::NvtxMark}},
+        {"kernel", {K::Kernel}},
+        {"memcpy", {K::Memcpy}},
+        {"memset", {K::Memset}},
+        {"sync", {K::Sync}},
+        {"api", {K::CudaApi}},
+        {"osrt", {K::OsRuntime}},
+        {"range", {K::NvtxPushPop, K::NvtxStartEnd}},
+        {"mark", {K::NvtxMark}},
     };
     return keys;
 }
@@ -259,8 +264,7 @@ int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
     CommandSpec spec{"profstudio-cli trace info [options] REPORT...",
                      "Per report: format, exporter version, host, pid, rank and step where known, UTC start, "
                      "duration and event counts per kind.",
-                     commonOptions(),
-                     "REPORT  a report file, or a folder searched recursively for reports",
+                     commonOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace info --format json runs/exp1/"};
     spec.options.push_back({"format", "text|json", "output format (default text)"});
     ParsedArgs a;
@@ -338,8 +342,7 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
                      "ns) over all reports and per report: nvtx_sum per range and style (PushPop / StartEnd; the "
                      "range is \"domain:name\" for ranges of a named NVTX domain), kernel_sum per kernel name; "
                      "`compare` puts reports side by side per row and flags the slowest one (the straggler).",
-                     commonOptions(),
-                     "REPORT  a report file, or a folder searched recursively for reports",
+                     commonOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace stats --report nvtx_sum --top 10 runs/exp1/"};
     spec.options.push_back({"report", "NAME", "nvtx_sum, kernel_sum or compare (default nvtx_sum)"});
     spec.options.push_back({"of", "KIND", "for compare: nvtx (default) or kernel"});
@@ -373,7 +376,7 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
     if (!loadFromArgs(a, err, r, status))
         return status;
     const auto kind = (which == "kernel_sum" || (which == "compare" && of == "kernel")) ? tr::StatsKind::KernelSum
-                                                                                          : tr::StatsKind::NvtxSum;
+                                                                                        : tr::StatsKind::NvtxSum;
     const bool nvtx = kind == tr::StatsKind::NvtxSum;
     auto reportPath = [&](std::optional<size_t> i) { return i ? r.reports[*i]->path : std::string(); };
 
@@ -498,8 +501,9 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
             i = j;
             continue;
         }
-        out << (firstSection ? "" : "\n") << "== "
-            << (rows[i].report ? reportPath(rows[i].report) : std::string("all reports")) << " (" << which << ")\n\n";
+        out << (firstSection ? "" : "\n")
+            << "== " << (rows[i].report ? reportPath(rows[i].report) : std::string("all reports")) << " (" << which
+            << ")\n\n";
         firstSection = false;
         printStatsTable(
             out, std::vector<tr::StatRow>(rows.begin() + std::ptrdiff_t(i), rows.begin() + std::ptrdiff_t(j)), nvtx);
@@ -513,8 +517,7 @@ int cmdTraceAlign(const Args &args, std::ostream &out, std::ostream &err)
     CommandSpec spec{"profstudio-cli trace align [--by utc|start|range:NAME[#K]] [options] REPORT...",
                      "Per report, the offset added to its own timestamps to put it on the shared time axis, and "
                      "the residual spread of the anchor (clock skew).",
-                     commonOptions(),
-                     "REPORT  a report file, or a folder searched recursively for reports",
+                     commonOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Examples:\n  profstudio-cli trace align --by utc runs/exp1/\n"
                      "  profstudio-cli trace align --by 'range:actor/compute_adv#2' runs/exp1/"};
     spec.options.push_back({"by", "MODE", "utc (default), start, manual or range:NAME[#K]"});

@@ -14,8 +14,8 @@
 int main(int argc, char **argv)
 {
     // Headless machines (CI, a login node) have no display: render offscreen instead of failing.
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
@@ -35,10 +35,11 @@ int main(int argc, char **argv)
     QCommandLineOption render("render", "Render the timeline of the given reports to --out and exit.");
     QCommandLineOption range("range", "--render: the time range shown, e.g. 0:50ms (default: all).", "START:END");
     QCommandLineOption align("align", "--render: utc, start or range:NAME[#K] (default utc).", "SPEC");
-    QCommandLineOption configDir("config-dir", "--screenshot configure: a config root (repeatable); the "
-                                               "positional arguments are then Hydra overrides.", "DIR");
-    QCommandLineOption configName("config-name", "--screenshot configure: the primary config in --config-dir.",
-                                  "NAME");
+    QCommandLineOption configDir("config-dir",
+                                 "--screenshot configure: a config root (repeatable); the "
+                                 "positional arguments are then Hydra overrides.",
+                                 "DIR");
+    QCommandLineOption configName("config-name", "--screenshot configure: the primary config in --config-dir.", "NAME");
     parser.addOptions({screenshot, out, size, render, range, align, configDir, configName});
     parser.process(app);
 

@@ -108,10 +108,11 @@ int MainWindow::clearReportCache(bool ask)
                                      5000);
             return 0;
         }
-        const QString question = QString("Remove %1 cached report file(s), %2, from %3? Reports open again from "
-                                          "their files, more slowly the first time.")
-                                     .arg(preview.removed.size())
-                                     .arg(QString::fromStdString(core::trace::formatByteSize(preview.bytesFreed())), dir);
+        const QString question =
+            QString("Remove %1 cached report file(s), %2, from %3? Reports open again from "
+                    "their files, more slowly the first time.")
+                .arg(preview.removed.size())
+                .arg(QString::fromStdString(core::trace::formatByteSize(preview.bytesFreed())), dir);
         if (QMessageBox::question(this, "Clear Report Cache", question) != QMessageBox::Yes)
             return 0;
     }

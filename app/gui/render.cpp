@@ -22,10 +22,10 @@ std::optional<int64_t> parseTimeValue(const QString &text)
     if (!m.hasMatch())
         return std::nullopt;
     const QString unit = m.captured(2);
-    const double scale = unit == QLatin1String("s")    ? 1e9
-                         : unit == QLatin1String("ms") ? 1e6
+    const double scale = unit == QLatin1String("s")                                      ? 1e9
+                         : unit == QLatin1String("ms")                                   ? 1e6
                          : (unit == QLatin1String("us") || unit == QStringLiteral("µs")) ? 1e3
-                                                                                          : 1.0;
+                                                                                         : 1.0;
     if (scale == 1.0 && m.captured(1).contains(QLatin1Char('.')))
         return std::nullopt; // fractional nanoseconds
     if (scale == 1.0)
@@ -109,7 +109,8 @@ int runRender(const RenderRequest &request)
     const QPixmap pixmap = view.grab();
     QSaveFile file(request.outFile);
     if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
-        std::fprintf(stderr, "error: cannot write %s: %s\n", qPrintable(request.outFile), qPrintable(file.errorString()));
+        std::fprintf(stderr, "error: cannot write %s: %s\n", qPrintable(request.outFile),
+                     qPrintable(file.errorString()));
         return 1;
     }
     std::printf("%s: %zu report(s), %d x %d\n", qPrintable(request.outFile), workspace.reports().size(), pixmap.width(),

@@ -6,7 +6,9 @@
 
 namespace ps::core {
 
-JsonWriter::JsonWriter(int indent) : m_indent(indent) {}
+JsonWriter::JsonWriter(int indent) : m_indent(indent)
+{
+}
 
 void JsonWriter::newline()
 {
@@ -146,13 +148,27 @@ std::string JsonWriter::escape(std::string_view s)
     r += '"';
     for (unsigned char c : s) {
         switch (c) {
-        case '"': r += "\\\""; break;
-        case '\\': r += "\\\\"; break;
-        case '\n': r += "\\n"; break;
-        case '\r': r += "\\r"; break;
-        case '\t': r += "\\t"; break;
-        case '\b': r += "\\b"; break;
-        case '\f': r += "\\f"; break;
+        case '"':
+            r += "\\\"";
+            break;
+        case '\\':
+            r += "\\\\";
+            break;
+        case '\n':
+            r += "\\n";
+            break;
+        case '\r':
+            r += "\\r";
+            break;
+        case '\t':
+            r += "\\t";
+            break;
+        case '\b':
+            r += "\\b";
+            break;
+        case '\f':
+            r += "\\f";
+            break;
         default:
             if (c < 0x20) {
                 char buf[8];

@@ -33,10 +33,7 @@ public:
     JsonWriter &value(double v);
     JsonWriter &value(bool v);
     JsonWriter &null();
-    template <typename T> JsonWriter &value(const std::optional<T> &v)
-    {
-        return v ? value(*v) : null();
-    }
+    template <typename T> JsonWriter &value(const std::optional<T> &v) { return v ? value(*v) : null(); }
 
     // The document so far; complete once every begin has its end.
     const std::string &str() const { return m_out; }

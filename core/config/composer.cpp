@@ -54,9 +54,7 @@ bool pyEquals(const Node &a, const Node &b)
     auto numeric = [](const Node &n) {
         return n.kind() == Node::Kind::Bool || n.kind() == Node::Kind::Int || n.kind() == Node::Kind::Float;
     };
-    auto asDouble = [](const Node &n) {
-        return n.kind() == Node::Kind::Bool ? (n.asBool() ? 1.0 : 0.0) : n.asFloat();
-    };
+    auto asDouble = [](const Node &n) { return n.kind() == Node::Kind::Bool ? (n.asBool() ? 1.0 : 0.0) : n.asFloat(); };
     if (numeric(a) && numeric(b))
         return asDouble(a) == asDouble(b);
     if (a.isStringLike() && b.isStringLike())
@@ -758,8 +756,8 @@ private:
                                               pyStr(*current) + " and not " + pyStr(o.value) + ".",
                                           whereSet(o.key), o.key);
                     size_t dot = o.key.rfind('.');
-                    Node *parent = dot == std::string::npos ? &m_result.config
-                                                            : findPath(m_result.config, o.key.substr(0, dot));
+                    Node *parent =
+                        dot == std::string::npos ? &m_result.config : findPath(m_result.config, o.key.substr(0, dot));
                     std::string last = dot == std::string::npos ? o.key : o.key.substr(dot + 1);
                     if (parent && parent->isDict()) {
                         parent->erase(last);

@@ -25,10 +25,10 @@ namespace ps::core::config {
 
 struct ComposeOptions
 {
-    std::vector<std::string> configDirs; // config roots, searched in order
-    bool builtinPresets = true;          // append the built-in presets as the last root
-    std::string configName;              // the primary config, with or without ".yaml"
-    std::vector<std::string> overrides;  // Hydra override syntax, one per element
+    std::vector<std::string> configDirs;  // config roots, searched in order
+    bool builtinPresets = true;           // append the built-in presets as the last root
+    std::string configName;               // the primary config, with or without ".yaml"
+    std::vector<std::string> overrides;   // Hydra override syntax, one per element
     EnvLookup env = processEnvironment(); // for hydra.searchpath and oc.env
     // Reuse parsed files across compositions in this process while their size and modification
     // time are unchanged (the GUI recomposes on every edit; parsing dominates the cost).
@@ -37,13 +37,13 @@ struct ComposeOptions
 
 struct ComposeResult
 {
-    Node config;                            // composed tree, interpolations kept, no `hydra:` node
-    std::vector<ConfigSource> sources;      // every config file merged, in merge order
-    Provenance provenance;                  // per key path: the chain of steps that set it
+    Node config;                       // composed tree, interpolations kept, no `hydra:` node
+    std::vector<ConfigSource> sources; // every config file merged, in merge order
+    Provenance provenance;             // per key path: the chain of steps that set it
     // Hydra's runtime.choices: group path -> chosen option, in defaults order (hydra/* excluded).
     std::vector<std::pair<std::string, std::string>> choices;
-    std::vector<std::string> searchPath;    // the roots used, in order ("<builtin>" last)
-    std::vector<std::string> warnings;      // non-fatal notes, e.g. "In 'config': Defaults list is missing `_self_`"
+    std::vector<std::string> searchPath; // the roots used, in order ("<builtin>" last)
+    std::vector<std::string> warnings;   // non-fatal notes, e.g. "In 'config': Defaults list is missing `_self_`"
 };
 
 // Throws ConfigError on the first problem: malformed YAML, duplicate keys, unknown group option

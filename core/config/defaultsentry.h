@@ -25,14 +25,14 @@ struct DefaultEntry
     bool isList = false;                // `group: [a, b]`
     bool optional = false;
     bool override = false;
-    bool externalAppend = false;        // added from the command line with +group=option
-    std::string text;                   // as written, for messages and provenance
+    bool externalAppend = false; // added from the command line with +group=option
+    std::string text;            // as written, for messages and provenance
     SourceMark mark;
 
     // Filled in when the containing config is processed.
-    std::string parentBaseDir;          // the containing config's group directory
-    std::string parentPackage;          // the containing config's final package
-    std::string packageHeader;          // "# @package" of the loaded file, made absolute ("_global_.x")
+    std::string parentBaseDir; // the containing config's group directory
+    std::string parentPackage; // the containing config's final package
+    std::string packageHeader; // "# @package" of the loaded file, made absolute ("_global_.x")
     bool hasPackageHeader = false;
 
     bool isSelf() const { return kind == Kind::Self; }

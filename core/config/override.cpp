@@ -229,10 +229,9 @@ private:
         for (;;) {
             skipWs();
             size_t start = m_pos;
-            while (m_pos < m_s.size() && m_s[m_pos] != ':' && (isIdChar(m_s[m_pos]) || m_s[m_pos] == ' ' ||
-                                                                 m_s[m_pos] == '\t' ||
-                                                                 std::string_view("/-+.%*@?|").find(m_s[m_pos]) !=
-                                                                     std::string_view::npos))
+            while (m_pos < m_s.size() && m_s[m_pos] != ':' &&
+                   (isIdChar(m_s[m_pos]) || m_s[m_pos] == ' ' || m_s[m_pos] == '\t' ||
+                    std::string_view("/-+.%*@?|").find(m_s[m_pos]) != std::string_view::npos))
                 ++m_pos;
             std::string key(m_s.substr(start, m_pos - start));
             while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
@@ -399,7 +398,7 @@ Override parseOverride(std::string_view text)
     o.text = std::string(text);
     auto fail = [&](const std::string &what, size_t col) -> void {
         throw ConfigError("Error parsing override '" + o.text + "'\n" + what + " (at column " +
-                              std::to_string(col + 1) + ")");
+                          std::to_string(col + 1) + ")");
     };
     size_t pos = 0;
     if (text.rfind("++", 0) == 0) {

@@ -16,14 +16,14 @@ struct Override
 {
     enum class Type { Change, Add, ForceAdd, Delete }; // key=, +key=, ++key=, ~key
     Type type = Type::Change;
-    std::string key;      // "a.b" or a group path "db", "env/train"
-    std::string package;  // the "@pkg" part (group overrides only); empty when absent
+    std::string key;     // "a.b" or a group path "db", "env/train"
+    std::string package; // the "@pkg" part (group overrides only); empty when absent
     bool hasPackage = false;
     bool hasValue = false; // false only for "~key"
-    Node value;           // the parsed value (marks: "<override>")
+    Node value;            // the parsed value (marks: "<override>")
     std::string valueText; // the value as written after '=' (unparsed)
-    std::string text;     // the whole override as given
-    bool isSweep = false; // an unquoted top-level comma list (a,b): rejected by compose
+    std::string text;      // the whole override as given
+    bool isSweep = false;  // an unquoted top-level comma list (a,b): rejected by compose
 };
 
 // Throws ConfigError with Hydra's "Error parsing override '...'" wording and the column.

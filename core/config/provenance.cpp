@@ -31,7 +31,8 @@ void Provenance::eraseBelow(std::string_view keyPath)
     }
     for (auto it = m_chains.begin(); it != m_chains.end();) {
         const std::string &k = it->first;
-        bool below = k.size() > keyPath.size() && k.compare(0, keyPath.size(), keyPath) == 0 && k[keyPath.size()] == '.';
+        bool below =
+            k.size() > keyPath.size() && k.compare(0, keyPath.size(), keyPath) == 0 && k[keyPath.size()] == '.';
         if (below)
             it = m_chains.erase(it);
         else

@@ -149,9 +149,9 @@ bool pythonFloatAccepts(const std::string &text)
 
 bool isYamlBoolWord(const std::string &s)
 {
-    static const char *const kWords[] = {"y",    "Y",     "yes",  "Yes",   "YES",   "n",     "N",  "no",
-                                         "No",   "NO",    "true", "True",  "TRUE",  "false", "False", "FALSE",
-                                         "on",   "On",    "ON",   "off",   "Off",   "OFF"};
+    static const char *const kWords[] = {"y",  "Y",  "yes",  "Yes",  "YES",  "n",     "N",     "no",
+                                         "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+                                         "on", "On", "ON",   "off",  "Off",  "OFF"};
     for (const char *w : kWords)
         if (s == w)
             return true;
@@ -719,7 +719,8 @@ private:
         while (end <= text.size()) {
             bool atEnd = end == text.size();
             char32_t ch = atEnd ? 0 : text[end];
-            bool printable = (ch >= 0x20 && ch <= 0x7E) || (ch >= 0xA0 && ch <= 0xD7FF) || (ch >= 0xE000 && ch <= 0xFFFD);
+            bool printable =
+                (ch >= 0x20 && ch <= 0x7E) || (ch >= 0xA0 && ch <= 0xD7FF) || (ch >= 0xE000 && ch <= 0xFFFD);
             if (atEnd || ch == U'"' || ch == U'\\' || ch == 0x85 || ch == 0x2028 || ch == 0x2029 || ch == 0xFEFF ||
                 !printable) {
                 if (start < end) {

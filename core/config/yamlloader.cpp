@@ -56,9 +56,9 @@ size_t skipSexagesimal(const std::string &s, size_t i)
 bool matchesBool(const std::string &s, bool &value)
 {
     static const std::map<std::string, bool> k = {
-        {"yes", true},   {"Yes", true},   {"YES", true},   {"no", false},  {"No", false},   {"NO", false},
-        {"true", true},  {"True", true},  {"TRUE", true},  {"false", false}, {"False", false}, {"FALSE", false},
-        {"on", true},    {"On", true},    {"ON", true},    {"off", false}, {"Off", false},  {"OFF", false}};
+        {"yes", true},  {"Yes", true},  {"YES", true},  {"no", false},    {"No", false},    {"NO", false},
+        {"true", true}, {"True", true}, {"TRUE", true}, {"false", false}, {"False", false}, {"FALSE", false},
+        {"on", true},   {"On", true},   {"ON", true},   {"off", false},   {"Off", false},   {"OFF", false}};
     auto it = k.find(s);
     if (it == k.end())
         return false;
@@ -457,8 +457,9 @@ void parseHeader(std::string_view text, LoadedYaml &out, const std::string &file
         if (!cur.empty())
             words.push_back(cur);
         if (words.size() != 2)
-            throw ConfigError(words.size() < 2 ? "Expected header format: KEY VALUE, got '" + std::string(line.substr(at)) + "'"
-                                               : "Too many components in '" + std::string(line.substr(at)) + "'",
+            throw ConfigError(words.size() < 2
+                                  ? "Expected header format: KEY VALUE, got '" + std::string(line.substr(at)) + "'"
+                                  : "Too many components in '" + std::string(line.substr(at)) + "'",
                               SourceMark{fileName, lineNo, 1});
         if (words[0] == "@package") {
             out.hasPackageHeader = true;

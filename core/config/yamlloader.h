@@ -12,9 +12,9 @@ namespace ps::core::config {
 
 struct LoadedYaml
 {
-    Node root;                  // Dict for a mapping document; Null for an empty file
+    Node root; // Dict for a mapping document; Null for an empty file
     bool hasPackageHeader = false;
-    std::string packageHeader;  // the value of a "# @package X" header line, when present
+    std::string packageHeader; // the value of a "# @package X" header line, when present
 };
 
 // Throws ConfigError. `fileName` only labels marks and messages.

@@ -331,10 +331,22 @@ void readLegacy(const ConfigReader &cfg, VerlProfiling &out, Diagnostics &diags)
 
 } // namespace
 
-const std::vector<std::string> &verlTools() { return kTools; }
-const std::vector<std::string> &verlTorchContents() { return kTorchContents; }
-const std::vector<std::string> &verlNpuContents() { return kNpuContents; }
-const std::vector<std::string> &verlNpuLevels() { return kNpuLevels; }
+const std::vector<std::string> &verlTools()
+{
+    return kTools;
+}
+const std::vector<std::string> &verlTorchContents()
+{
+    return kTorchContents;
+}
+const std::vector<std::string> &verlNpuContents()
+{
+    return kNpuContents;
+}
+const std::vector<std::string> &verlNpuLevels()
+{
+    return kNpuLevels;
+}
 
 bool isVerlLegacySchema(const ConfigReader &cfg)
 {

@@ -52,9 +52,12 @@ std::optional<AlignSpec> parseAlignSpec(std::string_view text, std::string &erro
 std::string alignSpecText(const AlignSpec &spec)
 {
     switch (spec.mode) {
-    case AlignMode::Utc: return "utc";
-    case AlignMode::Start: return "start";
-    case AlignMode::Manual: return "manual";
+    case AlignMode::Utc:
+        return "utc";
+    case AlignMode::Start:
+        return "start";
+    case AlignMode::Manual:
+        return "manual";
     case AlignMode::Range:
         return "range:" + (spec.anchor ? spec.anchor->name + "#" + std::to_string(spec.anchor->occurrence) : "");
     }
@@ -159,9 +162,8 @@ AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &sp
             r.offsets[i] = ref ? fallback[i] - fallback[*ref] + r.offsets[*ref] : fallback[i];
         }
         if (!missing.empty()) {
-            std::string w = "range '" + spec.anchor->name + "' occurrence #" +
-                            std::to_string(spec.anchor->occurrence) + " not found in " +
-                            std::to_string(missing.size()) + " report(s) (";
+            std::string w = "range '" + spec.anchor->name + "' occurrence #" + std::to_string(spec.anchor->occurrence) +
+                            " not found in " + std::to_string(missing.size()) + " report(s) (";
             for (size_t i = 0; i < missing.size(); ++i)
                 w += (i ? ", " : "") + missing[i];
             w += std::string("): placed by ") + (allUtc ? "UTC" : "first event");

@@ -36,8 +36,8 @@ struct RangeAnchor
 struct AlignSpec
 {
     AlignMode mode = AlignMode::Utc;
-    std::optional<RangeAnchor> anchor;      // required for Range; optional residual probe otherwise
-    std::vector<int64_t> manualOffsets;     // per report, in input order; added on top of the mode
+    std::optional<RangeAnchor> anchor;  // required for Range; optional residual probe otherwise
+    std::vector<int64_t> manualOffsets; // per report, in input order; added on top of the mode
 };
 
 // Parses "utc", "start", "manual", "range:NAME" or "range:NAME#K". Returns nullopt and sets
@@ -48,8 +48,8 @@ std::string alignSpecText(const AlignSpec &spec);
 
 struct AlignResult
 {
-    AlignMode used = AlignMode::Utc;       // the mode actually used after fallbacks
-    std::vector<int64_t> offsets;          // per report, ns
+    AlignMode used = AlignMode::Utc; // the mode actually used after fallbacks
+    std::vector<int64_t> offsets;    // per report, ns
     std::optional<int64_t> residualNs;
     std::vector<std::string> warnings;
 };

@@ -82,7 +82,10 @@ private:
     size_t m_pos = 0;
 };
 
-uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+uint64_t rotl(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
 
 uint64_t hashBytes(const void *data, size_t size)
 {
@@ -110,7 +113,6 @@ uint64_t hashBytes(const void *data, size_t size)
     return r;
 }
 
-
 // Fills the header of a buffer whose body follows kHeaderSize bytes.
 void writeHeader(std::string &buf)
 {
@@ -125,8 +127,10 @@ void writeHeader(std::string &buf)
 
 } // namespace
 
-uint64_t cacheHash(const void *data, size_t size) { return hashBytes(data, size); }
-
+uint64_t cacheHash(const void *data, size_t size)
+{
+    return hashBytes(data, size);
+}
 
 std::string encodeCache(const Report &report, const CacheKey &key)
 {
@@ -255,7 +259,8 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
                  std::string &reason)
 {
     Header h;
-    const std::span<const char> body = bytes.size() >= kHeaderSize ? bytes.subspan(kHeaderSize) : std::span<const char>();
+    const std::span<const char> body =
+        bytes.size() >= kHeaderSize ? bytes.subspan(kHeaderSize) : std::span<const char>();
     In in(body);
     CacheKey stored;
     if (!readHeaderAndKey(bytes, h, in, stored, reason))

@@ -13,8 +13,8 @@
 // An EventStore is safe to read from many threads at once.
 
 #include "core/trace/nametable.h"
-#include "core/trace/track.h"
 #include "core/trace/tracetypes.h"
+#include "core/trace/track.h"
 
 #include <array>
 #include <memory>
@@ -48,8 +48,8 @@ struct ShortName
 struct StoreParts
 {
     NameTable names;
-    std::span<const ProcessInfo> processes;      // sorted by pid
-    std::span<const ThreadInfo> threads;         // sorted by (pid, tid)
+    std::span<const ProcessInfo> processes; // sorted by pid
+    std::span<const ThreadInfo> threads;    // sorted by (pid, tid)
     std::span<const LaunchConfig> launchConfigs;
     std::span<const NvtxScope> nvtxScopes;
     std::span<const ShortName> shortNames;

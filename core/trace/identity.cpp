@@ -134,7 +134,8 @@ std::vector<RunNode> groupReports(std::span<const ReportPtr> reports)
                 gn.ranks.push_back({rank, idx});
             }
             // std::map puts nullopt first; unknown ranks go last.
-            std::stable_partition(gn.ranks.begin(), gn.ranks.end(), [](const RankNode &r) { return r.rank.has_value(); });
+            std::stable_partition(gn.ranks.begin(), gn.ranks.end(),
+                                  [](const RankNode &r) { return r.rank.has_value(); });
             rn.groups.push_back(std::move(gn));
         }
         out.push_back(std::move(rn));

@@ -23,8 +23,14 @@ namespace {
 constexpr uint32_t kTextFlag = 0x80000000u; // NVTX name column: index into Chunk::texts
 constexpr int kCancelPollRows = 16384;
 
-uint32_t pidOf(int64_t globalId) { return uint32_t((uint64_t(globalId) >> 24) & 0xFFFFFF); }
-uint32_t tidOf(int64_t globalId) { return uint32_t(uint64_t(globalId) & 0xFFFFFF); }
+uint32_t pidOf(int64_t globalId)
+{
+    return uint32_t((uint64_t(globalId) >> 24) & 0xFFFFFF);
+}
+uint32_t tidOf(int64_t globalId)
+{
+    return uint32_t(uint64_t(globalId) & 0xFFFFFF);
+}
 
 enum class Table { Kernel, Memcpy, Memset, Sync, Runtime, Osrt, Nvtx };
 
@@ -34,9 +40,12 @@ struct TableSpec
     const char *name;
 };
 constexpr TableSpec kTables[] = {
-    {Table::Kernel, "CUPTI_ACTIVITY_KIND_KERNEL"}, {Table::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY"},
-    {Table::Memset, "CUPTI_ACTIVITY_KIND_MEMSET"}, {Table::Sync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
-    {Table::Runtime, "CUPTI_ACTIVITY_KIND_RUNTIME"}, {Table::Osrt, "OSRT_API"},
+    {Table::Kernel, "CUPTI_ACTIVITY_KIND_KERNEL"},
+    {Table::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY"},
+    {Table::Memset, "CUPTI_ACTIVITY_KIND_MEMSET"},
+    {Table::Sync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
+    {Table::Runtime, "CUPTI_ACTIVITY_KIND_RUNTIME"},
+    {Table::Osrt, "OSRT_API"},
     {Table::Nvtx, "NVTX_EVENTS"},
 };
 
@@ -44,12 +53,12 @@ constexpr TableSpec kTables[] = {
 struct Chunk
 {
     std::vector<int64_t> start, end;
-    std::vector<int64_t> gid;   // globalTid (CPU tables) or globalPid (GPU tables)
-    std::vector<uint32_t> id2;  // GPU: streamId; NVTX: event type
-    std::vector<uint16_t> dev;  // GPU: deviceId
+    std::vector<int64_t> gid;  // globalTid (CPU tables) or globalPid (GPU tables)
+    std::vector<uint32_t> id2; // GPU: streamId; NVTX: event type
+    std::vector<uint16_t> dev; // GPU: deviceId
     std::vector<uint32_t> name, aux;
     std::vector<uint16_t> attr;
-    std::vector<uint64_t> extra; // Memcpy/Memset: bytes; NVTX: endGlobalTid; Kernel: launch config index
+    std::vector<uint64_t> extra;       // Memcpy/Memset: bytes; NVTX: endGlobalTid; Kernel: launch config index
     std::vector<LaunchConfig> configs; // Kernel: local launch configs
     std::vector<std::pair<uint32_t, uint32_t>> shortNames;
     std::vector<uint64_t> nvtxScope; // NVTX: (domainId << 32) | category, per row
@@ -80,8 +89,10 @@ std::string selectFor(Table t, const std::set<std::string> &c, const char *table
     case Table::Kernel:
         s += col(c, "globalPid", "0") + ", " + col(c, "streamId", "0") + ", " + col(c, "deviceId", "0") + ", " +
              col(c, "correlationId", "0") + ", " +
-             (c.count("demangledName") ? "demangledName" : c.count("shortName") ? "shortName" : "NULL") + ", " +
-             col(c, "shortName") + ", " + col(c, "gridX", "0") + ", " + col(c, "gridY", "0") + ", " +
+             (c.count("demangledName") ? "demangledName"
+              : c.count("shortName")   ? "shortName"
+                                       : "NULL") +
+             ", " + col(c, "shortName") + ", " + col(c, "gridX", "0") + ", " + col(c, "gridY", "0") + ", " +
              col(c, "gridZ", "0") + ", " + col(c, "blockX", "0") + ", " + col(c, "blockY", "0") + ", " +
              col(c, "blockZ", "0");
         break;
@@ -224,7 +235,7 @@ void readJob(const SqliteDb &db, const Job &job, Chunk &c, Shared &sh)
         case Table::Runtime:
             c.aux.push_back(uint32_t(s.int64(3)));
             c.name.push_back(sh.mapString(s.int64(4)));
-            c.attr.push_back(uint16_t(s.int64(5) == 0 ? ApiClass::Runtime
+            c.attr.push_back(uint16_t(s.int64(5) == 0   ? ApiClass::Runtime
                                       : s.int64(5) == 1 ? ApiClass::Driver
                                                         : ApiClass::Other));
             break;
@@ -276,31 +287,50 @@ std::map<std::string, std::string> readKeyValues(const SqliteDb &db, const std::
 const char *memcpyName(uint16_t kind)
 {
     switch (kind) {
-    case 1: return "[CUDA memcpy HtoD]";
-    case 2: return "[CUDA memcpy DtoH]";
-    case 3: return "[CUDA memcpy HtoA]";
-    case 4: return "[CUDA memcpy AtoH]";
-    case 5: return "[CUDA memcpy AtoA]";
-    case 6: return "[CUDA memcpy AtoD]";
-    case 7: return "[CUDA memcpy DtoA]";
-    case 8: return "[CUDA memcpy DtoD]";
-    case 9: return "[CUDA memcpy HtoH]";
-    case 10: return "[CUDA memcpy PtoP]";
-    case 11: return "[CUDA Unified Memory memcpy HtoD]";
-    case 12: return "[CUDA Unified Memory memcpy DtoH]";
-    case 13: return "[CUDA Unified Memory memcpy DtoD]";
-    default: return "[CUDA memcpy]";
+    case 1:
+        return "[CUDA memcpy HtoD]";
+    case 2:
+        return "[CUDA memcpy DtoH]";
+    case 3:
+        return "[CUDA memcpy HtoA]";
+    case 4:
+        return "[CUDA memcpy AtoH]";
+    case 5:
+        return "[CUDA memcpy AtoA]";
+    case 6:
+        return "[CUDA memcpy AtoD]";
+    case 7:
+        return "[CUDA memcpy DtoA]";
+    case 8:
+        return "[CUDA memcpy DtoD]";
+    case 9:
+        return "[CUDA memcpy HtoH]";
+    case 10:
+        return "[CUDA memcpy PtoP]";
+    case 11:
+        return "[CUDA Unified Memory memcpy HtoD]";
+    case 12:
+        return "[CUDA Unified Memory memcpy DtoH]";
+    case 13:
+        return "[CUDA Unified Memory memcpy DtoD]";
+    default:
+        return "[CUDA memcpy]";
     }
 }
 
 const char *syncName(uint16_t type)
 {
     switch (type) {
-    case 1: return "[CUDA event synchronize]";
-    case 2: return "[CUDA stream wait event]";
-    case 3: return "[CUDA stream synchronize]";
-    case 4: return "[CUDA context synchronize]";
-    default: return "[CUDA synchronization]";
+    case 1:
+        return "[CUDA event synchronize]";
+    case 2:
+        return "[CUDA stream wait event]";
+    case 3:
+        return "[CUDA stream synchronize]";
+    case 4:
+        return "[CUDA context synchronize]";
+    default:
+        return "[CUDA synchronization]";
     }
 }
 
@@ -327,8 +357,9 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
     for (const TableSpec &t : kTables)
         anyEvents = anyEvents || tables.count(t.name);
     if (!tables.count("StringIds") && !anyEvents)
-        return path + ": not an Nsight Systems SQLite export (no StringIds, CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS or "
-                      "OSRT_API table" +
+        return path +
+               ": not an Nsight Systems SQLite export (no StringIds, CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS or "
+               "OSRT_API table" +
                (tables.empty() ? "; the database is empty)" : ")");
 
     // Metadata: the table was renamed in 2023.4 (spec 1.1); older exports have neither.
@@ -365,8 +396,8 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
                                       ", " + col(c, "uuid", "''") + " FROM TARGET_INFO_GPU",
                                   error);
         while (s.get() && s.step())
-            meta.gpus.push_back({uint32_t(s.int64(0)), std::string(s.text(1)), std::string(s.text(2)),
-                                 std::string(s.text(3))});
+            meta.gpus.push_back(
+                {uint32_t(s.int64(0)), std::string(s.text(1)), std::string(s.text(2)), std::string(s.text(3))});
     }
 
     // Strings: all ids, interned once.
@@ -415,9 +446,8 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
         for (auto &n : db.columns("NVTX_EVENTS"))
             c.insert(n);
         SqliteStmt s = db.prepare("SELECT " + col(c, "eventType", "0") + ", " + col(c, "globalTid", "0") + ", " +
-                                      col(c, "domainId", "0") + ", " + col(c, "category", "0") + ", " +
-                                      col(c, "text") + ", " + col(c, "textId") +
-                                      " FROM NVTX_EVENTS WHERE eventType IN (33, 75)",
+                                      col(c, "domainId", "0") + ", " + col(c, "category", "0") + ", " + col(c, "text") +
+                                      ", " + col(c, "textId") + " FROM NVTX_EVENTS WHERE eventType IN (33, 75)",
                                   error);
         while (s.get() && s.step()) {
             const NameId n = !s.isNull(4) ? b.intern(s.text(4)) : mapString(s.isNull(5) ? -1 : s.int64(5));
@@ -474,8 +504,8 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
             if (first > span)
                 break;
             const uint64_t last = p + 1 == parts ? span : std::min(span, first + step - 1);
-            jobs.push_back({t.table, sql, int64_t(uint64_t(lo) + first), int64_t(uint64_t(lo) + last),
-                            size_t(rows / parts + 1)});
+            jobs.push_back(
+                {t.table, sql, int64_t(uint64_t(lo) + first), int64_t(uint64_t(lo) + last), size_t(rows / parts + 1)});
         }
     }
 
@@ -520,8 +550,8 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
         if (chunks[j].error == "cancelled")
             return path + ": cancelled";
         if (!chunks[j].error.empty())
-            return chunks[j].error + " (reading " +
-                   std::string(kTables[size_t(jobs[j].table)].name) + "; the file may be truncated or corrupt)";
+            return chunks[j].error + " (reading " + std::string(kTables[size_t(jobs[j].table)].name) +
+                   "; the file may be truncated or corrupt)";
     }
 
     // A range never closed (pushed or started, then the capture ended) lasts, as in nsys stats,
@@ -633,7 +663,7 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
                 break;
             case Table::Nvtx: {
                 const uint32_t type = c.id2[i];
-                const TrackKind kind = type == 34                ? TrackKind::NvtxMark
+                const TrackKind kind = type == 34                   ? TrackKind::NvtxMark
                                        : (type == 59 || type == 70) ? TrackKind::NvtxPushPop
                                                                     : TrackKind::NvtxStartEnd;
                 NameId name = c.name[i];

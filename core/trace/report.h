@@ -43,9 +43,9 @@ struct ReportMeta
     // UTC time (ns since the epoch) of the report's own time origin (nsys: session start);
     // absent when the file has none (pre-2022 nsys, rocpd).
     std::optional<int64_t> utcStartNs;
-    std::string host;              // host name when recorded
+    std::string host; // host name when recorded
     std::vector<GpuInfo> gpus;
-    std::vector<uint32_t> pids;    // processes that have events, ascending
+    std::vector<uint32_t> pids; // processes that have events, ascending
     // Events in the file per kind, one per row/trace event, before any filtering for drawing.
     // Usually equal to EventStore::count(); readers that drop rows say why in warnings.
     std::array<size_t, kTrackKindCount> fileCounts{};
@@ -60,13 +60,13 @@ struct ReportMeta
 // from the data (pid).
 struct ReportIdentity
 {
-    std::string run;    // the run's folder (grouping root); "" when the path gives none
-    std::string group;  // worker group or role: "ActorGroup", "worker_process", ...
+    std::string run;   // the run's folder (grouping root); "" when the path gives none
+    std::string group; // worker group or role: "ActorGroup", "worker_process", ...
     std::optional<int> rank;
-    std::optional<int> step;   // step or capture-range index (verl <RID>, nsys report<N>)
+    std::optional<int> step; // step or capture-range index (verl <RID>, nsys report<N>)
     std::optional<uint32_t> pid;
-    std::string host;   // from the path (Ray node folder) or the data
-    std::string label;  // short display name, e.g. "ActorGroup r3 pid 4242"
+    std::string host;  // from the path (Ray node folder) or the data
+    std::string label; // short display name, e.g. "ActorGroup r3 pid 4242"
 };
 
 struct Report

@@ -35,9 +35,18 @@ bool SqliteStmt::step()
     return m_rc == SQLITE_ROW;
 }
 
-bool SqliteStmt::isNull(int col) const { return sqlite3_column_type(m_s, col) == SQLITE_NULL; }
-int64_t SqliteStmt::int64(int col) const { return sqlite3_column_int64(m_s, col); }
-double SqliteStmt::real(int col) const { return sqlite3_column_double(m_s, col); }
+bool SqliteStmt::isNull(int col) const
+{
+    return sqlite3_column_type(m_s, col) == SQLITE_NULL;
+}
+int64_t SqliteStmt::int64(int col) const
+{
+    return sqlite3_column_int64(m_s, col);
+}
+double SqliteStmt::real(int col) const
+{
+    return sqlite3_column_double(m_s, col);
+}
 
 std::string_view SqliteStmt::text(int col) const
 {
@@ -45,7 +54,10 @@ std::string_view SqliteStmt::text(int col) const
     return p ? std::string_view(p, size_t(sqlite3_column_bytes(m_s, col))) : std::string_view();
 }
 
-void SqliteStmt::bind(int index, int64_t v) { sqlite3_bind_int64(m_s, index, v); }
+void SqliteStmt::bind(int index, int64_t v)
+{
+    sqlite3_bind_int64(m_s, index, v);
+}
 
 SqliteDb::~SqliteDb()
 {

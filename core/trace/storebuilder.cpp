@@ -88,7 +88,10 @@ template <typename T> void fit(std::vector<T> &v)
         v.shrink_to_fit();
 }
 
-template <typename T> size_t bytesOf(const std::vector<T> &v) { return v.capacity() * sizeof(T); }
+template <typename T> size_t bytesOf(const std::vector<T> &v)
+{
+    return v.capacity() * sizeof(T);
+}
 
 } // namespace
 
@@ -109,7 +112,9 @@ struct StoreBuilder::Impl
     Impl() { nameIndex.emplace(std::string(), kNoName); }
 };
 
-StoreBuilder::StoreBuilder() : d(std::make_unique<Impl>()) {}
+StoreBuilder::StoreBuilder() : d(std::make_unique<Impl>())
+{
+}
 StoreBuilder::~StoreBuilder() = default;
 StoreBuilder::StoreBuilder(StoreBuilder &&) noexcept = default;
 StoreBuilder &StoreBuilder::operator=(StoreBuilder &&) noexcept = default;
@@ -173,8 +178,14 @@ void StoreBuilder::reserve(TrackHandle t, size_t events)
     b.attr.reserve(events);
 }
 
-void StoreBuilder::setProcessName(uint32_t pid, NameId name) { d->processNames[pid] = name; }
-void StoreBuilder::setThreadName(uint32_t pid, uint32_t tid, NameId name) { d->threadNames[{pid, tid}] = name; }
+void StoreBuilder::setProcessName(uint32_t pid, NameId name)
+{
+    d->processNames[pid] = name;
+}
+void StoreBuilder::setThreadName(uint32_t pid, uint32_t tid, NameId name)
+{
+    d->threadNames[{pid, tid}] = name;
+}
 
 uint16_t StoreBuilder::launchConfig(const LaunchConfig &c)
 {
@@ -201,9 +212,15 @@ uint16_t StoreBuilder::nvtxScope(const NvtxScope &s)
     return uint16_t(v.size() - 1);
 }
 
-void StoreBuilder::setShortName(NameId full, NameId shortName) { d->shortNames[full] = shortName; }
+void StoreBuilder::setShortName(NameId full, NameId shortName)
+{
+    d->shortNames[full] = shortName;
+}
 
-size_t StoreBuilder::eventCount() const { return d->events; }
+size_t StoreBuilder::eventCount() const
+{
+    return d->events;
+}
 
 EventStore StoreBuilder::build() &&
 {
@@ -326,8 +343,8 @@ EventStore StoreBuilder::build() &&
                    bytesOf(owned->shortNames);
     for (size_t ti = 0; ti < owned->tracks.size(); ++ti) {
         const OwnedTrack &o = owned->tracks[ti];
-        TrackColumns c{o.start, o.duration, o.name, o.aux, o.level, o.attr, o.bytes, o.longDurations, o.crossEnds,
-                       o.blockMaxEnd, uniformAttrs[ti]};
+        TrackColumns c{o.start, o.duration,      o.name,      o.aux,         o.level,         o.attr,
+                       o.bytes, o.longDurations, o.crossEnds, o.blockMaxEnd, uniformAttrs[ti]};
         parts.tracks.emplace_back(keys[ti], labels[ti], levelCounts[ti], auxSorted[ti], c);
         bytes += bytesOf(o.start) + bytesOf(o.duration) + bytesOf(o.name) + bytesOf(o.aux) + bytesOf(o.level) +
                  bytesOf(o.attr) + bytesOf(o.bytes) + bytesOf(o.longDurations) + bytesOf(o.crossEnds) +

@@ -86,8 +86,8 @@ std::optional<uint64_t> parseByteSize(std::string_view text, std::string &error)
     {
         const char *name;
         int shift;
-    } kUnits[] = {{"", 0}, {"b", 0}, {"k", 10}, {"kb", 10}, {"kib", 10}, {"m", 20}, {"mb", 20}, {"mib", 20},
-                  {"g", 30}, {"gb", 30}, {"gib", 30}, {"t", 40}, {"tb", 40}, {"tib", 40}};
+    } kUnits[] = {{"", 0},     {"b", 0},  {"k", 10},  {"kb", 10},  {"kib", 10}, {"m", 20},  {"mb", 20},
+                  {"mib", 20}, {"g", 30}, {"gb", 30}, {"gib", 30}, {"t", 40},   {"tb", 40}, {"tib", 40}};
     for (const auto &u : kUnits)
         if (unit == u.name)
             shift = u.shift;
@@ -140,8 +140,7 @@ uint64_t defaultCacheMaxBytes(std::string *error)
     if (auto bytes = parseByteSize(v, why))
         return *bytes;
     if (error)
-        *error = "PROFSTUDIO_CACHE_MAX_BYTES: " + why + "; using the default " +
-                 formatByteSize(kDefaultCacheMaxBytes);
+        *error = "PROFSTUDIO_CACHE_MAX_BYTES: " + why + "; using the default " + formatByteSize(kDefaultCacheMaxBytes);
     return kDefaultCacheMaxBytes;
 }
 
@@ -190,7 +189,9 @@ MapStatus mapFile(const std::string &path, Mapping &map, std::string &error)
         error = std::strerror(errno);
         return MapStatus::CannotOpen;
     }
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
         ::close(fd);
         return MapStatus::Empty;
@@ -274,7 +275,9 @@ void readKey(CacheFile &f)
     }
     const std::string &candidate = key.path;
     f.reportPath = candidate;
-    struct stat rs{};
+    struct stat rs
+    {
+    };
     // Only "no such file" makes an orphan; a report we may not stat (permissions, a stale
     // network mount) counts as present.
     f.reportExists = ::stat(candidate.c_str(), &rs) == 0 || (errno != ENOENT && errno != ENOTDIR);
@@ -301,9 +304,12 @@ void scanNsysExports(const std::string &dir, std::vector<CacheFile> &out)
             name[name.size() - kExt.size() - 17] != '-')
             continue;
         const std::string_view hex = name.substr(name.size() - kExt.size() - 16, 16);
-        if (!std::all_of(hex.begin(), hex.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
+        if (!std::all_of(hex.begin(), hex.end(),
+                         [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
             continue;
-        struct stat st{}, done{};
+        struct stat st
+        {
+        }, done{};
         if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
         const std::string marker = std::string(name) + ".done";
@@ -329,7 +335,9 @@ void readExportMarker(CacheFile &f)
         return;
     }
     f.reportPath = line;
-    struct stat rs{};
+    struct stat rs
+    {
+    };
     f.reportExists = ::stat(line.c_str(), &rs) == 0 || (errno != ENOENT && errno != ENOTDIR);
 }
 
@@ -359,7 +367,9 @@ std::vector<CacheFile> scanDir(const std::string &dir, bool readKeys, std::strin
         const NameKind kind = classifyName(e->d_name);
         if (kind == NameKind::Foreign)
             continue;
-        struct stat st{};
+        struct stat st
+        {
+        };
         if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue; // gone meanwhile, or a symlink/folder that only looks like ours
         CacheFile f;
@@ -404,7 +414,9 @@ ReportPtr TraceCache::load(const std::string &reportPath, std::string *why) cons
             *why = std::move(reason);
         return nullptr;
     };
-    struct stat src{};
+    struct stat src
+    {
+    };
     if (::stat(reportPath.c_str(), &src) != 0)
         return miss("no report");
     const std::string file = cacheFileFor(reportPath);

@@ -49,17 +49,17 @@ uint64_t defaultCacheMaxBytes(std::string *error = nullptr);
 // One of our files in the cache directory.
 struct CacheFile
 {
-    std::string path;      // dir + "/" + name
+    std::string path; // dir + "/" + name
     uint64_t bytes = 0;
-    int64_t lastUseNs = 0; // mtime (ns since the epoch): when it was written or last hit
-    bool temp = false;     // a temporary of an atomic write (in progress, or left by a crash)
+    int64_t lastUseNs = 0;   // mtime (ns since the epoch): when it was written or last hit
+    bool temp = false;       // a temporary of an atomic write (in progress, or left by a crash)
     bool nsysExport = false; // an `nsys export` SQLite of a .nsys-rep (in kNsysExportFolder)
     // With files(true), for cache files (not temporaries):
     std::string reportPath; // the report the cache is of (the key inside the file); "" if unknown
     bool reportExists = false;
-    std::string problem;    // why this build cannot use the file ("stale: cache format 3",
-                            // "corrupt: ..."), or why the key could not be read; "" when fine
-    bool unusable = false;  // old cache format or corrupt: no load can hit it, prune removes it
+    std::string problem;   // why this build cannot use the file ("stale: cache format 3",
+                           // "corrupt: ..."), or why the key could not be read; "" when fine
+    bool unusable = false; // old cache format or corrupt: no load can hit it, prune removes it
 };
 
 struct CacheRemoval
@@ -81,8 +81,8 @@ struct CachePruneResult
 
 struct CachePruneOptions
 {
-    bool orphans = false;    // also remove caches whose report is gone or that cannot be read
-    bool dryRun = false;     // say what would go; remove nothing
+    bool orphans = false;          // also remove caches whose report is gone or that cannot be read
+    bool dryRun = false;           // say what would go; remove nothing
     std::vector<std::string> keep; // files never removed (e.g. the one just written)
 };
 

@@ -87,7 +87,9 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
         return nullptr;
     auto report = std::make_shared<Report>();
     report->path = path;
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(path.c_str(), &st) == 0) {
         report->fileSize = uint64_t(st.st_size);
         report->fileMtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;

@@ -20,13 +20,13 @@ namespace ps::core::trace {
 
 struct LoadOptions
 {
-    int threads = 0;             // 0 = std::thread::hardware_concurrency()
+    int threads = 0; // 0 = std::thread::hardware_concurrency()
     bool useCache = true;
-    std::string cacheDir;        // "" = defaultCacheDir() (tracecache.h)
+    std::string cacheDir; // "" = defaultCacheDir() (tracecache.h)
     // Size cap of the cache directory, least recently used caches evicted after each save;
     // nullopt = defaultCacheMaxBytes() ($PROFSTUDIO_CACHE_MAX_BYTES, else 10 GiB).
     std::optional<uint64_t> cacheMaxBytes;
-    size_t splitRows = 500000;   // see ReadContext::splitRows
+    size_t splitRows = 500000; // see ReadContext::splitRows
     // Called on a worker thread as soon as one report has loaded (from the cache or the file),
     // possibly from several workers at once; `index` is its position in findReports() order.
     // Lets a view show reports as they finish; the LoadResult still holds them all.
@@ -35,10 +35,10 @@ struct LoadOptions
 
 struct LoadProgress
 {
-    size_t reportsDone = 0;  // finished (loaded or failed)
+    size_t reportsDone = 0; // finished (loaded or failed)
     size_t reportsTotal = 0;
-    double fraction = 0;     // overall, 0..1, non-decreasing
-    std::string path;        // the report this update is about
+    double fraction = 0; // overall, 0..1, non-decreasing
+    std::string path;    // the report this update is about
 };
 // Called from worker threads, never concurrently with itself.
 using ProgressCallback = std::function<void(const LoadProgress &)>;

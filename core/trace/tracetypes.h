@@ -73,9 +73,9 @@ inline constexpr uint16_t kNoLaunchConfig = 0xFFFF;
 struct NvtxScope
 {
     uint32_t pid = 0;
-    uint64_t domainId = 0;   // 0 = default domain
+    uint64_t domainId = 0; // 0 = default domain
     NameId domainName = kNoName;
-    uint32_t category = 0;   // 0 = none
+    uint32_t category = 0; // 0 = none
     NameId categoryName = kNoName;
     friend bool operator==(const NvtxScope &, const NvtxScope &) = default;
 };

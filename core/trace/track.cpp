@@ -26,8 +26,8 @@ IndexRange Track::window(int64_t t0, int64_t t1) const
     const auto &starts = m_c.start;
     // Everything in blocks whose running max end is <= t0 ended before the window.
     const auto &bm = m_c.blockMaxEnd;
-    const size_t block = size_t(std::partition_point(bm.begin(), bm.end(), [t0](int64_t e) { return e <= t0; }) -
-                                bm.begin());
+    const size_t block =
+        size_t(std::partition_point(bm.begin(), bm.end(), [t0](int64_t e) { return e <= t0; }) - bm.begin());
     size_t first = std::min(block * kBlock, starts.size());
     const size_t last = size_t(std::lower_bound(starts.begin(), starts.end(), t1) - starts.begin());
     // Skip the leading events of the first block that ended before t0.

@@ -52,10 +52,10 @@ struct TrackColumns
     std::span<const uint32_t> duration; // 0xFFFFFFFF = look up in longDurations
     std::span<const NameId> name;
     std::span<const uint32_t> aux;
-    std::span<const uint16_t> level; // empty = every event on level 0
-    std::span<const uint16_t> attr;  // empty = every event's attr is uniformAttr
-    std::span<const uint64_t> bytes;            // Memcpy / Memset only, else empty
-    std::span<const LongDuration> longDurations; // sparse
+    std::span<const uint16_t> level;                 // empty = every event on level 0
+    std::span<const uint16_t> attr;                  // empty = every event's attr is uniformAttr
+    std::span<const uint64_t> bytes;                 // Memcpy / Memset only, else empty
+    std::span<const LongDuration> longDurations;     // sparse
     std::span<const CrossThreadEnd> crossThreadEnds; // sparse
     // Block index for window queries: max end over events [0, (b+1)*kBlock), non-decreasing.
     std::span<const int64_t> blockMaxEnd;

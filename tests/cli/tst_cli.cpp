@@ -13,8 +13,8 @@ private slots:
     {
         auto r = runCli({"--help"});
         QCOMPARE(r.exitCode, 0);
-        for (const char *c : {"compose", "explain", "validate", "plan", "export", "demo", "trace info",
-                              "trace stats", "trace align"})
+        for (const char *c :
+             {"compose", "explain", "validate", "plan", "export", "demo", "trace info", "trace stats", "trace align"})
             QVERIFY2(r.out.contains(QLatin1String(c)), c);
     }
     void version()

@@ -1,8 +1,8 @@
 #include "core/common/jsonwriter.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QJsonArray>
 #include <QtTest>
 
 class TestJsonWriter : public QObject

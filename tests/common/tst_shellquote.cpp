@@ -12,12 +12,18 @@ private slots:
     {
         QTest::addColumn<QString>("arg");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("safe") << "--capture-range=cudaProfilerApi" << "--capture-range=cudaProfilerApi";
-        QTest::newRow("empty") << "" << "''";
-        QTest::newRow("space") << "a b" << "'a b'";
-        QTest::newRow("single quote") << "it's" << "'it'\"'\"'s'";
-        QTest::newRow("dollar") << "$HOME" << "'$HOME'";
-        QTest::newRow("percent p") << "/tmp/rep_%p" << "/tmp/rep_%p";
+        QTest::newRow("safe") << "--capture-range=cudaProfilerApi"
+                              << "--capture-range=cudaProfilerApi";
+        QTest::newRow("empty") << ""
+                               << "''";
+        QTest::newRow("space") << "a b"
+                               << "'a b'";
+        QTest::newRow("single quote") << "it's"
+                                      << "'it'\"'\"'s'";
+        QTest::newRow("dollar") << "$HOME"
+                                << "'$HOME'";
+        QTest::newRow("percent p") << "/tmp/rep_%p"
+                                   << "/tmp/rep_%p";
     }
     void quote()
     {
@@ -29,8 +35,9 @@ private slots:
     // bash must split the joined line back into the same argv, whatever the arguments hold.
     void roundTripThroughBash()
     {
-        const std::vector<std::string> argv = {"nsys", "profile", "a b", "it's", "$x", "a;b", "*", "line1\nline2",
-                                               "", "\"dq\"", "back\\slash", "tab\there", "~user", "!bang"};
+        const std::vector<std::string> argv = {"nsys",        "profile",   "a b",          "it's", "$x",
+                                               "a;b",         "*",         "line1\nline2", "",     "\"dq\"",
+                                               "back\\slash", "tab\there", "~user",        "!bang"};
         const std::string cmd = ps::core::shellJoin(argv);
         QProcess bash;
         bash.start("bash", {"-c", QString::fromStdString("printf '%s\\0' " + cmd)});

@@ -12,7 +12,7 @@ struct ExpectedCase
 {
     QString name;
     QString folder;
-    QString configDir;        // absolute
+    QString configDir; // absolute
     QString configName;
     QStringList overrides;
     QMap<QString, QString> env; // {configs} already substituted
@@ -61,7 +61,8 @@ inline QList<ExpectedCase> loadExpectedCases()
         }
         c.expectError = QFile::exists(c.folder + "/expected.error");
         c.errorWithResolve = QFile::exists(c.folder + "/resolve");
-        c.expectedError = QString::fromUtf8(readAll(c.folder + "/expected.error")).replace("{conf}", c.folder + "/conf");
+        c.expectedError =
+            QString::fromUtf8(readAll(c.folder + "/expected.error")).replace("{conf}", c.folder + "/conf");
         c.hasYaml = QFile::exists(c.folder + "/expected.yaml");
         c.hasResolved = QFile::exists(c.folder + "/expected.resolved.yaml");
         c.expectedYaml = QString::fromUtf8(readAll(c.folder + "/expected.yaml"));

@@ -34,8 +34,9 @@ public:
     std::string root() const { return m_dir.path().toStdString(); }
     QString file(const QString &rel) const { return m_dir.filePath(rel); }
 
-    ComposeResult compose(const QStringList &overrides = {}, const QString &name = "config",
-                          EnvLookup env = [](const std::string &) { return std::nullopt; }) const
+    ComposeResult compose(
+        const QStringList &overrides = {}, const QString &name = "config",
+        EnvLookup env = [](const std::string &) { return std::nullopt; }) const
     {
         ComposeOptions o;
         o.configDirs = {root()};
@@ -52,8 +53,9 @@ public:
     }
 
     // The error message (and format()) of a composition that must fail.
-    QString error(const QStringList &overrides = {}, const QString &name = "config",
-                  EnvLookup env = [](const std::string &) { return std::nullopt; }) const
+    QString error(
+        const QStringList &overrides = {}, const QString &name = "config",
+        EnvLookup env = [](const std::string &) { return std::nullopt; }) const
     {
         try {
             compose(overrides, name, std::move(env));
@@ -95,15 +97,15 @@ private slots:
             << "db:\n  driver: pg\n  port: 5432\n";
         QTest::newRow("_self_ in the middle: later entries win")
             << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n  - _self_\n  - extra: x\ndb:\n  port: 1\n"
-                                           "name: a\n"},
+                                          "name: a\n"},
                           {"extra/x.yaml", "# @package _global_\nname: b\ndb:\n  port: 2\n"}})
             << QStringList{} << "db:\n  driver: mysql\n  port: 2\nname: b\n";
         QTest::newRow("mandatory option given on the command line")
             << with(kDb, {{"config.yaml", "defaults:\n  - db: ???\n"}}) << QStringList{"db=pg"}
             << "db:\n  driver: pg\n  port: 5432\n";
         QTest::newRow("~group=option deletes a matching entry")
-            << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n  - _self_\nx: 1\n"}})
-            << QStringList{"~db=mysql"} << "x: 1\n";
+            << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n  - _self_\nx: 1\n"}}) << QStringList{"~db=mysql"}
+            << "x: 1\n";
         QTest::newRow("++group=option switches an existing entry")
             << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n  - _self_\n"}}) << QStringList{"++db=pg"}
             << "db:\n  driver: pg\n  port: 5432\n";
@@ -117,8 +119,7 @@ private slots:
             << with(kDb, {{"config.yaml", "x: 1\n"}}) << QStringList{"+db@a.b=mysql"}
             << "x: 1\na:\n  b:\n    driver: mysql\n    port: 3306\n";
         QTest::newRow("# @package _group_ is the group path")
-            << Files{{"config.yaml", "defaults:\n  - srv/db: one\n"},
-                     {"srv/db/one.yaml", "# @package _group_\nk: 1\n"}}
+            << Files{{"config.yaml", "defaults:\n  - srv/db: one\n"}, {"srv/db/one.yaml", "# @package _group_\nk: 1\n"}}
             << QStringList{} << "srv:\n  db:\n    k: 1\n";
         QTest::newRow("# @package _global_ in a nested config")
             << Files{{"config.yaml", "defaults:\n  - server: web\n  - _self_\n"},
@@ -158,8 +159,8 @@ private slots:
             << Files{{"config.yaml", "a:\n  b: 1\n"}} << QStringList{"++a.b.c=2"} << "a:\n  b:\n    c: 2\n";
         QTest::newRow("+key=value on a null value is allowed")
             << Files{{"config.yaml", "a: null\n"}} << QStringList{"+a=1"} << "a: 1\n";
-        QTest::newRow("list element")
-            << Files{{"config.yaml", "l: [1, {k: v}]\n"}} << QStringList{"l.1.k=w"} << "l:\n- 1\n- k: w\n";
+        QTest::newRow("list element") << Files{{"config.yaml", "l: [1, {k: v}]\n"}} << QStringList{"l.1.k=w"}
+                                      << "l:\n- 1\n- k: w\n";
         QTest::newRow("same config twice at two packages")
             << Files{{"config.yaml", "defaults:\n  - env/x@env.train\n  - env/x@env.eval\n  - _self_\n"
                                      "env:\n  eval:\n    num: 2\n"},
@@ -196,42 +197,52 @@ private slots:
 
         QTest::newRow("mandatory option missing")
             << with(kDb, {{"config.yaml", "defaults:\n  - db: ???\n"}}) << QStringList{}
-            << "You must specify 'db', e.g, db=<OPTION>\nAvailable options:\n\tmysql\n\tpg" << "config.yaml:2";
+            << "You must specify 'db', e.g, db=<OPTION>\nAvailable options:\n\tmysql\n\tpg"
+            << "config.yaml:2";
         QTest::newRow("unknown option in a nested config")
             << Files{{"config.yaml", "defaults:\n  - server: web\n"},
                      {"server/web.yaml", "defaults:\n  - db: oracle\n"},
                      {"server/db/a.yaml", "x: 1\n"}}
-            << QStringList{} << "In 'server/web': Could not find 'server/db/oracle'\n\nAvailable options in 'server/db':\n\ta"
+            << QStringList{}
+            << "In 'server/web': Could not find 'server/db/oracle'\n\nAvailable options in 'server/db':\n\ta"
             << "server/web.yaml:2";
         QTest::newRow("group override that matches no entry")
             << with(kDb, {{"config.yaml", "defaults:\n  - db@backup: mysql\n"}}) << QStringList{"db=pg"}
-            << "Could not override 'db'.\nDid you mean to override db@backup?\nTo append to your default list use +db=pg"
+            << "Could not override 'db'.\nDid you mean to override db@backup?\nTo append to your default list use "
+               "+db=pg"
             << "";
         QTest::newRow("group delete that matches no entry")
             << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n"}}) << QStringList{"~db=pg"}
-            << "Could not delete 'db=pg'. No match in the defaults list" << "";
+            << "Could not delete 'db=pg'. No match in the defaults list"
+            << "";
         QTest::newRow("new key inside a dict value without +")
             << Files{{"config.yaml", "d:\n  a: 0\n"}} << QStringList{"d={a: 1, z: 2}"}
-            << "Could not override 'd'.\nTo append to your config use +d={a: 1, z: 2}" << "config.yaml:1";
+            << "Could not override 'd'.\nTo append to your config use +d={a: 1, z: 2}"
+            << "config.yaml:1";
         QTest::newRow("package on a non-group key")
             << Files{{"config.yaml", "a: 1\n"}} << QStringList{"a@b=1"}
-            << "Override a@b=1 looks like a config group override, but config group 'a' does not exist." << "";
-        QTest::newRow("delete a missing key")
-            << Files{{"config.yaml", "a: 1\n"}} << QStringList{"~b"}
-            << "Could not delete from config. 'b' does not exist." << "";
+            << "Override a@b=1 looks like a config group override, but config group 'a' does not exist."
+            << "";
+        QTest::newRow("delete a missing key") << Files{{"config.yaml", "a: 1\n"}} << QStringList{"~b"}
+                                              << "Could not delete from config. 'b' does not exist."
+                                              << "";
         QTest::newRow("list index out of range")
-            << Files{{"config.yaml", "l: [1]\n"}} << QStringList{"l.3=1"} << "out of range" << "";
+            << Files{{"config.yaml", "l: [1]\n"}} << QStringList{"l.3=1"} << "out of range"
+            << "";
         QTest::newRow("malformed override")
-            << Files{{"config.yaml", "a: 1\n"}} << QStringList{"a=[1"} << "Error parsing override 'a=[1'" << "";
+            << Files{{"config.yaml", "a: 1\n"}} << QStringList{"a=[1"} << "Error parsing override 'a=[1'"
+            << "";
         QTest::newRow("defaults is not a list")
             << Files{{"config.yaml", "defaults:\n  db: mysql\n"}} << QStringList{}
-            << "Invalid defaults list in 'config', defaults must be a list (got mapping)" << "config.yaml:1";
+            << "Invalid defaults list in 'config', defaults must be a list (got mapping)"
+            << "config.yaml:1";
         QTest::newRow("two keys in one entry")
             << Files{{"config.yaml", "defaults:\n  - {a: x, b: y}\n"}} << QStringList{} << "Too many keys"
             << "config.yaml:2";
         QTest::newRow("cycle through a group")
             << Files{{"config.yaml", "defaults:\n  - g: x\n"}, {"g/x.yaml", "defaults:\n  - /config\n"}}
-            << QStringList{} << "Defaults cycle: config -> g/x -> config" << "g/x.yaml:2";
+            << QStringList{} << "Defaults cycle: config -> g/x -> config"
+            << "g/x.yaml:2";
         QTest::newRow("exponential fan-out without a cycle")
             << Files{{"config.yaml", "defaults:\n  - a\n  - a\n  - a\n  - a\n"},
                      {"a.yaml", "defaults:\n  - b\n  - b\n  - b\n  - b\n"},
@@ -241,15 +252,18 @@ private slots:
                      {"e.yaml", "defaults:\n  - f\n  - f\n  - f\n  - f\n"},
                      {"f.yaml", "defaults:\n  - g\n  - g\n  - g\n  - g\n"},
                      {"g.yaml", "x: 1\n"}}
-            << QStringList{} << "The defaults tree has more than 10000 entries" << "f.yaml:3";
-        QTest::newRow("config entry that does not exist")
-            << Files{{"config.yaml", "defaults:\n  - nothere\n"}} << QStringList{}
-            << "In 'config': Could not load 'nothere'." << "config.yaml:2";
+            << QStringList{} << "The defaults tree has more than 10000 entries"
+            << "f.yaml:3";
+        QTest::newRow("config entry that does not exist") << Files{{"config.yaml", "defaults:\n  - nothere\n"}}
+                                                          << QStringList{} << "In 'config': Could not load 'nothere'."
+                                                          << "config.yaml:2";
         QTest::newRow("merging a dict onto a list")
             << Files{{"config.yaml", "defaults:\n  - base\n  - _self_\nx: {a: 1}\n"}, {"base.yaml", "x: [1]\n"}}
-            << QStringList{} << "Cannot merge DictConfig with ListConfig" << "config.yaml:4";
+            << QStringList{} << "Cannot merge DictConfig with ListConfig"
+            << "config.yaml:4";
         QTest::newRow("top level is a list")
-            << Files{{"config.yaml", "- a\n- b\n"}} << QStringList{} << "must be a mapping" << "config.yaml:1";
+            << Files{{"config.yaml", "- a\n- b\n"}} << QStringList{} << "must be a mapping"
+            << "config.yaml:1";
     }
 
     void errors()
@@ -300,7 +314,7 @@ private slots:
         f.write("driver: sqlite\n");
         f.close();
         Tree t(Files{{"config.yaml", "defaults:\n  - db: sqlite\n  - _self_\nhydra:\n  searchpath:\n"
-                                "    - file://${oc.env:PS_EXTRA}/config/\n"}});
+                                     "    - file://${oc.env:PS_EXTRA}/config/\n"}});
         auto env = [&](const std::string &n) -> std::optional<std::string> {
             if (n == "PS_EXTRA")
                 return extra.path().toStdString();
@@ -392,7 +406,6 @@ private slots:
         QVERIFY(!r.provenance.find("x.a"));
     }
 };
-
 
 QTEST_GUILESS_MAIN(TestComposer)
 #include "tst_composer.moc"

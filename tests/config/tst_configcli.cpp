@@ -3,9 +3,9 @@
 // reports, --format json, explain, and usage errors.
 #include "expectedcase.h"
 
+#include "tests/support/clirun.h"
 #include <QJsonDocument>
 #include <QJsonObject>
-#include "tests/support/clirun.h"
 
 #include <QProcess>
 #include <QtTest>
@@ -85,7 +85,8 @@ private slots:
         const QString dir = configsRoot() + "/expected/hydra-075-resolve-missing/conf";
         Run r = runCli({"compose", "--config-dir", dir, "--config-name", "config", "--resolve"});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.err.contains(dir + "/config.yaml:3:7: warning: cannot resolve 'miss': ${a.nope}"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(dir + "/config.yaml:3:7: warning: cannot resolve 'miss': ${a.nope}"),
+                 qPrintable(r.err));
         QVERIFY2(r.err.contains(dir + "/config.yaml:5:10: warning: cannot resolve 'to_mand'"), qPrintable(r.err));
     }
 
@@ -146,8 +147,7 @@ private slots:
         QTest::newRow("explain without key") << QStringList{"explain", "--config-name", "x"} << 2;
         QTest::newRow("missing config dir")
             << QStringList{"compose", "--config-dir", "/nonexistent", "--config-name", "x"} << 1;
-        QTest::newRow("preset-only search path")
-            << QStringList{"compose", "--config-name", "profile/default"} << 0;
+        QTest::newRow("preset-only search path") << QStringList{"compose", "--config-name", "profile/default"} << 0;
     }
 
     void usage()

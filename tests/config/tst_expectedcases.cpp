@@ -151,7 +151,8 @@ private slots:
         o.configDirs = {(configsRoot() + "/verl/verl/trainer/config").toStdString()};
         o.configName = "ppo_trainer";
         ComposeResult r = ps::core::config::compose(o);
-        QString generated = QString::fromUtf8(readAll(configsRoot() + "/verl/verl/trainer/config/_generated_ppo_trainer.yaml"));
+        QString generated =
+            QString::fromUtf8(readAll(configsRoot() + "/verl/verl/trainer/config/_generated_ppo_trainer.yaml"));
         QStringList lines = generated.split('\n');
         while (!lines.isEmpty() && (lines.first().startsWith('#') || lines.first().isEmpty()))
             lines.removeFirst();

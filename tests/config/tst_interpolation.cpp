@@ -69,26 +69,46 @@ private slots:
     {
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("yaml"); // the resolved value as to_yaml prints it
-        QTest::newRow("relative .b") << "a.c" << "1";
-        QTest::newRow("relative ..b") << "a.d.e" << "1";
-        QTest::newRow("absolute") << "a.d.f" << "1";
-        QTest::newRow("list item keeps type") << "lst.1" << "1";
-        QTest::newRow("list item relative") << "lst.2" << "T";
-        QTest::newRow("string interpolation") << "s" << "pre_1_post";
-        QTest::newRow("concatenation is a string") << "cat" << "'11'";
-        QTest::newRow("nested key") << "sel" << "1";
-        QTest::newRow("escaped") << "esc" << "${a.b}";
-        QTest::newRow("python str of scalars") << "fs" << "f=0.5 t=True n=None";
-        QTest::newRow("oc.env set (a string)") << "env_set" << "'42'";
-        QTest::newRow("oc.env default") << "env_default" << "fallback";
-        QTest::newRow("oc.env null default") << "env_null" << "null";
-        QTest::newRow("oc.select hit") << "sel_hit" << "1";
-        QTest::newRow("oc.select miss") << "sel_miss" << "fallback";
-        QTest::newRow("oc.select on ???") << "sel_mand" << "7";
-        QTest::newRow("oc.select relative") << "sel_rel" << "T";
-        QTest::newRow("oc.select without default") << "sel_nodefault" << "null";
-        QTest::newRow("verl tool select") << "tool" << "null";
-        QTest::newRow("oc.decode int") << "dec_int" << "123";
+        QTest::newRow("relative .b") << "a.c"
+                                     << "1";
+        QTest::newRow("relative ..b") << "a.d.e"
+                                      << "1";
+        QTest::newRow("absolute") << "a.d.f"
+                                  << "1";
+        QTest::newRow("list item keeps type") << "lst.1"
+                                              << "1";
+        QTest::newRow("list item relative") << "lst.2"
+                                            << "T";
+        QTest::newRow("string interpolation") << "s"
+                                              << "pre_1_post";
+        QTest::newRow("concatenation is a string") << "cat"
+                                                   << "'11'";
+        QTest::newRow("nested key") << "sel"
+                                    << "1";
+        QTest::newRow("escaped") << "esc"
+                                 << "${a.b}";
+        QTest::newRow("python str of scalars") << "fs"
+                                               << "f=0.5 t=True n=None";
+        QTest::newRow("oc.env set (a string)") << "env_set"
+                                               << "'42'";
+        QTest::newRow("oc.env default") << "env_default"
+                                        << "fallback";
+        QTest::newRow("oc.env null default") << "env_null"
+                                             << "null";
+        QTest::newRow("oc.select hit") << "sel_hit"
+                                       << "1";
+        QTest::newRow("oc.select miss") << "sel_miss"
+                                        << "fallback";
+        QTest::newRow("oc.select on ???") << "sel_mand"
+                                          << "7";
+        QTest::newRow("oc.select relative") << "sel_rel"
+                                            << "T";
+        QTest::newRow("oc.select without default") << "sel_nodefault"
+                                                   << "null";
+        QTest::newRow("verl tool select") << "tool"
+                                          << "null";
+        QTest::newRow("oc.decode int") << "dec_int"
+                                       << "123";
     }
 
     void resolveValue()
@@ -132,7 +152,9 @@ old_key: ${oc.deprecated:new_key}
 of_list: ${oc.dict.keys:lst}
 lst: [1]
 gone: ${oc.dict.keys:nope}
-)", "/conf/dk.yaml").root;
+)",
+                                       "/conf/dk.yaml")
+                              .root;
         auto yamlOf = [&](const char *key) {
             return QString::fromStdString(toYaml(ps::core::config::resolveValue(root, key, testEnv())));
         };
@@ -175,7 +197,8 @@ gone: ${oc.dict.keys:nope}
         QVERIFY(QString::fromStdString(problems[0].message()).contains("Interpolation key 'a.nope' not found"));
         QCOMPARE(problems[0].where().line, 2);
         QVERIFY(QString::fromStdString(problems[1].message()).contains("Missing mandatory value: mand"));
-        QVERIFY(QString::fromStdString(problems[2].message()).contains("Environment variable 'PS_TEST_UNSET' not found"));
+        QVERIFY(
+            QString::fromStdString(problems[2].message()).contains("Environment variable 'PS_TEST_UNSET' not found"));
         QVERIFY(QString::fromStdString(problems[3].message()).contains("cycle"));
         QVERIFY(QString::fromStdString(problems[5].message()).contains("Unsupported interpolation type oc.nosuch"));
     }
@@ -190,8 +213,7 @@ gone: ${oc.dict.keys:nope}
         std::vector<ConfigError> problems;
         Node out = resolveAll(root, &problems, testEnv());
         QVERIFY(!problems.empty());
-        QVERIFY2(QString::fromStdString(problems.back().message()).contains("too complex"),
-                 problems.back().what());
+        QVERIFY2(QString::fromStdString(problems.back().message()).contains("too complex"), problems.back().what());
         QCOMPARE(QString::fromStdString(out.find("v3")->asString()), QString("xxxxxxxx"));
     }
 

@@ -41,20 +41,32 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("package");
         QTest::addColumn<bool>("hasValue");
-        QTest::newRow("change") << "a.b=1" << Override::Type::Change << "a.b" << "" << true;
-        QTest::newRow("add") << "+a.c=2" << Override::Type::Add << "a.c" << "" << true;
-        QTest::newRow("force add") << "++a.b=3" << Override::Type::ForceAdd << "a.b" << "" << true;
-        QTest::newRow("delete") << "~a.b" << Override::Type::Delete << "a.b" << "" << false;
-        QTest::newRow("delete with value") << "~a.b=1" << Override::Type::Delete << "a.b" << "" << true;
-        QTest::newRow("group") << "db=pg" << Override::Type::Change << "db" << "" << true;
-        QTest::newRow("group path") << "server/db=pg" << Override::Type::Change << "server/db" << "" << true;
-        QTest::newRow("group at package") << "db@backup=pg" << Override::Type::Change << "db" << "backup" << true;
+        QTest::newRow("change") << "a.b=1" << Override::Type::Change << "a.b"
+                                << "" << true;
+        QTest::newRow("add") << "+a.c=2" << Override::Type::Add << "a.c"
+                             << "" << true;
+        QTest::newRow("force add") << "++a.b=3" << Override::Type::ForceAdd << "a.b"
+                                   << "" << true;
+        QTest::newRow("delete") << "~a.b" << Override::Type::Delete << "a.b"
+                                << "" << false;
+        QTest::newRow("delete with value") << "~a.b=1" << Override::Type::Delete << "a.b"
+                                           << "" << true;
+        QTest::newRow("group") << "db=pg" << Override::Type::Change << "db"
+                               << "" << true;
+        QTest::newRow("group path") << "server/db=pg" << Override::Type::Change << "server/db"
+                                    << "" << true;
+        QTest::newRow("group at package") << "db@backup=pg" << Override::Type::Change << "db"
+                                          << "backup" << true;
         QTest::newRow("append group at package")
-            << "+profile@cluster.profiling=default" << Override::Type::Add << "profile" << "cluster.profiling" << true;
-        QTest::newRow("delete group") << "~cache" << Override::Type::Delete << "cache" << "" << false;
-        QTest::newRow("dashes and digits") << "options.osrt-threshold=10" << Override::Type::Change
-                                           << "options.osrt-threshold" << "" << true;
-        QTest::newRow("list index") << "lst.1=20" << Override::Type::Change << "lst.1" << "" << true;
+            << "+profile@cluster.profiling=default" << Override::Type::Add << "profile"
+            << "cluster.profiling" << true;
+        QTest::newRow("delete group") << "~cache" << Override::Type::Delete << "cache"
+                                      << "" << false;
+        QTest::newRow("dashes and digits")
+            << "options.osrt-threshold=10" << Override::Type::Change << "options.osrt-threshold"
+            << "" << true;
+        QTest::newRow("list index") << "lst.1=20" << Override::Type::Change << "lst.1"
+                                    << "" << true;
     }
 
     void forms()
@@ -79,48 +91,84 @@ private slots:
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("rendered");
         QTest::addColumn<int>("kind");
-        QTest::newRow("int") << "1" << "1" << int(Node::Kind::Int);
-        QTest::newRow("negative") << "-3" << "-3" << int(Node::Kind::Int);
-        QTest::newRow("int underscores") << "1_000" << "1000" << int(Node::Kind::Int);
-        QTest::newRow("huge int") << "123456789012345678901234567890" << "123456789012345678901234567890"
-                                  << int(Node::Kind::Int);
-        QTest::newRow("huge negative int") << "-99_999_999_999_999_999_999" << "-99999999999999999999"
-                                           << int(Node::Kind::Int);
-        QTest::newRow("float exp") << "1e3" << "1000.0" << int(Node::Kind::Float);
-        QTest::newRow("float") << "0.5" << "0.5" << int(Node::Kind::Float);
-        QTest::newRow("float point") << "5." << "5.0" << int(Node::Kind::Float);
-        QTest::newRow("inf") << "inf" << ".inf" << int(Node::Kind::Float);
-        QTest::newRow("TRUE") << "TRUE" << "true" << int(Node::Kind::Bool);
-        QTest::newRow("False") << "False" << "false" << int(Node::Kind::Bool);
-        QTest::newRow("yes stays a string") << "yes" << "'yes'" << int(Node::Kind::String);
-        QTest::newRow("off stays a string") << "off" << "'off'" << int(Node::Kind::String);
-        QTest::newRow("null") << "null" << "null" << int(Node::Kind::Null);
-        QTest::newRow("NULL") << "NULL" << "null" << int(Node::Kind::Null);
-        QTest::newRow("quoted number") << "\"5\"" << "'5'" << int(Node::Kind::String);
-        QTest::newRow("single quoted space") << "'a b'" << "a b" << int(Node::Kind::String);
-        QTest::newRow("double quoted comma") << "\"hello, world\"" << "hello, world" << int(Node::Kind::String);
-        QTest::newRow("apostrophe in double") << "\"it's\"" << "it's" << int(Node::Kind::String);
-        QTest::newRow("escaped quote") << "'it\\'s'" << "it's" << int(Node::Kind::String);
-        QTest::newRow("colon path") << "/tmp/x:y" << "/tmp/x:y" << int(Node::Kind::String);
-        QTest::newRow("inner spaces kept") << "a  b" << "a  b" << int(Node::Kind::String);
-        QTest::newRow("outer spaces trimmed") << "  a b  " << "a b" << int(Node::Kind::String);
-        QTest::newRow("version") << "1.2.3" << "1.2.3" << int(Node::Kind::String);
-        QTest::newRow("leading zero") << "007" << "'007'" << int(Node::Kind::String);
-        QTest::newRow("empty") << "" << "''" << int(Node::Kind::String);
-        QTest::newRow("missing") << "???" << "???" << int(Node::Kind::Missing);
-        QTest::newRow("interpolation") << "${a.c}" << "${a.c}" << int(Node::Kind::Interpolation);
-        QTest::newRow("string interpolation") << "pre_${a.c}_post" << "pre_${a.c}_post"
-                                              << int(Node::Kind::Interpolation);
-        QTest::newRow("resolver with comma") << "${oc.env:X,y}" << "${oc.env:X,y}" << int(Node::Kind::Interpolation);
-        QTest::newRow("escaped interpolation") << "\\${a.c}" << "\\${a.c}" << int(Node::Kind::Interpolation);
-        QTest::newRow("escaped comma") << "a\\,b" << "a,b" << int(Node::Kind::String);
-        QTest::newRow("list") << "[1,2,3]" << "[1, 2, 3]" << int(Node::Kind::List);
-        QTest::newRow("empty list") << "[]" << "[]" << int(Node::Kind::List);
-        QTest::newRow("nested list") << "[[1, a], []]" << "[[1, a], []]" << int(Node::Kind::List);
-        QTest::newRow("list of quoted") << "['a,b', \"c\"]" << "[a,b, c]" << int(Node::Kind::List);
-        QTest::newRow("dict") << "{a:1,b:2}" << "{a: 1, b: 2}" << int(Node::Kind::Dict);
-        QTest::newRow("dict spaces") << "{k: v, n: [1]}" << "{k: v, n: [1]}" << int(Node::Kind::Dict);
-        QTest::newRow("empty dict") << "{}" << "{}" << int(Node::Kind::Dict);
+        QTest::newRow("int") << "1"
+                             << "1" << int(Node::Kind::Int);
+        QTest::newRow("negative") << "-3"
+                                  << "-3" << int(Node::Kind::Int);
+        QTest::newRow("int underscores") << "1_000"
+                                         << "1000" << int(Node::Kind::Int);
+        QTest::newRow("huge int") << "123456789012345678901234567890"
+                                  << "123456789012345678901234567890" << int(Node::Kind::Int);
+        QTest::newRow("huge negative int") << "-99_999_999_999_999_999_999"
+                                           << "-99999999999999999999" << int(Node::Kind::Int);
+        QTest::newRow("float exp") << "1e3"
+                                   << "1000.0" << int(Node::Kind::Float);
+        QTest::newRow("float") << "0.5"
+                               << "0.5" << int(Node::Kind::Float);
+        QTest::newRow("float point") << "5."
+                                     << "5.0" << int(Node::Kind::Float);
+        QTest::newRow("inf") << "inf"
+                             << ".inf" << int(Node::Kind::Float);
+        QTest::newRow("TRUE") << "TRUE"
+                              << "true" << int(Node::Kind::Bool);
+        QTest::newRow("False") << "False"
+                               << "false" << int(Node::Kind::Bool);
+        QTest::newRow("yes stays a string") << "yes"
+                                            << "'yes'" << int(Node::Kind::String);
+        QTest::newRow("off stays a string") << "off"
+                                            << "'off'" << int(Node::Kind::String);
+        QTest::newRow("null") << "null"
+                              << "null" << int(Node::Kind::Null);
+        QTest::newRow("NULL") << "NULL"
+                              << "null" << int(Node::Kind::Null);
+        QTest::newRow("quoted number") << "\"5\""
+                                       << "'5'" << int(Node::Kind::String);
+        QTest::newRow("single quoted space") << "'a b'"
+                                             << "a b" << int(Node::Kind::String);
+        QTest::newRow("double quoted comma") << "\"hello, world\""
+                                             << "hello, world" << int(Node::Kind::String);
+        QTest::newRow("apostrophe in double") << "\"it's\""
+                                              << "it's" << int(Node::Kind::String);
+        QTest::newRow("escaped quote") << "'it\\'s'"
+                                       << "it's" << int(Node::Kind::String);
+        QTest::newRow("colon path") << "/tmp/x:y"
+                                    << "/tmp/x:y" << int(Node::Kind::String);
+        QTest::newRow("inner spaces kept") << "a  b"
+                                           << "a  b" << int(Node::Kind::String);
+        QTest::newRow("outer spaces trimmed") << "  a b  "
+                                              << "a b" << int(Node::Kind::String);
+        QTest::newRow("version") << "1.2.3"
+                                 << "1.2.3" << int(Node::Kind::String);
+        QTest::newRow("leading zero") << "007"
+                                      << "'007'" << int(Node::Kind::String);
+        QTest::newRow("empty") << ""
+                               << "''" << int(Node::Kind::String);
+        QTest::newRow("missing") << "???"
+                                 << "???" << int(Node::Kind::Missing);
+        QTest::newRow("interpolation") << "${a.c}"
+                                       << "${a.c}" << int(Node::Kind::Interpolation);
+        QTest::newRow("string interpolation") << "pre_${a.c}_post"
+                                              << "pre_${a.c}_post" << int(Node::Kind::Interpolation);
+        QTest::newRow("resolver with comma") << "${oc.env:X,y}"
+                                             << "${oc.env:X,y}" << int(Node::Kind::Interpolation);
+        QTest::newRow("escaped interpolation") << "\\${a.c}"
+                                               << "\\${a.c}" << int(Node::Kind::Interpolation);
+        QTest::newRow("escaped comma") << "a\\,b"
+                                       << "a,b" << int(Node::Kind::String);
+        QTest::newRow("list") << "[1,2,3]"
+                              << "[1, 2, 3]" << int(Node::Kind::List);
+        QTest::newRow("empty list") << "[]"
+                                    << "[]" << int(Node::Kind::List);
+        QTest::newRow("nested list") << "[[1, a], []]"
+                                     << "[[1, a], []]" << int(Node::Kind::List);
+        QTest::newRow("list of quoted") << "['a,b', \"c\"]"
+                                        << "[a,b, c]" << int(Node::Kind::List);
+        QTest::newRow("dict") << "{a:1,b:2}"
+                              << "{a: 1, b: 2}" << int(Node::Kind::Dict);
+        QTest::newRow("dict spaces") << "{k: v, n: [1]}"
+                                     << "{k: v, n: [1]}" << int(Node::Kind::Dict);
+        QTest::newRow("empty dict") << "{}"
+                                    << "{}" << int(Node::Kind::Dict);
     }
 
     void values()
@@ -167,8 +215,7 @@ private slots:
             parseOverride(text.toStdString());
             QFAIL("should fail");
         } catch (const ConfigError &e) {
-            QVERIFY2(QString::fromStdString(e.message()).startsWith("Error parsing override '" + text + "'"),
-                     e.what());
+            QVERIFY2(QString::fromStdString(e.message()).startsWith("Error parsing override '" + text + "'"), e.what());
         }
     }
 
@@ -176,8 +223,8 @@ private slots:
     void toOverrideValueRoundTrip_data()
     {
         QTest::addColumn<QString>("value");
-        for (const char *v : {"1", "-2.5", "true", "null", "abc", "'a b'", "'it\\'s'", "[1,2]", "{a:1,b:[x]}",
-                              "'yes'", "'5'", "'a,b'", "/tmp/x:y", "'#x'", "''", "inf", "'1e3'"})
+        for (const char *v : {"1", "-2.5", "true", "null", "abc", "'a b'", "'it\\'s'", "[1,2]", "{a:1,b:[x]}", "'yes'",
+                              "'5'", "'a,b'", "/tmp/x:y", "'#x'", "''", "inf", "'1e3'"})
             QTest::newRow(v) << QString(v);
     }
 

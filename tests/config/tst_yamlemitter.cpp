@@ -23,54 +23,107 @@ private slots:
         // OmegaConf.to_yaml of Python ints beyond 64 bits: plain digits.
         QTest::newRow("big int") << Node::bigInteger("123456789012345678901234567890")
                                  << QString("k: 123456789012345678901234567890\n");
-        QTest::newRow("big negative int") << Node::bigInteger("-99999999999999999999")
-                                          << QString("k: -99999999999999999999\n");
-        QTest::newRow("str 0") << Node::string(QString::fromUtf8("x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x ").toStdString()) << QString::fromUtf8("k: 'x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x\n  x x x x x x x x x x x '\n");
-        QTest::newRow("str 1") << Node::string(QString::fromUtf8("line1\nline2").toStdString()) << QString::fromUtf8("k: 'line1\n\n  line2'\n");
-        QTest::newRow("str 2") << Node::string(QString::fromUtf8("tab\there").toStdString()) << QString::fromUtf8("k: \"tab\\there\"\n");
+        QTest::newRow("big negative int")
+            << Node::bigInteger("-99999999999999999999") << QString("k: -99999999999999999999\n");
+        QTest::newRow("str 0") << Node::string(QString::fromUtf8("x x x x x x x x x x x x x x x x x x x x x x x x x x "
+                                                                 "x x x x x x x x x x x x x x x x x x x x x x x x ")
+                                                   .toStdString())
+                               << QString::fromUtf8("k: 'x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x "
+                                                    "x x x x x x x x\n  x x x x x x x x x x x '\n");
+        QTest::newRow("str 1") << Node::string(QString::fromUtf8("line1\nline2").toStdString())
+                               << QString::fromUtf8("k: 'line1\n\n  line2'\n");
+        QTest::newRow("str 2") << Node::string(QString::fromUtf8("tab\there").toStdString())
+                               << QString::fromUtf8("k: \"tab\\there\"\n");
         QTest::newRow("str 3") << Node::string(QString::fromUtf8("").toStdString()) << QString::fromUtf8("k: ''\n");
-        QTest::newRow("str 4") << Node::string(QString::fromUtf8("null").toStdString()) << QString::fromUtf8("k: 'null'\n");
-        QTest::newRow("str 5") << Node::string(QString::fromUtf8("2024-01-01").toStdString()) << QString::fromUtf8("k: '2024-01-01'\n");
-        QTest::newRow("str 6") << Node::string(QString::fromUtf8("1e3").toStdString()) << QString::fromUtf8("k: '1e3'\n");
-        QTest::newRow("str 7") << Node::string(QString::fromUtf8(" lead").toStdString()) << QString::fromUtf8("k: ' lead'\n");
+        QTest::newRow("str 4") << Node::string(QString::fromUtf8("null").toStdString())
+                               << QString::fromUtf8("k: 'null'\n");
+        QTest::newRow("str 5") << Node::string(QString::fromUtf8("2024-01-01").toStdString())
+                               << QString::fromUtf8("k: '2024-01-01'\n");
+        QTest::newRow("str 6") << Node::string(QString::fromUtf8("1e3").toStdString())
+                               << QString::fromUtf8("k: '1e3'\n");
+        QTest::newRow("str 7") << Node::string(QString::fromUtf8(" lead").toStdString())
+                               << QString::fromUtf8("k: ' lead'\n");
         QTest::newRow("str 8") << Node::string(QString::fromUtf8("=").toStdString()) << QString::fromUtf8("k: '='\n");
-        QTest::newRow("str 9") << Node::string(QString::fromUtf8("a: b").toStdString()) << QString::fromUtf8("k: 'a: b'\n");
-        QTest::newRow("str 10") << Node::string(QString::fromUtf8("#x").toStdString()) << QString::fromUtf8("k: '#x'\n");
-        QTest::newRow("str 11") << Node::string(QString::fromUtf8("x #y").toStdString()) << QString::fromUtf8("k: 'x #y'\n");
-        QTest::newRow("str 12") << Node::string(QString::fromUtf8("it's").toStdString()) << QString::fromUtf8("k: it's\n");
+        QTest::newRow("str 9") << Node::string(QString::fromUtf8("a: b").toStdString())
+                               << QString::fromUtf8("k: 'a: b'\n");
+        QTest::newRow("str 10") << Node::string(QString::fromUtf8("#x").toStdString())
+                                << QString::fromUtf8("k: '#x'\n");
+        QTest::newRow("str 11") << Node::string(QString::fromUtf8("x #y").toStdString())
+                                << QString::fromUtf8("k: 'x #y'\n");
+        QTest::newRow("str 12") << Node::string(QString::fromUtf8("it's").toStdString())
+                                << QString::fromUtf8("k: it's\n");
         QTest::newRow("str 13") << Node::string(QString::fromUtf8("-").toStdString()) << QString::fromUtf8("k: '-'\n");
-        QTest::newRow("str 14") << Node::string(QString::fromUtf8("- x").toStdString()) << QString::fromUtf8("k: '- x'\n");
-        QTest::newRow("str 15") << Node::string(QString::fromUtf8("1_000").toStdString()) << QString::fromUtf8("k: '1_000'\n");
+        QTest::newRow("str 14") << Node::string(QString::fromUtf8("- x").toStdString())
+                                << QString::fromUtf8("k: '- x'\n");
+        QTest::newRow("str 15") << Node::string(QString::fromUtf8("1_000").toStdString())
+                                << QString::fromUtf8("k: '1_000'\n");
         QTest::newRow("str 16") << Node::string(QString::fromUtf8("y").toStdString()) << QString::fromUtf8("k: 'y'\n");
-        QTest::newRow("str 17") << Node::string(QString::fromUtf8("Yes").toStdString()) << QString::fromUtf8("k: 'Yes'\n");
-        QTest::newRow("str 18") << Node::string(QString::fromUtf8("inf").toStdString()) << QString::fromUtf8("k: 'inf'\n");
-        QTest::newRow("str 19") << Node::string(QString::fromUtf8(".inf").toStdString()) << QString::fromUtf8("k: '.inf'\n");
-        QTest::newRow("str 20") << Node::string(QString::fromUtf8("12:30:00").toStdString()) << QString::fromUtf8("k: '12:30:00'\n");
-        QTest::newRow("str 21") << Node::string(QString::fromUtf8("a,b").toStdString()) << QString::fromUtf8("k: a,b\n");
-        QTest::newRow("str 22") << Node::string(QString::fromUtf8("[x]").toStdString()) << QString::fromUtf8("k: '[x]'\n");
+        QTest::newRow("str 17") << Node::string(QString::fromUtf8("Yes").toStdString())
+                                << QString::fromUtf8("k: 'Yes'\n");
+        QTest::newRow("str 18") << Node::string(QString::fromUtf8("inf").toStdString())
+                                << QString::fromUtf8("k: 'inf'\n");
+        QTest::newRow("str 19") << Node::string(QString::fromUtf8(".inf").toStdString())
+                                << QString::fromUtf8("k: '.inf'\n");
+        QTest::newRow("str 20") << Node::string(QString::fromUtf8("12:30:00").toStdString())
+                                << QString::fromUtf8("k: '12:30:00'\n");
+        QTest::newRow("str 21") << Node::string(QString::fromUtf8("a,b").toStdString())
+                                << QString::fromUtf8("k: a,b\n");
+        QTest::newRow("str 22") << Node::string(QString::fromUtf8("[x]").toStdString())
+                                << QString::fromUtf8("k: '[x]'\n");
         QTest::newRow("str 23") << Node::string(QString::fromUtf8("?q").toStdString()) << QString::fromUtf8("k: ?q\n");
-        QTest::newRow("str 24") << Node::string(QString::fromUtf8("c:").toStdString()) << QString::fromUtf8("k: 'c:'\n");
-        QTest::newRow("str 25") << Node::string(QString::fromUtf8("http://x.y/z").toStdString()) << QString::fromUtf8("k: http://x.y/z\n");
-        QTest::newRow("str 26") << Node::string(QString::fromUtf8("${a.b}").toStdString()) << QString::fromUtf8("k: ${a.b}\n");
-        QTest::newRow("str 27") << Node::string(QString::fromUtf8("???").toStdString()) << QString::fromUtf8("k: ???\n");
-        QTest::newRow("str 28") << Node::string(QString::fromUtf8("0.1").toStdString()) << QString::fromUtf8("k: '0.1'\n");
-        QTest::newRow("str 29") << Node::string(QString::fromUtf8("emoji 😀").toStdString()) << QString::fromUtf8("k: emoji 😀\n");
-        QTest::newRow("str 30") << Node::string(QString::fromUtf8("a\n\nb\n").toStdString()) << QString::fromUtf8("k: 'a\n\n\n  b\n\n  '\n");
-        QTest::newRow("str 31") << Node::string(QString::fromUtf8("---").toStdString()) << QString::fromUtf8("k: '---'\n");
-        QTest::newRow("str 32") << Node::string(QString::fromUtf8("x---").toStdString()) << QString::fromUtf8("k: x---\n");
-        QTest::newRow("str 33") << Node::string(QString::fromUtf8("trail ").toStdString()) << QString::fromUtf8("k: 'trail '\n");
-        QTest::newRow("str 34") << Node::string(QString::fromUtf8("é üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé ü").toStdString()) << QString::fromUtf8("k: é üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé\n  üé üé üé ü\n");
-        QTest::newRow("str 35") << Node::string(QString::fromUtf8("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b c d").toStdString()) << QString::fromUtf8("k: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n  b c d\n");
-        QTest::newRow("str 36") << Node::string(QString::fromUtf8("'quoted'").toStdString()) << QString::fromUtf8("k: '''quoted'''\n");
-        QTest::newRow("str 37") << Node::string(QString::fromUtf8("\"dq\"").toStdString()) << QString::fromUtf8("k: '\"dq\"'\n");
-        QTest::newRow("str 38") << Node::string(QString::fromUtf8("%p").toStdString()) << QString::fromUtf8("k: '%p'\n");
-        QTest::newRow("str 39") << Node::string(QString::fromUtf8("@at").toStdString()) << QString::fromUtf8("k: '@at'\n");
-        QTest::newRow("str 40") << Node::string(QString::fromUtf8("*star").toStdString()) << QString::fromUtf8("k: '*star'\n");
-        QTest::newRow("str 41") << Node::string(QString::fromUtf8("!bang").toStdString()) << QString::fromUtf8("k: '!bang'\n");
-        QTest::newRow("str 42") << Node::string(QString::fromUtf8("&amp").toStdString()) << QString::fromUtf8("k: '&amp'\n");
-        QTest::newRow("str 43") << Node::string(QString::fromUtf8("|pipe").toStdString()) << QString::fromUtf8("k: '|pipe'\n");
-        QTest::newRow("str 44") << Node::string(QString::fromUtf8(">gt").toStdString()) << QString::fromUtf8("k: '>gt'\n");
-        QTest::newRow("str 45") << Node::string(QString::fromUtf8("`bt").toStdString()) << QString::fromUtf8("k: '`bt'\n");
+        QTest::newRow("str 24") << Node::string(QString::fromUtf8("c:").toStdString())
+                                << QString::fromUtf8("k: 'c:'\n");
+        QTest::newRow("str 25") << Node::string(QString::fromUtf8("http://x.y/z").toStdString())
+                                << QString::fromUtf8("k: http://x.y/z\n");
+        QTest::newRow("str 26") << Node::string(QString::fromUtf8("${a.b}").toStdString())
+                                << QString::fromUtf8("k: ${a.b}\n");
+        QTest::newRow("str 27") << Node::string(QString::fromUtf8("???").toStdString())
+                                << QString::fromUtf8("k: ???\n");
+        QTest::newRow("str 28") << Node::string(QString::fromUtf8("0.1").toStdString())
+                                << QString::fromUtf8("k: '0.1'\n");
+        QTest::newRow("str 29") << Node::string(QString::fromUtf8("emoji 😀").toStdString())
+                                << QString::fromUtf8("k: emoji 😀\n");
+        QTest::newRow("str 30") << Node::string(QString::fromUtf8("a\n\nb\n").toStdString())
+                                << QString::fromUtf8("k: 'a\n\n\n  b\n\n  '\n");
+        QTest::newRow("str 31") << Node::string(QString::fromUtf8("---").toStdString())
+                                << QString::fromUtf8("k: '---'\n");
+        QTest::newRow("str 32") << Node::string(QString::fromUtf8("x---").toStdString())
+                                << QString::fromUtf8("k: x---\n");
+        QTest::newRow("str 33") << Node::string(QString::fromUtf8("trail ").toStdString())
+                                << QString::fromUtf8("k: 'trail '\n");
+        QTest::newRow("str 34")
+            << Node::string(
+                   QString::fromUtf8(
+                       "é üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé ü")
+                       .toStdString())
+            << QString::fromUtf8("k: é üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé üé\n "
+                                 " üé üé üé ü\n");
+        QTest::newRow("str 35")
+            << Node::string(QString::fromUtf8(
+                                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b c d")
+                                .toStdString())
+            << QString::fromUtf8(
+                   "k: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n  b c d\n");
+        QTest::newRow("str 36") << Node::string(QString::fromUtf8("'quoted'").toStdString())
+                                << QString::fromUtf8("k: '''quoted'''\n");
+        QTest::newRow("str 37") << Node::string(QString::fromUtf8("\"dq\"").toStdString())
+                                << QString::fromUtf8("k: '\"dq\"'\n");
+        QTest::newRow("str 38") << Node::string(QString::fromUtf8("%p").toStdString())
+                                << QString::fromUtf8("k: '%p'\n");
+        QTest::newRow("str 39") << Node::string(QString::fromUtf8("@at").toStdString())
+                                << QString::fromUtf8("k: '@at'\n");
+        QTest::newRow("str 40") << Node::string(QString::fromUtf8("*star").toStdString())
+                                << QString::fromUtf8("k: '*star'\n");
+        QTest::newRow("str 41") << Node::string(QString::fromUtf8("!bang").toStdString())
+                                << QString::fromUtf8("k: '!bang'\n");
+        QTest::newRow("str 42") << Node::string(QString::fromUtf8("&amp").toStdString())
+                                << QString::fromUtf8("k: '&amp'\n");
+        QTest::newRow("str 43") << Node::string(QString::fromUtf8("|pipe").toStdString())
+                                << QString::fromUtf8("k: '|pipe'\n");
+        QTest::newRow("str 44") << Node::string(QString::fromUtf8(">gt").toStdString())
+                                << QString::fromUtf8("k: '>gt'\n");
+        QTest::newRow("str 45") << Node::string(QString::fromUtf8("`bt").toStdString())
+                                << QString::fromUtf8("k: '`bt'\n");
         QTest::newRow("float 1.0") << Node::floating(1.0) << QString("k: 1.0\n");
         QTest::newRow("float 0.5") << Node::floating(0.5) << QString("k: 0.5\n");
         QTest::newRow("float 1e-06") << Node::floating(1e-06) << QString("k: 1.0e-06\n");
@@ -81,7 +134,8 @@ private slots:
         QTest::newRow("float 1e-05") << Node::floating(1e-05) << QString("k: 1.0e-05\n");
         QTest::newRow("float 0.0001") << Node::floating(0.0001) << QString("k: 0.0001\n");
         QTest::newRow("float inf") << Node::floating(std::numeric_limits<double>::infinity()) << QString("k: .inf\n");
-        QTest::newRow("float -inf") << Node::floating(-std::numeric_limits<double>::infinity()) << QString("k: -.inf\n");
+        QTest::newRow("float -inf") << Node::floating(-std::numeric_limits<double>::infinity())
+                                    << QString("k: -.inf\n");
         QTest::newRow("float 3.14159265358979") << Node::floating(3.14159265358979) << QString("k: 3.14159265358979\n");
         QTest::newRow("float 1e+22") << Node::floating(1e+22) << QString("k: 1.0e+22\n");
         QTest::newRow("float 2.5e-08") << Node::floating(2.5e-08) << QString("k: 2.5e-08\n");
@@ -115,14 +169,10 @@ private slots:
         Node root = Node::dict();
         root.set(std::string(125, 'x'), Node::integer(1));
         root.set("", Node::integer(2));
-        QCOMPARE(QString::fromStdString(toYaml(root)),
-                 QString("? " + QString(125, 'x') + "\n: 1\n? ''\n: 2\n"));
+        QCOMPARE(QString::fromStdString(toYaml(root)), QString("? " + QString(125, 'x') + "\n: 1\n? ''\n: 2\n"));
     }
 
-    void emptyRoot()
-    {
-        QCOMPARE(QString::fromStdString(toYaml(Node::dict())), QString("{}\n"));
-    }
+    void emptyRoot() { QCOMPARE(QString::fromStdString(toYaml(Node::dict())), QString("{}\n")); }
 
     void yamlScalarHelper()
     {

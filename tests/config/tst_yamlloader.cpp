@@ -64,8 +64,8 @@ private slots:
         QTest::newRow("dot underscore") << "._" << Node::Kind::String << "._";
         // fuzz_config finding (UBSan: "signed integer overflow: 1111111111111111168 * 60" in the
         // sexagesimal int constructor). Beyond int64 (Python has no limit) the text is kept.
-        QTest::newRow("huge sexagesimal") << "1:2:3:4:5:6:7:8:9:10:11:12:13" << Node::Kind::String
-                                          << "1:2:3:4:5:6:7:8:9:10:11:12:13";
+        QTest::newRow("huge sexagesimal")
+            << "1:2:3:4:5:6:7:8:9:10:11:12:13" << Node::Kind::String << "1:2:3:4:5:6:7:8:9:10:11:12:13";
         // Python ints are unbounded: beyond 64 bits they stay ints, exact (checked with OmegaConf 2.2).
         QTest::newRow("huge int") << "99999999999999999999" << Node::Kind::Int << "99999999999999999999";
         QTest::newRow("huge negative") << "-123_456_789_012_345_678_901" << Node::Kind::Int << "-123456789012345678901";
@@ -132,8 +132,7 @@ private slots:
         QTest::addColumn<QString>("package");
         QTest::newRow("header") << "# @package cluster.storage\na: 1\n" << true << "cluster.storage";
         QTest::newRow("after blank lines") << "\n\n# @package _global_\na: 1\n" << true << "_global_";
-        QTest::newRow("after another comment: not a header")
-            << "# a comment\n# @package x\na: 1\n" << false << "";
+        QTest::newRow("after another comment: not a header") << "# a comment\n# @package x\na: 1\n" << false << "";
         QTest::newRow("none") << "a: 1\n" << false << "";
     }
 

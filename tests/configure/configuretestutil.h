@@ -41,8 +41,7 @@ struct EngineRun
     std::string error;
 };
 
-inline EngineRun engine(const QString &root, const QString &name, const std::vector<std::string> &overrides,
-                        bool rlinf)
+inline EngineRun engine(const QString &root, const QString &name, const std::vector<std::string> &overrides, bool rlinf)
 {
     using namespace ps::core;
     EngineRun run;
@@ -68,7 +67,6 @@ inline EngineRun engine(const QString &root, const QString &name, const std::vec
     run.analysis = profiling::analyze(in);
     return run;
 }
-
 
 // Waits until the workspace has composed everything edited so far.
 inline bool settle(ps::views::ConfigureWorkspace &ws, int timeoutMs = 30000)

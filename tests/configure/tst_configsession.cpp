@@ -69,7 +69,7 @@ private slots:
         s.removeKey("global_profiler.save_path");
         QVERIFY(waitIdle(s));
         QCOMPARE(s.state().edits, (std::vector<std::string>{"global_profiler.tool=torch", "global_profiler.steps=[]",
-                                                             "~global_profiler.save_path"}));
+                                                            "~global_profiler.save_path"}));
         QCOMPARE(s.undoStack()->count(), 3);
         s.undoStack()->undo();
         QVERIFY(waitIdle(s));
@@ -112,7 +112,7 @@ private slots:
         QObject::connect(&s, &ConfigSession::resultReady, &s, [&] { seen = QThread::currentThread(); });
         s.open(verlBase());
         QVERIFY(waitIdle(s));
-        QCOMPARE(seen, gui); // delivered on the GUI thread...
+        QCOMPARE(seen, gui);                // delivered on the GUI thread...
         QVERIFY(s.result()->elapsedMs > 0); // ...after composing elsewhere (timed inside the job)
     }
 };

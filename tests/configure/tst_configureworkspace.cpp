@@ -30,8 +30,8 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QTableWidget>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -155,8 +155,7 @@ private slots:
 
         // The diff against the preset shows exactly the two edited keys.
         const QString diff = ws.diffPane()->toPlainText();
-        QVERIFY2(diff.contains("+    steps:") || diff.contains("+    - 3"),
-                 qPrintable(diff));
+        QVERIFY2(diff.contains("+    steps:") || diff.contains("+    - 3"), qPrintable(diff));
         QVERIFY2(diff.contains("-    - RolloutGroup"), qPrintable(diff));
     }
 
@@ -333,7 +332,8 @@ private slots:
         ws.openConfig({plain}, "maniskill_ppo_mlp", {}, "rlinf/profile-default");
         QVERIFY(settle(ws));
         QCOMPARE(toQt(ws.session()->allOverrides()), QStringList{"+profile@cluster.profiling=default"});
-        const cfgtest::EngineRun withProfile = engine(cfgtest::rlinfRoot("rlinf-with-profile"), "maniskill_ppo_mlp", {}, true);
+        const cfgtest::EngineRun withProfile =
+            engine(cfgtest::rlinfRoot("rlinf-with-profile"), "maniskill_ppo_mlp", {}, true);
         QVERIFY(withProfile.analysis);
         QCOMPARE(ws.result()->analysis->model.rlinf.options, withProfile.analysis->model.rlinf.options);
         QCOMPARE(ws.diffPane()->toPlainText(), QString("No difference from the preset."));

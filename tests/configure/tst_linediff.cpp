@@ -14,12 +14,21 @@ private slots:
         QTest::addColumn<QString>("oldText");
         QTest::addColumn<QString>("newText");
         QTest::addColumn<QString>("unified");
-        QTest::newRow("equal") << "a\nb\n" << "a\nb\n" << "";
-        QTest::newRow("change in middle") << "a\nb\nc\nd\ne\nf\ng\nh\n" << "a\nb\nc\nd\nX\nf\ng\nh\n"
+        QTest::newRow("equal") << "a\nb\n"
+                               << "a\nb\n"
+                               << "";
+        QTest::newRow("change in middle") << "a\nb\nc\nd\ne\nf\ng\nh\n"
+                                          << "a\nb\nc\nd\nX\nf\ng\nh\n"
                                           << "@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+X\n f\n g\n h\n";
-        QTest::newRow("append") << "a\n" << "a\nb\n" << "@@ -1,1 +1,2 @@\n a\n+b\n";
-        QTest::newRow("remove first") << "a\nb\n" << "b\n" << "@@ -1,2 +1,1 @@\n-a\n b\n";
-        QTest::newRow("from empty") << "" << "x\n" << "@@ -0,0 +1,1 @@\n+x\n";
+        QTest::newRow("append") << "a\n"
+                                << "a\nb\n"
+                                << "@@ -1,1 +1,2 @@\n a\n+b\n";
+        QTest::newRow("remove first") << "a\nb\n"
+                                      << "b\n"
+                                      << "@@ -1,2 +1,1 @@\n-a\n b\n";
+        QTest::newRow("from empty") << ""
+                                    << "x\n"
+                                    << "@@ -0,0 +1,1 @@\n+x\n";
     }
     void diff()
     {

@@ -12,9 +12,9 @@ using ps::core::config::parseOverrideValue;
 namespace {
 const Node &preset()
 {
-    static const Node n = parseOverrideValue(
-        "{cluster: {profiling: {backend: nsight, worker_groups: [ActorGroup, RolloutGroup], "
-        "options: {t: 'cuda,nvtx', osrt-threshold: 1000}}}, runner: {log_path: ../results}}");
+    static const Node n =
+        parseOverrideValue("{cluster: {profiling: {backend: nsight, worker_groups: [ActorGroup, RolloutGroup], "
+                           "options: {t: 'cuda,nvtx', osrt-threshold: 1000}}}, runner: {log_path: ../results}}");
     return n;
 }
 
@@ -54,19 +54,18 @@ private slots:
             << QStringList{"set cluster.profiling.steps [3]", "set runner.log_path /x",
                            "set cluster.profiling.steps [3,10]"}
             << QStringList{"+cluster.profiling.steps=[3,10]", "runner.log_path=/x"};
-        QTest::newRow("back to preset drops") << QStringList{"set runner.log_path /x", "set runner.log_path ../results"}
-                                              << QStringList{};
-        QTest::newRow("unchanged value adds nothing") << QStringList{"set cluster.profiling.backend nsight"}
-                                                      << QStringList{};
+        QTest::newRow("back to preset drops")
+            << QStringList{"set runner.log_path /x", "set runner.log_path ../results"} << QStringList{};
+        QTest::newRow("unchanged value adds nothing")
+            << QStringList{"set cluster.profiling.backend nsight"} << QStringList{};
         QTest::newRow("delete existing") << QStringList{"del cluster.profiling.options.osrt-threshold"}
                                          << QStringList{"~cluster.profiling.options.osrt-threshold"};
-        QTest::newRow("delete added drops it") << QStringList{"set cluster.profiling.steps [3]",
-                                                              "del cluster.profiling.steps"}
-                                               << QStringList{};
+        QTest::newRow("delete added drops it")
+            << QStringList{"set cluster.profiling.steps [3]", "del cluster.profiling.steps"} << QStringList{};
         QTest::newRow("delete changed") << QStringList{"set runner.log_path /x", "del runner.log_path"}
                                         << QStringList{"~runner.log_path"};
-        QTest::newRow("set after delete") << QStringList{"del runner.log_path", "set runner.log_path /y"}
-                                          << QStringList{"runner.log_path=/y"};
+        QTest::newRow("set after delete")
+            << QStringList{"del runner.log_path", "set runner.log_path /y"} << QStringList{"runner.log_path=/y"};
         QTest::newRow("delete then back to preset")
             << QStringList{"del runner.log_path", "set runner.log_path ../results"} << QStringList{};
         QTest::newRow("delete absent is nothing") << QStringList{"del cluster.profiling.flags"} << QStringList{};
@@ -79,9 +78,8 @@ private slots:
                                        << QStringList{"cluster.profiling.worker_groups=[ActorGroup]"};
         QTest::newRow("group choice") << QStringList{"group actor@actor_rollout_ref.actor megatron dp_actor"}
                                       << QStringList{"actor@actor_rollout_ref.actor=megatron"};
-        QTest::newRow("group choice back") << QStringList{"group actor@a.b megatron dp_actor",
-                                                          "group actor@a.b dp_actor dp_actor"}
-                                           << QStringList{};
+        QTest::newRow("group choice back")
+            << QStringList{"group actor@a.b megatron dp_actor", "group actor@a.b dp_actor dp_actor"} << QStringList{};
     }
     void edits()
     {

@@ -13,11 +13,21 @@ QString phases(const ProfilerSchedule &s, int steps)
     QString out;
     for (int i = 0; i < steps; ++i) {
         switch (phaseAt(s, i)) {
-        case StepPhase::SkipFirst: out += 'S'; break;
-        case StepPhase::Wait: out += 'W'; break;
-        case StepPhase::Warmup: out += 'U'; break;
-        case StepPhase::Record: out += 'R'; break;
-        case StepPhase::Done: out += 'D'; break;
+        case StepPhase::SkipFirst:
+            out += 'S';
+            break;
+        case StepPhase::Wait:
+            out += 'W';
+            break;
+        case StepPhase::Warmup:
+            out += 'U';
+            break;
+        case StepPhase::Record:
+            out += 'R';
+            break;
+        case StepPhase::Done:
+            out += 'D';
+            break;
         }
     }
     return out;
@@ -83,7 +93,8 @@ private slots:
                  std::string("torch.profiler.schedule(wait=0, warmup=1, active=3, repeat=2, skip_first=10)"));
         QCOMPARE(traceHandlerCall(ScheduleApi::Torch, "./log's"),
                  std::string("torch.profiler.tensorboard_trace_handler('./log\\'s')"));
-        QCOMPARE(traceHandlerOutput(ScheduleApi::Torch, "/d"), std::string("/d/<hostname>_<pid>.<time_ms>.pt.trace.json"));
+        QCOMPARE(traceHandlerOutput(ScheduleApi::Torch, "/d"),
+                 std::string("/d/<hostname>_<pid>.<time_ms>.pt.trace.json"));
         QVERIFY(scheduleProblems({1, 1, 3, 1, 0}).empty());
         QCOMPARE(scheduleProblems({1, 0, 3, 1, 0}).size(), size_t(1)); // no warm-up: PyTorch warns
         QVERIFY(!scheduleProblems({1, 1, 0, 1, 0}).empty());

@@ -11,7 +11,10 @@
 #include <QtTest>
 
 namespace {
-ps::test::CliRun cli(const QStringList &args) { return ps::test::runCli(args); }
+ps::test::CliRun cli(const QStringList &args)
+{
+    return ps::test::runCli(args);
+}
 using Run = ps::test::CliRun;
 } // namespace
 
@@ -85,8 +88,8 @@ private slots:
             cli({"demo", "--out", dir.path(), "--ranks", "4", "--steps", "2", "--seed", "11", "--format", "json"});
         QCOMPARE(demo.exitCode, 0);
         const int straggler = QJsonDocument::fromJson(demo.out.toUtf8()).object()["straggler_rank"].toInt();
-        const Run cmp = cli({"trace", "stats", "--report", "compare", "--top", "5", "--cache-dir", cache.path(),
-                             dir.path()});
+        const Run cmp =
+            cli({"trace", "stats", "--report", "compare", "--top", "5", "--cache-dir", cache.path(), dir.path()});
         QCOMPARE(cmp.exitCode, 0);
         const QStringList lines = cmp.out.split('\n');
         QVERIFY2(lines.size() > 3, qPrintable(cmp.out));

@@ -93,7 +93,8 @@ private slots:
             "STRING_IDS WHERE id = T.taskType)), startNs, endNs - startNs FROM TASK T ORDER BY startNs LIMIT 1");
         QCOMPARE(task.size(), size_t(1));
         const QString firstType = db.rows("SELECT (SELECT value FROM STRING_IDS WHERE id = taskType) FROM TASK "
-                                          "ORDER BY startNs LIMIT 1")[0][0].toString();
+                                          "ORDER BY startNs LIMIT 1")[0][0]
+                                      .toString();
         const TrackKind taskKind = firstType == "MEMCPY_ASYNC"                               ? TrackKind::Memcpy
                                    : firstType == "EVENT_WAIT" || firstType == "Notify Wait" ? TrackKind::Sync
                                                                                              : TrackKind::Kernel;

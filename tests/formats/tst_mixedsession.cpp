@@ -1,12 +1,12 @@
 // A mixed session: an nsys export, a rocpd DB, a Kineto pair and an Ascend pair loaded together
 // through the loader (and the report cache), put on one axis, and listed by the CLI.
 
-#include "tests/support/clirun.h"
 #include "core/trace/alignment.h"
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/traceloader.h"
 #include "core/trace/tracestats.h"
 #include "jsonref.h"
+#include "tests/support/clirun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -107,8 +107,8 @@ private slots:
         for (const StatRow &row : s.perReport) {
             if (*row.report == 0)
                 continue; // the nsys export: its Extra-P domain does prefix
-            for (const char *label : {"roctx:", "user_annotation:", "gpu_user_annotation:", "trace:", "mstx:",
-                                      "hccl:", "(no category):"})
+            for (const char *label :
+                 {"roctx:", "user_annotation:", "gpu_user_annotation:", "trace:", "mstx:", "hccl:", "(no category):"})
                 QVERIFY2(row.name.rfind(label, 0) != 0, row.name.c_str());
         }
         for (size_t i = 1; i < first.reports.size(); ++i) {

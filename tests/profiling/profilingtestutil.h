@@ -86,7 +86,6 @@ inline Case verlCase(const std::string &relDir, const std::string &name, std::ve
     return c;
 }
 
-
 // bash's word splitting of `command` (as Ray's `bash -c "exec <py_executable> ..."` does),
 // returned as the argv it yields; nullopt when bash fails.
 inline std::optional<std::vector<std::string>> bashSplit(const std::string &command)

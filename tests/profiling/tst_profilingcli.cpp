@@ -1,10 +1,10 @@
 // profstudio-cli validate / plan / export as scripts use them (../shared/spec/cli.md): exit
 // status, JSON shapes, located diagnostics, and the commands of the worked examples.
+#include "tests/support/clirun.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include "tests/support/clirun.h"
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -213,7 +213,8 @@ private slots:
         QCOMPARE(worker(r->launch, "global_pool:0")->outputs,
                  (std::vector<std::string>{"outputs/profile/e2e/prof_rank-0.json.gz",
                                            "outputs/profile/prof_rank-0.json.gz"}));
-        QCOMPARE(worker(r->launch, "global_pool:1")->outputs, std::vector<std::string>{"outputs/profile/prof_rank-1.json.gz"});
+        QCOMPARE(worker(r->launch, "global_pool:1")->outputs,
+                 std::vector<std::string>{"outputs/profile/prof_rank-1.json.gz"});
     }
 
     void v3()

@@ -141,8 +141,8 @@ private slots:
     // RLinf writes into its run folder on the actor's node; the script names node 0's host.
     void collectScriptRLinf()
     {
-        auto r = pstest::analyzeCase(pstest::rlinfCase("rlinf-with-profile", "maniskill_ppo_mlp",
-                                                       {"runner.logger.log_path=/mnt/logs"}));
+        auto r = pstest::analyzeCase(
+            pstest::rlinfCase("rlinf-with-profile", "maniskill_ppo_mlp", {"runner.logger.log_path=/mnt/logs"}));
         QVERIFY(!r->launch.collect.empty());
         const std::string &script = r->exports.collect;
         QVERIFY2(script.find("fetch \"${hosts[0]}\" ") != std::string::npos, script.c_str());
@@ -186,7 +186,8 @@ private slots:
             QCOMPARE(b->command, a->command);
             QCOMPARE(b->captureRanges.size(), a->captureRanges.size());
         }
-        QVERIFY(pstest::spec::worker(migrated->launch, "global_pool:0")->command.find("--kill=sigkill") != std::string::npos);
+        QVERIFY(pstest::spec::worker(migrated->launch, "global_pool:0")->command.find("--kill=sigkill") !=
+                std::string::npos);
         // New-schema configs have nothing to migrate.
         QVERIFY(migrated->exports.migration.empty());
     }

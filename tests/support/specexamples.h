@@ -15,8 +15,9 @@ inline const std::string kLogPath = "/opt/RLinf/logs/20260801-10:00:00-maniskill
 inline const std::string kOutDir = kLogPath + "/maniskill_ppo_mlp/profiling";
 inline const std::string kPreset = "-t cuda,cudnn,cublas,nvtx,osrt --sample=process-tree --cpuctxsw=process-tree "
                                    "--cudabacktrace=all --osrt-threshold=1000";
-inline const std::string kR2 = "nsys profile " + kPreset + " --capture-range=cudaProfilerApi --capture-range-end=stop -o " +
-                               kOutDir + "/rlinf_profile_ActorGroup_0_%p /usr/bin/python3";
+inline const std::string kR2 = "nsys profile " + kPreset +
+                               " --capture-range=cudaProfilerApi --capture-range-end=stop -o " + kOutDir +
+                               "/rlinf_profile_ActorGroup_0_%p /usr/bin/python3";
 // R3: python-backtrace with the stop-on-range-end alias, RolloutGroup rank 1.
 inline const std::string kR3 = "nsys profile --python-backtrace -t cuda,nvtx --capture-range=nvtx "
                                "--capture-range-end=stop -o /runs/x/profiling/rlinf_profile_RolloutGroup_1_%p "

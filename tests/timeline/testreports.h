@@ -36,25 +36,26 @@ inline ReportPtr makeReport(const std::string &path, const std::function<void(St
 // correlated with a "gemm" kernel on stream 7.
 inline ReportPtr makeRank(int rank, int steps, int64_t stepNs)
 {
-    return makeReport("/runs/run/rlinf_profile_ActorGroup_" + std::to_string(rank) + "_" + std::to_string(100 + rank) + ".sqlite",
-                      [&](StoreBuilder &b) {
-                          const uint32_t pid = 100 + uint32_t(rank);
-                          const TrackHandle nvtx = b.track({TrackKind::NvtxPushPop, pid, 11, 0});
-                          const TrackHandle api = b.track({TrackKind::CudaApi, pid, 11, 0});
-                          const TrackHandle kern = b.track({TrackKind::Kernel, pid, 7, 0});
-                          b.setThreadName(pid, 11, b.intern("python"));
-                          const NameId step = b.intern("step"), fwd = b.intern("forward"),
-                                       launch = b.intern("cudaLaunchKernel"), gemm = b.intern("gemm");
-                          for (int s = 0; s < steps; ++s) {
-                              const int64_t t = 1'000'000 + int64_t(s) * 100'000'000;
-                              b.add(nvtx, t, t + stepNs, step);
-                              b.add(nvtx, t + 1000, t + stepNs / 2, fwd);
-                              const uint32_t corr = uint32_t(1000 + s);
-                              b.add(api, t + 2000, t + 7000, launch, corr, uint16_t(ApiClass::Runtime));
-                              b.add(kern, t + 10'000, t + 10'000 + stepNs / 4, gemm, corr, kNoLaunchConfig);
-                          }
-                      },
-                      rank);
+    return makeReport(
+        "/runs/run/rlinf_profile_ActorGroup_" + std::to_string(rank) + "_" + std::to_string(100 + rank) + ".sqlite",
+        [&](StoreBuilder &b) {
+            const uint32_t pid = 100 + uint32_t(rank);
+            const TrackHandle nvtx = b.track({TrackKind::NvtxPushPop, pid, 11, 0});
+            const TrackHandle api = b.track({TrackKind::CudaApi, pid, 11, 0});
+            const TrackHandle kern = b.track({TrackKind::Kernel, pid, 7, 0});
+            b.setThreadName(pid, 11, b.intern("python"));
+            const NameId step = b.intern("step"), fwd = b.intern("forward"), launch = b.intern("cudaLaunchKernel"),
+                         gemm = b.intern("gemm");
+            for (int s = 0; s < steps; ++s) {
+                const int64_t t = 1'000'000 + int64_t(s) * 100'000'000;
+                b.add(nvtx, t, t + stepNs, step);
+                b.add(nvtx, t + 1000, t + stepNs / 2, fwd);
+                const uint32_t corr = uint32_t(1000 + s);
+                b.add(api, t + 2000, t + 7000, launch, corr, uint16_t(ApiClass::Runtime));
+                b.add(kern, t + 10'000, t + 10'000 + stepNs / 4, gemm, corr, kNoLaunchConfig);
+            }
+        },
+        rank);
 }
 
 } // namespace ps::test

@@ -30,7 +30,10 @@ QString describe(const std::vector<LodMark> &marks)
 {
     QStringList parts;
     for (const LodMark &m : marks)
-        parts << QStringLiteral("%1-%2:%3x%4").arg(QString::number(double(m.x0), 'g', 5), QString::number(double(m.x1), 'g', 5)).arg(m.index).arg(m.count);
+        parts << QStringLiteral("%1-%2:%3x%4")
+                     .arg(QString::number(double(m.x0), 'g', 5), QString::number(double(m.x1), 'g', 5))
+                     .arg(m.index)
+                     .arg(m.count);
     return parts.join(QLatin1Char(' '));
 }
 } // namespace
@@ -54,25 +57,25 @@ private slots:
         for (int i = 0; i < 1000; ++i)
             dense.append({2 * i, 2 * i + 1});
         // 20 ns per pixel: 1000 one-ns events over 100 px fold into one mark.
-        QTest::newRow("touching sub-pixel run folds") << dense << qint64(0) << qint64(2000) << 100.0 << qint64(0)
-                                                      << "0-99.95:0x1000";
+        QTest::newRow("touching sub-pixel run folds")
+            << dense << qint64(0) << qint64(2000) << 100.0 << qint64(0) << "0-99.95:0x1000";
         Events clusters;
         for (int i = 0; i < 10; ++i)
             clusters.append({i * 2, i * 2 + 1});
         for (int i = 0; i < 10; ++i)
             clusters.append({1000 + i * 2, 1000 + i * 2 + 1});
-        QTest::newRow("a gap splits folds") << clusters << qint64(0) << qint64(2000) << 100.0 << qint64(0)
-                                            << "0-1:0x10 50-51:10x10";
+        QTest::newRow("a gap splits folds")
+            << clusters << qint64(0) << qint64(2000) << 100.0 << qint64(0) << "0-1:0x10 50-51:10x10";
         QTest::newRow("a wide event between narrow ones keeps its box")
-            << Events{{0, 1}, {3, 4}, {6, 600}, {601, 602}, {603, 604}} << qint64(0) << qint64(1000) << 100.0 << qint64(0)
-            << "0-1:0x2 0.6-60:2x1 60.1-61.1:3x2";
+            << Events{{0, 1}, {3, 4}, {6, 600}, {601, 602}, {603, 604}} << qint64(0) << qint64(1000) << 100.0
+            << qint64(0) << "0-1:0x2 0.6-60:2x1 60.1-61.1:3x2";
         QTest::newRow("window clips and clamps") << Events{{-5000, 50}, {100, 200}, {5000, 6000}} << qint64(0)
                                                  << qint64(1000) << 1000.0 << qint64(0) << "-4-50:0x1 100-200:1x1";
         QTest::newRow("events ending before the window are skipped")
             << Events{{0, 10}, {20, 30}, {40, 50}, {500, 600}} << qint64(100) << qint64(1100) << 1000.0 << qint64(0)
             << "400-500:3x1";
-        QTest::newRow("offset shifts onto the shared axis") << Events{{0, 100}} << qint64(1000) << qint64(2000) << 1000.0
-                                                            << qint64(1500) << "500-600:0x1";
+        QTest::newRow("offset shifts onto the shared axis")
+            << Events{{0, 100}} << qint64(1000) << qint64(2000) << 1000.0 << qint64(1500) << "500-600:0x1";
         QTest::newRow("empty window") << Events{{0, 100}} << qint64(500) << qint64(1500) << 1000.0 << qint64(0) << "";
     }
     void fold()

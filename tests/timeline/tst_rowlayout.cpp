@@ -13,15 +13,16 @@ namespace {
 std::vector<PreparedReportPtr> reports()
 {
     auto withEmptyTrack = [](int rank, int step) {
-        auto r = ps::test::makeReport("/runs/run/r" + std::to_string(rank) + "_s" + std::to_string(step) + ".sqlite",
-                                      [](StoreBuilder &b) {
-                                          const TrackHandle n = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
-                                          b.add(n, 0, 100, b.intern("outer"));
-                                          b.add(n, 10, 20, b.intern("inner"));
-                                          b.add(b.track({TrackKind::Kernel, 1, 7, 0}), 5, 50, b.intern("k"));
-                                          b.track({TrackKind::Memcpy, 1, 7, 0}); // stays empty
-                                      },
-                                      rank);
+        auto r = ps::test::makeReport(
+            "/runs/run/r" + std::to_string(rank) + "_s" + std::to_string(step) + ".sqlite",
+            [](StoreBuilder &b) {
+                const TrackHandle n = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
+                b.add(n, 0, 100, b.intern("outer"));
+                b.add(n, 10, 20, b.intern("inner"));
+                b.add(b.track({TrackKind::Kernel, 1, 7, 0}), 5, 50, b.intern("k"));
+                b.track({TrackKind::Memcpy, 1, 7, 0}); // stays empty
+            },
+            rank);
         auto m = std::const_pointer_cast<Report>(r);
         m->identity.step = step;
         return PreparedReport::prepare(r);

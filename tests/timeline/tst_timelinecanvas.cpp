@@ -175,8 +175,8 @@ private slots:
     {
         Fixture f;
         const QString tip = f.canvas.toolTipAt({370, 116});
-        for (const char *part : {"gemm", "Kernel", "2.50 ms", "ActorGroup r0", "GPU 0 · stream 7",
-                                 "launched by cudaLaunchKernel"})
+        for (const char *part :
+             {"gemm", "Kernel", "2.50 ms", "ActorGroup r0", "GPU 0 · stream 7", "launched by cudaLaunchKernel"})
             QVERIFY2(tip.contains(QString::fromUtf8(part)), qPrintable(tip));
         QVERIFY(f.canvas.toolTipAt({1200, 116}).isEmpty());
         // Through the real tooltip event.
@@ -205,7 +205,8 @@ private slots:
         c.grab(); // paints, which folds
         QCOMPARE(c.lastFoldedCount(), size_t(1));
         const int y = c.layout().rows().back().y + 8;
-        QCOMPARE(c.toolTipAt({760, y}), QStringLiteral("10000 events too small to show (1000 µs)\nDouble-click to zoom in"));
+        QCOMPARE(c.toolTipAt({760, y}),
+                 QStringLiteral("10000 events too small to show (1000 µs)\nDouble-click to zoom in"));
         QTest::mouseDClick(&c, Qt::LeftButton, {}, {760, y});
         QVERIFY(c.window().duration() < 1'050'000 && c.window().start <= 0);
     }

@@ -67,7 +67,8 @@ private slots:
         const QString out = dir.filePath("sweep.png");
         QStringList reports;
         for (const char *s : {"s1", "s2", "s4", "s8"})
-            reports << QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.%1.sqlite").arg(QLatin1String(s));
+            reports
+                << QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.%1.sqlite").arg(QLatin1String(s));
         QCOMPARE(ps::app::runRender({reports, out, "1200x700", "", "start"}), 0);
         const QImage img(out);
         QCOMPARE(img.size(), QSize(1200, 700));

@@ -95,7 +95,8 @@ private slots:
         QTest::newRow("inside") << TimeWindow{100, 200} << TimeWindow{0, 1000} << TimeWindow{100, 200};
         QTest::newRow("left of limits") << TimeWindow{-300, -100} << TimeWindow{0, 1000} << TimeWindow{0, 200};
         QTest::newRow("right of limits") << TimeWindow{900, 1200} << TimeWindow{0, 1000} << TimeWindow{700, 1000};
-        QTest::newRow("wider than limits is centred") << TimeWindow{0, 4000} << TimeWindow{0, 1000} << TimeWindow{-1500, 2500};
+        QTest::newRow("wider than limits is centred")
+            << TimeWindow{0, 4000} << TimeWindow{0, 1000} << TimeWindow{-1500, 2500};
         QTest::newRow("too narrow is widened") << TimeWindow{500, 510} << TimeWindow{0, 1000} << TimeWindow{455, 555};
     }
     void clamp()

@@ -15,7 +15,10 @@
 
 namespace sqlref {
 
-inline QString nsysDir() { return QStringLiteral(PS_TESTDATA_DIR "/traces/nsys"); }
+inline QString nsysDir()
+{
+    return QStringLiteral(PS_TESTDATA_DIR "/traces/nsys");
+}
 
 inline QStringList nsysFiles()
 {

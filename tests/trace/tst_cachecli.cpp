@@ -67,8 +67,8 @@ private slots:
         m_cache = m_tmp.filePath("cache");
         QDir(m_cache).removeRecursively();
         m_reports.clear();
-        for (const char *name : {"extrap__concurrent.s1.sqlite", "extrap__concurrent.s2.sqlite",
-                                 "tutorial_vqe__report1.sqlite"}) {
+        for (const char *name :
+             {"extrap__concurrent.s1.sqlite", "extrap__concurrent.s2.sqlite", "tutorial_vqe__report1.sqlite"}) {
             const QString copy = m_tmp.filePath(name);
             if (!QFile::exists(copy))
                 QVERIFY(QFile::copy(sqlref::nsysDir() + "/" + name, copy));

@@ -224,7 +224,7 @@ private slots:
     void uniformColumnsElided()
     {
         StoreBuilder b;
-        const TrackHandle serial = b.track({TrackKind::Kernel, 1, 7, 0}); // in-order stream, one geometry
+        const TrackHandle serial = b.track({TrackKind::Kernel, 1, 7, 0});      // in-order stream, one geometry
         const TrackHandle nested = b.track({TrackKind::NvtxPushPop, 1, 2, 0}); // depths 0/1, two scopes
         const NameId k = b.intern("gemm");
         for (int i = 0; i < 100; ++i)

@@ -21,23 +21,37 @@ private slots:
         QTest::addColumn<int>("rank"); // -1 = unknown
         QTest::addColumn<int>("step");
         QTest::addColumn<int>("pid");
-        QTest::newRow("rlinf") << "/runs/exp1/rlinf_profile_ActorGroup_3_4242.sqlite" << "exp1" << "ActorGroup" << 3
-                               << -1 << 4242;
-        QTest::newRow("rlinf group with underscore")
-            << "/runs/exp1/rlinf_profile_Rollout_Group_12_99.sqlite" << "exp1" << "Rollout_Group" << 12 << -1 << 99;
-        QTest::newRow("rlinf capture range suffix")
-            << "/runs/exp1/rlinf_profile_ActorGroup_0_77.2.sqlite" << "exp1" << "ActorGroup" << 0 << 2 << 77;
-        QTest::newRow("rlinf in step folder")
-            << "/runs/exp2/step_5/rlinf_profile_ActorGroup_1_500.sqlite" << "exp2" << "ActorGroup" << 1 << 5 << 500;
+        QTest::newRow("rlinf") << "/runs/exp1/rlinf_profile_ActorGroup_3_4242.sqlite"
+                               << "exp1"
+                               << "ActorGroup" << 3 << -1 << 4242;
+        QTest::newRow("rlinf group with underscore") << "/runs/exp1/rlinf_profile_Rollout_Group_12_99.sqlite"
+                                                     << "exp1"
+                                                     << "Rollout_Group" << 12 << -1 << 99;
+        QTest::newRow("rlinf capture range suffix") << "/runs/exp1/rlinf_profile_ActorGroup_0_77.2.sqlite"
+                                                    << "exp1"
+                                                    << "ActorGroup" << 0 << 2 << 77;
+        QTest::newRow("rlinf in step folder") << "/runs/exp2/step_5/rlinf_profile_ActorGroup_1_500.sqlite"
+                                              << "exp2"
+                                              << "ActorGroup" << 1 << 5 << 500;
         QTest::newRow("verl ray layout") << "/tmp/ray/session_2025-01-01_10-00-00_1234/logs/nsight/"
                                             "worker_process_31337.2.sqlite"
-                                         << "session_2025-01-01_10-00-00_1234" << "worker_process" << -1 << 2
-                                         << 31337;
-        QTest::newRow("verl no rid") << "/x/worker_process_8.nsys-rep" << "x" << "worker_process" << -1 << -1 << 8;
-        QTest::newRow("plain nsys") << "/data/run7/report3.sqlite" << "run7" << "" << -1 << 3 << -1;
-        QTest::newRow("global_step folder") << "/d/global_step_12/report1.sqlite" << "d" << "" << -1 << 1 << -1;
-        QTest::newRow("unknown") << "/d/e/whatever.sqlite" << "e" << "" << -1 << -1 << -1;
-        QTest::newRow("relative bare") << "x.sqlite" << "" << "" << -1 << -1 << -1;
+                                         << "session_2025-01-01_10-00-00_1234"
+                                         << "worker_process" << -1 << 2 << 31337;
+        QTest::newRow("verl no rid") << "/x/worker_process_8.nsys-rep"
+                                     << "x"
+                                     << "worker_process" << -1 << -1 << 8;
+        QTest::newRow("plain nsys") << "/data/run7/report3.sqlite"
+                                    << "run7"
+                                    << "" << -1 << 3 << -1;
+        QTest::newRow("global_step folder") << "/d/global_step_12/report1.sqlite"
+                                            << "d"
+                                            << "" << -1 << 1 << -1;
+        QTest::newRow("unknown") << "/d/e/whatever.sqlite"
+                                 << "e"
+                                 << "" << -1 << -1 << -1;
+        QTest::newRow("relative bare") << "x.sqlite"
+                                       << ""
+                                       << "" << -1 << -1 << -1;
     }
     void fromPath()
     {
@@ -70,10 +84,10 @@ private slots:
     void grouping()
     {
         std::vector<ReportPtr> reports;
-        for (const char *p : {"/a/run1/rlinf_profile_ActorGroup_1_11.2.sqlite",
-                              "/a/run1/rlinf_profile_ActorGroup_1_11.1.sqlite", "/a/run1/rlinf_profile_ActorGroup_0_10.sqlite",
-                              "/a/run1/rlinf_profile_RolloutGroup_0_20.sqlite", "/a/run1/misc.sqlite",
-                              "/a/run2/report1.sqlite"}) {
+        for (const char *p :
+             {"/a/run1/rlinf_profile_ActorGroup_1_11.2.sqlite", "/a/run1/rlinf_profile_ActorGroup_1_11.1.sqlite",
+              "/a/run1/rlinf_profile_ActorGroup_0_10.sqlite", "/a/run1/rlinf_profile_RolloutGroup_0_20.sqlite",
+              "/a/run1/misc.sqlite", "/a/run2/report1.sqlite"}) {
             auto r = std::make_shared<Report>();
             r->path = p;
             r->identity = identityFromPath(p);

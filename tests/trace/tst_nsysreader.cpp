@@ -76,8 +76,8 @@ private slots:
         for (const auto &ps : r->meta.processStreams) {
             QVERIFY(!ps.file.empty());
             QCOMPARE(db.scalar("SELECT count(*) FROM ProcessStreams ps JOIN StringIds f ON f.id = ps.filenameId "
-                               "WHERE ((ps.globalPid >> 24) & 16777215) = " + std::to_string(ps.pid) +
-                               " AND f.value = '" + ps.file + "'"),
+                               "WHERE ((ps.globalPid >> 24) & 16777215) = " +
+                               std::to_string(ps.pid) + " AND f.value = '" + ps.file + "'"),
                      std::optional<int64_t>(1));
         }
 
@@ -123,7 +123,8 @@ private slots:
                 continue;
             const int64_t gtid = (int64_t(t.pid()) << 24) | t.tid();
             auto rows = db.rows("SELECT s.value, 0, 0, 0, 0 FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
-                                "WHERE (t.globalTid & 281474976710655) = " + std::to_string(gtid));
+                                "WHERE (t.globalTid & 281474976710655) = " +
+                                std::to_string(gtid));
             QVERIFY(!rows.empty());
             QCOMPARE(QString::fromStdString(std::string(s.name(t.label()))), QString::fromStdString(rows[0].name));
         }
@@ -216,7 +217,8 @@ private slots:
                                  SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, nullptr),
                  SQLITE_OK);
         // Real schema and rows, copied from a real export; then the rowids are moved.
-        const QString sql = "ATTACH 'file:" + src + "?mode=ro&immutable=1' AS src;"
+        const QString sql = "ATTACH 'file:" + src +
+                            "?mode=ro&immutable=1' AS src;"
                             "CREATE TABLE StringIds AS SELECT * FROM src.StringIds;"
                             "CREATE TABLE t AS SELECT * FROM src.CUPTI_ACTIVITY_KIND_RUNTIME;" +
                             update + ";ALTER TABLE t RENAME TO CUPTI_ACTIVITY_KIND_RUNTIME; DETACH src;";
@@ -292,7 +294,8 @@ private slots:
         QVERIFY(r);
         sqlref::Db db(path.toStdString());
         const int64_t noStreamSyncs = db.rows("SELECT '', count(*), 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
-                                              "WHERE streamId = 4294967295 OR streamId = -1")[0].count;
+                                              "WHERE streamId = 4294967295 OR streamId = -1")[0]
+                                          .count;
         QVERIFY(noStreamSyncs > 0);
         const EventStore &s = *r->store;
         int64_t seen = 0;

@@ -33,7 +33,9 @@ void setLastUse(const std::string &path, int64_t secondsAgo)
 
 int64_t lastUseNs(const std::string &path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(path.c_str(), &st) != 0)
         return -1;
     return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
@@ -41,7 +43,9 @@ int64_t lastUseNs(const std::string &path)
 
 bool exists(const std::string &path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     return ::lstat(path.c_str(), &st) == 0;
 }
 
@@ -58,7 +62,10 @@ void writeFile(const std::string &path, const QByteArray &bytes)
     QCOMPARE(f.write(bytes), qint64(bytes.size()));
 }
 
-std::string sample(const char *name) { return (sqlref::nsysDir() + "/" + name).toStdString(); }
+std::string sample(const char *name)
+{
+    return (sqlref::nsysDir() + "/" + name).toStdString();
+}
 
 // Loads one report through the loader with a cache in `dir` and the given cap.
 ReportPtr loadCached(const std::string &report, const std::string &dir, std::optional<uint64_t> cap = {})
@@ -174,11 +181,16 @@ private slots:
     {
         QTest::addColumn<QString>("damage");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("report touched") << "touch" << "stale";
-        QTest::newRow("byte flipped") << "flip" << "corrupt: checksum";
-        QTest::newRow("truncated cache") << "truncate" << "corrupt";
-        QTest::newRow("garbage cache") << "garbage" << "corrupt: bad magic";
-        QTest::newRow("empty cache") << "empty" << "corrupt";
+        QTest::newRow("report touched") << "touch"
+                                        << "stale";
+        QTest::newRow("byte flipped") << "flip"
+                                      << "corrupt: checksum";
+        QTest::newRow("truncated cache") << "truncate"
+                                         << "corrupt";
+        QTest::newRow("garbage cache") << "garbage"
+                                       << "corrupt: bad magic";
+        QTest::newRow("empty cache") << "empty"
+                                     << "corrupt";
     }
     void staleAndCorruptAreRebuilt()
     {
@@ -364,14 +376,14 @@ private slots:
         writeFile(target, "keep me");
         const std::vector<std::string> foreign = {
             dir + "/notes.txt",
-            dir + "/ABCDEF0123456789.pstc",        // upper-case hex: not a name we write
-            dir + "/0123456789abcde.pstc",         // 15 hex digits
-            dir + "/0123456789abcdeg.pstc",        // not hex
+            dir + "/ABCDEF0123456789.pstc", // upper-case hex: not a name we write
+            dir + "/0123456789abcde.pstc",  // 15 hex digits
+            dir + "/0123456789abcdeg.pstc", // not hex
             dir + "/0123456789abcdef.pstcx",
             dir + "/0123456789abcdef.pstc.tmp",    // not mkstemp's 6 characters
             dir + "/0123456789abcdef.pstc.abc-12", // not letters and digits
             dir + "/0123456789abcdef.pstc.Ab12Cd.old",
-            dir + "/sub/0123456789abcdef.pstc",    // in a subfolder
+            dir + "/sub/0123456789abcdef.pstc",  // in a subfolder
             dir + "/nsys-export/report1.sqlite", // not an export name we write (no hash)
             dir + "/nsys-export/report1-0123456789ABCDEF.sqlite",
         };

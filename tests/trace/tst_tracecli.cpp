@@ -2,10 +2,10 @@
 
 #include "sqlref.h"
 
+#include "tests/support/clirun.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include "tests/support/clirun.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -215,8 +215,8 @@ private slots:
         QCOMPARE(a.code, 0);
         QVERIFY(QJsonDocument::fromJson(a.out).object()["residual_ns"].toInteger() >= 0);
         // Fallback warning for the export without a UTC origin.
-        const Run w = cli({"trace", "align", "--format", "json", files[0],
-                           sqlref::nsysDir() + "/extrap__ex-gpu.s10.sqlite"});
+        const Run w =
+            cli({"trace", "align", "--format", "json", files[0], sqlref::nsysDir() + "/extrap__ex-gpu.s10.sqlite"});
         QCOMPARE(w.code, 0);
         QCOMPARE(QJsonDocument::fromJson(w.out).object()["warnings"].toArray().size(), 1);
         QVERIFY(w.err.contains("warning:"));

@@ -60,15 +60,24 @@ private slots:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("expect"); // part of the message
-        QTest::newRow("empty") << "empty" << "empty file";
-        QTest::newRow("random bytes") << "random" << "SQLite";
-        QTest::newRow("text named .sqlite") << "text" << "SQLite";
-        QTest::newRow("sqlite header then garbage") << "garbage" << "";
-        QTest::newRow("truncated export") << "truncated" << "";
-        QTest::newRow("non-nsys sqlite") << "foreign" << "not an Nsight Systems SQLite export";
-        QTest::newRow("empty sqlite db") << "emptydb" << "not an Nsight Systems SQLite export";
-        QTest::newRow("missing") << "missing" << "no such file";
-        QTest::newRow("directory") << "directory" << "";
+        QTest::newRow("empty") << "empty"
+                               << "empty file";
+        QTest::newRow("random bytes") << "random"
+                                      << "SQLite";
+        QTest::newRow("text named .sqlite") << "text"
+                                            << "SQLite";
+        QTest::newRow("sqlite header then garbage") << "garbage"
+                                                    << "";
+        QTest::newRow("truncated export") << "truncated"
+                                          << "";
+        QTest::newRow("non-nsys sqlite") << "foreign"
+                                         << "not an Nsight Systems SQLite export";
+        QTest::newRow("empty sqlite db") << "emptydb"
+                                         << "not an Nsight Systems SQLite export";
+        QTest::newRow("missing") << "missing"
+                                 << "no such file";
+        QTest::newRow("directory") << "directory"
+                                   << "";
     }
     void badInput()
     {
@@ -208,7 +217,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(QDir().mkpath(dir.filePath("run/sub")));
         QVERIFY(QFile::copy(kGood, dir.filePath("run/report1.sqlite")));
-        QVERIFY(QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite", dir.filePath("run/sub/report2.sqlite")));
+        QVERIFY(
+            QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite", dir.filePath("run/sub/report2.sqlite")));
         writeBytes(dir.filePath("run/sub/report3.sqlite"), "garbage");
         writeBytes(dir.filePath("run/notes.txt"), "not a report, ignored in folders");
         std::vector<LoadProgress> updates;
@@ -279,8 +289,8 @@ private slots:
         std::vector<std::string> files;
         for (const QString &f : sqlref::nsysFiles())
             files.push_back(f.toStdString());
-        const LoadResult r = loadReports(files, o,
-                                         [&](const LoadProgress &) { cancel.cancel(); }, &cancel);
+        const LoadResult r = loadReports(
+            files, o, [&](const LoadProgress &) { cancel.cancel(); }, &cancel);
         QVERIFY(r.cancelled);
         QVERIFY(r.reports.size() < size_t(sqlref::nsysFiles().size()));
         QCOMPARE(r.reports.size() + r.failures.size(), size_t(sqlref::nsysFiles().size()));

@@ -74,8 +74,9 @@ int normalize(const QString &path, int64_t utcEpochNs, Marker marker)
             continue;
         ok = ok && exec(db, std::string("DELETE FROM ") + meta + " WHERE name='EXPORT_PARAM_TIME_NORMALIZE'");
         if (marker == Marker::MetaKey)
-            ok = ok && exec(db, std::string("INSERT INTO ") + meta + "(name, value) VALUES "
-                                                                     "('EXPORT_PARAM_TIME_NORMALIZE', 'true')");
+            ok = ok && exec(db, std::string("INSERT INTO ") + meta +
+                                    "(name, value) VALUES "
+                                    "('EXPORT_PARAM_TIME_NORMALIZE', 'true')");
     }
     if (marker == Marker::NoSessionStart)
         ok = ok && exec(db, "DROP TABLE TARGET_INFO_SESSION_START_TIME");
@@ -122,8 +123,8 @@ private slots:
         QTest::addColumn<QString>("anchor"); // an NVTX range for the residual, or ""
         // Extra-P sweep (nsys 2022.1.1, EXPORT_META_DATA without the key: it is added) and a 2025.3
         // export (META_DATA_EXPORT with EXPORT_PARAM_TIME_NORMALIZE=false: set to true).
-        for (const char *sample : {"extrap__concurrent.s1.sqlite", "extrap__concurrent.s8.sqlite",
-                                   "cupqc__report1.sqlite"}) {
+        for (const char *sample :
+             {"extrap__concurrent.s1.sqlite", "extrap__concurrent.s8.sqlite", "cupqc__report1.sqlite"}) {
             const QString anchor = QString(sample).startsWith("extrap") ? "main" : "";
             QTest::newRow((std::string(sample) + " meta key").c_str()) << sample << int(Marker::MetaKey) << anchor;
             QTest::newRow((std::string(sample) + " min(start) > 1e17 only").c_str())
@@ -138,8 +139,9 @@ private slots:
         QFETCH(int, marker);
         QFETCH(QString, anchor);
         const QString original = sqlref::nsysDir() + "/" + sample;
-        const int64_t utc = *sqlref::Db(original.toStdString()).scalar("SELECT utcEpochNs FROM "
-                                                                      "TARGET_INFO_SESSION_START_TIME");
+        const int64_t utc = *sqlref::Db(original.toStdString())
+                                 .scalar("SELECT utcEpochNs FROM "
+                                         "TARGET_INFO_SESSION_START_TIME");
         QVERIFY(utc > int64_t(1e18));
 
         QTemporaryDir tmp;
@@ -205,8 +207,7 @@ private slots:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("PROFSTUDIO_CACHE_DIR", tmp.filePath("cache"));
         for (int pass = 0; pass < 2; ++pass) { // the second from the cache
-            const ps::test::CliRun run =
-                ps::test::runCli({"trace", "info", "--format", "json", original, copy}, env);
+            const ps::test::CliRun run = ps::test::runCli({"trace", "info", "--format", "json", original, copy}, env);
             QCOMPARE(run.exitCode, 0);
             const QJsonArray reports = QJsonDocument::fromJson(run.out.toUtf8()).object()["reports"].toArray();
             QCOMPARE(reports.size(), 2);

@@ -29,7 +29,10 @@ private slots:
         const QColor fg = ps::views::textColorOn(bg);
         // WCAG-style contrast between label and box stays above 4.5:1.
         auto lum = [](const QColor &c) {
-            auto ch = [](double v) { v /= 255.0; return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            auto ch = [](double v) {
+                v /= 255.0;
+                return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
             return 0.2126 * ch(c.red()) + 0.7152 * ch(c.green()) + 0.0722 * ch(c.blue());
         };
         const double l1 = lum(bg), l2 = lum(fg);

@@ -34,8 +34,8 @@ QColor textColorOn(const QColor &background)
         const double c = v / 255.0;
         return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
     };
-    const double l = 0.2126 * channel(background.red()) + 0.7152 * channel(background.green())
-        + 0.0722 * channel(background.blue());
+    const double l =
+        0.2126 * channel(background.red()) + 0.7152 * channel(background.green()) + 0.0722 * channel(background.blue());
     const double contrastBlack = (l + 0.05) / 0.05;
     const double contrastWhite = 1.05 / (l + 0.05);
     return contrastBlack >= contrastWhite ? QColor(Qt::black) : QColor(Qt::white);

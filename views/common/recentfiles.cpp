@@ -5,7 +5,9 @@
 
 namespace ps::views {
 
-RecentFiles::RecentFiles(QString settingsKey, int maxEntries) : m_key(std::move(settingsKey)), m_max(maxEntries) {}
+RecentFiles::RecentFiles(QString settingsKey, int maxEntries) : m_key(std::move(settingsKey)), m_max(maxEntries)
+{
+}
 
 QStringList RecentFiles::entries() const
 {
@@ -34,6 +36,9 @@ void RecentFiles::remove(const QString &path)
     QSettings().setValue(m_key, list);
 }
 
-void RecentFiles::clear() { QSettings().remove(m_key); }
+void RecentFiles::clear()
+{
+    QSettings().remove(m_key);
+}
 
 } // namespace ps::views

@@ -8,7 +8,9 @@ namespace ps::views {
 
 using core::config::Node;
 
-ConfigPanel::ConfigPanel(ConfigSession *session, QWidget *parent) : QWidget(parent), m_session(session) {}
+ConfigPanel::ConfigPanel(ConfigSession *session, QWidget *parent) : QWidget(parent), m_session(session)
+{
+}
 
 void ConfigPanel::bind(const std::string &key, QWidget *control)
 {

@@ -88,8 +88,8 @@ QWidget *ConfigureWorkspace::buildStartPage()
     for (const Recipe &r : builtinRecipes())
         m_empty->addAction("preset:" + r.id, "Start from preset: " + r.label + "…");
     for (const QString &recent : RecentFiles("recent/configs").entries().mid(0, 4))
-        m_empty->addAction("recent:" + recent, "Recent: " + QFileInfo(recent).fileName() + " — " +
-                                                   QFileInfo(recent).absolutePath());
+        m_empty->addAction("recent:" + recent,
+                           "Recent: " + QFileInfo(recent).fileName() + " — " + QFileInfo(recent).absolutePath());
     connect(m_empty, &EmptyState::triggered, this, [this](const QString &id) {
         if (id.startsWith("recent:")) {
             openPaths({id.mid(7)});
@@ -222,7 +222,8 @@ QWidget *ConfigureWorkspace::buildEditor()
 
     // --- Backend page: follows the backend / tool.
     m_backendStack = new QStackedWidget(m_panels);
-    m_rlinfNsight = new NsightPanel(m_session, {"cluster.profiling.options", "cluster.profiling.flags", "t", true, false});
+    m_rlinfNsight =
+        new NsightPanel(m_session, {"cluster.profiling.options", "cluster.profiling.flags", "t", true, false});
     m_nsightPage = section("Nsight Systems (cluster.profiling.options, flags)", m_rlinfNsight, nullptr);
     m_rocprof = new RocprofPanel(m_session);
     m_rocprofPage = section("ROCm Systems Profiler (rocprof-sys)", m_rocprof, nullptr);
@@ -396,9 +397,9 @@ void ConfigureWorkspace::updateHeader()
         return;
     const auto &b = m_session->base();
     const QString name = QString::fromStdString(b.configName);
-    QString text = QString("<b>%1</b>%2 &nbsp; <span style='color:gray'>%3</span>")
-                       .arg(name.toHtmlEscaped(), m_session->undoStack()->isClean() ? "" : " *",
-                            m_path.toHtmlEscaped());
+    QString text =
+        QString("<b>%1</b>%2 &nbsp; <span style='color:gray'>%3</span>")
+            .arg(name.toHtmlEscaped(), m_session->undoStack()->isClean() ? "" : " *", m_path.toHtmlEscaped());
     m_title->setText(text);
     const SessionResultPtr r = m_session->result();
     QString status;
@@ -421,8 +422,8 @@ bool ConfigureWorkspace::focusKey(const QString &keyText)
     size_t bestLen = 0;
     for (ConfigPanel *p : panels()) {
         for (const auto &[k, w] : p->controls()) {
-            const bool match = k == key || (key.size() > k.size() && key.compare(0, k.size(), k) == 0 &&
-                                            key[k.size()] == '.');
+            const bool match =
+                k == key || (key.size() > k.size() && key.compare(0, k.size(), k) == 0 && key[k.size()] == '.');
             if (!match || k.size() < bestLen)
                 continue;
             // Only controls on the page that follows the current framework/backend.
@@ -438,7 +439,8 @@ bool ConfigureWorkspace::focusKey(const QString &keyText)
     }
     if (best) {
         for (QWidget *w = best; w && w != this; w = w->parentWidget()) {
-            if (auto *tabs = qobject_cast<QTabWidget *>(w->parentWidget() ? w->parentWidget()->parentWidget() : nullptr))
+            if (auto *tabs =
+                    qobject_cast<QTabWidget *>(w->parentWidget() ? w->parentWidget()->parentWidget() : nullptr))
                 tabs->setCurrentWidget(w);
             if (auto *area = qobject_cast<QScrollArea *>(w))
                 area->ensureWidgetVisible(best);

@@ -63,11 +63,11 @@ void DefaultsTreePane::showResult(const SessionResultPtr &r)
                                   QString::fromStdString(s.package.empty() ? "<root>" : s.package),
                                   QString::fromStdString(s.file)};
         auto *item = parent ? new QTreeWidgetItem(parent, cols) : new QTreeWidgetItem(this, cols);
-        item->setToolTip(0, s.defaultsEntry.empty() ? "primary config"
-                                                    : QString::fromStdString("defaults entry: " + s.defaultsEntry +
-                                                                             (s.entryMark.isKnown()
-                                                                                  ? "  (" + s.entryMark.toString() + ")"
-                                                                                  : std::string())));
+        item->setToolTip(0, s.defaultsEntry.empty()
+                                ? "primary config"
+                                : QString::fromStdString(
+                                      "defaults entry: " + s.defaultsEntry +
+                                      (s.entryMark.isKnown() ? "  (" + s.entryMark.toString() + ")" : std::string())));
         item->setToolTip(3, item->text(3));
         items[i] = item;
         const std::string group = groupOf(s.configPath);

@@ -13,8 +13,9 @@ QTreeWidgetItem *row(const QString &severity, const QString &message, const QStr
     auto *it = new QTreeWidgetItem({severity, message, rule, where});
     it->setData(0, kKeyRole, key);
     it->setToolTip(1, message);
-    const QColor c = severity == "error" ? QColor(0xb0, 0x00, 0x20) : severity == "warning" ? QColor(0xa0, 0x60, 0x00)
-                                                                                            : QColor(0x40, 0x60, 0x90);
+    const QColor c = severity == "error"     ? QColor(0xb0, 0x00, 0x20)
+                     : severity == "warning" ? QColor(0xa0, 0x60, 0x00)
+                                             : QColor(0x40, 0x60, 0x90);
     it->setForeground(0, c);
     return it;
 }
@@ -28,12 +29,10 @@ DiagnosticsPane::DiagnosticsPane(QWidget *parent) : QTreeWidget(parent)
     setWordWrap(true);
     header()->setSectionResizeMode(1, QHeaderView::Stretch);
     header()->setStretchLastSection(false);
-    connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *it) {
-        emit keyActivated(it->data(0, kKeyRole).toString());
-    });
-    connect(this, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *it) {
-        emit keyActivated(it->data(0, kKeyRole).toString());
-    });
+    connect(this, &QTreeWidget::itemActivated, this,
+            [this](QTreeWidgetItem *it) { emit keyActivated(it->data(0, kKeyRole).toString()); });
+    connect(this, &QTreeWidget::itemClicked, this,
+            [this](QTreeWidgetItem *it) { emit keyActivated(it->data(0, kKeyRole).toString()); });
 }
 
 void DiagnosticsPane::showResult(const SessionResultPtr &r)

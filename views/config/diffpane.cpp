@@ -38,9 +38,9 @@ void DiffPane::showResult(const SessionResultPtr &r)
             c.insertBlock();
         first = false;
         const QTextCharFormat &f = line.rfind("@@", 0) == 0 ? header
-                                   : line[0] == '+'        ? added
-                                   : line[0] == '-'        ? removed
-                                                           : plain;
+                                   : line[0] == '+'         ? added
+                                   : line[0] == '-'         ? removed
+                                                            : plain;
         c.insertText(QString::fromStdString(line), f);
     }
 }

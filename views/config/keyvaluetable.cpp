@@ -97,9 +97,10 @@ void KeyValueTable::refresh(const SessionResult &r)
             m_table->insertRow(row);
             m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(dict->keyAt(i))));
             const Node &v = dict->valueAt(i);
-            m_table->setItem(row, 1, new QTableWidgetItem(v.isContainer() ? QString::fromStdString(
-                                                                                 core::config::toOverrideValue(v))
-                                                                           : scalarText(&v)));
+            m_table->setItem(row, 1,
+                             new QTableWidgetItem(v.isContainer()
+                                                      ? QString::fromStdString(core::config::toOverrideValue(v))
+                                                      : scalarText(&v)));
             m_names.push_back(dict->keyAt(i));
         }
     }

@@ -70,9 +70,9 @@ void LaunchPlanPane::showResult(const SessionResultPtr &r)
         d->setToolTip(1, d->text(1));
     }
     for (const auto &w : plan.workers) {
-        auto *item = new QTreeWidgetItem(this, {QString::fromStdString(w.name),
-                                                w.wrapped ? QString("wrapped (node %1)").arg(w.node)
-                                                          : "not wrapped: " + QString::fromStdString(w.reason)});
+        auto *item = new QTreeWidgetItem(
+            this, {QString::fromStdString(w.name), w.wrapped ? QString("wrapped (node %1)").arg(w.node)
+                                                             : "not wrapped: " + QString::fromStdString(w.reason)});
         item->setData(0, Qt::UserRole, QString::fromStdString(w.name));
         if (!w.wrapped)
             item->setForeground(0, QColor(0x80, 0x80, 0x80));

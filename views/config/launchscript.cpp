@@ -24,8 +24,8 @@ std::string launchScript(const core::profiling::AnalysisResult &a, const std::st
         s += "# Reports: node " + std::to_string(node) + ": " + dir + "\n";
     for (const auto &d : a.diagnostics)
         if (d.severity != core::profiling::Severity::Info)
-            s += "# " + std::string(core::profiling::severityName(d.severity)) + ": " + oneLine(d.message) + " [" + d.rule +
-                 "]\n";
+            s += "# " + std::string(core::profiling::severityName(d.severity)) + ": " + oneLine(d.message) + " [" +
+                 d.rule + "]\n";
     s += "set -euo pipefail\n\n";
     s += a.exports.rayJob;
     if (s.back() != '\n')

@@ -105,7 +105,9 @@ std::string unifiedDiff(const std::vector<DiffLine> &diff, int context)
         out += "@@ -" + std::to_string(oldStart) + "," + std::to_string(oldCount) + " +" + std::to_string(newStart) +
                "," + std::to_string(newCount) + " @@\n";
         for (int k = start; k <= end; ++k) {
-            const char mark = diff[k].kind == DiffLine::Kind::Same ? ' ' : diff[k].kind == DiffLine::Kind::Added ? '+' : '-';
+            const char mark = diff[k].kind == DiffLine::Kind::Same    ? ' '
+                              : diff[k].kind == DiffLine::Kind::Added ? '+'
+                                                                      : '-';
             out += mark + diff[k].text + "\n";
         }
         i = end + 1;

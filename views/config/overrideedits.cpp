@@ -87,8 +87,7 @@ std::string overrideKey(const std::string &text)
     return o ? keyOf(*o) : std::string();
 }
 
-OverrideList withValue(const OverrideList &overrides, const std::string &key, const Node &value,
-                       const EditContext &ctx)
+OverrideList withValue(const OverrideList &overrides, const std::string &key, const Node &value, const EditContext &ctx)
 {
     OverrideList list = dropBelow(overrides, key);
     const std::string valueText = core::config::toOverrideValue(value);

@@ -32,8 +32,8 @@ ScheduleForRange scheduleForRange(long long first, long long end, long long warm
         return r;
     }
     if (first - warmup - skipFirst < 0) {
-        r.error = "step " + std::to_string(first) + " leaves no room for " + std::to_string(warmup) +
-                  " warm-up and " + std::to_string(skipFirst) + " skipped step(s) before it";
+        r.error = "step " + std::to_string(first) + " leaves no room for " + std::to_string(warmup) + " warm-up and " +
+                  std::to_string(skipFirst) + " skipped step(s) before it";
         return r;
     }
     r.schedule = {first - warmup - skipFirst, warmup, end - first, 1, skipFirst};

@@ -42,7 +42,8 @@ RLinfGeneralPanel::RLinfGeneralPanel(ConfigSession *session, QWidget *parent) : 
 void RLinfGeneralPanel::refresh(const SessionResult &r)
 {
     const Node *e = composedNode(r, "cluster.profiling.enabled");
-    quietly(m_enabled, [&](QCheckBox *c) { c->setChecked(!e || (e->kind() == Node::Kind::Bool ? e->asBool() : true)); });
+    quietly(m_enabled,
+            [&](QCheckBox *c) { c->setChecked(!e || (e->kind() == Node::Kind::Bool ? e->asBool() : true)); });
     const QString b = scalarText(composedNode(r, "cluster.profiling.backend"));
     quietly(m_backend, [&](QComboBox *c) {
         if (c->findText(b) < 0 && !b.isEmpty())
@@ -100,9 +101,8 @@ void OutputDirPanel::refresh(const SessionResult &r)
             derived = "Default outputs/profile (relative to each worker's working directory); nsys reports go to "
                       "the Ray session's logs/nsight folder.";
         }
-        m_field->setPlaceholderText(QString::fromStdString(m.framework == core::profiling::Framework::RLinf
-                                                               ? m.rlinf.outputDir
-                                                               : std::string("outputs/profile")));
+        m_field->setPlaceholderText(QString::fromStdString(
+            m.framework == core::profiling::Framework::RLinf ? m.rlinf.outputDir : std::string("outputs/profile")));
     }
     m_derived->setText(derived);
 }

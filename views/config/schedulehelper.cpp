@@ -65,15 +65,19 @@ ScheduleHelper::ScheduleHelper(QWidget *parent) : QWidget(parent)
     rangeRow->addWidget(fill);
     form->addRow("From a range", rangeRow);
 
-    m_skip = spin(this, "skipFirst", 0, 0, "skip_first: steps ignored before the first cycle (dynamic-shape "
-                                            "workloads: skip about 10)");
+    m_skip = spin(this, "skipFirst", 0, 0,
+                  "skip_first: steps ignored before the first cycle (dynamic-shape "
+                  "workloads: skip about 10)");
     m_wait = spin(this, "wait", 0, 1, "wait: idle steps at the start of every cycle");
-    m_warmup = spin(this, "warmup", 0, 1, "warmup: steps traced but discarded before recording (1 recommended; 0 "
-                                          "skews the first recorded step)");
-    m_active = spin(this, "active", 1, 3, "active: steps recorded per cycle; the trace is saved at the end of each "
-                                          "cycle");
-    m_repeat = spin(this, "repeat", 0, 1, "repeat: number of wait+warmup+active cycles (0 = until the profiler "
-                                          "stops)");
+    m_warmup = spin(this, "warmup", 0, 1,
+                    "warmup: steps traced but discarded before recording (1 recommended; 0 "
+                    "skews the first recorded step)");
+    m_active = spin(this, "active", 1, 3,
+                    "active: steps recorded per cycle; the trace is saved at the end of each "
+                    "cycle");
+    m_repeat = spin(this, "repeat", 0, 1,
+                    "repeat: number of wait+warmup+active cycles (0 = until the profiler "
+                    "stops)");
     auto *params = new QHBoxLayout;
     for (auto [label, box] : {std::pair{"skip_first", m_skip}, std::pair{"wait", m_wait}, std::pair{"warmup", m_warmup},
                               std::pair{"active", m_active}, std::pair{"repeat", m_repeat}}) {
@@ -143,8 +147,7 @@ void ScheduleHelper::setOutputDir(const QString &dir)
 
 void ScheduleHelper::applyRange()
 {
-    const ScheduleForRange r = scheduleForRange(m_first->value(), m_end->value(), m_warmup->value(),
-                                                m_skip->value());
+    const ScheduleForRange r = scheduleForRange(m_first->value(), m_end->value(), m_warmup->value(), m_skip->value());
     if (!r.error.empty()) {
         m_summary->setText("<span style='color:#b00020'>" + QString::fromStdString(r.error).toHtmlEscaped() +
                            "</span>");
@@ -164,8 +167,9 @@ void ScheduleHelper::update()
     const ScheduleApi api = m_api->currentIndex() == 0 ? ScheduleApi::Torch : ScheduleApi::TorchNpu;
     m_strip->setSchedule(s);
     const std::string dir = m_dir->text().toStdString();
-    QString c = QString("schedule=%1,\non_trace_ready=%2,")
-                    .arg(QString::fromStdString(scheduleCall(s, api)), QString::fromStdString(traceHandlerCall(api, dir)));
+    QString c =
+        QString("schedule=%1,\non_trace_ready=%2,")
+            .arg(QString::fromStdString(scheduleCall(s, api)), QString::fromStdString(traceHandlerCall(api, dir)));
     m_code->setPlainText(c);
 
     QString text;
@@ -173,8 +177,10 @@ void ScheduleHelper::update()
     if (s.repeat > 0)
         text = QString("Records steps %1–%2").arg(first).arg(first + s.active - 1);
     else
-        text = QString("Records steps %1–%2, then every %3 steps").arg(first).arg(first + s.active - 1).arg(
-            s.wait + s.warmup + s.active);
+        text = QString("Records steps %1–%2, then every %3 steps")
+                   .arg(first)
+                   .arg(first + s.active - 1)
+                   .arg(s.wait + s.warmup + s.active);
     if (s.repeat > 1)
         text += QString(" and %1 more cycle(s) of %2 steps").arg(s.repeat - 1).arg(s.wait + s.warmup + s.active);
     text += QString(". Each cycle writes %1").arg(QString::fromStdString(traceHandlerOutput(api, dir)));

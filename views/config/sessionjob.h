@@ -10,8 +10,8 @@ namespace ps::views {
 struct SessionJob
 {
     uint64_t generation = 0;
-    core::config::ComposeOptions base;   // overrides = the preset's only
-    std::vector<std::string> overrides;  // the preset's + the user's edits, in order
+    core::config::ComposeOptions base;  // overrides = the preset's only
+    std::vector<std::string> overrides; // the preset's + the user's edits, in order
     core::profiling::ClusterDescription cluster;
     core::profiling::LaunchOptions launch;
     // Reused when the base did not change since the last job (composing the preset again would

@@ -18,7 +18,7 @@ namespace ps::views {
 
 struct SessionResult
 {
-    uint64_t generation = 0; // the session's edit counter this result belongs to
+    uint64_t generation = 0;              // the session's edit counter this result belongs to
     core::config::ComposeOptions compose; // base + overrides, as composed
 
     // Null when the config does not compose; `error` then holds ConfigError::format().
@@ -32,12 +32,12 @@ struct SessionResult
     std::string baselineKey; // which base the baseline belongs to (sessionjob.h baselineKey)
 
     std::shared_ptr<const core::profiling::AnalysisResult> analysis; // null when not composed
-    std::string yaml;       // exports.yaml: the composed config as Hydra prints it
-    YamlKeyMap yamlKeys;    // line <-> key of `yaml`
+    std::string yaml;           // exports.yaml: the composed config as Hydra prints it
+    YamlKeyMap yamlKeys;        // line <-> key of `yaml`
     std::vector<DiffLine> diff; // baselineYaml -> yaml
     // Options of every config group in the defaults tree, from the search path.
     std::map<std::string, std::vector<std::string>> groupOptions;
-    double elapsedMs = 0;   // compose + analyse + derive, on the worker
+    double elapsedMs = 0; // compose + analyse + derive, on the worker
 };
 
 using SessionResultPtr = std::shared_ptr<const SessionResult>;

@@ -63,8 +63,8 @@ StepsEditor::StepsEditor(ConfigSession *session, std::string key, Numbering numb
     connect(m_only, &QCheckBox::toggled, this, [this](bool on) {
         if (on)
             this->session()->setValue(m_key, listOf({}));
-        else if (const auto r = this->session()->result(); r && r->baseline &&
-                 !core::config::findPath(r->baseline->config, m_key))
+        else if (const auto r = this->session()->result();
+                 r && r->baseline && !core::config::findPath(r->baseline->config, m_key))
             this->session()->removeKey(m_key); // absent in the preset: drop the added key
         else
             this->session()->setValue(m_key, Node::null());

@@ -128,9 +128,8 @@ void VerlGlobalPanel::refresh(const SessionResult &r)
             c->addItem(t);
         c->setCurrentText(t.isEmpty() ? kNull : t);
     });
-    quietly(m_continuous, [&](QCheckBox *c) {
-        c->setChecked(boolAt(r, "global_profiler.profile_continuous_steps", false));
-    });
+    quietly(m_continuous,
+            [&](QCheckBox *c) { c->setChecked(boolAt(r, "global_profiler.profile_continuous_steps", false)); });
     quietly(m_discrete, [&](QCheckBox *c) {
         c->setChecked(boolAt(r, "global_profiler.global_tool_config.nsys.discrete", false));
         c->setEnabled(t == "nsys");
@@ -162,8 +161,8 @@ VerlRolesPanel::VerlRolesPanel(ConfigSession *session, QWidget *parent) : Config
         r.ranks = new IntListField(0, this);
         r.ranks->setObjectName(QString("ranks-%1").arg(info.role));
         r.ranks->setPlaceholderText("rank 0");
-        r.ranks->setToolTip(QString("%1.ranks: ranks to profile, e.g. 0,1,4-7 (ignored when all_ranks is set)")
-                                .arg(info.path));
+        r.ranks->setToolTip(
+            QString("%1.ranks: ranks to profile, e.g. 0,1,4-7 (ignored when all_ranks is set)").arg(info.path));
         r.note = new QLabel(this);
         r.note->setStyleSheet("color: gray");
         grid->addWidget(name, row, 0);
@@ -275,8 +274,9 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
     torchForm->addRow("Contents", torchGrid);
     m_torchDiscrete = new QCheckBox("Discrete mode", m_torchBox);
     m_torchDiscrete->setObjectName("torchDiscrete");
-    m_torchDiscrete->setToolTip("False: one trace per rank for the profiled steps (<save_path>/e2e/prof_rank-N.json.gz, "
-                                "rewritten each profiled step). True: per annotated call under <save_path>/<role>.");
+    m_torchDiscrete->setToolTip(
+        "False: one trace per rank for the profiled steps (<save_path>/e2e/prof_rank-N.json.gz, "
+        "rewritten each profiled step). True: per annotated call under <save_path>/<role>.");
     torchForm->addRow(m_torchDiscrete);
     layout->addWidget(m_torchBox);
 
@@ -369,8 +369,9 @@ void VerlToolPanel::refresh(const SessionResult &r)
     quietly(m_maxEntries, [&](QSpinBox *s) {
         s->setValue(intAt("global_profiler.global_tool_config.torch_memory.trace_alloc_max_entries", 100000));
     });
-    quietly(m_stackDepth,
-            [&](QSpinBox *s) { s->setValue(intAt("global_profiler.global_tool_config.torch_memory.stack_depth", 32)); });
+    quietly(m_stackDepth, [&](QSpinBox *s) {
+        s->setValue(intAt("global_profiler.global_tool_config.torch_memory.stack_depth", 32));
+    });
 }
 
 } // namespace ps::views

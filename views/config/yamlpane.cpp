@@ -1,8 +1,8 @@
 #include "views/config/yamlpane.h"
 
 #include <QFontDatabase>
-#include <QScrollBar>
 #include <QHelpEvent>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QToolTip>
 
@@ -21,8 +21,9 @@ void YamlPane::showResult(const SessionResultPtr &result)
     m_result = result;
     if (!result)
         return;
-    const QString text = result->composed ? QString::fromStdString(result->yaml)
-                                          : QString::fromStdString("# The config does not compose:\n# " + result->error);
+    const QString text = result->composed
+                             ? QString::fromStdString(result->yaml)
+                             : QString::fromStdString("# The config does not compose:\n# " + result->error);
     if (text == toPlainText())
         return;
     // Keep the reader's place across recompositions.

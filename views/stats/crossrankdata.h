@@ -17,10 +17,10 @@ namespace ps::views {
 
 struct CrossRankBar
 {
-    int rank = 0;  // index into CrossRankData::ranks
-    int step = 0;  // 0-based occurrence
+    int rank = 0; // index into CrossRankData::ranks
+    int step = 0; // 0-based occurrence
     int64_t durationNs = 0;
-    int entry = -1;               // where the event is, for the jump to the timeline
+    int entry = -1; // where the event is, for the jump to the timeline
     core::trace::EventRef ref;
 };
 

@@ -19,7 +19,10 @@ QString whereOf(const EventStore &store, const Track &t)
     if (isGpuKind(t.kind()))
         return QStringLiteral("GPU %1 · %2").arg(t.deviceId()).arg(str(store.name(t.label()))); // "stream 7"...
     const NameId n = t.label() != kNoName ? t.label() : store.threadName(t.pid(), t.tid());
-    return QStringLiteral("thread %1 [%2] · pid %3").arg(n != kNoName ? str(store.name(n)) : QStringLiteral("?")).arg(t.tid()).arg(t.pid());
+    return QStringLiteral("thread %1 [%2] · pid %3")
+        .arg(n != kNoName ? str(store.name(n)) : QStringLiteral("?"))
+        .arg(t.tid())
+        .arg(t.pid());
 }
 } // namespace
 
@@ -73,7 +76,12 @@ EventInfo describeEvent(const TimelineEntry &entry, EventRef ref)
     if (t.kind() == TrackKind::Kernel) {
         if (auto lc = store.launchConfigOf(ref))
             info.extra << QStringLiteral("grid %1×%2×%3 · block %4×%5×%6")
-                              .arg(lc->gridX).arg(lc->gridY).arg(lc->gridZ).arg(lc->blockX).arg(lc->blockY).arg(lc->blockZ);
+                              .arg(lc->gridX)
+                              .arg(lc->gridY)
+                              .arg(lc->gridZ)
+                              .arg(lc->blockX)
+                              .arg(lc->blockY)
+                              .arg(lc->blockZ);
     }
     if (t.kind() == TrackKind::Memcpy || t.kind() == TrackKind::Memset)
         info.extra << QLocale().formattedDataSize(qint64(t.bytes(ref.index)));
@@ -83,17 +91,17 @@ EventInfo describeEvent(const TimelineEntry &entry, EventRef ref)
         if (auto api = store.apiCallFor(ref)) {
             info.correlated = api;
             const Track &a = store.track(api->track);
-            info.correlatedText = QStringLiteral("launched by %1 on %2")
-                                      .arg(eventName(store, a, api->index), whereOf(store, a));
+            info.correlatedText =
+                QStringLiteral("launched by %1 on %2").arg(eventName(store, a, api->index), whereOf(store, a));
         }
     } else if (t.kind() == TrackKind::CudaApi) {
         const auto work = store.gpuWorkFor(ref);
         if (!work.empty()) {
             info.correlated = work.front();
             const Track &g = store.track(work.front().track);
-            info.correlatedText = QStringLiteral("runs %1 %2 on %3")
-                                      .arg(kindLabel(g.kind()).toLower(), eventName(store, g, work.front().index),
-                                           whereOf(store, g));
+            info.correlatedText =
+                QStringLiteral("runs %1 %2 on %3")
+                    .arg(kindLabel(g.kind()).toLower(), eventName(store, g, work.front().index), whereOf(store, g));
             if (work.size() > 1)
                 info.correlatedText += QStringLiteral(" (+%1 more)").arg(work.size() - 1);
         }

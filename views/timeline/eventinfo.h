@@ -19,7 +19,7 @@ struct EventInfo
     int64_t start = 0; // shared axis, ns
     int64_t duration = 0;
     QString report;
-    QString where;     // "thread python [1234]" or "GPU 0 · stream 7"
+    QString where;                                   // "thread python [1234]" or "GPU 0 · stream 7"
     std::optional<core::trace::EventRef> correlated; // the API call for GPU work, the kernel for a call
     QString correlatedText; // "launched by cudaLaunchKernel", "runs kernel gemm on GPU 0 · stream 7"
     QStringList extra;      // grid/block, bytes, depth, ...

@@ -33,9 +33,9 @@ struct SearchMatch
 struct SearchResult
 {
     SearchQuery query;
-    QString error;                     // e.g. an invalid regular expression
-    size_t count = 0;                  // every match
-    std::vector<SearchMatch> matches;  // ordered by shared start, then entry; at most kMaxKept
+    QString error;                    // e.g. an invalid regular expression
+    size_t count = 0;                 // every match
+    std::vector<SearchMatch> matches; // ordered by shared start, then entry; at most kMaxKept
     // Per entry, per name id: does the name match (the painter outlines matching boxes).
     std::vector<std::shared_ptr<const std::vector<bool>>> matchedNames;
     static constexpr size_t kMaxKept = 2'000'000;

@@ -33,8 +33,8 @@ struct LaneView
 
 struct LodMark
 {
-    float x0 = 0;     // pixels, clamped to a little outside [0, width]
-    float x1 = 0;     // x1 > x0
+    float x0 = 0;       // pixels, clamped to a little outside [0, width]
+    float x1 = 0;       // x1 > x0
     uint32_t index = 0; // the (first) event, index into the track
     uint32_t count = 1; // events folded into this mark; 1 = a single event
 };
@@ -48,8 +48,7 @@ void foldLane(const LaneView &lane, const TimeMapping &mapping, int64_t offset, 
 
 // The event of `lane` under pixel x: one containing the time at x, else the nearest within
 // `slopPx` pixels (so that very narrow events can be hit). Returns the track index or -1.
-int64_t hitTestLane(const LaneView &lane, const TimeMapping &mapping, int64_t offset, double x,
-                    double slopPx = 2.0);
+int64_t hitTestLane(const LaneView &lane, const TimeMapping &mapping, int64_t offset, double x, double slopPx = 2.0);
 
 // The mark under pixel x (marks sorted by x0, as foldLane emits them), within `slopPx`; -1 if none.
 int markAt(std::span<const LodMark> marks, double x, double slopPx = 1.0);

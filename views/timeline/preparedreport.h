@@ -37,7 +37,7 @@ public:
 private:
     core::trace::ReportPtr m_report;
     std::vector<std::vector<std::vector<uint32_t>>> m_levels; // [track][level] -> indices
-    std::vector<QRgb> m_colors;                                // [name id]
+    std::vector<QRgb> m_colors;                               // [name id]
 };
 
 using PreparedReportPtr = std::shared_ptr<const PreparedReport>;

@@ -41,7 +41,10 @@ QString labelText(const EventStore &store, const Track &track)
 QString RowLayout::trackLabel(const EventStore &store, const Track &track)
 {
     if (isGpuKind(track.kind())) // the label names the queue: "stream 7", "no stream", ...
-        return QStringLiteral("%1 · GPU %2 · %3").arg(kindText(track.kind())).arg(track.deviceId()).arg(labelText(store, track));
+        return QStringLiteral("%1 · GPU %2 · %3")
+            .arg(kindText(track.kind()))
+            .arg(track.deviceId())
+            .arg(labelText(store, track));
     NameId n = track.label() != kNoName ? track.label() : store.threadName(track.pid(), track.tid());
     const QString thread = n != kNoName ? QString::fromUtf8(store.name(n).data(), qsizetype(store.name(n).size()))
                                         : QStringLiteral("thread");
@@ -51,8 +54,8 @@ QString RowLayout::trackLabel(const EventStore &store, const Track &track)
 RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
 {
     int y = 0;
-    QStringList open;      // header path currently emitted
-    int hiddenBelow = -1;  // depth of a collapsed header whose content is skipped, -1 = none
+    QStringList open;     // header path currently emitted
+    int hiddenBelow = -1; // depth of a collapsed header whose content is skipped, -1 = none
     for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
         const TimelineEntry &e = scene.entries[ei];
         // Shared prefix with the headers already emitted.

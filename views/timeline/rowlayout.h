@@ -19,15 +19,15 @@ enum class RowKind { Group, Report, Track };
 struct Row
 {
     RowKind kind = RowKind::Group;
-    int depth = 0;     // indentation level of the label
-    int y = 0;         // top, in layout pixels
+    int depth = 0; // indentation level of the label
+    int y = 0;     // top, in layout pixels
     int height = 0;
     QString label;
-    QString key;       // collapse key (headers); "" for tracks
+    QString key; // collapse key (headers); "" for tracks
     bool collapsed = false;
-    int entry = -1;    // Report / Track rows
+    int entry = -1;     // Report / Track rows
     uint32_t track = 0; // Track rows: index into the entry's store
-    int levels = 0;    // Track rows: lanes
+    int levels = 0;     // Track rows: lanes
 
     int bottom() const { return y + height; }
 };

@@ -14,8 +14,8 @@ public:
     void setPixelWidth(double width) { m_width = width; }
     double pixelWidth() const { return m_width; }
 
-    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision,
-                  QVector<double> &ticks, QVector<double> *subTicks, QVector<QString> *tickLabels) override;
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
+                  QVector<double> *subTicks, QVector<QString> *tickLabels) override;
 
 private:
     double m_width = 1000;

@@ -1,8 +1,8 @@
 #include "views/timeline/timelinecanvas.h"
 
+#include "views/common/namecolors.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/timeformat.h"
-#include "views/common/namecolors.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -51,7 +51,8 @@ bool TimelineLoader::load(const QStringList &paths)
         for (const LoadFailure &f : missing)
             failures << QString::fromStdString(f.path + ": " + f.reason);
         const int total = int(files.size());
-        QMetaObject::invokeMethod(this, [this, total] { emit started(total); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, total] { emit started(total); }, Qt::QueuedConnection);
         LoadOptions opt;
         opt.useCache = useCache;
         // Each report is prepared on the worker that loaded it and shown as soon as it is ready.
@@ -60,23 +61,32 @@ bool TimelineLoader::load(const QStringList &paths)
                 return;
             if (PreparedReportPtr p = PreparedReport::prepare(rep, cancel.get())) {
                 const std::vector<PreparedReportPtr> ready{std::move(p)};
-                QMetaObject::invokeMethod(this, [this, ready] { emit reportsReady(ready); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this, [this, ready] { emit reportsReady(ready); }, Qt::QueuedConnection);
             }
         };
-        const LoadResult r = loadReports(files, opt, [this](const LoadProgress &p) {
-            const double f = p.fraction * 0.95;
-            const QString text = QStringLiteral("Loading %1").arg(QFileInfo(QString::fromStdString(p.path)).fileName());
-            QMetaObject::invokeMethod(this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
-        }, cancel.get());
+        const LoadResult r = loadReports(
+            files, opt,
+            [this](const LoadProgress &p) {
+                const double f = p.fraction * 0.95;
+                const QString text =
+                    QStringLiteral("Loading %1").arg(QFileInfo(QString::fromStdString(p.path)).fileName());
+                QMetaObject::invokeMethod(
+                    this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
+            },
+            cancel.get());
         for (const LoadFailure &f : r.failures)
             failures << QString::fromStdString(f.reason.empty() ? f.path : f.reason);
         const bool cancelled = cancel->cancelled();
-        QMetaObject::invokeMethod(this, [this, failures, cancelled] {
-            m_running = false;
-            if (!failures.isEmpty())
-                emit failed(failures);
-            emit finished(cancelled);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, failures, cancelled] {
+                m_running = false;
+                if (!failures.isEmpty())
+                    emit failed(failures);
+                emit finished(cancelled);
+            },
+            Qt::QueuedConnection);
     });
     return true;
 }
@@ -89,7 +99,8 @@ bool TimelineLoader::addReports(std::vector<ReportPtr> reports)
     m_cancel = std::make_shared<CancelToken>();
     run([this, reports = std::move(reports), cancel = m_cancel] {
         const int total = int(reports.size());
-        QMetaObject::invokeMethod(this, [this, total] { emit started(total); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, total] { emit started(total); }, Qt::QueuedConnection);
         std::vector<PreparedReportPtr> ready;
         for (const ReportPtr &rep : reports) {
             if (cancel->cancelled())
@@ -99,12 +110,15 @@ bool TimelineLoader::addReports(std::vector<ReportPtr> reports)
                     ready.push_back(std::move(p));
         }
         const bool cancelled = cancel->cancelled();
-        QMetaObject::invokeMethod(this, [this, ready, cancelled] {
-            m_running = false;
-            if (!ready.empty())
-                emit reportsReady(ready);
-            emit finished(cancelled);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, ready, cancelled] {
+                m_running = false;
+                if (!ready.empty())
+                    emit reportsReady(ready);
+                emit finished(cancelled);
+            },
+            Qt::QueuedConnection);
     });
     return true;
 }

@@ -164,7 +164,9 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
         }
         const auto occ = rangeOccurrences(p->store(), name);
         for (size_t k = 0; k < occ.size(); ++k) {
-            TimelineEntry e{p, ri, -occ[k].first,
+            TimelineEntry e{p,
+                            ri,
+                            -occ[k].first,
                             QStringLiteral("%1 #%2 · %3").arg(rangeName).arg(k + 1).arg(base),
                             {rank.label + QStringLiteral(" · ") + rangeName},
                             path + QStringLiteral("#%1").arg(k + 1)};

@@ -20,11 +20,11 @@ namespace ps::views {
 struct TimelineEntry
 {
     PreparedReportPtr report;
-    int reportIndex = -1; // index into the loaded reports
-    int64_t offset = 0;   // ns; shared = own + offset
-    QString label;        // the report's header text
+    int reportIndex = -1;  // index into the loaded reports
+    int64_t offset = 0;    // ns; shared = own + offset
+    QString label;         // the report's header text
     QStringList groupPath; // headers above the report, outermost first (may be empty)
-    QString key;          // stable id (collapse state, selection): the path, "#K" appended in overlays
+    QString key;           // stable id (collapse state, selection): the path, "#K" appended in overlays
 };
 
 struct TimelineScene
@@ -55,8 +55,7 @@ struct RankChoice
 std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &reports);
 
 // Start/end (report clock) of every NVTX range named `name` in a store, ordered by start.
-std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const core::trace::EventStore &store,
-                                                          std::string_view name);
+std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const core::trace::EventStore &store, std::string_view name);
 
 // Step overlay: for each report of `rank`, one entry per occurrence of range `rangeName` (or,
 // with an empty name, one per report aligned at its first event), all starting at 0.

@@ -17,11 +17,11 @@ struct TimelineSession
 {
     static constexpr int kVersion = 1;
 
-    QStringList reports;            // absolute report paths
+    QStringList reports;                   // absolute report paths
     QString align = QStringLiteral("utc"); // alignSpecText(): "utc", "start", "range:NAME#K"
-    QMap<QString, qint64> nudges;   // report path -> ns added on top of the alignment
-    QStringList collapsed;          // row keys ("group:run/ActorGroup", "report:/path")
-    std::optional<TimeWindow> view; // shared-axis window
+    QMap<QString, qint64> nudges;          // report path -> ns added on top of the alignment
+    QStringList collapsed;                 // row keys ("group:run/ActorGroup", "report:/path")
+    std::optional<TimeWindow> view;        // shared-axis window
 
     QByteArray toJson() const;
     // Returns nullopt and sets `error` for malformed or future-version files.

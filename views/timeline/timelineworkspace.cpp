@@ -9,7 +9,6 @@
 #include "views/timeline/timelineloader.h"
 #include "views/timeline/timelineview.h"
 
-#include <algorithm>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,14 +20,15 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
-#include <QShortcut>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 namespace ps::views {
 
@@ -65,8 +65,8 @@ TimelineWorkspace::TimelineWorkspace(QWidget *parent)
     });
     connect(m_loader, &TimelineLoader::reportsReady, this, &TimelineWorkspace::onReportsReady);
     connect(m_loader, &TimelineLoader::failed, this, [this](const QStringList &reasons) {
-        emit statusMessage(QStringLiteral("%1 report(s) could not be loaded: %2").arg(reasons.size()).arg(reasons.first()),
-                           15000);
+        emit statusMessage(
+            QStringLiteral("%1 report(s) could not be loaded: %2").arg(reasons.size()).arg(reasons.first()), 15000);
     });
     connect(m_loader, &TimelineLoader::finished, this, &TimelineWorkspace::onLoadFinished);
 }
@@ -85,17 +85,19 @@ void TimelineWorkspace::buildUi()
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack);
 
-    m_empty = new EmptyState(QStringLiteral("Open reports"),
-                             QStringLiteral("Open the reports of a run — Nsight Systems SQLite exports, one per worker and "
-                                            "capture range — or a folder that holds them, to line them up on one time "
-                                            "axis. You can also drop files or folders on the window."),
-                             m_stack);
+    m_empty =
+        new EmptyState(QStringLiteral("Open reports"),
+                       QStringLiteral("Open the reports of a run — Nsight Systems SQLite exports, one per worker and "
+                                      "capture range — or a folder that holds them, to line them up on one time "
+                                      "axis. You can also drop files or folders on the window."),
+                       m_stack);
     m_empty->addAction(QStringLiteral("open-reports"), QStringLiteral("Open Reports…"));
     m_empty->addAction(QStringLiteral("open-folder"), QStringLiteral("Open Report Folder…"));
     m_empty->addAction(QStringLiteral("open-session"), QStringLiteral("Open Session…"));
     connect(m_empty, &EmptyState::triggered, this, [this](const QString &id) {
         if (id == QLatin1String("open-session")) {
-            const QString f = QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(), kSessionFilter);
+            const QString f =
+                QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(), kSessionFilter);
             if (!f.isEmpty())
                 openSessionFile(f);
         } else {
@@ -128,7 +130,8 @@ void TimelineWorkspace::buildUi()
     bar->addWidget(m_alignCombo);
     m_rangeEdit = new QLineEdit(m_main);
     m_rangeEdit->setPlaceholderText(QStringLiteral("range name, e.g. step#2"));
-    m_rangeEdit->setToolTip(QStringLiteral("NVTX range for 'On range' alignment (NAME or NAME#K) and the step overlay"));
+    m_rangeEdit->setToolTip(
+        QStringLiteral("NVTX range for 'On range' alignment (NAME or NAME#K) and the step overlay"));
     m_rangeEdit->setMaximumWidth(170);
     bar->addWidget(m_rangeEdit);
     bar->addSpacing(8);
@@ -330,7 +333,8 @@ void TimelineWorkspace::showOpenDialog(bool folder)
         if (!d.isEmpty())
             openPaths({d});
     } else {
-        const QStringList f = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Reports"), QString(), kReportFilter);
+        const QStringList f =
+            QFileDialog::getOpenFileNames(this, QStringLiteral("Open Reports"), QString(), kReportFilter);
         if (!f.isEmpty())
             openPaths(f);
     }
@@ -466,19 +470,20 @@ void TimelineWorkspace::realign()
         plain.push_back(r->reportPtr());
     const int generation = ++m_alignGeneration;
     beginJob();
-    runJob<AlignResult>(this, [plain, spec] { return alignReports(plain, spec); },
-                        [this, generation, n = plain.size()](const AlignResult &res) {
-                            if (generation == m_alignGeneration && n == m_reports.size()) {
-                                m_alignOffsets = res.offsets;
-                                m_alignWarnings.clear();
-                                for (const auto &w : res.warnings)
-                                    m_alignWarnings << QString::fromStdString(w);
-                                if (!m_alignWarnings.isEmpty())
-                                    emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
-                                rebuildScene();
-                            }
-                            endJob();
-                        });
+    runJob<AlignResult>(
+        this, [plain, spec] { return alignReports(plain, spec); },
+        [this, generation, n = plain.size()](const AlignResult &res) {
+            if (generation == m_alignGeneration && n == m_reports.size()) {
+                m_alignOffsets = res.offsets;
+                m_alignWarnings.clear();
+                for (const auto &w : res.warnings)
+                    m_alignWarnings << QString::fromStdString(w);
+                if (!m_alignWarnings.isEmpty())
+                    emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
+                rebuildScene();
+            }
+            endJob();
+        });
 }
 
 void TimelineWorkspace::setNudge(int report, int64_t ns)
@@ -521,15 +526,16 @@ void TimelineWorkspace::rebuildScene()
         } else {
             const int generation = ++m_sceneGeneration;
             beginJob();
-            runJob<TimelineScene>(this,
-                                  [reports = m_reports, rank = ranks[size_t(m_overlay->first)], name = m_overlay->second] {
-                                      return buildStepOverlay(reports, rank, name);
-                                  },
-                                  [this, generation](const TimelineScene &scene) {
-                                      if (generation == m_sceneGeneration)
-                                          applyScene(std::make_shared<TimelineScene>(scene));
-                                      endJob();
-                                  });
+            runJob<TimelineScene>(
+                this,
+                [reports = m_reports, rank = ranks[size_t(m_overlay->first)], name = m_overlay->second] {
+                    return buildStepOverlay(reports, rank, name);
+                },
+                [this, generation](const TimelineScene &scene) {
+                    if (generation == m_sceneGeneration)
+                        applyScene(std::make_shared<TimelineScene>(scene));
+                    endJob();
+                });
             return;
         }
     }
@@ -606,15 +612,16 @@ void TimelineWorkspace::runSearch()
     }
     m_searchCancel = std::make_shared<std::atomic<bool>>(false);
     beginJob();
-    runJob<SearchResult>(this, [scene = m_scene, q, cancel = m_searchCancel] { return searchEvents(*scene, q, cancel.get()); },
-                         [this, generation](const SearchResult &r) {
-                             if (generation == m_searchGeneration) {
-                                 m_search = std::make_shared<SearchResult>(r);
-                                 m_view->canvas()->setSearch(m_search);
-                                 updateMatchLabel();
-                             }
-                             endJob();
-                         });
+    runJob<SearchResult>(
+        this, [scene = m_scene, q, cancel = m_searchCancel] { return searchEvents(*scene, q, cancel.get()); },
+        [this, generation](const SearchResult &r) {
+            if (generation == m_searchGeneration) {
+                m_search = std::make_shared<SearchResult>(r);
+                m_view->canvas()->setSearch(m_search);
+                updateMatchLabel();
+            }
+            endJob();
+        });
 }
 
 void TimelineWorkspace::updateMatchLabel()
@@ -708,7 +715,8 @@ void TimelineWorkspace::restoreSession(const TimelineSession &s)
     std::string error;
     if (!parseAlignSpec(m_align.toStdString(), error))
         m_align = QStringLiteral("utc");
-    const int idx = m_alignCombo->findData(m_align.startsWith(QLatin1String("range:")) ? QStringLiteral("range") : m_align);
+    const int idx =
+        m_alignCombo->findData(m_align.startsWith(QLatin1String("range:")) ? QStringLiteral("range") : m_align);
     m_alignCombo->setCurrentIndex(std::max(0, idx));
     if (m_align.startsWith(QLatin1String("range:")))
         m_rangeEdit->setText(m_align.mid(6));

@@ -15,8 +15,7 @@ TimeWindow atLeastMin(TimeWindow w)
 }
 } // namespace
 
-TimeMapping::TimeMapping(TimeWindow window, double width)
-    : m_window(atLeastMin(window)), m_width(std::max(1.0, width))
+TimeMapping::TimeMapping(TimeWindow window, double width) : m_window(atLeastMin(window)), m_width(std::max(1.0, width))
 {
     m_scale = m_width / double(m_window.duration());
 }

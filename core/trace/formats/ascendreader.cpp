@@ -181,8 +181,8 @@ std::string Reader::readTasks()
                              name, corr, 0, 0);
             count(TrackKind::Memcpy);
         } else if (type == eventWait || type == notifyWait) {
-            m_b.add(m_b.track({TrackKind::Sync, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name,
-                    corr, kStreamWaitEvent);
+            m_b.add(m_b.track({TrackKind::Sync, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name, corr,
+                    kStreamWaitEvent);
             count(TrackKind::Sync);
         } else {
             m_b.add(m_b.track({TrackKind::Kernel, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name,

@@ -124,9 +124,10 @@ int main(int argc, char **argv)
 
     std::printf("verl ppo_trainer, %d edits (median / p90 ms):\n", edits);
     std::printf("  baseline compose alone      %7.2f / %7.2f\n", median(compose), percentile(compose, 0.9));
-    std::printf("  background job              %7.2f / %7.2f  (%.2fx compose)\n", median(jobs),
-                percentile(jobs, 0.9), median(jobs) / median(compose));
-    std::printf("    of which analyse          %7.2f\n    of which YAML key map     %7.2f\n    of which diff             %7.2f\n",
+    std::printf("  background job              %7.2f / %7.2f  (%.2fx compose)\n", median(jobs), percentile(jobs, 0.9),
+                median(jobs) / median(compose));
+    std::printf("    of which analyse          %7.2f\n    of which YAML key map     %7.2f\n    of which diff           "
+                "  %7.2f\n",
                 median(analyse), median(keymap), median(diff));
     std::printf("  edit -> updated panes       %7.2f / %7.2f  (%.2fx compose)  target <= 50 ms: %s\n", median(e2e),
                 percentile(e2e, 0.9), median(e2e) / median(compose), median(e2e) <= 50 ? "met" : "NOT met");

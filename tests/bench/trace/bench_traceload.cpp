@@ -33,7 +33,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // CPU seconds (user + system) used by the whole process so far: on a shared, loaded machine
 // wall time mostly measures the other tenants, CPU time measures the work.
@@ -277,7 +280,8 @@ int main(int argc, char **argv)
                 threads, c1, c1 / base1);
     std::printf("  warm reopen from cache                %8.4f s   ratio cold/warm = %.1f  (target >= 20)%s\n", w1,
                 c1 / w1, warm1.fromCache == single.size() ? "" : "  [NOT FROM CACHE]");
-    std::printf("  CPU seconds: baseline %.3f, cold load %.3f (ratio %.2f)\n", baseCpu1, cold1.cpu, cold1.cpu / baseCpu1);
+    std::printf("  CPU seconds: baseline %.3f, cold load %.3f (ratio %.2f)\n", baseCpu1, cold1.cpu,
+                cold1.cpu / baseCpu1);
     std::printf("  resident bytes/event: %.2f without names, %.2f with names (%zu name bytes)\n",
                 double(cold1.resident - cold1.nameBytes) / double(cold1.events),
                 double(cold1.resident) / double(cold1.events), cold1.nameBytes);
@@ -308,7 +312,8 @@ int main(int argc, char **argv)
                 threads, cN, baseN / cN);
     std::printf("  warm reopen from cache                %8.4f s   ratio cold/warm = %.1f%s\n", wN, cN / wN,
                 warmN.fromCache == multi.size() ? "" : "  [NOT FROM CACHE]");
-    std::printf("  CPU seconds: baseline %.3f, cold load %.3f (ratio %.2f)\n", baseCpuN, coldN.cpu, coldN.cpu / baseCpuN);
+    std::printf("  CPU seconds: baseline %.3f, cold load %.3f (ratio %.2f)\n", baseCpuN, coldN.cpu,
+                coldN.cpu / baseCpuN);
     std::printf("  resident bytes/event: %.2f without names, %.2f with names\n",
                 double(coldN.resident - coldN.nameBytes) / double(coldN.events),
                 double(coldN.resident) / double(coldN.events));

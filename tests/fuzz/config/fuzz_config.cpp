@@ -22,8 +22,8 @@ namespace {
 std::string fuzzRoot()
 {
     static const std::string root = [] {
-        std::string dir = std::filesystem::temp_directory_path().string() + "/ps_fuzz_config_" +
-                          std::to_string(::getpid());
+        std::string dir =
+            std::filesystem::temp_directory_path().string() + "/ps_fuzz_config_" + std::to_string(::getpid());
         std::filesystem::create_directories(dir + "/db");
         std::filesystem::create_directories(dir + "/server/db");
         std::ofstream(dir + "/db/mysql.yaml") << "driver: mysql\nport: 3306\n";
