@@ -438,6 +438,10 @@ void readRunFacts(const ConfigReader &cfg, const ClusterDescription &cluster, Ve
                                                            cfg.integer(rollout + "data_parallel_size", 1) *
                                                            cfg.integer(rollout + "pipeline_model_parallel_size", 1));
     out.megatron = cfg.string("actor_rollout_ref.actor.strategy") == "megatron";
+    const long long miniBatch = cfg.integer("actor_rollout_ref.actor.ppo_mini_batch_size", 0);
+    if (miniBatch > 0)
+        out.updateMiniBatches = cfg.integer("data.train_batch_size", 0) / miniBatch *
+                                std::max<long long>(1, cfg.integer("actor_rollout_ref.actor.ppo_epochs", 1));
     out.fullyAsync = cfg.has("async_training") || cfg.string("trainer.v1.trainer_mode").find("async") == 0;
 }
 

@@ -41,8 +41,8 @@ constexpr std::array<SchemaMark, 7> kMarks = {{
 }};
 
 // Core ProfilerConfig fields every release since #2894 has.
-const std::vector<std::string> kBaseRoleKeys = {"_target_",  "tool",        "enable",           "all_ranks", "ranks",
-                                                "save_path", "tool_config", "global_tool_config"};
+const std::vector<std::string> kBaseRoleKeys = {"_target_", "tool",      "enable",      "all_ranks",
+                                                "ranks",    "save_path", "tool_config", "global_tool_config"};
 
 std::vector<std::string> plus(std::vector<std::string> a, const std::vector<std::string> &b)
 {
@@ -54,15 +54,15 @@ std::vector<VerlVersionTraits> makeTraits()
 {
     const std::vector<std::string> oldTools = {"nsys", "npu", "torch", "torch_memory"};
     const std::vector<std::string> newTools = plus(oldTools, {"precision_debugger"});
-    const std::vector<std::string> oldContents = {"cuda",  "cpu",   "memory", "shapes", "stack", "profile-by-stage",
-                                                  "merge-profiles"};
+    const std::vector<std::string> oldContents = {
+        "cuda", "cpu", "memory", "shapes", "stack", "profile-by-stage", "merge-profiles"};
     const std::vector<std::string> contents = {"cuda", "cpu", "memory", "shapes", "stack"};
     const std::vector<std::string> hookKeys = {"relocate_results", "finish_hook_cmd", "finish_hook_all_ranks",
                                                "finish_hook_ranks"};
     const std::vector<std::string> torchOld = {"_target_", "contents", "discrete", "step_start", "step_end", "name"};
     const std::vector<std::string> torch071 = {"_target_", "contents", "discrete", "name"};
     const std::vector<std::string> torch09 = plus(torch071, {"profile_token_start", "profile_token_end", "schedule"});
-    const std::vector<std::string> pdStages = {"actor_update",  "actor_compute_log_prob", "ref_compute_log_prob",
+    const std::vector<std::string> pdStages = {"actor_update",   "actor_compute_log_prob", "ref_compute_log_prob",
                                                "compute_values", "critic_update",          "compute_rm_score"};
     using V = VerlVersion;
     // clang-format off
@@ -110,9 +110,9 @@ std::optional<VerlVersion> parseVerlVersion(std::string_view text)
         text.remove_prefix(1);
     using V = VerlVersion;
     static const std::pair<std::string_view, VerlVersion> names[] = {
-        {"legacy", V::Legacy}, {"0.5-0.7.0", V::V0_5}, {"0.5", V::V0_5},   {"0.5.0", V::V0_5}, {"0.6", V::V0_5},
-        {"0.6.0", V::V0_5},    {"0.6.1", V::V0_5},     {"0.7", V::V0_5},   {"0.7.0", V::V0_5}, {"0.7.1", V::V0_7_1},
-        {"0.8", V::V0_8},      {"0.8.0", V::V0_8},     {"0.9", V::V0_9},   {"0.9.0", V::V0_9}, {"main", V::Main},
+        {"legacy", V::Legacy}, {"0.5-0.7.0", V::V0_5}, {"0.5", V::V0_5}, {"0.5.0", V::V0_5}, {"0.6", V::V0_5},
+        {"0.6.0", V::V0_5},    {"0.6.1", V::V0_5},     {"0.7", V::V0_5}, {"0.7.0", V::V0_5}, {"0.7.1", V::V0_7_1},
+        {"0.8", V::V0_8},      {"0.8.0", V::V0_8},     {"0.9", V::V0_9}, {"0.9.0", V::V0_9}, {"main", V::Main},
     };
     for (const auto &[name, v] : names)
         if (text == name)

@@ -28,12 +28,12 @@ namespace ps::core::profiling {
 
 // Ordered oldest to newest; comparisons (>=) mean "this release or later".
 enum class VerlVersion {
-    Legacy,   // flat schema: trainer.profile_steps, trainer.*_nsight_options (before #2894)
-    V0_5,     // 0.5 - 0.7.0: global_profiler + per-role profiler blocks, reward_model.profiler
-    V0_7_1,   // reward refactor (#5255): no reward_model.profiler; torch step_start/step_end gone
-    V0_8,     // precision_debugger tool (#5186); legacy fsdp/megatron workers deleted (#6067)
-    V0_9,     // torch schedule (#7099), profile_token_* (#5760), flat torch trace names, V1 trainer
-    Main,     // 1dda039b: relocate_results, finish_hook_*, "train" scope, py_executable (#7408, #7127)
+    Legacy, // flat schema: trainer.profile_steps, trainer.*_nsight_options (before #2894)
+    V0_5,   // 0.5 - 0.7.0: global_profiler + per-role profiler blocks, reward_model.profiler
+    V0_7_1, // reward refactor (#5255): no reward_model.profiler; torch step_start/step_end gone
+    V0_8,   // precision_debugger tool (#5186); legacy fsdp/megatron workers deleted (#6067)
+    V0_9,   // torch schedule (#7099), profile_token_* (#5760), flat torch trace names, V1 trainer
+    Main,   // 1dda039b: relocate_results, finish_hook_*, "train" scope, py_executable (#7408, #7127)
 };
 
 // "legacy", "0.5-0.7.0", "0.7.1", "0.8", "0.9", "main".
@@ -46,9 +46,9 @@ std::string supportedVerlVersions();
 struct VerlVersionDetection
 {
     VerlVersion version = VerlVersion::V0_5;
-    bool detected = false;         // false: no profiling keys at all, version assumed
-    std::vector<std::string> why;  // the keys that decided, e.g. "global_profiler.relocate_results present"
-    bool overridden = false;       // set by the caller when --verl-version replaced the detection
+    bool detected = false;        // false: no profiling keys at all, version assumed
+    std::vector<std::string> why; // the keys that decided, e.g. "global_profiler.relocate_results present"
+    bool overridden = false;      // set by the caller when --verl-version replaced the detection
 };
 
 // Reads the composed (unresolved or resolved) tree.
@@ -57,19 +57,19 @@ VerlVersionDetection detectVerlVersion(const config::Node &config);
 struct VerlVersionTraits
 {
     VerlVersion version;
-    std::vector<std::string> tools;         // global_profiler.tool values
-    std::vector<std::string> torchContents; // TorchProfilerToolConfig.contents allowed set
-    std::vector<std::string> roleKeys;      // ProfilerConfig fields (a role's profiler block)
-    std::vector<std::string> torchKeys;     // TorchProfilerToolConfig fields
-    bool rewardModelProfiler;               // reward_model.profiler exists
-    bool torchSchedule;                     // tool_config.torch.schedule
-    bool profileTokens;                     // profile_token_start/_end (torch, npu, rollout)
-    bool relocateAndFinishHook;             // relocate_results, finish_hook_*
-    bool nvtxInjectionForTorch;             // NVTX_INJECTION64_PATH set for tool: torch
-    bool rayInitRuntimeEnv;                 // ray_kwargs.ray_init.runtime_env.py_executable
-    bool engineWorkers;                     // V1 engine_workers stage labels (actor_update, ...)
-    bool stageLabelIsNvtxMessage;           // nsys range names are the stage labels, not methods
-    std::string wholeStepScope;             // "e2e" or "train": the worker window's role
+    std::vector<std::string> tools;                   // global_profiler.tool values
+    std::vector<std::string> torchContents;           // TorchProfilerToolConfig.contents allowed set
+    std::vector<std::string> roleKeys;                // ProfilerConfig fields (a role's profiler block)
+    std::vector<std::string> torchKeys;               // TorchProfilerToolConfig fields
+    bool rewardModelProfiler;                         // reward_model.profiler exists
+    bool torchSchedule;                               // tool_config.torch.schedule
+    bool profileTokens;                               // profile_token_start/_end (torch, npu, rollout)
+    bool relocateAndFinishHook;                       // relocate_results, finish_hook_*
+    bool nvtxInjectionForTorch;                       // NVTX_INJECTION64_PATH set for tool: torch
+    bool rayInitRuntimeEnv;                           // ray_kwargs.ray_init.runtime_env.py_executable
+    bool engineWorkers;                               // V1 engine_workers stage labels (actor_update, ...)
+    bool stageLabelIsNvtxMessage;                     // nsys range names are the stage labels, not methods
+    std::string wholeStepScope;                       // "e2e" or "train": the worker window's role
     std::vector<std::string> precisionDebuggerStages; // empty: no precision_debugger
 };
 

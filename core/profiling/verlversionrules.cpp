@@ -137,8 +137,8 @@ void profileTokens(RuleContext &c)
         }
         if (ok && isInt(start) && isInt(stop) && stop->asInt() <= start->asInt())
             c.cfg.report(c.diags, "verl.profile-token-order",
-                         "profile_token_end must be > profile_token_start, got start=" + std::to_string(start->asInt()) +
-                             ", stop=" + std::to_string(stop->asInt()),
+                         "profile_token_end must be > profile_token_start, got start=" +
+                             std::to_string(start->asInt()) + ", stop=" + std::to_string(stop->asInt()),
                          path + ".profile_token_end");
     }
 }
@@ -232,13 +232,13 @@ void relocationAndFinishHook(RuleContext &c)
     const Node *tempDir = c.cfg.get("ray_kwargs.ray_init._temp_dir");
     const bool customTemp = (tempDir && !tempDir->isNull()) || c.options.raySessionDir != "/tmp/ray/session_latest";
     if (p.relocateResults && p.tool == "nsys" && customTemp)
-        c.cfg.report(c.diags, "verl.relocate-ray-temp-dir",
-                     "relocate_results looks for nsys reports in the hardcoded /tmp/ray/session_latest/logs/nsight, "
-                     "but Ray writes them under " +
-                         (tempDir && !tempDir->isNull() ? pythonStr(*tempDir) + "/session_latest"
-                                                        : c.options.raySessionDir) +
-                         "/logs/nsight: nothing is relocated",
-                     g + "relocate_results");
+        c.cfg.report(
+            c.diags, "verl.relocate-ray-temp-dir",
+            "relocate_results looks for nsys reports in the hardcoded /tmp/ray/session_latest/logs/nsight, "
+            "but Ray writes them under " +
+                (tempDir && !tempDir->isNull() ? pythonStr(*tempDir) + "/session_latest" : c.options.raySessionDir) +
+                "/logs/nsight: nothing is relocated",
+            g + "relocate_results");
 }
 
 // V9 + Ray #66093: Ray's nsight plugin replaces py_executable with `nsys profile ... python`.
