@@ -40,6 +40,28 @@ void appendPlanOptions(CommandSpec &spec)
     spec.options.push_back({"gpus-per-node", "N", "accelerators per node (default: trainer.n_gpus_per_node, RLinf 8)"});
     spec.options.push_back({"available-backends", "LIST",
                             "profiling tools installed on the nodes, e.g. nsight,rocprof_sys (default: not checked)"});
+    spec.options.push_back({"verl-version", "VERSION",
+                            "verl release whose rules, names and outputs apply: " + prof::supportedVerlVersions() +
+                                " (also v0.9.0 spellings; default: detected from the config's schema)"});
+}
+
+// Which frameworks and releases the profiling commands know, for every command's help.
+const char *const kSupportedReleases =
+    "\n\nSupported: verl legacy flat schema (trainer.profile_steps), 0.5-0.7.0, 0.7.1, 0.8, 0.9 and main (1dda039b), "
+    "detected from the config's schema (--verl-version overrides); RLinf v0.3 and main (a3816b59), including the old "
+    "cluster.nsight block.";
+
+// "verl 0.9 (detected: actor_rollout_ref...schedule present)" for validate and plan.
+std::string verlVersionLine(const prof::AnalysisResult &r)
+{
+    const prof::VerlVersionDetection &d = r.model.verl.detection;
+    std::string line = std::string("verl version: ") + prof::verlVersionName(d.version);
+    if (d.overridden)
+        return line + " (--verl-version)";
+    line += d.detected ? " (detected: " : " (assumed: ";
+    for (size_t i = 0; i < d.why.size(); ++i)
+        line += (i ? "; " : "") + d.why[i];
+    return line + ")";
 }
 
 bool parseCount(const ParsedArgs &parsed, const std::string &name, std::optional<long long> &out, std::ostream &err)
@@ -79,6 +101,14 @@ int prepare(const CommandSpec &spec, const Args &args, std::ostream &out, std::o
     l.tempDir = parsed.value("temp-dir", l.tempDir);
     l.remoteConfigDir = parsed.value("remote-config-dir", l.remoteConfigDir);
     l.workingDir = parsed.value("working-dir", l.workingDir);
+    if (parsed.has("verl-version")) {
+        input.verlVersion = prof::parseVerlVersion(parsed.value("verl-version"));
+        if (!input.verlVersion) {
+            err << "error: --verl-version must be one of " << prof::supportedVerlVersions() << ", not '"
+                << parsed.value("verl-version") << "'\n";
+            return 2;
+        }
+    }
     if (!parseCount(parsed, "nodes", input.cluster.numNodes, err) ||
         !parseCount(parsed, "gpus-per-node", input.cluster.gpusPerNode, err))
         return 2;
@@ -145,11 +175,38 @@ void writeStrings(const std::vector<std::string> &v, core::JsonWriter &json)
     json.endArray();
 }
 
+void writeHooksJson(const prof::WorkerLaunch &w, core::JsonWriter &json)
+{
+    if (w.hooks.empty())
+        return;
+    json.key("hooks").beginArray();
+    for (const auto &h : w.hooks) {
+        json.beginObject().key("when").value(h.when).key("argv");
+        writeStrings(h.argv, json);
+        json.key("command").value(h.command).key("env").beginObject();
+        for (const auto &[k, v] : h.env)
+            json.key(k).value(v);
+        json.endObject().endObject();
+    }
+    json.endArray();
+}
+
+void writeHooksText(const prof::WorkerLaunch &w, std::ostream &out)
+{
+    for (const auto &h : w.hooks) {
+        out << "    hook (" << h.when << "): " << h.command << "\n";
+        for (const auto &[k, v] : h.env)
+            out << "      env: " << k << "=" << v << "\n";
+    }
+}
+
 void writePlanJson(const prof::AnalysisResult &r, core::JsonWriter &json)
 {
     const prof::LaunchPlan &p = r.launch;
     json.beginObject();
     json.key("framework").value(prof::frameworkName(p.framework));
+    if (p.framework == prof::Framework::Verl)
+        json.key("verl_version").value(prof::verlVersionName(r.model.verl.version));
     json.key("backend").value(p.backend);
     json.key("driver").beginObject();
     json.key("argv");
@@ -189,6 +246,7 @@ void writePlanJson(const prof::AnalysisResult &r, core::JsonWriter &json)
         json.endArray();
         json.key("outputs");
         writeStrings(w.outputs, json);
+        writeHooksJson(w, json);
         if (!w.reason.empty())
             json.key("note").value(w.reason);
         json.endObject();
@@ -200,6 +258,13 @@ void writePlanJson(const prof::AnalysisResult &r, core::JsonWriter &json)
             continue;
         json.beginObject().key("name").value(w.name).key("reason").value(w.reason).key("outputs");
         writeStrings(w.outputs, json);
+        if (!w.env.empty()) {
+            json.key("env").beginObject();
+            for (const auto &[k, v] : w.env)
+                json.key(k).value(v);
+            json.endObject();
+        }
+        writeHooksJson(w, json);
         json.endObject();
     }
     json.endArray();
@@ -217,8 +282,10 @@ void writePlanJson(const prof::AnalysisResult &r, core::JsonWriter &json)
 void writePlanText(const prof::AnalysisResult &r, std::ostream &out)
 {
     const prof::LaunchPlan &p = r.launch;
-    out << "framework: " << prof::frameworkName(p.framework)
-        << "\nbackend: " << (p.backend.empty() ? "(none)" : p.backend) << "\n";
+    out << "framework: " << prof::frameworkName(p.framework) << "\n";
+    if (p.framework == prof::Framework::Verl)
+        out << verlVersionLine(r) << "\n";
+    out << "backend: " << (p.backend.empty() ? "(none)" : p.backend) << "\n";
     if (!p.driverCommand.empty())
         out << "driver: " << p.driverCommand << "\n";
     out << "\nwrapped workers:\n";
@@ -240,6 +307,7 @@ void writePlanText(const prof::AnalysisResult &r, std::ostream &out)
             out << "    capture: " << c.label << "\n";
         for (const auto &o : w.outputs)
             out << "    output: " << o << "\n";
+        writeHooksText(w, out);
         if (!w.reason.empty())
             out << "    note: " << w.reason << "\n";
     }
@@ -253,8 +321,11 @@ void writePlanText(const prof::AnalysisResult &r, std::ostream &out)
             out << "\nnot wrapped:\n";
         header = true;
         out << "  " << w.name << ": " << w.reason << "\n";
+        for (const auto &[k, v] : w.env)
+            out << "    env: " << k << "=" << v << "\n";
         for (const auto &o : w.outputs)
             out << "    output: " << o << "\n";
+        writeHooksText(w, out);
     }
     if (!p.collect.empty()) {
         out << "\ncollect from:\n";
@@ -273,12 +344,11 @@ void writePlanText(const prof::AnalysisResult &r, std::ostream &out)
 // command is done already (help, usage error, composition error).
 std::shared_ptr<const prof::AnalysisResult> analyzeForCommand(CommandSpec spec, const char *formatHelp,
                                                               const Args &args, std::ostream &out, std::ostream &err,
-                                                              std::string &format, int &status)
+                                                              std::string &format, int &status, ParsedArgs &parsed)
 {
     appendComposeOptions(spec);
     spec.options.push_back({"format", "text|json", formatHelp});
     appendPlanOptions(spec);
-    ParsedArgs parsed;
     prof::AnalysisInput input;
     input.withExports = false;
     if (status = prepare(spec, args, out, err, parsed, input); status >= 0)
@@ -290,6 +360,34 @@ std::shared_ptr<const prof::AnalysisResult> analyzeForCommand(CommandSpec spec, 
     return prof::analyze(input);
 }
 
+std::string joinWords(const std::vector<std::string> &words)
+{
+    std::string s;
+    for (const auto &w : words)
+        s += (s.empty() ? "" : ", ") + w;
+    return s.empty() ? "(none)" : s;
+}
+
+// validate --explain-version: the version, its evidence and what that release accepts.
+int explainVersion(const prof::AnalysisResult &r, std::ostream &out, std::ostream &err)
+{
+    if (r.model.framework != prof::Framework::Verl) {
+        err << "error: --explain-version applies to verl configs; this one is "
+            << prof::frameworkName(r.model.framework) << "\n";
+        return 1;
+    }
+    const prof::VerlVersionTraits &t = prof::verlVersionTraits(r.model.verl.version);
+    out << verlVersionLine(r) << "\n"
+        << "  tools: " << joinWords(t.tools) << "\n"
+        << "  torch contents: " << joinWords(t.torchContents) << "\n"
+        << "  torch tool_config keys: " << joinWords(t.torchKeys) << "\n"
+        << "  role profiler keys: " << joinWords(t.roleKeys) << "\n"
+        << "  reward_model.profiler: " << (t.rewardModelProfiler ? "yes" : "no (removed in 0.7.1)") << "\n"
+        << "  whole-step scope: " << t.wholeStepScope << "\n"
+        << "  precision_debugger stages: " << joinWords(t.precisionDebuggerStages) << "\n";
+    return 0;
+}
+
 } // namespace
 
 int cmdValidate(const Args &args, std::ostream &out, std::ostream &err)
@@ -298,18 +396,36 @@ int cmdValidate(const Args &args, std::ostream &out, std::ostream &err)
     spec.usage = "profstudio-cli validate --config-name NAME [--config-dir DIR]... [--format text|json] [OVERRIDE...]";
     spec.summary = "Check the profiling part of a composed RLinf or verl config: the errors the framework itself "
                    "would raise (its exact words) and the spec's extra checks, each located at FILE:LINE:COL. "
-                   "Exit 1 when any diagnostic is an error.";
-    spec.epilog = "Example:\n  profstudio-cli validate --config-dir verl/trainer/config --config-name ppo_trainer "
-                  "global_profiler.tool=nsys 'global_profiler.steps=[1,2]'";
+                   "Exit 1 when any diagnostic is an error. For verl it prints the detected release and what "
+                   "decided it.";
+    spec.epilog = std::string("Example:\n  profstudio-cli validate --config-dir verl/trainer/config --config-name "
+                              "ppo_trainer global_profiler.tool=nsys 'global_profiler.steps=[1,2]'") +
+                  kSupportedReleases;
+    spec.options.push_back({"explain-version", "",
+                            "verl: print only the release the rules follow, what in the config decided it, and what "
+                            "that release offers (tools, torch contents, profiler keys, stage scope)"});
     std::string format;
     int status = -1;
-    const auto r =
-        analyzeForCommand(spec, "output format (default text: diagnostics on stderr)", args, out, err, format, status);
+    ParsedArgs parsed;
+    const auto r = analyzeForCommand(spec, "output format (default text: diagnostics on stderr)", args, out, err,
+                                     format, status, parsed);
     if (!r)
         return status;
+    if (parsed.has("explain-version"))
+        return explainVersion(*r, out, err);
     if (format == "json") {
         core::JsonWriter json;
-        json.beginObject().key("framework").value(prof::frameworkName(r->model.framework)).key("diagnostics");
+        json.beginObject().key("framework").value(prof::frameworkName(r->model.framework));
+        if (r->model.framework == prof::Framework::Verl) {
+            json.key("verl_version").value(prof::verlVersionName(r->model.verl.version));
+            json.key("verl_version_source")
+                .value(r->model.verl.detection.overridden ? "override"
+                       : r->model.verl.detection.detected ? "detected"
+                                                          : "assumed");
+            json.key("verl_version_evidence");
+            writeStrings(r->model.verl.detection.why, json);
+        }
+        json.key("diagnostics");
         writeDiagnosticsJson(r->diagnostics, json);
         json.endObject();
         out << json.str() << "\n";
@@ -320,6 +436,8 @@ int cmdValidate(const Args &args, std::ostream &out, std::ostream &err)
             errors += d.severity == prof::Severity::Error;
             warnings += d.severity == prof::Severity::Warning;
         }
+        if (r->model.framework == prof::Framework::Verl)
+            out << verlVersionLine(*r) << "\n";
         out << prof::frameworkName(r->model.framework) << ": " << errors << " error(s), " << warnings
             << " warning(s)\n";
     }
@@ -335,11 +453,13 @@ int cmdPlan(const Args &args, std::ostream &out, std::ostream &err)
                    "as the framework renders it, the environment it adds, the capture ranges and the files it "
                    "writes; the workers left unwrapped, with why; the driver line. Diagnostics go to stderr; exit 1 "
                    "when any is an error.";
-    spec.epilog = "Example:\n  profstudio-cli plan --config-dir examples/embodiment/config --config-name "
-                  "maniskill_ppo_mlp '+cluster.profiling.steps=[3]'";
+    spec.epilog = std::string("Example:\n  profstudio-cli plan --config-dir examples/embodiment/config --config-name "
+                              "maniskill_ppo_mlp '+cluster.profiling.steps=[3]'") +
+                  kSupportedReleases;
     std::string format;
     int status = -1;
-    const auto r = analyzeForCommand(spec, "output format (default text)", args, out, err, format, status);
+    ParsedArgs parsed;
+    const auto r = analyzeForCommand(spec, "output format (default text)", args, out, err, format, status, parsed);
     if (!r)
         return status;
     printDiagnostics(r->diagnostics, err);

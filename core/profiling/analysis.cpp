@@ -50,7 +50,8 @@ std::shared_ptr<const AnalysisResult> analyze(const AnalysisInput &input)
         break;
     }
     case Framework::Verl:
-        readVerlProfiling(cfg, input.cluster, result->model.verl, result->diagnostics);
+        readVerlProfiling(cfg, input.cluster, result->model.verl, result->diagnostics,
+                          VerlReadOptions{input.verlVersion, input.launch.raySessionDir});
         result->launch = buildVerlLaunchPlan(result->model.verl, input.launch, input.compose.configName, overrides);
         break;
     case Framework::Unknown:

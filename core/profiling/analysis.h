@@ -18,6 +18,7 @@
 #include "core/profiling/profileplan.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct AnalysisInput
     std::shared_ptr<const config::ComposeResult> composed; // required
     ClusterDescription cluster;
     LaunchOptions launch;
+    // verl: the version whose rules apply; nullopt = detected from the config (verlversion.h).
+    std::optional<VerlVersion> verlVersion;
     // Exports other than yaml-minimal are cheap; yaml-minimal composes the baseline again.
     bool withExports = true;
     bool withYamlMinimal = false;

@@ -28,6 +28,8 @@ public:
     // The value as written (an interpolation stays an interpolation).
     const config::Node *raw(std::string_view path) const;
     bool has(std::string_view path) const { return get(path) != nullptr; }
+    // The whole tree as written (for schema questions such as which verl it is).
+    const config::Node &rawRoot() const { return m_raw; }
 
     // Typed reads with a fallback for absent, null or wrongly typed values.
     std::string string(std::string_view path, const std::string &fallback = {}) const;

@@ -18,6 +18,15 @@ struct CaptureRange
     std::vector<long long> steps; // training steps inside (framework numbering)
 };
 
+// A shell command the framework runs itself after profiling (verl main's finish_hook_cmd).
+struct HookRun
+{
+    std::string when;                                     // "after step 5"
+    std::vector<std::string> argv;                        // {"/bin/sh", "-c", CMD}
+    std::string command;                                  // argv shell-quoted; bash splits it back
+    std::vector<std::pair<std::string, std::string>> env; // added for the command, in order
+};
+
 struct WorkerLaunch
 {
     std::string name;  // Ray worker name: "ActorGroup:0", "TaskRunner", "global_pool:3"
@@ -32,6 +41,7 @@ struct WorkerLaunch
     std::vector<std::pair<std::string, std::string>> env; // added by profiling, in order
     std::vector<CaptureRange> captureRanges;
     std::vector<std::string> outputs; // paths on `node`; <PID>, <RID>, <hostname>... mark run-time parts
+    std::vector<HookRun> hooks;       // commands run by the worker after profiling
 };
 
 struct LaunchPlan

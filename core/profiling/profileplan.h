@@ -5,6 +5,8 @@
 // (../shared/spec/profiling-config.md A2-A5, B2-B7). Plain values; built by readRLinf() /
 // readVerl() (rlinfschema.h, verlschema.h).
 
+#include "core/profiling/verlversion.h"
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -71,6 +73,13 @@ struct VerlRoleProfiler
     std::vector<std::string> npuContents;
     std::string npuLevel = "level0";
     bool npuAnalysis = true;
+    // verl 0.9+: torch.profiler.schedule over update mini-batches (enabled iff active > 0).
+    struct TorchSchedule
+    {
+        long long skipFirst = 0, wait = 0, warmup = 0, active = 0, repeat = 0;
+    } torchSchedule;
+    // verl 0.8+: precision_debugger stages (null = every stage the role runs).
+    std::optional<std::vector<std::string>> precisionStages;
 
     // DistProfiler's rank rule (B4): all_ranks; else ranks; else rank 0 iff enable. The old
     // schema (legacy=true) has no rank-0 default.
@@ -81,6 +90,8 @@ struct VerlRoleProfiler
 
 struct VerlProfiling
 {
+    VerlVersion version = VerlVersion::V0_5; // detected or --verl-version (verlversion.h)
+    VerlVersionDetection detection;
     bool legacy = false;                         // old schema (trainer.profile_steps ...)
     std::optional<std::string> tool;             // global_profiler.tool (legacy: "nsys" when steps set)
     std::optional<std::vector<long long>> steps; // 1-based; nullopt = null
@@ -96,8 +107,19 @@ struct VerlProfiling
     long long gpusPerNode = 8;
     bool refUsed = false;
     bool criticUsed = false;
-    bool rewardModelUsed = false; // a separate rm worker group that receives start/stop
-    bool agentLoop = false;       // rollout.mode == async
+    bool rewardModelUsed = false;        // a separate rm worker group that receives start/stop
+    bool agentLoop = false;              // rollout.mode == async
+    std::string rolloutEngine;           // actor_rollout_ref.rollout.name: vllm, sglang, trtllm, ...
+    long long rolloutGpusPerReplica = 1; // rollout tp * dp * pp (main: global rank -> replica)
+    bool megatron = false;               // actor strategy megatron: torch names carry tp/pp/dp/cp
+    long long updateMiniBatches = 0;     // per step: train_batch_size / ppo_mini_batch_size * ppo_epochs (0 = unknown)
+    bool fullyAsync = false;             // fully-async trainer: steps count parameter versions
+    // verl main: reports relocated into save_path, and a shell command after the last step.
+    bool relocateResults = false;
+    std::optional<std::string> finishHookCmd;
+    bool finishHookAllRanks = false;
+    std::vector<long long> finishHookRanks;
+    std::string pyExecutable; // ray_kwargs.ray_init.runtime_env.py_executable (main)
 
     const VerlRoleProfiler *role(const std::string &name) const;
 };

@@ -82,6 +82,25 @@ const std::vector<RuleInfo> &ruleCatalogue()
         {"verl.discrete-inconsistent", W, false, "discrete differs across roles"},
         {"verl.agent-loop-discrete", W, false, "agent-loop rollout profiled with npu/torch but not discrete"},
         {"verl.legacy-key", W, false, "an old-schema key, with the new key it maps to"},
+        // ---- verl, per release (../shared/spec/profiling-config-2026.md V2-V10; verlversionrules.cpp) ----
+        {"verl.reward-model-profiler-removed", E, false, "reward_model.profiler on verl >= 0.7.1 (removed by #5255)"},
+        {"verl.torch-key-unknown", E, false, "a torch tool_config key that version's TorchProfilerToolConfig lacks"},
+        {"verl.torch-schedule-type", E, true, "a torch schedule field that is not an int (0.9+)"},
+        {"verl.torch-schedule-negative", E, true, "a negative torch schedule field (0.9+)"},
+        {"verl.torch-schedule-inactive", W, false, "a torch schedule with active 0: verl ignores it (0.9+)"},
+        {"verl.profile-token-type", E, true, "profile_token_start/_end not an int or None (0.9+)"},
+        {"verl.profile-token-negative", E, true, "a negative profile_token_start/_end (0.9+)"},
+        {"verl.profile-token-order", E, true, "profile_token_end not above profile_token_start (0.9+)"},
+        {"verl.precision-debugger-type", E, true, "a precision_debugger field of the wrong type (0.8+)"},
+        {"verl.precision-debugger-steps-deprecated", W, true, "precision_debugger.steps is ignored (0.8+)"},
+        {"verl.precision-debugger-stage", W, true, "an unknown precision_debugger stage (0.8+)"},
+        {"verl.precision-debugger-stage-strict", E, true, "an unknown precision_debugger stage with strict (0.8+)"},
+        {"verl.finish-hook-cmd-type", E, true, "finish_hook_cmd is not a string or null (main)"},
+        {"verl.finish-hook-ranks-type", E, true, "finish_hook_ranks is not a list (main)"},
+        {"verl.finish-hook-double-quote", W, false, "finish_hook_cmd holds a double quote (main)"},
+        {"verl.relocate-ray-temp-dir", W, false, "relocate_results with a non-default Ray temp dir (main)"},
+        {"verl.py-executable-nsys", W, false, "ray_init.runtime_env.py_executable under nsys (Ray #66093, main)"},
+        {"verl.rollout-tool-unsupported", W, true, "a profiler tool the rollout server does not accept (0.7.1+)"},
     };
     return k;
 }

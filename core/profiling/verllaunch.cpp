@@ -2,6 +2,7 @@
 
 #include "core/common/shellquote.h"
 #include "core/profiling/pathutil.h"
+#include "core/profiling/verloutputs.h"
 #include "core/profiling/verlschema.h"
 
 #include <algorithm>
@@ -16,22 +17,6 @@ std::string windowLabel(const std::vector<long long> &steps)
     if (steps.size() == 1)
         return "step " + std::to_string(steps.front());
     return "steps " + std::to_string(steps.front()) + "-" + std::to_string(steps.back());
-}
-
-// Annotated call -> the `role` argument verl passes (sub-folder of torch/npu discrete output).
-std::string annotateRole(const std::string &call)
-{
-    if (call == "generate_sequences")
-        return "rollout_generate";
-    if (call == "compute_log_prob")
-        return "actor_compute_log_prob";
-    if (call == "update_actor")
-        return "actor_update";
-    if (call == "compute_ref_log_prob")
-        return "ref_compute_log_prob";
-    if (call == "update_critic")
-        return "critic_update";
-    return call; // compute_values, compute_rm_score
 }
 
 } // namespace
@@ -79,6 +64,219 @@ OptionList verlWorkerNsightOptions(const VerlProfiling &p)
     return opts;
 }
 
+namespace {
+
+constexpr const char *kNvtxInjectionEnv = "NVTX_INJECTION64_PATH";
+constexpr const char *kNvtxInjectionDisabled = "/nonexistent/verl-disabled-nvtx-injection.so";
+constexpr const char *kVerlRayNsightDir = "/tmp/ray/session_latest/logs/nsight"; // hardcoded in nvtx_profile.py
+
+// What every worker of the global pool shares.
+struct PoolContext
+{
+    const VerlProfiling &p;
+    const LaunchOptions &options;
+    bool stepsSet = false;
+    bool nsys = false;
+    bool workersWrapped = false;
+    RayNsightCommand workerCmd = {};
+    std::vector<std::vector<long long>> windows = {};
+    std::vector<std::string> roles = {};
+    long long miniBatches = 0;
+    std::string nsightDir = {};
+};
+
+// main (#7408) names nsys ranges by the stage label, earlier releases by the method name.
+std::string nsysRangeName(const VerlProfiling &p, const std::string &call)
+{
+    return verlVersionTraits(p.version).stageLabelIsNvtxMessage ? verlStageLabel(call) : call;
+}
+
+// main, tool torch: verl's runtime env disables NVTX injection so Kineto gets CUPTI (V10).
+void addProfilingEnv(const VerlProfiling &p, WorkerLaunch &w)
+{
+    if (p.tool == "torch" && verlVersionTraits(p.version).nvtxInjectionForTorch)
+        w.env.emplace_back(kNvtxInjectionEnv, kNvtxInjectionDisabled);
+}
+
+WorkerLaunch controllerLaunch(const PoolContext &c)
+{
+    const VerlProfiling &p = c.p;
+    WorkerLaunch controller;
+    controller.name = "TaskRunner";
+    controller.group = "TaskRunner";
+    controller.node = -1;
+    if (c.nsys && c.stepsSet && p.controllerOptions) {
+        const auto cmd = rayNsightCommand(*p.controllerOptions, c.options.raySessionDir);
+        controller.wrapped = true;
+        controller.argv = cmd.argv;
+        controller.command = cmd.command;
+        controller.captureRanges.push_back({"whole process (no capture range)", {}});
+        controller.outputs.push_back(c.nsightDir + "worker_process_<PID>.nsys-rep");
+    } else {
+        controller.reason = p.device != "cuda" ? "device is not cuda"
+                            : p.tool != "nsys" ? "tool is not nsys: runtime_env has no nsight entry"
+                            : !c.stepsSet      ? "global_profiler.steps is null or empty"
+                                               : "controller_nsight_options is null";
+    }
+    addProfilingEnv(p, controller);
+    return controller;
+}
+
+void nsysWorker(const PoolContext &c, WorkerLaunch &w)
+{
+    const VerlProfiling &p = c.p;
+    w.wrapped = true;
+    w.argv = c.workerCmd.argv;
+    w.command = c.workerCmd.command;
+    const long long ranges = verlRangesForRank(p, w.rank);
+    const bool discrete = ranges > 0 && ranges != static_cast<long long>(c.windows.size());
+    if (ranges == 0) {
+        w.reason = "runs under nsys but no role profiles this rank: no capture range opens";
+        return;
+    }
+    if (!discrete) {
+        for (const auto &win : c.windows)
+            w.captureRanges.push_back({windowLabel(win), win});
+    } else {
+        const auto calls = verlAnnotatedCalls(p, w.rank);
+        for (long long s : std::set<long long>(p.steps->begin(), p.steps->end()))
+            for (const auto &call : calls)
+                w.captureRanges.push_back({"step " + std::to_string(s) + ": " + nsysRangeName(p, call), {s}});
+    }
+    if (p.relocateResults && verlVersionTraits(p.version).relocateAndFinishHook) {
+        const VerlRoleProfiler *actor = p.role("actor");
+        w.outputs.push_back(verlRelocatedNsysPath(actor && !actor->savePath.empty() ? actor->savePath : p.savePath,
+                                                  verlHybridWorkerRole(p)));
+    } else {
+        w.outputs.push_back(c.nsightDir + "worker_process_<PID>.<RID>.nsys-rep");
+    }
+}
+
+void inProcessWorker(const PoolContext &c, WorkerLaunch &w)
+{
+    const VerlProfiling &p = c.p;
+    w.reason = p.device != "cuda" && p.tool == "nsys" ? "device is not cuda"
+               : p.tool == "nsys"
+                   ? (c.stepsSet ? "worker_nsight_options is null" : "global_profiler.steps is null or empty")
+               : p.tool ? "tool " + *p.tool + " profiles in process: no launch wrapper"
+                        : "global_profiler.tool is null";
+    if (!c.stepsSet || !p.tool || *p.tool == "nsys")
+        return;
+    w.outputs = verlInProcessOutputs(p, w.rank, c.miniBatches);
+    if (!w.outputs.empty())
+        for (const auto &win : c.windows)
+            w.captureRanges.push_back({windowLabel(win), win});
+}
+
+// finish_hook_cmd (main): once, after the last profiled step, on the selected ranks (V3).
+void finishHook(const PoolContext &c, WorkerLaunch &w)
+{
+    const VerlProfiling &p = c.p;
+    if (!p.finishHookCmd || !c.stepsSet || !verlVersionTraits(p.version).relocateAndFinishHook)
+        return;
+    const VerlRoleProfiler *actor = p.role("actor");
+    const bool selected = p.finishHookAllRanks         ? true
+                          : !p.finishHookRanks.empty() ? std::find(p.finishHookRanks.begin(), p.finishHookRanks.end(),
+                                                                   w.rank) != p.finishHookRanks.end()
+                                                       : actor && actor->profilesRank(w.rank, p.legacy);
+    if (!selected)
+        return;
+    HookRun hook;
+    hook.when = "after step " + std::to_string(*std::max_element(p.steps->begin(), p.steps->end()));
+    hook.argv = {"/bin/sh", "-c", *p.finishHookCmd};
+    hook.command = shellJoin(hook.argv);
+    const std::string save = actor && !actor->savePath.empty() ? actor->savePath : p.savePath;
+    hook.env = {{"VERL_PROFILE_SAVE_PATH", save},
+                {"VERL_PROFILE_TOOL", p.tool.value_or("")},
+                {"VERL_PROFILE_RANK", std::to_string(w.rank)},
+                {"VERL_PROFILE_PID", "<PID>"},
+                {"VERL_PROFILE_ROLE", verlHybridWorkerRole(p)}};
+    if (p.tool == "nsys")
+        hook.env.emplace_back("VERL_PROFILE_RAY_NSIGHT_DIR", kVerlRayNsightDir);
+    w.hooks.push_back(std::move(hook));
+}
+
+// 0.9+: vLLM/SGLang write their own torch traces per rollout replica (V7).
+void rolloutEngineOutputs(const PoolContext &c, WorkerLaunch &w)
+{
+    const VerlProfiling &p = c.p;
+    const VerlRoleProfiler *rollout = p.role("rollout");
+    if (p.version < VerlVersion::V0_9 || p.tool != "torch" || !c.stepsSet || !rollout || !rollout->enable ||
+        (p.rolloutEngine != "vllm" && p.rolloutEngine != "sglang") || w.rank % p.rolloutGpusPerReplica != 0)
+        return;
+    const long long replica = w.rank / p.rolloutGpusPerReplica;
+    bool profiled = false; // main: ranks are global GPU ranks mapped to replicas
+    for (long long g = w.rank; g < w.rank + p.rolloutGpusPerReplica; ++g)
+        profiled = profiled || rollout->profilesRank(g, false);
+    if (!profiled)
+        return;
+    const std::string save = rollout->savePath.empty() ? p.savePath : rollout->savePath;
+    if (p.relocateResults)
+        w.outputs.push_back(joinPath(save, "rollout-replica" + std::to_string(replica) + "_<engine trace file>"));
+    else
+        w.outputs.push_back(joinPath(save, "agent_loop_rollout_replica_" + std::to_string(replica) + "/"));
+}
+
+WorkerLaunch poolWorker(const PoolContext &c, long long rank)
+{
+    WorkerLaunch w;
+    w.group = "global_pool";
+    w.rank = rank;
+    w.node = c.p.gpusPerNode > 0 ? rank / c.p.gpusPerNode : 0;
+    w.name = "global_pool:" + std::to_string(rank);
+    w.roles = c.roles;
+    if (c.workersWrapped)
+        nsysWorker(c, w);
+    else
+        inProcessWorker(c, w);
+    rolloutEngineOutputs(c, w);
+    finishHook(c, w);
+    addProfilingEnv(c.p, w);
+    return w;
+}
+
+void addNotes(const PoolContext &c, LaunchPlan &plan)
+{
+    const VerlProfiling &p = c.p;
+    plan.notes.push_back(std::string("verl ") + verlVersionName(p.version) +
+                         (p.detection.overridden ? " (--verl-version)"
+                          : p.detection.detected ? " (detected)"
+                                                 : " (assumed)"));
+    if (c.nsys && c.stepsSet) {
+        if (p.relocateResults)
+            plan.notes.push_back("relocate_results: each worker moves its reports from " +
+                                 std::string(kVerlRayNsightDir) +
+                                 " into save_path after every profiled step, named "
+                                 "<role>_<hostname>_worker_process_<PID>.<RID>.nsys-rep");
+        else
+            plan.notes.push_back(
+                "Ray writes the reports on each node under " + c.nsightDir +
+                " (the session id is only known once Ray starts; /tmp/ray/session_latest links to it)");
+        plan.notes.push_back("<RID> numbers the capture ranges of one process (one report per range), not the "
+                             "training step");
+        plan.notes.push_back("Ray joins the nsys command without shell quoting; the TaskRunner runs on whichever node "
+                             "Ray picks");
+    } else if (c.stepsSet && p.tool && *p.tool != "nsys") {
+        plan.notes.push_back("save_path is relative to each worker's working directory on its node");
+        if (p.tool == "torch" && p.continuous && p.version < VerlVersion::V0_7_1)
+            plan.notes.push_back("torch continuous mode rewrites one file per rank and role on every profiled step");
+    }
+    if (p.tool == "torch" && verlVersionTraits(p.version).nvtxInjectionForTorch)
+        plan.notes.push_back(
+            "tool torch: verl sets NVTX_INJECTION64_PATH=/nonexistent/verl-disabled-nvtx-injection.so "
+            "for all workers so Kineto can subscribe to CUPTI (keep yours with VERL_KEEP_NVTX_INJECTION=1)");
+    if (p.fullyAsync && p.version >= VerlVersion::V0_8)
+        plan.notes.push_back("fully-async trainer: global_profiler.steps counts parameter versions "
+                             "(current_param_version + 1, #6461), not rollout or trainer iterations");
+    if (verlVersionTraits(p.version).engineWorkers && c.stepsSet && p.tool)
+        plan.notes.push_back("V1 engine workers: rollout generation is not inside the worker's profiling window; the "
+                             "inference servers are profiled around the whole step (rollout profiler block)");
+    if (p.legacy)
+        plan.notes.push_back("old verl profiling schema (before #2894): see `export --as migration`");
+}
+
+} // namespace
+
 LaunchPlan buildVerlLaunchPlan(const VerlProfiling &p, const LaunchOptions &options, const std::string &configName,
                                const std::vector<std::string> &overrides)
 {
@@ -86,148 +284,43 @@ LaunchPlan buildVerlLaunchPlan(const VerlProfiling &p, const LaunchOptions &opti
     plan.framework = Framework::Verl;
     plan.backend = p.tool.value_or(std::string());
     plan.driverArgv = {"python3", "-m", "verl.trainer.main_ppo"};
-    if (!options.remoteConfigDir.empty()) {
+    if (!options.remoteConfigDir.empty())
         plan.driverArgv.push_back("--config-path=" + options.remoteConfigDir);
-    }
     if (!configName.empty() && configName != "ppo_trainer")
         plan.driverArgv.push_back("--config-name=" + configName);
     plan.driverArgv.insert(plan.driverArgv.end(), overrides.begin(), overrides.end());
     plan.driverCommand = shellJoin(plan.driverArgv);
 
-    const bool stepsSet = p.steps && !p.steps->empty();
-    const bool cuda = p.device == "cuda";
-    const bool nsys = p.tool == "nsys" && cuda;
-    const std::string nsightDir = joinPath(options.raySessionDir, "logs/nsight/");
-
-    // Controller (main_ppo.py): TaskRunner under nsys when steps are set.
-    WorkerLaunch controller;
-    controller.name = "TaskRunner";
-    controller.group = "TaskRunner";
-    controller.node = -1;
-    if (nsys && stepsSet && p.controllerOptions) {
-        const auto cmd = rayNsightCommand(*p.controllerOptions, options.raySessionDir);
-        controller.wrapped = true;
-        controller.argv = cmd.argv;
-        controller.command = cmd.command;
-        controller.captureRanges.push_back({"whole process (no capture range)", {}});
-        controller.outputs.push_back(nsightDir + "worker_process_<PID>.nsys-rep");
-    } else {
-        controller.reason = !cuda              ? "device is not cuda"
-                            : p.tool != "nsys" ? "tool is not nsys: runtime_env has no nsight entry"
-                            : !stepsSet        ? "global_profiler.steps is null or empty"
-                                               : "controller_nsight_options is null";
-    }
-    plan.workers.push_back(std::move(controller));
-
-    const long long world = p.nnodes * p.gpusPerNode;
-    std::vector<std::string> roles = {"actor_rollout"};
+    PoolContext c{p, options};
+    c.stepsSet = p.steps && !p.steps->empty();
+    c.nsys = p.tool == "nsys" && p.device == "cuda";
+    c.nsightDir = joinPath(options.raySessionDir, "logs/nsight/");
+    c.workersWrapped = c.nsys && c.stepsSet && p.workerOptions.has_value();
+    if (c.workersWrapped)
+        c.workerCmd = rayNsightCommand(verlWorkerNsightOptions(p), options.raySessionDir);
+    c.windows = verlWindows(p);
+    c.roles = {"actor_rollout"};
     if (p.refUsed)
-        roles.push_back("ref");
+        c.roles.push_back("ref");
     if (p.criticUsed)
-        roles.push_back("critic");
-    const bool workersWrapped = nsys && stepsSet && p.workerOptions.has_value();
-    RayNsightCommand workerCmd;
-    if (workersWrapped)
-        workerCmd = rayNsightCommand(verlWorkerNsightOptions(p), options.raySessionDir);
-    const auto windows = verlWindows(p);
-    const VerlRoleProfiler *actor = p.role("actor");
-    std::set<long long> nodes;
+        c.roles.push_back("critic");
+    c.miniBatches = p.updateMiniBatches;
+
+    plan.workers.push_back(controllerLaunch(c));
+    const long long world = p.nnodes * p.gpusPerNode;
     plan.workers.reserve(static_cast<size_t>(world) + 1);
+    std::set<long long> nodes;
     for (long long rank = 0; rank < world; ++rank) {
-        WorkerLaunch w;
-        w.group = "global_pool";
-        w.rank = rank;
-        w.node = p.gpusPerNode > 0 ? rank / p.gpusPerNode : 0;
-        w.name = "global_pool:" + std::to_string(rank);
-        w.roles = roles;
-        const auto calls = verlAnnotatedCalls(p, rank);
-        if (workersWrapped) {
-            w.wrapped = true;
-            w.argv = workerCmd.argv;
-            w.command = workerCmd.command;
-            const long long ranges = verlRangesForRank(p, rank);
-            const bool discrete = ranges > 0 && ranges != static_cast<long long>(windows.size());
-            if (ranges == 0) {
-                w.reason = "runs under nsys but no role profiles this rank: no capture range opens";
-            } else if (!discrete) {
-                for (const auto &win : windows)
-                    w.captureRanges.push_back({windowLabel(win), win});
-            } else {
-                for (long long s : std::set<long long>(p.steps->begin(), p.steps->end()))
-                    for (const auto &c : calls)
-                        w.captureRanges.push_back({"step " + std::to_string(s) + ": " + c, {s}});
-            }
-            if (ranges > 0) {
-                w.outputs.push_back(nsightDir + "worker_process_<PID>.<RID>.nsys-rep");
-                nodes.insert(w.node);
-            }
-        } else {
-            w.reason = !cuda && p.tool == "nsys" ? "device is not cuda"
-                       : p.tool == "nsys"
-                           ? (stepsSet ? "worker_nsight_options is null" : "global_profiler.steps is null or empty")
-                       : p.tool ? "tool " + *p.tool + " profiles in process: no launch wrapper"
-                                : "global_profiler.tool is null";
-            if (stepsSet && p.tool && *p.tool != "nsys" && !calls.empty()) {
-                const std::string &t = *p.tool;
-                const bool discrete = actor && actor->discreteFor(t);
-                const std::string base = actor ? actor->savePath : p.savePath;
-                for (const auto &win : windows)
-                    w.captureRanges.push_back({windowLabel(win), win});
-                if (t == "torch") {
-                    if (discrete)
-                        for (const auto &c : calls)
-                            w.outputs.push_back(joinPath(joinPath(base, annotateRole(c)),
-                                                         "prof_rank-" + std::to_string(rank) + ".json.gz"));
-                    else {
-                        // Continuous mode: actor_rollout starts with role "e2e", the other
-                        // roles without a role, i.e. straight under their save_path.
-                        const std::string file = "prof_rank-" + std::to_string(rank) + ".json.gz";
-                        if (actor && actor->profilesRank(rank, p.legacy))
-                            w.outputs.push_back(joinPath(base, "e2e/" + file));
-                        for (const char *other : {"ref", "critic"}) {
-                            const VerlRoleProfiler *r = p.role(other);
-                            const bool used = std::string(other) == "ref" ? p.refUsed : p.criticUsed;
-                            const std::string path = r ? joinPath(r->savePath, file) : std::string();
-                            if (used && r && r->profilesRank(rank, p.legacy) &&
-                                std::find(w.outputs.begin(), w.outputs.end(), path) == w.outputs.end())
-                                w.outputs.push_back(path);
-                        }
-                    }
-                } else if (t == "npu") {
-                    if (discrete)
-                        for (const auto &c : calls)
-                            w.outputs.push_back(
-                                joinPath(joinPath(base, annotateRole(c)), "<hostname>_<PID>_<timestamp>_ascend_pt/"));
-                    else
-                        w.outputs.push_back(joinPath(base, "e2e/<hostname>_<PID>_<timestamp>_ascend_pt/"));
-                } else if (t == "torch_memory") {
-                    for (long long s : std::set<long long>(p.steps->begin(), p.steps->end()))
-                        w.outputs.push_back(joinPath(base.empty() ? "outputs/profile" : base,
-                                                     "step" + std::to_string(s) + "/torch_memory_rank" +
-                                                         std::to_string(rank) + "_pid<PID>.pickle"));
-                }
-                if (!w.outputs.empty())
-                    nodes.insert(w.node);
-            }
-        }
-        plan.workers.push_back(std::move(w));
+        plan.workers.push_back(poolWorker(c, rank));
+        if (!plan.workers.back().outputs.empty())
+            nodes.insert(plan.workers.back().node);
     }
+    const VerlRoleProfiler *actor = p.role("actor");
+    const std::string save = actor ? actor->savePath : p.savePath;
+    const bool inRayDir = c.nsys && !(p.relocateResults && verlVersionTraits(p.version).relocateAndFinishHook);
     for (long long n : nodes)
-        plan.collect.emplace_back(n, nsys ? nsightDir : (actor ? actor->savePath : p.savePath));
-    if (nsys && stepsSet) {
-        plan.notes.push_back("Ray writes the reports on each node under " + nsightDir +
-                             " (the session id is only known once Ray starts; /tmp/ray/session_latest links to it)");
-        plan.notes.push_back("<RID> numbers the capture ranges of one process (one report per range), not the "
-                             "training step");
-        plan.notes.push_back("Ray joins the nsys command without shell quoting; the TaskRunner runs on whichever node "
-                             "Ray picks");
-    } else if (stepsSet && p.tool && *p.tool != "nsys") {
-        plan.notes.push_back("save_path is relative to each worker's working directory on its node");
-        if (p.tool == "torch" && p.continuous)
-            plan.notes.push_back("torch continuous mode rewrites one file per rank and role on every profiled step");
-    }
-    if (p.legacy)
-        plan.notes.push_back("old verl profiling schema (before #2894): see `export --as migration`");
+        plan.collect.emplace_back(n, inRayDir ? c.nsightDir : save);
+    addNotes(c, plan);
     return plan;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/profiling/pyconvert.h"
 #include "core/profiling/pythonrepr.h"
+#include "core/profiling/verlversionrules.h"
 
 #include <algorithm>
 #include <set>
@@ -13,8 +14,6 @@ using config::Node;
 namespace {
 
 const std::vector<std::string> kTools = {"nsys", "npu", "torch", "torch_memory"};
-const std::vector<std::string> kRoleKeys = {"_target_", "tool",      "enable",      "all_ranks",
-                                            "ranks",    "save_path", "tool_config", "global_tool_config"};
 const std::vector<std::string> kTorchContents = {
     "cuda", "cpu", "memory", "shapes", "stack", "profile-by-stage", "merge-profiles"};
 const std::vector<std::string> kNpuContents = {"npu", "cpu", "memory", "shapes", "module", "stack"};
@@ -99,8 +98,10 @@ void readSteps(const ConfigReader &cfg, const std::string &path, VerlProfiling &
     out.steps = v;
 }
 
-void checkTorchConfig(const ConfigReader &cfg, const std::string &path, VerlRoleProfiler &r, Diagnostics &diags)
+void checkTorchConfig(const ConfigReader &cfg, const std::string &path, const VerlVersionTraits &traits,
+                      VerlRoleProfiler &r, Diagnostics &diags)
 {
+    const std::vector<std::string> &allowed = traits.torchContents;
     const Node *contents = cfg.get(path + ".contents");
     if (contents && !contents->isNull()) {
         // Membership runs before the type check: a string fails on its first character.
@@ -115,10 +116,9 @@ void checkTorchConfig(const ConfigReader &cfg, const std::string &path, VerlRole
             items = contents->keys(); // iterating a mapping yields its keys
         bool bad = false;
         for (size_t i = 0; i < items.size() && !bad; ++i)
-            if (!contains(kTorchContents, items[i])) {
+            if (!contains(allowed, items[i])) {
                 cfg.report(diags, "verl.torch-contents-invalid",
-                           "Profiler contents only supports " + pythonListRepr(kTorchContents) + ", but gets " +
-                               items[i],
+                           "Profiler contents only supports " + pythonListRepr(allowed) + ", but gets " + items[i],
                            contents->isList() ? path + ".contents." + std::to_string(i) : path + ".contents");
                 bad = true;
             }
@@ -209,7 +209,7 @@ void readRole(const ConfigReader &cfg, const RoleSpec &spec, bool validate, cons
         return;
     r.present = true;
     for (const auto &k : block->keys()) {
-        if (contains(kRoleKeys, k))
+        if (contains(verlVersionTraits(global.version).roleKeys, k))
             continue;
         if (validate)
             cfg.report(diags, "verl.role-unknown-key", "Key '" + k + "' not in 'ProfilerConfig'", r.path + "." + k);
@@ -245,7 +245,7 @@ void readRole(const ConfigReader &cfg, const RoleSpec &spec, bool validate, cons
     r.nsysDiscrete = cfg.boolean(r.path + ".tool_config.nsys.discrete", global.nsysDiscrete);
     r.npuDiscrete = cfg.boolean(r.path + ".tool_config.npu.discrete", false);
     r.torchDiscrete = cfg.boolean(r.path + ".tool_config.torch.discrete", false);
-    if (!validate || !r.tool || !contains(kTools, *r.tool))
+    if (!validate || !r.tool || !contains(verlVersionTraits(global.version).tools, *r.tool))
         return;
     // Only the selected tool's config is instantiated (fsdp_workers.py), so only it is checked.
     const Node *tc = block->find("tool_config");
@@ -259,7 +259,7 @@ void readRole(const ConfigReader &cfg, const RoleSpec &spec, bool validate, cons
         return;
     }
     if (*r.tool == "torch")
-        checkTorchConfig(cfg, tcPath, r, diags);
+        checkTorchConfig(cfg, tcPath, verlVersionTraits(global.version), r, diags);
     else if (*r.tool == "npu")
         checkNpuConfig(cfg, tcPath, r, diags);
     else if (*r.tool == "torch_memory")
@@ -382,13 +382,23 @@ std::vector<std::string> verlAnnotatedCalls(const VerlProfiling &p, long long ra
         const VerlRoleProfiler *r = p.role(role);
         return r && r->profilesRank(rank, p.legacy);
     };
+    // 0.8+ runs engine_workers.py only: no generate_sequences / compute_values annotations, the
+    // critic's one annotated call is its TrainingWorker's train_batch (V8).
+    const bool engine = verlVersionTraits(p.version).engineWorkers;
     if (profiles("actor")) {
-        calls.insert(calls.end(), {"generate_sequences", "compute_log_prob", "update_actor"});
+        if (engine)
+            calls.insert(calls.end(), {"compute_log_prob", "update_actor"});
+        else
+            calls.insert(calls.end(), {"generate_sequences", "compute_log_prob", "update_actor"});
     }
     if (p.refUsed && profiles("ref"))
         calls.push_back("compute_ref_log_prob");
-    if (p.criticUsed && profiles("critic"))
-        calls.insert(calls.end(), {"compute_values", "update_critic"});
+    if (p.criticUsed && profiles("critic")) {
+        if (engine)
+            calls.push_back("train_batch");
+        else
+            calls.insert(calls.end(), {"compute_values", "update_critic"});
+    }
     return calls;
 }
 
@@ -406,10 +416,10 @@ long long verlRangesForRank(const VerlProfiling &p, long long rank)
     return verlWindowCount(p);
 }
 
-void readVerlProfiling(const ConfigReader &cfg, const ClusterDescription &cluster, VerlProfiling &out,
-                       Diagnostics &diags)
+namespace {
+
+void readRunFacts(const ConfigReader &cfg, const ClusterDescription &cluster, VerlProfiling &out)
 {
-    out = VerlProfiling{};
     out.device = cfg.string("trainer.device", "cuda");
     out.nnodes = cluster.numNodes.value_or(cfg.integer("trainer.nnodes", 1));
     out.gpusPerNode = cluster.gpusPerNode.value_or(cfg.integer("trainer.n_gpus_per_node", 8));
@@ -422,164 +432,207 @@ void readVerlProfiling(const ConfigReader &cfg, const ClusterDescription &cluste
     out.rewardModelUsed =
         cfg.boolean("reward_model.enable", false) && !cfg.boolean("reward_model.use_reward_loop", false);
     out.agentLoop = cfg.string("actor_rollout_ref.rollout.mode") == "async";
+    const std::string rollout = "actor_rollout_ref.rollout.";
+    out.rolloutEngine = cfg.string(rollout + "name");
+    out.rolloutGpusPerReplica = std::max<long long>(1, cfg.integer(rollout + "tensor_model_parallel_size", 1) *
+                                                           cfg.integer(rollout + "data_parallel_size", 1) *
+                                                           cfg.integer(rollout + "pipeline_model_parallel_size", 1));
+    out.megatron = cfg.string("actor_rollout_ref.actor.strategy") == "megatron";
+    const long long miniBatch = cfg.integer("actor_rollout_ref.actor.ppo_mini_batch_size", 0);
+    if (miniBatch > 0)
+        out.updateMiniBatches = cfg.integer("data.train_batch_size", 0) / miniBatch *
+                                std::max<long long>(1, cfg.integer("actor_rollout_ref.actor.ppo_epochs", 1));
+    out.fullyAsync = cfg.has("async_training") || cfg.string("trainer.v1.trainer_mode").find("async") == 0;
+}
 
-    if (isVerlLegacySchema(cfg)) {
-        readLegacy(cfg, out, diags);
-    } else {
-        const std::string g = "global_profiler";
-        if (const Node *tool = cfg.get(g + ".tool"); tool && !tool->isNull()) {
-            const std::string t = pythonStr(*tool);
-            out.tool = t;
-            if (!contains(kTools, t))
-                cfg.report(diags, "verl.tool-unknown",
-                           "global_profiler.tool must be null, nsys, npu, torch or torch_memory, got '" + t +
-                               "' (verl then profiles nothing)",
-                           g + ".tool");
-        }
-        readSteps(cfg, g + ".steps", out, diags);
-        out.continuous = cfg.boolean(g + ".profile_continuous_steps", false);
-        out.savePath = cfg.string(g + ".save_path", "outputs/profile");
-        const std::string nsysPath = g + ".global_tool_config.nsys";
-        out.nsysDiscrete = cfg.boolean(nsysPath + ".discrete", false);
-        bool ignored = false;
-        const bool nsysActive = out.tool == "nsys" && out.steps && !out.steps->empty();
-        Diagnostics optionDiags; // Ray only sees the options when nsys runs; report them then.
-        out.controllerOptions =
-            readNsightOptions(cfg, nsysPath + ".controller_nsight_options", false, ignored, optionDiags);
-        out.workerOptions = readNsightOptions(cfg, nsysPath + ".worker_nsight_options", true,
-                                              out.workerCaptureRangeEndNull, optionDiags);
-        if (nsysActive)
-            diags.insert(diags.end(), optionDiags.begin(), optionDiags.end());
-
-        const RoleSpec specs[] = {{"actor", "actor_rollout_ref.actor.profiler"},
-                                  {"rollout", "actor_rollout_ref.rollout.profiler"},
-                                  {"ref", "actor_rollout_ref.ref.profiler"},
-                                  {"critic", "critic.profiler"},
-                                  {"reward_model", "reward_model.profiler"}};
-        for (const auto &spec : specs) {
-            const std::string role = spec.role;
-            // Workers instantiate only the blocks of roles that run: the hybrid worker reads the
-            // actor's block; ref, critic and the reward model only when used.
-            const bool used = role == "actor" || (role == "ref" && out.refUsed) ||
-                              (role == "critic" && out.criticUsed) ||
-                              (role == "reward_model" && cfg.boolean("reward_model.enable", false));
-            VerlRoleProfiler r;
-            readRole(cfg, spec, used, out, r, diags);
-            if (used && r.present && r.tool != out.tool && !(r.tool && !contains(kTools, *r.tool) && !out.tool))
-                cfg.report(diags, "verl.role-tool-mismatch",
-                           spec.path + std::string(".tool is ") + (r.tool ? "'" + *r.tool + "'" : "null") +
-                               " but global_profiler.tool is " + (out.tool ? "'" + *out.tool + "'" : "null") +
-                               ": roles run a different profiler than the trainer starts",
-                           spec.path + std::string(".tool"));
-            out.roles.push_back(std::move(r));
+void readGlobalProfiler(const ConfigReader &cfg, VerlProfiling &out, Diagnostics &diags)
+{
+    const std::string g = "global_profiler";
+    const VerlVersionTraits &traits = verlVersionTraits(out.version);
+    if (const Node *tool = cfg.get(g + ".tool"); tool && !tool->isNull()) {
+        const std::string t = pythonStr(*tool);
+        out.tool = t;
+        if (!contains(traits.tools, t)) {
+            std::string list = "null";
+            for (size_t i = 0; i < traits.tools.size(); ++i)
+                list += (i + 1 == traits.tools.size() ? " or " : ", ") + traits.tools[i];
+            cfg.report(diags, "verl.tool-unknown",
+                       "global_profiler.tool must be " + list + " in verl " + verlVersionName(out.version) + ", got '" +
+                           t + "' (verl then profiles nothing)",
+                       g + ".tool");
         }
     }
+    readSteps(cfg, g + ".steps", out, diags);
+    out.continuous = cfg.boolean(g + ".profile_continuous_steps", false);
+    out.savePath = cfg.string(g + ".save_path", "outputs/profile");
+    const std::string nsysPath = g + ".global_tool_config.nsys";
+    out.nsysDiscrete = cfg.boolean(nsysPath + ".discrete", false);
+    bool ignored = false;
+    const bool nsysActive = out.tool == "nsys" && out.steps && !out.steps->empty();
+    Diagnostics optionDiags; // Ray only sees the options when nsys runs; report them then.
+    out.controllerOptions =
+        readNsightOptions(cfg, nsysPath + ".controller_nsight_options", false, ignored, optionDiags);
+    out.workerOptions =
+        readNsightOptions(cfg, nsysPath + ".worker_nsight_options", true, out.workerCaptureRangeEndNull, optionDiags);
+    if (nsysActive)
+        diags.insert(diags.end(), optionDiags.begin(), optionDiags.end());
+}
 
-    // ---- checks across blocks ----
-    const std::string g = out.legacy ? "trainer" : "global_profiler";
-    const bool stepsSet = out.steps && !out.steps->empty();
-    std::vector<const VerlRoleProfiler *> usedRoles;
+void readRoleBlocks(const ConfigReader &cfg, VerlProfiling &out, Diagnostics &diags)
+{
+    const bool rewardModelBlock = verlVersionTraits(out.version).rewardModelProfiler;
+    const RoleSpec specs[] = {{"actor", "actor_rollout_ref.actor.profiler"},
+                              {"rollout", "actor_rollout_ref.rollout.profiler"},
+                              {"ref", "actor_rollout_ref.ref.profiler"},
+                              {"critic", "critic.profiler"},
+                              {"reward_model", "reward_model.profiler"}};
+    for (const auto &spec : specs) {
+        const std::string role = spec.role;
+        if (role == "reward_model" && !rewardModelBlock)
+            continue; // gone since 0.7.1 (#5255); a copied block is reported by the version rules
+        // Workers instantiate only the blocks of roles that run: the hybrid worker reads the
+        // actor's block; ref, critic and the reward model only when used.
+        const bool used = role == "actor" || (role == "ref" && out.refUsed) || (role == "critic" && out.criticUsed) ||
+                          (role == "reward_model" && cfg.boolean("reward_model.enable", false));
+        VerlRoleProfiler r;
+        readRole(cfg, spec, used, out, r, diags);
+        const auto &tools = verlVersionTraits(out.version).tools;
+        if (used && r.present && r.tool != out.tool && !(r.tool && !contains(tools, *r.tool) && !out.tool))
+            cfg.report(diags, "verl.role-tool-mismatch",
+                       spec.path + std::string(".tool is ") + (r.tool ? "'" + *r.tool + "'" : "null") +
+                           " but global_profiler.tool is " + (out.tool ? "'" + *out.tool + "'" : "null") +
+                           ": roles run a different profiler than the trainer starts",
+                       spec.path + std::string(".tool"));
+        out.roles.push_back(std::move(r));
+    }
+}
+
+std::vector<const VerlRoleProfiler *> usedRoleBlocks(const VerlProfiling &out)
+{
+    std::vector<const VerlRoleProfiler *> used;
     for (const auto &r : out.roles) {
-        const bool used = r.role == "actor" || r.role == "rollout" || (r.role == "ref" && out.refUsed) ||
+        const bool runs = r.role == "actor" || r.role == "rollout" || (r.role == "ref" && out.refUsed) ||
                           (r.role == "critic" && out.criticUsed) || (r.role == "reward_model" && out.rewardModelUsed);
-        if (used && r.present)
-            usedRoles.push_back(&r);
+        if (runs && r.present)
+            used.push_back(&r);
     }
-    const bool anyEnabled = std::any_of(usedRoles.begin(), usedRoles.end(), [](auto *r) { return r->enable; });
-    if (out.tool && contains(kTools, *out.tool) && stepsSet && !anyEnabled)
-        cfg.report(diags, "verl.no-role-enabled",
-                   "tool '" + *out.tool + "' and steps are set but no role has profiler.enable: True" +
-                       (*out.tool == "nsys" ? ": workers run under nsys but never open a capture range"
-                                            : ": nothing is profiled"),
-                   out.legacy ? "trainer.profile_steps" : "global_profiler.tool");
+    return used;
+}
 
-    if (out.tool == "nsys" && stepsSet && out.device == "cuda") {
-        const std::string wo = out.legacy ? "trainer.worker_nsight_options"
-                                          : "global_profiler.global_tool_config.nsys.worker_nsight_options";
-        if (!out.legacy && !out.workerOptions)
-            cfg.report(diags, "verl.worker-nsight-options-missing",
-                       "worker_nsight_options must be set when using nsys with profile_steps", wo);
-        if (out.workerOptions) {
-            const std::string *cre = findOption(*out.workerOptions, "capture-range-end");
-            if (!cre)
-                cfg.report(diags, "verl.capture-range-end-missing", "KeyError: 'capture-range-end'", wo);
-            const std::string *cr = findOption(*out.workerOptions, "capture-range");
-            if (!cr || *cr != "cudaProfilerApi")
-                cfg.report(diags, "verl.capture-range-not-cuda",
-                           std::string("worker capture-range is ") + (cr ? "'" + *cr + "'" : "not set") +
-                               ": verl opens and closes captures with torch.cuda.profiler start/stop, which needs "
-                               "capture-range: cudaProfilerApi",
-                           cr ? wo + ".capture-range" : wo);
-            long long predicted = 0;
-            const long long world = out.nnodes * out.gpusPerNode;
-            for (long long rank = 0; rank < std::min<long long>(world, 1 << 20); ++rank)
-                predicted = std::max(predicted, verlRangesForRank(out, rank));
-            if (cre && !out.workerCaptureRangeEndNull) {
-                const std::string &v = *cre;
-                long long n = -1;
-                bool valid = v == "stop" || v == "stop-shutdown" || v == "repeat" || v == "none";
-                for (const char *prefix : {"repeat-shutdown:", "repeat:"}) {
-                    const std::string pre = prefix;
-                    if (v.rfind(pre, 0) == 0) {
-                        const std::string num = v.substr(pre.size());
-                        valid = !num.empty() && num.size() < 10 &&
-                                std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; });
-                        if (valid)
-                            n = std::stoll(num);
-                    }
-                }
-                if (!valid)
-                    cfg.report(diags, "verl.capture-range-end-invalid",
-                               "capture-range-end '" + v +
-                                   "' is not null, stop, stop-shutdown, repeat[:N], repeat-shutdown:N or none",
-                               wo + ".capture-range-end");
-                else if (n >= 0 && n < predicted)
-                    cfg.report(diags, "verl.repeat-shutdown-too-small",
-                               "capture-range-end '" + v + "' allows " + std::to_string(n) +
-                                   " capture ranges but the plan predicts " + std::to_string(predicted) +
-                                   " per worker: nsys shuts the capture down early",
-                               wo + ".capture-range-end");
-                else if ((v == "stop" || v == "stop-shutdown") && predicted > 1)
-                    cfg.report(diags, "verl.multi-step-stop",
-                               "capture-range-end '" + v +
-                                   "' ends collection after the first capture range, but the "
-                                   "plan predicts " +
-                                   std::to_string(predicted) +
-                                   " per worker; use repeat-shutdown:" + std::to_string(predicted),
-                               wo + ".capture-range-end");
-            }
+// capture-range-end against the number of ranges the plan predicts per worker (B5).
+void checkCaptureRangeEnd(const ConfigReader &cfg, const VerlProfiling &out, const std::string &wo,
+                          const std::string &v, Diagnostics &diags)
+{
+    long long predicted = 0;
+    const long long world = out.nnodes * out.gpusPerNode;
+    for (long long rank = 0; rank < std::min<long long>(world, 1 << 20); ++rank)
+        predicted = std::max(predicted, verlRangesForRank(out, rank));
+    long long n = -1;
+    bool valid = v == "stop" || v == "stop-shutdown" || v == "repeat" || v == "none";
+    for (const char *prefix : {"repeat-shutdown:", "repeat:"}) {
+        const std::string pre = prefix;
+        if (v.rfind(pre, 0) == 0) {
+            const std::string num = v.substr(pre.size());
+            valid = !num.empty() && num.size() < 10 &&
+                    std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (valid)
+                n = std::stoll(num);
         }
     }
+    if (!valid)
+        cfg.report(diags, "verl.capture-range-end-invalid",
+                   "capture-range-end '" + v +
+                       "' is not null, stop, stop-shutdown, repeat[:N], repeat-shutdown:N or none",
+                   wo + ".capture-range-end");
+    else if (n >= 0 && n < predicted)
+        cfg.report(diags, "verl.repeat-shutdown-too-small",
+                   "capture-range-end '" + v + "' allows " + std::to_string(n) +
+                       " capture ranges but the plan predicts " + std::to_string(predicted) +
+                       " per worker: nsys shuts the capture down early",
+                   wo + ".capture-range-end");
+    else if ((v == "stop" || v == "stop-shutdown") && predicted > 1)
+        cfg.report(diags, "verl.multi-step-stop",
+                   "capture-range-end '" + v +
+                       "' ends collection after the first capture range, but the plan predicts " +
+                       std::to_string(predicted) + " per worker; use repeat-shutdown:" + std::to_string(predicted),
+                   wo + ".capture-range-end");
+}
+
+void checkWorkerNsightOptions(const ConfigReader &cfg, const VerlProfiling &out, Diagnostics &diags)
+{
+    const bool stepsSet = out.steps && !out.steps->empty();
+    if (out.tool != "nsys" || !stepsSet || out.device != "cuda")
+        return;
+    const std::string wo =
+        out.legacy ? "trainer.worker_nsight_options" : "global_profiler.global_tool_config.nsys.worker_nsight_options";
+    if (!out.legacy && !out.workerOptions)
+        cfg.report(diags, "verl.worker-nsight-options-missing",
+                   "worker_nsight_options must be set when using nsys with profile_steps", wo);
+    if (!out.workerOptions)
+        return;
+    const std::string *cre = findOption(*out.workerOptions, "capture-range-end");
+    if (!cre)
+        cfg.report(diags, "verl.capture-range-end-missing", "KeyError: 'capture-range-end'", wo);
+    const std::string *cr = findOption(*out.workerOptions, "capture-range");
+    if (!cr || *cr != "cudaProfilerApi")
+        cfg.report(diags, "verl.capture-range-not-cuda",
+                   std::string("worker capture-range is ") + (cr ? "'" + *cr + "'" : "not set") +
+                       ": verl opens and closes captures with torch.cuda.profiler start/stop, which needs "
+                       "capture-range: cudaProfilerApi",
+                   cr ? wo + ".capture-range" : wo);
+    if (cre && !out.workerCaptureRangeEndNull)
+        checkCaptureRangeEnd(cfg, out, wo, *cre, diags);
+}
+
+void checkDiscreteAcrossRoles(const ConfigReader &cfg, const VerlProfiling &out,
+                              const std::vector<const VerlRoleProfiler *> &usedRoles, Diagnostics &diags)
+{
     if (out.tool == "nsys" && out.continuous) {
         const bool discrete = out.legacy ? (out.role("actor") && out.role("actor")->nsysDiscrete) : out.nsysDiscrete;
         if (discrete)
             cfg.report(diags, "verl.continuous-discrete",
                        "profile_continuous_steps: True requires nsys discrete: False (ppo_trainer.yaml); discrete "
                        "mode opens one range per annotated call anyway",
-                       g + ".profile_continuous_steps");
+                       (out.legacy ? "trainer" : "global_profiler") + std::string(".profile_continuous_steps"));
     }
     // discrete must agree across the roles that profile (verl's docs: set all or none).
-    if (out.tool && contains(kTools, *out.tool) && *out.tool != "torch_memory") {
-        const VerlRoleProfiler *first = nullptr;
-        for (const auto *r : usedRoles) {
-            if (!r->enable || r->role == "rollout")
-                continue;
-            if (!first) {
-                first = r;
-                continue;
-            }
-            if (r->discreteFor(*out.tool) != first->discreteFor(*out.tool)) {
-                const std::string key =
-                    out.legacy ? r->path + ".discrete" : r->path + ".tool_config." + *out.tool + ".discrete";
-                cfg.report(diags, "verl.discrete-inconsistent",
-                           r->role + " has discrete " + (r->discreteFor(*out.tool) ? "True" : "False") + " but " +
-                               first->role + " has " + (first->discreteFor(*out.tool) ? "True" : "False") +
-                               ": set discrete the same on every profiled role",
-                           key);
-            }
+    const auto &tools = verlVersionTraits(out.version).tools;
+    if (!out.tool || !contains(tools, *out.tool) || *out.tool == "torch_memory" || *out.tool == "precision_debugger")
+        return;
+    const VerlRoleProfiler *first = nullptr;
+    for (const auto *r : usedRoles) {
+        if (!r->enable || r->role == "rollout")
+            continue;
+        if (!first) {
+            first = r;
+            continue;
+        }
+        if (r->discreteFor(*out.tool) != first->discreteFor(*out.tool)) {
+            const std::string key =
+                out.legacy ? r->path + ".discrete" : r->path + ".tool_config." + *out.tool + ".discrete";
+            cfg.report(diags, "verl.discrete-inconsistent",
+                       r->role + " has discrete " + (r->discreteFor(*out.tool) ? "True" : "False") + " but " +
+                           first->role + " has " + (first->discreteFor(*out.tool) ? "True" : "False") +
+                           ": set discrete the same on every profiled role",
+                       key);
         }
     }
-    if (out.agentLoop && (out.tool == "npu" || out.tool == "torch")) {
+}
+
+void checkAcrossBlocks(const ConfigReader &cfg, const VerlProfiling &out, Diagnostics &diags)
+{
+    const bool stepsSet = out.steps && !out.steps->empty();
+    const auto usedRoles = usedRoleBlocks(out);
+    const bool anyEnabled = std::any_of(usedRoles.begin(), usedRoles.end(), [](auto *r) { return r->enable; });
+    if (out.tool && contains(verlVersionTraits(out.version).tools, *out.tool) && stepsSet && !anyEnabled)
+        cfg.report(diags, "verl.no-role-enabled",
+                   "tool '" + *out.tool + "' and steps are set but no role has profiler.enable: True" +
+                       (*out.tool == "nsys" ? ": workers run under nsys but never open a capture range"
+                                            : ": nothing is profiled"),
+                   out.legacy ? "trainer.profile_steps" : "global_profiler.tool");
+    checkWorkerNsightOptions(cfg, out, diags);
+    checkDiscreteAcrossRoles(cfg, out, usedRoles, diags);
+    if (out.agentLoop && (out.tool == "npu" || out.tool == "torch") && out.version < VerlVersion::V0_9) {
         const VerlRoleProfiler *actor = out.role("actor");
         if (actor && actor->enable && !actor->discreteFor(*out.tool))
             cfg.report(diags, "verl.agent-loop-discrete",
@@ -587,6 +640,29 @@ void readVerlProfiling(const ConfigReader &cfg, const ClusterDescription &cluste
                            " needs discrete: True (docs/perf/torch_profiling.md)",
                        actor->path + ".tool_config." + *out.tool + ".discrete");
     }
+}
+
+} // namespace
+
+void readVerlProfiling(const ConfigReader &cfg, const ClusterDescription &cluster, VerlProfiling &out,
+                       Diagnostics &diags, const VerlReadOptions &options)
+{
+    out = VerlProfiling{};
+    out.detection = detectVerlVersion(cfg.rawRoot());
+    if (options.version) {
+        out.detection.overridden = out.detection.version != *options.version;
+        out.detection.version = *options.version;
+    }
+    out.version = out.detection.version;
+    readRunFacts(cfg, cluster, out);
+    if (isVerlLegacySchema(cfg)) {
+        readLegacy(cfg, out, diags);
+    } else {
+        readGlobalProfiler(cfg, out, diags);
+        readRoleBlocks(cfg, out, diags);
+    }
+    checkAcrossBlocks(cfg, out, diags);
+    checkVerlVersionRules(cfg, options, out, diags);
 }
 
 } // namespace ps::core::profiling

@@ -13,15 +13,26 @@ namespace ps::core::profiling {
 // True when the config uses the old schema (no global_profiler, trainer.profile_steps present).
 bool isVerlLegacySchema(const ConfigReader &cfg);
 
-// What verl's profiler config accepts, as its validator checks it (and the GUI offers it):
-// global_profiler.tool, tool_config.torch.contents, tool_config.npu.contents and .level.
+// What verl 0.5-0.7.0's profiler config accepts, as its validator checks it (and the GUI offers
+// it): global_profiler.tool, tool_config.torch.contents, tool_config.npu.contents and .level.
+// Other versions: verlVersionTraits() in verlversion.h.
 const std::vector<std::string> &verlTools();
 const std::vector<std::string> &verlTorchContents();
 const std::vector<std::string> &verlNpuContents();
 const std::vector<std::string> &verlNpuLevels();
 
+// How to read: the verl version (nullopt = detect it from the schema, verlversion.h) and the
+// launch facts some version rules compare against.
+struct VerlReadOptions
+{
+    std::optional<VerlVersion> version;
+    std::string raySessionDir = "/tmp/ray/session_latest";
+};
+
+// The typed model and every diagnostic, with the rules, messages and tools of the config's verl
+// version (detected, or options.version).
 void readVerlProfiling(const ConfigReader &cfg, const ClusterDescription &cluster, VerlProfiling &out,
-                       Diagnostics &diags);
+                       Diagnostics &diags, const VerlReadOptions &options = {});
 
 // Capture ranges one worker rank records under nsys (B6): per start/stop pair when not
 // discrete, per annotated call of its profiled roles when discrete. 0 = never opens a range.
