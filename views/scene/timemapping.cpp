@@ -1,4 +1,4 @@
-#include "views/timeline/timemapping.h"
+#include "views/scene/timemapping.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "views/timeline/preparedreport.h"
+#include "views/scene/preparedreport.h"
 
 #include "core/trace/tracereader.h"
 #include "views/common/namecolors.h"

@@ -1,4 +1,4 @@
-#include "views/timeline/timelinescene.h"
+#include "views/scene/timelinescene.h"
 
 #include "core/trace/identity.h"
 

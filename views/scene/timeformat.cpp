@@ -1,4 +1,4 @@
-#include "views/timeline/timeformat.h"
+#include "views/scene/timeformat.h"
 
 #include <algorithm>
 #include <cmath>

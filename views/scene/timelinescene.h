@@ -6,8 +6,8 @@
 // that its occurrence starts at 0. Built cheaply from prepared reports (no event is visited
 // except by the overlay's range search, which callers run off the GUI thread).
 
-#include "views/timeline/preparedreport.h"
-#include "views/timeline/timemapping.h"
+#include "views/scene/preparedreport.h"
+#include "views/scene/timemapping.h"
 
 #include <QString>
 #include <QStringList>
