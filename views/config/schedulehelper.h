@@ -5,7 +5,7 @@
 // torch_npu.profiler.schedule(...) call and the tensorboard_trace_handler line to paste into the
 // training or inference loop. It edits no config key: these schedules live in code.
 
-#include "views/config/profilerschedule.h"
+#include "core/configedit/profilerschedule.h"
 
 #include <QWidget>
 
@@ -13,7 +13,9 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace ps::views {
 
@@ -25,10 +27,10 @@ class ScheduleHelper : public QWidget
 public:
     explicit ScheduleHelper(QWidget *parent = nullptr);
 
-    ProfilerSchedule schedule() const;
-    void setSchedule(const ProfilerSchedule &s);
+    core::configedit::ProfilerSchedule schedule() const;
+    void setSchedule(const core::configedit::ProfilerSchedule &s);
     // "torch" or "torch_npu"
-    void setApi(ScheduleApi api);
+    void setApi(core::configedit::ScheduleApi api);
     void setOutputDir(const QString &dir);
     // Fills the schedule from the "record steps [first, end)" fields.
     void applyRange();
@@ -44,6 +46,7 @@ public:
 
 private:
     void update();
+    QPushButton *addOutputs(QVBoxLayout *layout);
 
     QComboBox *m_api;
     QSpinBox *m_wait, *m_warmup, *m_active, *m_repeat, *m_skip, *m_first, *m_end;
