@@ -37,6 +37,7 @@
 #include <QUndoStack>
 
 using namespace ps::views;
+using namespace ps::core::configedit;
 using cfgtest::engine;
 using cfgtest::settle;
 using cfgtest::toQt;

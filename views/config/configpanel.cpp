@@ -6,6 +6,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 using core::config::Node;
 
 ConfigPanel::ConfigPanel(ConfigSession *session, QWidget *parent) : QWidget(parent), m_session(session)

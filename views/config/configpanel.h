@@ -6,7 +6,7 @@
 // focus the control of its key.
 
 #include "core/config/node.h"
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
 #include <QString>
 #include <QWidget>
@@ -25,7 +25,7 @@ class ConfigPanel : public QWidget
 public:
     ConfigPanel(ConfigSession *session, QWidget *parent = nullptr);
 
-    virtual void refresh(const SessionResult &result) = 0;
+    virtual void refresh(const core::configedit::SessionResult &result) = 0;
     // key path -> the control that edits it (most specific keys first is not required).
     const std::vector<std::pair<std::string, QWidget *>> &controls() const { return m_controls; }
 
@@ -39,7 +39,7 @@ private:
 };
 
 // The composed (raw, unresolved) node at `key`, or nullptr.
-const core::config::Node *composedNode(const SessionResult &r, const std::string &key);
+const core::config::Node *composedNode(const core::configedit::SessionResult &r, const std::string &key);
 // A scalar as the user reads and types it: "true", "1000", "cuda,nvtx", the interpolation text;
 // "" for null/absent.
 QString scalarText(const core::config::Node *n);

@@ -1,12 +1,13 @@
 #include "views/config/configsession.h"
 
-#include "views/config/sessionjob.h"
+#include "core/configedit/sessionjob.h"
 
 #include <QUndoCommand>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace ps::views {
+
+using namespace core::configedit;
 
 namespace {
 
@@ -41,16 +42,19 @@ private:
 
 } // namespace
 
-ConfigSession::ConfigSession(QObject *parent) : QObject(parent), m_undo(new QUndoStack(this))
+ConfigSession::ConfigSession(QObject *parent)
+    : QObject(parent), m_undo(new QUndoStack(this)),
+      m_job(new LatestJob<SessionResultPtr>(this, [this](SessionResultPtr r) { showResult(std::move(r)); }))
 {
-    connect(&m_watcher, &QFutureWatcher<SessionResultPtr>::finished, this, &ConfigSession::jobFinished);
+    // A superseded result still carries a composed baseline the next jobs can reuse.
+    m_job->setSeen([this](const SessionResultPtr &r) {
+        if (r->baseline)
+            m_baselineFrom = r;
+    });
+    connect(m_job, &LatestJobBase::busyChanged, this, &ConfigSession::busyChanged);
 }
 
-ConfigSession::~ConfigSession()
-{
-    // The job holds only copies of its inputs, but its result is delivered to this object.
-    m_watcher.waitForFinished();
-}
+ConfigSession::~ConfigSession() = default;
 
 void ConfigSession::open(const SessionBase &base, const SessionState &state)
 {
@@ -164,50 +168,24 @@ void ConfigSession::schedule()
 {
     if (!isOpen())
         return;
-    ++m_generation;
-    const bool wasBusy = isBusy();
-    if (m_running)
-        m_pending = true; // coalesce: one follow-up job with the newest state
-    else
-        startJob();
-    if (!wasBusy)
-        emit busyChanged(true);
+    // Built when the job starts, so that it carries the newest state and baseline.
+    m_job->runAfterCurrent([this]() -> LatestJob<SessionResultPtr>::Work {
+        SessionJob job;
+        job.base = baseOptions();
+        job.overrides = allOverrides();
+        job.launch = m_launch;
+        job.cluster = m_cluster;
+        job.baselineKey = baselineKey(job.base);
+        if (m_baselineFrom && m_baselineFrom->baselineKey == job.baselineKey) {
+            job.cachedBaseline = m_baselineFrom->baseline;
+            job.cachedBaselineYaml = m_baselineFrom->baselineYaml;
+        }
+        return [job](const CancelToken &) { return runSessionJob(job); };
+    });
 }
 
-void ConfigSession::startJob()
+void ConfigSession::showResult(SessionResultPtr r)
 {
-    m_pending = false;
-    m_running = true;
-    SessionJob job;
-    job.generation = m_generation;
-    job.base = baseOptions();
-    job.overrides = allOverrides();
-    job.launch = m_launch;
-    job.cluster = m_cluster;
-    job.baselineKey = baselineKey(job.base);
-    if (m_baselineFrom && m_baselineFrom->baselineKey == job.baselineKey) {
-        job.cachedBaseline = m_baselineFrom->baseline;
-        job.cachedBaselineYaml = m_baselineFrom->baselineYaml;
-    }
-    m_watcher.setFuture(QtConcurrent::run([job] { return runSessionJob(job); }));
+    m_result = std::move(r);
+    emit resultReady(m_result);
 }
-
-void ConfigSession::jobFinished()
-{
-    m_running = false;
-    const SessionResultPtr r = m_watcher.result();
-    if (r->baseline)
-        m_baselineFrom = r;
-    if (m_pending) {
-        startJob(); // a newer state exists; this result is stale
-        return;
-    }
-    if (r->generation == m_generation) {
-        m_result = r;
-        emit resultReady(r);
-    }
-    if (!isBusy())
-        emit busyChanged(false);
-}
-
-} // namespace ps::views

@@ -4,15 +4,15 @@
 // Every edit is a QUndoCommand on the session's stack, so the override list pane, undo/redo and
 // the exports all read the same list. Every change recomposes and revalidates on a worker
 // thread; results arrive as immutable SessionResult objects, and results of superseded edits
-// are dropped by a generation counter (at most one job runs; edits made meanwhile coalesce into
-// one follow-up job).
+// are dropped (LatestJob::runAfterCurrent: at most one job runs; edits made meanwhile coalesce
+// into one follow-up job).
 
 #include "core/config/node.h"
+#include "core/configedit/overrideedits.h"
+#include "core/configedit/sessionresult.h"
 #include "core/profiling/launchoptions.h"
-#include "views/config/overrideedits.h"
-#include "views/config/sessionresult.h"
+#include "views/common/latestjob.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 
@@ -32,9 +32,9 @@ struct SessionBase
 
 struct SessionState
 {
-    OverrideList preset; // overrides that apply the chosen preset; part of the baseline
-    QString presetId;    // presets.h id, "" = none
-    OverrideList edits;  // the user's edits, in order
+    core::configedit::OverrideList preset; // overrides that apply the chosen preset; part of the baseline
+    QString presetId;                      // presets.h id, "" = none
+    core::configedit::OverrideList edits;  // the user's edits, in order
     bool operator==(const SessionState &) const = default;
 };
 
@@ -51,14 +51,14 @@ public:
     const SessionBase &base() const { return m_base; }
     const SessionState &state() const { return m_state; }
     // The preset's overrides followed by the user's edits: what is composed and exported.
-    OverrideList allOverrides() const;
+    core::configedit::OverrideList allOverrides() const;
 
     // Edits (undoable). Keys are dotted paths of the composed config.
     void setValue(const std::string &key, const core::config::Node &value);
     void removeKey(const std::string &key);
     void setGroupChoice(const std::string &groupKey, const std::string &option, const std::string &presetOption);
-    void setEdits(const OverrideList &edits, const QString &label);
-    void setPreset(const QString &presetId, const OverrideList &presetOverrides);
+    void setEdits(const core::configedit::OverrideList &edits, const QString &label);
+    void setPreset(const QString &presetId, const core::configedit::OverrideList &presetOverrides);
 
     // Launch facts the config cannot know; not config edits, so not on the undo stack.
     void setLaunchOptions(const core::profiling::LaunchOptions &launch);
@@ -67,24 +67,22 @@ public:
     const core::profiling::ClusterDescription &cluster() const { return m_cluster; }
 
     QUndoStack *undoStack() const { return m_undo; }
-    SessionResultPtr result() const { return m_result; }
-    bool isBusy() const { return m_running || m_pending; }
-    uint64_t generation() const { return m_generation; }
+    core::configedit::SessionResultPtr result() const { return m_result; }
+    bool isBusy() const { return m_job->isBusy(); }
 
     // Applied by the undo commands; not for direct use.
     void applyState(const SessionState &state);
 
 signals:
-    void resultReady(ps::views::SessionResultPtr result);
+    void resultReady(ps::core::configedit::SessionResultPtr result);
     void stateChanged();
     void busyChanged(bool busy);
 
 private:
     void push(const SessionState &after, const QString &label, const std::string &mergeKey);
-    EditContext context() const;
+    core::configedit::EditContext context() const;
     void schedule();
-    void startJob();
-    void jobFinished();
+    void showResult(core::configedit::SessionResultPtr r);
     core::config::ComposeOptions baseOptions() const;
 
     SessionBase m_base;
@@ -92,14 +90,11 @@ private:
     core::profiling::LaunchOptions m_launch;
     core::profiling::ClusterDescription m_cluster;
     QUndoStack *m_undo;
-    SessionResultPtr m_result;
-    QFutureWatcher<SessionResultPtr> m_watcher;
-    uint64_t m_generation = 0;
-    bool m_running = false;
-    bool m_pending = false;
+    core::configedit::SessionResultPtr m_result;
+    LatestJob<core::configedit::SessionResultPtr> *m_job;
     // The newest result that carried a composed baseline (key, tree and YAML), reused by the
     // next jobs while the base stays the same.
-    SessionResultPtr m_baselineFrom;
+    core::configedit::SessionResultPtr m_baselineFrom;
 };
 
 } // namespace ps::views

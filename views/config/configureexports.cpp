@@ -3,9 +3,9 @@
 #include "views/config/configureworkspace.h"
 
 #include "core/common/atomicfile.h"
+#include "core/configedit/launchscript.h"
 #include "core/profiling/exporters.h"
 #include "views/config/configsession.h"
-#include "views/config/launchscript.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -15,6 +15,8 @@
 #include <QUndoStack>
 
 namespace ps::views {
+
+using namespace core::configedit;
 
 QString ConfigureWorkspace::overridesText() const
 {

@@ -36,6 +36,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 using core::profiling::Framework;
 
 namespace {

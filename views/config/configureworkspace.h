@@ -5,8 +5,8 @@
 // the engine's view of it (composed YAML with provenance, diff against the preset, diagnostics,
 // launch plan, override list). Composition and validation run off the GUI thread.
 
+#include "core/configedit/sessionresult.h"
 #include "views/common/workspace.h"
-#include "views/config/sessionresult.h"
 
 #include <functional>
 #include <string>
@@ -64,7 +64,7 @@ public:
 
     QString currentPath() const { return m_path; }
     ConfigSession *session() const { return m_session; }
-    SessionResultPtr result() const;
+    core::configedit::SessionResultPtr result() const;
 
     // Exports, as the Export menu runs them (tests call these with explicit paths).
     QString overridesText() const;
@@ -111,7 +111,7 @@ private:
     QWidget *buildEditor();
     QWidget *buildHeader();
     QWidget *scrolled(QWidget *content);
-    void showResult(const SessionResultPtr &r);
+    void showResult(const core::configedit::SessionResultPtr &r);
     void updateHeader();
     void exportMenuTriggered(const QString &id);
     QString saveScript(const QString &path, const std::string &text);

@@ -7,6 +7,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 namespace {
 std::string groupOf(const std::string &configPath)
 {

@@ -4,7 +4,7 @@
 // from the options its group has on the search path (a group override such as
 // `actor@actor_rollout_ref.actor=megatron_actor`).
 
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
 #include <QTreeWidget>
 
@@ -17,7 +17,7 @@ class DefaultsTreePane : public QTreeWidget
     Q_OBJECT
 public:
     DefaultsTreePane(ConfigSession *session, QWidget *parent = nullptr);
-    void showResult(const SessionResultPtr &result);
+    void showResult(const core::configedit::SessionResultPtr &result);
 
     // The Hydra override key of a source's defaults entry: "group" or "group@package".
     static std::string groupOverrideKey(const core::config::ConfigSource &source);

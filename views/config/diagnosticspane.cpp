@@ -4,6 +4,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 namespace {
 constexpr int kKeyRole = Qt::UserRole + 1;
 

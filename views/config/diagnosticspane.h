@@ -3,7 +3,7 @@
 // does not compose): severity, message, rule id and location. Activating a row asks the
 // workspace to focus the control that edits its key, or the YAML line of the key.
 
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
 #include <QTreeWidget>
 
@@ -14,7 +14,7 @@ class DiagnosticsPane : public QTreeWidget
     Q_OBJECT
 public:
     explicit DiagnosticsPane(QWidget *parent = nullptr);
-    void showResult(const SessionResultPtr &result);
+    void showResult(const core::configedit::SessionResultPtr &result);
     int errorCount() const { return m_errors; }
     int warningCount() const { return m_warnings; }
 

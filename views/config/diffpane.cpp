@@ -5,6 +5,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 DiffPane::DiffPane(QWidget *parent) : QPlainTextEdit(parent)
 {
     setReadOnly(true);

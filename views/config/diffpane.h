@@ -1,7 +1,7 @@
 #pragma once
 // The composed YAML against the preset's (base without the user's edits), as unified-diff hunks.
 
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
 #include <QPlainTextEdit>
 
@@ -12,7 +12,7 @@ class DiffPane : public QPlainTextEdit
     Q_OBJECT
 public:
     explicit DiffPane(QWidget *parent = nullptr);
-    void showResult(const SessionResultPtr &result);
+    void showResult(const core::configedit::SessionResultPtr &result);
 
 private:
     std::string m_shown; // the diff text shown; an edit elsewhere often leaves it unchanged

@@ -1,10 +1,12 @@
 #include "views/config/intlistfield.h"
 
-#include "views/config/rangelist.h"
+#include "core/configedit/rangelist.h"
 
 #include <QTimer>
 
 namespace ps::views {
+
+using namespace core::configedit;
 
 IntListField::IntListField(long long minValue, QWidget *parent) : QLineEdit(parent), m_min(minValue)
 {

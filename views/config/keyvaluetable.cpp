@@ -12,6 +12,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 using core::config::Node;
 
 KeyValueTable::KeyValueTable(ConfigSession *session, std::string dictKey, std::set<std::string> hidden,

@@ -22,7 +22,7 @@ public:
     // value as a string (verl's nsight options must be strings: Ray str()-formats them).
     KeyValueTable(ConfigSession *session, std::string dictKey, std::set<std::string> hidden, bool stringValues,
                   QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     QTableWidget *table() const { return m_table; }
     // Sets (or adds) one entry as the user would by typing in the table.

@@ -7,6 +7,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 LaunchPlanPane::LaunchPlanPane(QWidget *parent) : QTreeWidget(parent)
 {
     setObjectName("launchPlanPane");

@@ -3,7 +3,7 @@
 // framework renders it), the environment profiling adds, its capture ranges and output files,
 // or why it is not wrapped; then where to collect the reports.
 
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
 #include <QTreeWidget>
 
@@ -14,7 +14,7 @@ class LaunchPlanPane : public QTreeWidget
     Q_OBJECT
 public:
     explicit LaunchPlanPane(QWidget *parent = nullptr);
-    void showResult(const SessionResultPtr &result);
+    void showResult(const core::configedit::SessionResultPtr &result);
     // The command shown for a worker ("ActorGroup:0"), or empty.
     QString commandOf(const QString &worker) const;
 

@@ -14,6 +14,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 using core::config::Node;
 
 namespace {

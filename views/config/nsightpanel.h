@@ -30,7 +30,7 @@ class NsightPanel : public ConfigPanel
     Q_OBJECT
 public:
     NsightPanel(ConfigSession *session, NsightPanelSpec spec, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     QCheckBox *traceApi(const QString &api) const { return m_trace.value(api); }
     // The combo of an option ("sample", "capture-range", "stop-on-range-end", ...).
@@ -43,7 +43,7 @@ private:
     void commitTrace();
     void commitFlags();
     void comboChanged(const QString &name);
-    std::string traceKey(const SessionResult *r) const;
+    std::string traceKey(const core::configedit::SessionResult *r) const;
 
     NsightPanelSpec m_spec;
     QMap<QString, QCheckBox *> m_trace;

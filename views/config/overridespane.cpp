@@ -14,6 +14,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 OverridesPane::OverridesPane(ConfigSession *session, QWidget *parent) : QWidget(parent), m_session(session)
 {
     setObjectName("overridesPane");

@@ -3,7 +3,7 @@
 // edits, in the order they are applied. This list is the session: undo/redo, the exports and the
 // tests all read it. Overrides can also be typed here (any Hydra override) or removed.
 
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
 #include <QWidget>
 

@@ -18,7 +18,7 @@ class RLinfGeneralPanel : public ConfigPanel
     Q_OBJECT
 public:
     explicit RLinfGeneralPanel(ConfigSession *session, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     QCheckBox *enabled() const { return m_enabled; }
     QComboBox *backend() const { return m_backend; }
@@ -34,7 +34,7 @@ class OutputDirPanel : public ConfigPanel
     Q_OBJECT
 public:
     OutputDirPanel(ConfigSession *session, std::string key, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
     QLineEdit *field() const { return m_field; }
 
 private:
@@ -48,7 +48,7 @@ class RocprofPanel : public ConfigPanel
     Q_OBJECT
 public:
     explicit RocprofPanel(ConfigSession *session, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
     KeyValueTable *args() const { return m_args; }
     KeyValueTable *env() const { return m_env; }
 

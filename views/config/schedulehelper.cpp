@@ -17,6 +17,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 namespace {
 void quietlySet(QSpinBox *box, long long v)
 {

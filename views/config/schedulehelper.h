@@ -5,7 +5,7 @@
 // torch_npu.profiler.schedule(...) call and the tensorboard_trace_handler line to paste into the
 // training or inference loop. It edits no config key: these schedules live in code.
 
-#include "views/config/profilerschedule.h"
+#include "core/configedit/profilerschedule.h"
 
 #include <QWidget>
 
@@ -25,10 +25,10 @@ class ScheduleHelper : public QWidget
 public:
     explicit ScheduleHelper(QWidget *parent = nullptr);
 
-    ProfilerSchedule schedule() const;
-    void setSchedule(const ProfilerSchedule &s);
+    core::configedit::ProfilerSchedule schedule() const;
+    void setSchedule(const core::configedit::ProfilerSchedule &s);
     // "torch" or "torch_npu"
-    void setApi(ScheduleApi api);
+    void setApi(core::configedit::ScheduleApi api);
     void setOutputDir(const QString &dir);
     // Fills the schedule from the "record steps [first, end)" fields.
     void applyRange();

@@ -6,6 +6,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 QColor phaseColor(StepPhase p)
 {
     switch (p) {

@@ -3,7 +3,7 @@
 // (skip_first), waiting, warming up, recorded. Paints from phaseAt(), so it cannot disagree with
 // the generated schedule call.
 
-#include "views/config/profilerschedule.h"
+#include "core/configedit/profilerschedule.h"
 
 #include <QWidget>
 
@@ -14,17 +14,17 @@ class ScheduleStrip : public QWidget
     Q_OBJECT
 public:
     explicit ScheduleStrip(QWidget *parent = nullptr);
-    void setSchedule(const ProfilerSchedule &s);
+    void setSchedule(const core::configedit::ProfilerSchedule &s);
     QSize sizeHint() const override { return {600, 54}; }
 
 protected:
     void paintEvent(QPaintEvent *) override;
 
 private:
-    ProfilerSchedule m_schedule;
+    core::configedit::ProfilerSchedule m_schedule;
 };
 
-QColor phaseColor(StepPhase p);
-const char *phaseName(StepPhase p);
+QColor phaseColor(core::configedit::StepPhase p);
+const char *phaseName(core::configedit::StepPhase p);
 
 } // namespace ps::views

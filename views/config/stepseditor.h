@@ -18,7 +18,7 @@ class StepsEditor : public ConfigPanel
 public:
     enum class Numbering { RLinfZeroBased, VerlOneBased };
     StepsEditor(ConfigSession *session, std::string key, Numbering numbering, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     IntListField *field() const { return m_field; }
     QCheckBox *onlyListed() const { return m_only; }

@@ -15,6 +15,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 using core::config::Node;
 
 namespace {

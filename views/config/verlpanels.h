@@ -22,7 +22,7 @@ class VerlGlobalPanel : public ConfigPanel
     Q_OBJECT
 public:
     explicit VerlGlobalPanel(ConfigSession *session, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     QComboBox *tool() const { return m_tool; }
     QCheckBox *continuous() const { return m_continuous; }
@@ -40,7 +40,7 @@ class VerlRolesPanel : public ConfigPanel
     Q_OBJECT
 public:
     explicit VerlRolesPanel(ConfigSession *session, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     QCheckBox *enable(const QString &role) const { return m_rows.value(role).enable; }
     QCheckBox *allRanks(const QString &role) const { return m_rows.value(role).allRanks; }
@@ -65,7 +65,7 @@ class VerlToolPanel : public ConfigPanel
     Q_OBJECT
 public:
     explicit VerlToolPanel(ConfigSession *session, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     QComboBox *role() const { return m_role; }
     QComboBox *npuLevel() const { return m_npuLevel; }

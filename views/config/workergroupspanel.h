@@ -16,7 +16,7 @@ class WorkerGroupsPanel : public ConfigPanel
     Q_OBJECT
 public:
     explicit WorkerGroupsPanel(ConfigSession *session, QWidget *parent = nullptr);
-    void refresh(const SessionResult &result) override;
+    void refresh(const core::configedit::SessionResult &result) override;
 
     QListWidget *list() const { return m_list; }
     QLineEdit *customName() const { return m_custom; }

@@ -8,6 +8,8 @@
 
 namespace ps::views {
 
+using namespace core::configedit;
+
 YamlPane::YamlPane(QWidget *parent) : QPlainTextEdit(parent)
 {
     setReadOnly(true);

@@ -3,7 +3,7 @@
 // file:line that set it in merge order (the last one won, the earlier ones were overridden) or
 // the override that set it (core::config::explainKey).
 
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
 #include <QPlainTextEdit>
 
@@ -14,7 +14,7 @@ class YamlPane : public QPlainTextEdit
     Q_OBJECT
 public:
     explicit YamlPane(QWidget *parent = nullptr);
-    void showResult(const SessionResultPtr &result);
+    void showResult(const core::configedit::SessionResultPtr &result);
     // Selects the line of `key` (or its nearest ancestor); false when the key is not shown.
     bool revealKey(const std::string &key, bool takeFocus = true);
     // The provenance text shown for a 0-based line; empty for lines without a key.
@@ -24,7 +24,7 @@ protected:
     bool event(QEvent *e) override;
 
 private:
-    SessionResultPtr m_result;
+    core::configedit::SessionResultPtr m_result;
 };
 
 } // namespace ps::views

@@ -8,9 +8,9 @@
 // this run, a plain compose of the same config: the floor any edit pays.
 
 #include "core/config/composer.h"
+#include "core/configedit/sessionjob.h"
 #include "views/config/configsession.h"
 #include "views/config/configureworkspace.h"
-#include "views/config/sessionjob.h"
 #include "views/config/verlpanels.h"
 
 #include <QApplication>
@@ -63,10 +63,10 @@ int main(int argc, char **argv)
     }
 
     // The background job alone, with the baseline cached as the session does.
-    ps::views::SessionJob job;
+    ps::core::configedit::SessionJob job;
     job.base = opts;
-    job.baselineKey = ps::views::baselineKey(opts);
-    const auto first = ps::views::runSessionJob(job);
+    job.baselineKey = ps::core::configedit::baselineKey(opts);
+    const auto first = ps::core::configedit::runSessionJob(job);
     job.cachedBaseline = first->baseline;
     job.cachedBaselineYaml = first->baselineYaml;
     std::vector<double> jobs;
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
                          i % 2 ? "global_profiler.profile_continuous_steps=true"
                                : "global_profiler.profile_continuous_steps=false"};
         const auto t0 = std::chrono::steady_clock::now();
-        (void)ps::views::runSessionJob(job);
+        (void)ps::core::configedit::runSessionJob(job);
         jobs.push_back(msSince(t0));
     }
 
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
         ps::core::config::ComposeOptions o = opts;
         o.overrides = job.overrides;
         auto composed = std::make_shared<const ps::core::config::ComposeResult>(ps::core::config::compose(o));
-        const auto r = ps::views::runSessionJob(job);
+        const auto r = ps::core::configedit::runSessionJob(job);
         for (int i = 0; i < edits; ++i) {
             ps::core::profiling::AnalysisInput in;
             in.compose = o;
@@ -94,10 +94,11 @@ int main(int argc, char **argv)
             (void)ps::core::profiling::analyze(in);
             analyse.push_back(msSince(t0));
             t0 = std::chrono::steady_clock::now();
-            (void)ps::views::buildYamlKeyMap(composed->config, r->yaml);
+            (void)ps::core::configedit::buildYamlKeyMap(composed->config, r->yaml);
             keymap.push_back(msSince(t0));
             t0 = std::chrono::steady_clock::now();
-            (void)ps::views::diffLines(ps::views::splitLines(r->baselineYaml), ps::views::splitLines(r->yaml));
+            (void)ps::core::configedit::diffLines(ps::core::configedit::splitLines(r->baselineYaml),
+                                                  ps::core::configedit::splitLines(r->yaml));
             diff.push_back(msSince(t0));
         }
     }

@@ -1,10 +1,10 @@
-// Rank and step lists as typed: "0,1,4-7", "3, 10, 50" (views/config/rangelist.h).
-#include "views/config/rangelist.h"
+// Rank and step lists as typed: "0,1,4-7", "3, 10, 50" (core/configedit/rangelist.h).
+#include "core/configedit/rangelist.h"
 
 #include <QtTest>
 
-using ps::views::formatIntList;
-using ps::views::parseIntList;
+using ps::core::configedit::formatIntList;
+using ps::core::configedit::parseIntList;
 using Values = std::vector<long long>;
 Q_DECLARE_METATYPE(Values)
 
@@ -68,5 +68,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRangeList)
+QTEST_GUILESS_MAIN(TestRangeList)
 #include "tst_rangelist.moc"

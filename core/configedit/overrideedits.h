@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 using OverrideList = std::vector<std::string>;
 
@@ -37,4 +37,4 @@ OverrideList withoutKey(const OverrideList &overrides, const std::string &key, c
 OverrideList withGroupChoice(const OverrideList &overrides, const std::string &groupKey, const std::string &option,
                              const std::string &presetOption);
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -8,8 +8,8 @@
 
 #include <string>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 std::string launchScript(const core::profiling::AnalysisResult &analysis, const std::string &configLabel);
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -1,4 +1,4 @@
-#include "views/config/sessionjob.h"
+#include "core/configedit/sessionjob.h"
 
 #include "core/config/configerror.h"
 #include "core/config/configrepository.h"
@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 using namespace core;
 
@@ -58,7 +58,6 @@ SessionResultPtr runSessionJob(const SessionJob &job)
 {
     const auto t0 = std::chrono::steady_clock::now();
     auto r = std::make_shared<SessionResult>();
-    r->generation = job.generation;
     r->compose = job.base;
     r->compose.overrides = job.overrides;
     r->baselineKey = job.baselineKey;
@@ -102,4 +101,4 @@ SessionResultPtr runSessionJob(const SessionJob &job)
     return r;
 }
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -3,13 +3,12 @@
 // the panes show (YAML key map, diff against the preset, group options). A plain function of
 // its inputs, so it runs on any thread and the benchmark can time it alone.
 
-#include "views/config/sessionresult.h"
+#include "core/configedit/sessionresult.h"
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 struct SessionJob
 {
-    uint64_t generation = 0;
     core::config::ComposeOptions base;  // overrides = the preset's only
     std::vector<std::string> overrides; // the preset's + the user's edits, in order
     core::profiling::ClusterDescription cluster;
@@ -26,4 +25,4 @@ SessionResultPtr runSessionJob(const SessionJob &job);
 // The key under which a baseline composition can be reused: dirs, name and preset overrides.
 std::string baselineKey(const core::config::ComposeOptions &base);
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -1,14 +1,14 @@
-// Line <-> key map of the composed YAML pane (views/config/yamlkeymap.h), on a hand-made tree and
+// Line <-> key map of the composed YAML pane (core/configedit/yamlkeymap.h), on a hand-made tree and
 // on verl's real ppo_trainer composition: every key's line starts with that key's name.
 #include "core/config/composer.h"
 #include "core/config/override.h"
 #include "core/config/yamlemitter.h"
-#include "views/config/linediff.h"
-#include "views/config/yamlkeymap.h"
+#include "core/configedit/linediff.h"
+#include "core/configedit/yamlkeymap.h"
 
 #include <QtTest>
 
-using namespace ps::views;
+using namespace ps::core::configedit;
 using ps::core::config::Node;
 
 class TestYamlKeyMap : public QObject
@@ -62,5 +62,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestYamlKeyMap)
+QTEST_GUILESS_MAIN(TestYamlKeyMap)
 #include "tst_yamlkeymap.moc"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 struct DiffLine
 {
@@ -26,4 +26,4 @@ std::vector<DiffLine> diffLines(const std::vector<std::string> &oldLines, const 
 // the texts are equal.
 std::string unifiedDiff(const std::vector<DiffLine> &diff, int context = 3);
 
-} // namespace ps::views
+} // namespace ps::core::configedit

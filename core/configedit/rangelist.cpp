@@ -1,10 +1,10 @@
-#include "views/config/rangelist.h"
+#include "core/configedit/rangelist.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 namespace {
 
@@ -106,4 +106,4 @@ std::string formatIntList(const std::vector<long long> &values)
     return s;
 }
 
-} // namespace ps::views
+} // namespace ps::core::configedit

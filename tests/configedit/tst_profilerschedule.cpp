@@ -1,10 +1,10 @@
-// torch.profiler.schedule arithmetic (views/config/profilerschedule.h), checked against the
+// torch.profiler.schedule arithmetic (core/configedit/profilerschedule.h), checked against the
 // phases PyTorch's schedule_fn gives and the seeds' worked example (decode steps 30-60).
-#include "views/config/profilerschedule.h"
+#include "core/configedit/profilerschedule.h"
 
 #include <QtTest>
 
-using namespace ps::views;
+using namespace ps::core::configedit;
 
 namespace {
 // One letter per step: S skip_first, W wait, U warm-up, R record, D done.
@@ -101,5 +101,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestProfilerSchedule)
+QTEST_GUILESS_MAIN(TestProfilerSchedule)
 #include "tst_profilerschedule.moc"

@@ -1,8 +1,8 @@
-#include "views/config/linediff.h"
+#include "core/configedit/linediff.h"
 
 #include <algorithm>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 std::vector<std::string> splitLines(const std::string &text)
 {
@@ -115,4 +115,4 @@ std::string unifiedDiff(const std::vector<DiffLine> &diff, int context)
     return out;
 }
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -4,21 +4,19 @@
 // (sessionjob.h) and handed to the GUI thread as a shared const object; panes only read it.
 
 #include "core/config/composer.h"
+#include "core/configedit/linediff.h"
+#include "core/configedit/yamlkeymap.h"
 #include "core/profiling/analysis.h"
-#include "views/config/linediff.h"
-#include "views/config/yamlkeymap.h"
 
-#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 struct SessionResult
 {
-    uint64_t generation = 0;              // the session's edit counter this result belongs to
     core::config::ComposeOptions compose; // base + overrides, as composed
 
     // Null when the config does not compose; `error` then holds ConfigError::format().
@@ -42,4 +40,4 @@ struct SessionResult
 
 using SessionResultPtr = std::shared_ptr<const SessionResult>;
 
-} // namespace ps::views
+} // namespace ps::core::configedit

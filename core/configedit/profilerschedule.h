@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 struct ProfilerSchedule
 {
@@ -55,4 +55,4 @@ std::string traceHandlerCall(ScheduleApi api, const std::string &dir);
 // What the handler writes once per recorded cycle, e.g. "DIR/<hostname>_<pid>.<time_ms>.pt.trace.json".
 std::string traceHandlerOutput(ScheduleApi api, const std::string &dir);
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -1,6 +1,6 @@
-#include "views/config/profilerschedule.h"
+#include "core/configedit/profilerschedule.h"
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 StepPhase phaseAt(const ProfilerSchedule &s, long long step)
 {
@@ -89,4 +89,4 @@ std::string traceHandlerOutput(ScheduleApi api, const std::string &dir)
     return dir + "/<hostname>_<pid>_<timestamp>_ascend_pt/";
 }
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 struct YamlKeyMap
 {
@@ -20,4 +20,4 @@ struct YamlKeyMap
 
 YamlKeyMap buildYamlKeyMap(const core::config::Node &root, const std::string &yaml);
 
-} // namespace ps::views
+} // namespace ps::core::configedit

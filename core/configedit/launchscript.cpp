@@ -1,8 +1,8 @@
-#include "views/config/launchscript.h"
+#include "core/configedit/launchscript.h"
 
 #include <algorithm>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 namespace {
 // A message as one comment line: multi-line messages (option lists) would end the comment.
@@ -33,4 +33,4 @@ std::string launchScript(const core::profiling::AnalysisResult &a, const std::st
     return s;
 }
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 struct IntListParse
 {
@@ -26,4 +26,4 @@ IntListParse parseIntList(std::string_view text, long long minValue = 0, long lo
 // "0,1,4-7". `values` must be ascending and unique.
 std::string formatIntList(const std::vector<long long> &values);
 
-} // namespace ps::views
+} // namespace ps::core::configedit

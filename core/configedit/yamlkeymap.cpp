@@ -1,9 +1,9 @@
-#include "views/config/yamlkeymap.h"
+#include "core/configedit/yamlkeymap.h"
 
 #include "core/config/yamlemitter.h"
-#include "views/config/linediff.h"
+#include "core/configedit/linediff.h"
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 using core::config::Node;
 
@@ -107,4 +107,4 @@ YamlKeyMap buildYamlKeyMap(const Node &root, const std::string &yaml)
     return map;
 }
 
-} // namespace ps::views
+} // namespace ps::core::configedit

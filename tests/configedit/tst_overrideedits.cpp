@@ -1,11 +1,11 @@
-// The edit model (views/config/overrideedits.h): what override list a sequence of panel edits
+// The edit model (core/configedit/overrideedits.h): what override list a sequence of panel edits
 // produces. Each row applies operations to an empty list over the same preset composition.
 #include "core/config/override.h"
-#include "views/config/overrideedits.h"
+#include "core/configedit/overrideedits.h"
 
 #include <QtTest>
 
-using namespace ps::views;
+using namespace ps::core::configedit;
 using ps::core::config::Node;
 using ps::core::config::parseOverrideValue;
 
@@ -101,5 +101,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestOverrideEdits)
+QTEST_GUILESS_MAIN(TestOverrideEdits)
 #include "tst_overrideedits.moc"

@@ -1,4 +1,4 @@
-#include "views/config/overrideedits.h"
+#include "core/configedit/overrideedits.h"
 
 #include "core/config/configerror.h"
 #include "core/config/keypath.h"
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace ps::views {
+namespace ps::core::configedit {
 
 using core::config::Node;
 using core::config::Override;
@@ -154,4 +154,4 @@ OverrideList withGroupChoice(const OverrideList &overrides, const std::string &g
     return list;
 }
 
-} // namespace ps::views
+} // namespace ps::core::configedit

@@ -1,9 +1,9 @@
-// Line diff of the diff-against-preset pane (views/config/linediff.h).
-#include "views/config/linediff.h"
+// Line diff of the diff-against-preset pane (core/configedit/linediff.h).
+#include "core/configedit/linediff.h"
 
 #include <QtTest>
 
-using namespace ps::views;
+using namespace ps::core::configedit;
 
 class TestLineDiff : public QObject
 {
@@ -49,5 +49,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLineDiff)
+QTEST_GUILESS_MAIN(TestLineDiff)
 #include "tst_linediff.moc"
