@@ -6,10 +6,6 @@
 #include <QString>
 #include <QStringList>
 
-#include <cstdint>
-#include <optional>
-#include <utility>
-
 namespace ps::app {
 
 struct RenderRequest
@@ -17,14 +13,9 @@ struct RenderRequest
     QStringList reports;
     QString outFile;
     QString size = QStringLiteral("1600x900");
-    QString range; // "START:END" on the aligned axis; numbers with ns/us/µs/ms/s (default ns)
+    QString range; // "START:END" on the aligned axis (views/scene/timeparse.h: units ns..s)
     QString align; // "utc", "start", "range:NAME[#K]"; empty = the workspace default (utc)
 };
-
-// "1.5ms" -> 1500000, "-20us" -> -20000, "7" -> 7. nullopt when malformed.
-std::optional<int64_t> parseTimeValue(const QString &text);
-// "0:50ms" -> {0, 50000000}; nullopt unless START < END.
-std::optional<std::pair<int64_t, int64_t>> parseTimeRange(const QString &text);
 
 // Returns the process exit status: 0 written, 1 nothing loaded or the PNG could not be written,
 // 2 bad usage; prints the reason on stderr.

@@ -1,9 +1,11 @@
 #include "core/config/composer.h"
 
 #include "core/config/configrepository.h"
+#include "core/config/defaultsinterpolation.h"
 #include "core/config/interpolation.h"
 #include "core/config/keypath.h"
 #include "core/config/merge.h"
+#include "core/config/nodecount.h"
 #include "core/config/override.h"
 #include "core/config/yamlemitter.h"
 
@@ -109,6 +111,9 @@ struct TreeNode
     DefaultEntry entry;
     const LoadedConfig *loaded = nullptr;
     TreeNode *parent = nullptr;
+    // Made from one item of an options list (`db: [a, b]`): Hydra turns those into plain config
+    // entries, which record no group choice.
+    bool fromOptionsList = false;
     // Children in order; nullptr stands for `_self_`.
     std::vector<std::unique_ptr<TreeNode>> children;
     bool hasChildren = false;
@@ -144,19 +149,9 @@ public:
         applySearchPath();
         splitOverrides();
         buildTree();
-        if (promoteUnusedForceAdds()) {
-            // "++group=option" whose group is not in the defaults list appends it, as "+" would.
-            m_result = ComposeResult();
-            m_knownChoices.clear();
-            m_treeSize = 0;
-            for (auto &[key, c] : m_choices)
-                c.used = false;
-            for (auto &[key, d] : m_deletions)
-                d.used = false;
-            buildTree();
-        }
         ensureOverridesUsed();
         flatten(*m_root);
+        ensureNoDuplicates();
         mergeAll();
         applyConfigOverrides();
         if (m_result.config.erase("hydra"))
@@ -244,33 +239,6 @@ private:
 
     // ---- defaults tree (Hydra's _create_defaults_tree) ----
 
-    bool promoteUnusedForceAdds()
-    {
-        bool any = false;
-        for (auto it = m_choices.begin(); it != m_choices.end();) {
-            auto fa = m_forceAdd.find(it->first);
-            if (it->second.used || fa == m_forceAdd.end()) {
-                ++it;
-                continue;
-            }
-            const Override &o = *fa->second;
-            DefaultEntry e;
-            e.kind = DefaultEntry::Kind::Group;
-            e.path = o.key;
-            if (o.hasPackage)
-                e.package = o.package;
-            e.options = it->second.options;
-            e.isList = it->second.isList;
-            e.externalAppend = true;
-            e.text = o.text;
-            e.mark = kOverrideMark;
-            m_appends.push_back(std::move(e));
-            it = m_choices.erase(it);
-            any = true;
-        }
-        return any;
-    }
-
     void buildTree()
     {
         m_root = std::make_unique<TreeNode>();
@@ -299,6 +267,8 @@ private:
                 continue;
             }
             std::string key = o.hasPackage ? o.key + "@" + o.package : o.key;
+            if (o.type == Override::Type::ForceAdd && !o.value.isDict())
+                throw ConfigError("force-add of config groups is not supported: '" + o.text + "'", kNoMark, o.key);
             if (o.type == Override::Type::Delete) {
                 Deletion d;
                 if (o.hasValue)
@@ -340,8 +310,6 @@ private:
                 c.text = o.text;
                 c.mark = kOverrideMark;
                 m_choices[key] = c;
-                if (o.type == Override::Type::ForceAdd)
-                    m_forceAdd[key] = &o;
             }
         }
     }
@@ -354,12 +322,8 @@ private:
         // A package header is always absolute.
         if (h != "_global_" && h.rfind("_global_.", 0) != 0)
             h = h.empty() ? "_global_" : "_global_." + h;
-        std::string defaultPkg = node.entry.groupPath();
-        std::replace(defaultPkg.begin(), defaultPkg.end(), '/', '.');
-        for (size_t p; (p = h.find("_group_")) != std::string::npos;)
-            h.replace(p, 7, defaultPkg);
-        for (size_t p; (p = h.find("_name_")) != std::string::npos;)
-            h.replace(p, 6, node.entry.name());
+        // From version base 1.2 on (what `version_base=None` selects), `_group_` and `_name_` in
+        // a package header are plain key names, no longer replaced.
         node.entry.hasPackageHeader = true;
         node.entry.packageHeader = h;
     }
@@ -408,6 +372,13 @@ private:
             if (d.kind == DefaultEntry::Kind::Group && d.override) {
                 seenOverride = true;
                 last = &d;
+                if (m_interpolatedDepth > 0)
+                    // Interpolations are resolved once every group is chosen; too late for overrides.
+                    throw ConfigError(node.entry.configPath() +
+                                          ": Default List Overrides are not allowed in the subtree\nof an in "
+                                          "interpolated config group (override " +
+                                          d.overrideKey() + "=" + d.name() + ").",
+                                      located(d.mark), d.overrideKey());
                 if (isHydraGroup(d.groupPath()))
                     continue;
                 std::string key = d.overrideKey();
@@ -437,8 +408,9 @@ private:
         }
         updateOverrides(defaults, node);
         std::vector<std::unique_ptr<TreeNode>> children;
+        std::vector<size_t> deferred; // children slots of interpolated entries, resolved last
         for (auto it = defaults.rbegin(); it != defaults.rend(); ++it) {
-            DefaultEntry d = *it;
+            DefaultEntry &d = *it;
             if (d.isSelf()) {
                 children.push_back(nullptr);
                 continue;
@@ -447,34 +419,92 @@ private:
                 continue;
             d.parentBaseDir = node.entry.groupPath();
             d.parentPackage = node.entry.finalPackage();
-            if (d.kind == DefaultEntry::Kind::Group) {
-                auto ch = m_choices.find(d.overrideKey());
-                if (ch != m_choices.end()) {
-                    d.options = ch->second.options;
-                    d.isList = ch->second.isList;
-                    d.isNull = d.options.empty() && !d.isList;
-                    d.isMissing = false;
-                    ch->second.used = true;
-                }
-            }
+            applyOverrideChoice(d);
             if (d.kind == DefaultEntry::Kind::Group && d.isList) {
                 for (auto opt = d.options.rbegin(); opt != d.options.rend(); ++opt) {
+                    if (isDefaultsInterpolation(*opt))
+                        throw ConfigError("In '" + node.entry.configPath() +
+                                              "': Defaults List interpolation is not supported in options list items",
+                                          located(d.mark));
                     DefaultEntry one = d;
                     one.options = {*opt};
                     one.isList = false;
-                    addChild(node, one, children);
+                    addChild(node, one, children, true);
                 }
+                continue;
+            }
+            if (isInterpolated(d)) {
+                deferred.push_back(children.size());
+                children.push_back(std::make_unique<TreeNode>());
+                children.back()->entry = d;
                 continue;
             }
             if (isDeleted(d))
                 continue;
             addChild(node, d, children);
         }
+        resolveDeferred(node, defaults, deferred, children);
         std::reverse(children.begin(), children.end());
         // As Hydra's has_children(): a list of only `override` entries leaves no children, and the
         // config then merges as a leaf (its own content included).
         node.hasChildren = !children.empty();
         node.children = std::move(children);
+    }
+
+    // A choice from the command line or an `override` entry replaces the entry's own option.
+    void applyOverrideChoice(DefaultEntry &d)
+    {
+        if (d.kind != DefaultEntry::Kind::Group)
+            return;
+        auto ch = m_choices.find(d.overrideKey());
+        if (ch == m_choices.end())
+            return;
+        d.options = ch->second.options;
+        d.isList = ch->second.isList;
+        d.isNull = d.options.empty() && !d.isList;
+        d.isMissing = false;
+        ch->second.used = true;
+    }
+
+    static bool isInterpolated(const DefaultEntry &d)
+    {
+        if (d.kind == DefaultEntry::Kind::Group)
+            return !d.isList && !d.isNull && isDefaultsInterpolation(d.name());
+        return isDefaultsInterpolation(d.configPath());
+    }
+
+    // Hydra resolves a list's interpolated entries after its other entries (and their subtrees)
+    // chose their options, against the choices known at that point; their own subtrees may not
+    // override choices any more. `deferred` holds their placeholder slots in `children`.
+    void resolveDeferred(TreeNode &node, const std::vector<DefaultEntry> &defaults, const std::vector<size_t> &deferred,
+                         std::vector<std::unique_ptr<TreeNode>> &children)
+    {
+        const KnownChoices known = m_known;
+        for (size_t slot : deferred) {
+            DefaultEntry d = children[slot]->entry;
+            children[slot].reset();
+            const std::string resolved = resolveDefaultsInterpolation(d, known, defaults, m_options.env);
+            if (d.kind == DefaultEntry::Kind::Group) {
+                d.interpolatedFrom = d.name();
+                d.options = {resolved};
+            } else {
+                d.interpolatedFrom = d.path;
+                d.path = resolved;
+            }
+            if (isDeleted(d))
+                continue;
+            std::vector<std::unique_ptr<TreeNode>> added;
+            ++m_interpolatedDepth;
+            addChild(node, d, added);
+            --m_interpolatedDepth;
+            if (!added.empty())
+                children[slot] = std::move(added.front());
+        }
+        // Deferred entries that added nothing (deleted, optional and missing, null) leave no slot;
+        // a null slot that is not one of them stands for `_self_`.
+        for (auto it = deferred.rbegin(); it != deferred.rend(); ++it)
+            if (!children[*it])
+                children.erase(children.begin() + static_cast<std::ptrdiff_t>(*it));
     }
 
     bool isDeleted(const DefaultEntry &d)
@@ -490,13 +520,18 @@ private:
         return true;
     }
 
-    void addChild(TreeNode &parent, DefaultEntry d, std::vector<std::unique_ptr<TreeNode>> &children)
+    void addChild(TreeNode &parent, DefaultEntry d, std::vector<std::unique_ptr<TreeNode>> &children,
+                  bool fromOptionsList = false)
     {
         if (d.kind == DefaultEntry::Kind::Group) {
             std::string group = d.groupPath();
             if (isHydraGroup(group))
                 return;
-            m_knownChoices[group].insert(d.overrideKey());
+            if (!fromOptionsList) {
+                m_known.set(d.overrideKey(), d.isNull ? std::nullopt : std::optional<std::string>(d.name()),
+                            located(d.mark));
+                m_knownChoices[group].insert(d.overrideKey());
+            }
             if (d.isNull) {
                 m_result.choices.emplace_back(d.overrideKey(), "null");
                 return;
@@ -534,6 +569,7 @@ private:
         child->entry = std::move(d);
         child->loaded = lc;
         child->parent = &parent;
+        child->fromOptionsList = fromOptionsList;
         setHeader(*child);
         m_stack.push_back(configPath);
         build(*child, false);
@@ -595,6 +631,21 @@ private:
 
     // ---- flatten and merge ----
 
+    // Hydra's ensure_no_duplicates_in_list(): a group merged twice at one package ("+db=mysql"
+    // with `db: mysql` in the defaults list) is an error. Only leaves carry their group's key.
+    void ensureNoDuplicates() const
+    {
+        std::set<std::string> keys;
+        for (const TreeNode *n : m_flat) {
+            if (n->hasChildren || n->fromOptionsList || n->entry.kind != DefaultEntry::Kind::Group || !n->parent)
+                continue;
+            const std::string key = n->entry.overrideKey();
+            if (!keys.insert(key).second)
+                throw ConfigError(key + " appears more than once in the final defaults list", located(n->entry.mark),
+                                  key);
+        }
+    }
+
     void flatten(const TreeNode &node)
     {
         if (!node.hasChildren) {
@@ -616,14 +667,21 @@ private:
         std::map<const TreeNode *, int> indexOf;
         for (size_t i = 0; i < m_flat.size(); ++i)
             indexOf[m_flat[i]] = static_cast<int>(i);
+        size_t mergedValues = 0;
         for (size_t i = 0; i < m_flat.size(); ++i) {
             const TreeNode &n = *m_flat[i];
+            mergedValues += countValues(n.loaded->content);
+            if (mergedValues > kMaxMergedValues)
+                throw ConfigError("The composed config would hold more than " + std::to_string(kMaxMergedValues) +
+                                      " values (config '" + n.loaded->configPath + "' merged many times?)",
+                                  located(n.entry.mark));
             ConfigSource src;
             src.configPath = n.loaded->configPath;
             src.file = n.loaded->file;
             src.package = n.entry.finalPackage();
             src.defaultsEntry = n.parent ? n.entry.text : std::string();
             src.entryMark = n.entry.mark;
+            src.interpolatedOption = n.entry.interpolatedFrom;
             if (n.parent) {
                 auto it = indexOf.find(n.parent);
                 src.parent = it == indexOf.end() ? -1 : it->second;
@@ -792,6 +850,10 @@ private:
     }
 
     static constexpr int kMaxTreeSize = 10000;
+    // Every merged file holds at most yamlloader's per-file bound; the sum is bounded too.
+    static constexpr size_t kMaxMergedValues = 500000;
+    KnownChoices m_known;
+    int m_interpolatedDepth = 0; // > 0 while building the subtree of an interpolated entry
     const ComposeOptions &m_options;
     ConfigRepository m_repo;
     int m_treeSize = 0;
@@ -799,7 +861,6 @@ private:
     std::vector<Override> m_parsed;
     std::vector<const Override *> m_configOverrides;
     std::map<std::string, OverrideChoice> m_choices;
-    std::map<std::string, const Override *> m_forceAdd;
     std::map<std::string, Deletion> m_deletions;
     std::map<std::string, std::set<std::string>> m_knownChoices;
     std::vector<DefaultEntry> m_appends;
@@ -816,6 +877,14 @@ ComposeResult compose(const ComposeOptions &options)
     Composition c(options);
     return c.run();
 }
+
+namespace {
+std::string optionOf(const std::string &configPath)
+{
+    const size_t slash = configPath.rfind('/');
+    return slash == std::string::npos ? configPath : configPath.substr(slash + 1);
+}
+} // namespace
 
 std::string explainKey(const ComposeResult &result, const std::string &keyPath)
 {
@@ -854,6 +923,8 @@ std::string explainKey(const ComposeResult &result, const std::string &keyPath)
                     out += ", from defaults entry '" + src.defaultsEntry + "'";
                     if (src.entryMark.isKnown())
                         out += " at " + src.entryMark.toString();
+                    if (!src.interpolatedOption.empty())
+                        out += " (" + src.interpolatedOption + " resolved to '" + optionOf(src.configPath) + "')";
                 }
             }
         }

@@ -74,6 +74,10 @@ std::string DefaultEntry::configPath() const
 std::string DefaultEntry::finalPackage(bool useHeader) const
 {
     std::optional<std::string> pkg = package;
+    // Hydra's update_parent(): `_group_` in an entry's own package is the group's full path, and
+    // makes the package absolute (unlike `_name_`, and unlike either in a `# @package` header).
+    if (pkg && pkg->find("_group_") != std::string::npos)
+        pkg = "_global_." + replaceAll(*pkg, "_group_", dotted(groupPath()));
     if (!pkg && useHeader && hasPackageHeader)
         pkg = packageHeader;
     std::string p;
@@ -83,10 +87,7 @@ std::string DefaultEntry::finalPackage(bool useHeader) const
         p = *pkg;
     if (p == "_here_")
         p = "";
-    if (p.find("_group_") != std::string::npos)
-        p = replaceAll(p, "_group_", dotted(relativeGroupPath()));
-    if (kind == Kind::Group && p.find("_name_") != std::string::npos)
-        p = replaceAll(p, "_name_", name());
+    // Version base 1.2 on (`version_base=None`) keeps `_group_` / `_name_` as plain key names.
     std::string ret;
     if (parentPackage.empty())
         ret = p;

@@ -34,6 +34,9 @@ struct DefaultEntry
     std::string parentPackage; // the containing config's final package
     std::string packageHeader; // "# @package" of the loaded file, made absolute ("_global_.x")
     bool hasPackageHeader = false;
+    // Set when the option (Group) or path (Config) was an interpolation: the text as written,
+    // e.g. "${model_engine}_actor"; options / path then hold what it resolved to.
+    std::string interpolatedFrom;
 
     bool isSelf() const { return kind == Kind::Self; }
     // Hydra's get_group_path(): the group relative to the config root ("server/db").

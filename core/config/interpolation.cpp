@@ -19,6 +19,9 @@ constexpr int kMaxEvaluations = 5000;
 // And for a whole resolveAll(), so that many such values cannot add up to a hang either.
 constexpr int kMaxTotalEvaluations = 200000;
 constexpr size_t kMaxStringBytes = 1 << 20;
+// Whole-value interpolations copy the subtree they reference; many references to a big subtree
+// would build a tree far larger than the config. Bounded per resolveAll() (and per single call).
+constexpr size_t kMaxResolvedNodes = 1000000;
 
 std::string trim(const std::string &s)
 {
@@ -37,14 +40,17 @@ bool isIdChar(char c)
 class Resolver
 {
 public:
-    Resolver(const Node &root, const EnvLookup &env, int *totalEvaluations = nullptr)
-        : m_root(root), m_env(env), m_total(totalEvaluations)
+    Resolver(const Node &root, const EnvLookup &env, int *totalEvaluations = nullptr, size_t *nodesBuilt = nullptr)
+        : m_root(root), m_env(env), m_total(totalEvaluations), m_nodes(nodesBuilt ? nodesBuilt : &m_ownNodes)
     {
     }
 
     // The resolved copy of `n`, which sits at `path`.
     Node resolveNode(const Node &n, const Path &path)
     {
+        if (++*m_nodes > kMaxResolvedNodes)
+            throw ConfigError("Resolving interpolations builds more than " + std::to_string(kMaxResolvedNodes) +
+                              " values (references that copy a large subtree many times)");
         if (n.isInterpolation()) {
             Node r = resolveText(n.asString(), path);
             r.mark = n.mark;
@@ -241,12 +247,10 @@ private:
             if (auto v = m_env ? m_env(var) : std::nullopt)
                 return Node::string(*v);
             if (args.size() == 2) {
+                // OmegaConf 2.2 returns str(default): `${oc.env:UNSET,10}` is the string '10'.
                 if (args[1].isNull())
                     return Node::null();
-                if (!args[1].isStringLike())
-                    throw ConfigError("The default value of the `oc.env` resolver must be a string or None, but `" +
-                                      args[1].toPythonString() + "` is of type " + kindName(args[1].kind()));
-                return Node::string(args[1].asString());
+                return Node::string(args[1].isStringLike() ? args[1].asString() : args[1].toPythonString());
             }
             throw ConfigError("Environment variable '" + var + "' not found");
         }
@@ -385,15 +389,17 @@ private:
     int m_depth = 0;
     int m_evaluations = 0;
     int *m_total = nullptr;
+    size_t m_ownNodes = 0;
+    size_t *m_nodes;
     std::set<std::string> m_active;
 };
 
 void resolveInto(Node &out, const Node &root, const Node &n, Path &path, std::vector<ConfigError> *problems,
-                 const EnvLookup &env, int &total)
+                 const EnvLookup &env, int &total, size_t &nodes)
 {
     if (n.isInterpolation()) {
         try {
-            Resolver r(root, env, &total);
+            Resolver r(root, env, &total, &nodes);
             Node v = r.resolveText(n.asString(), path);
             v.mark = n.mark;
             out = std::move(v);
@@ -413,7 +419,7 @@ void resolveInto(Node &out, const Node &root, const Node &n, Path &path, std::ve
         for (size_t i = 0; i < n.size(); ++i) {
             path.push_back(n.keyAt(i));
             Node child;
-            resolveInto(child, root, n.valueAt(i), path, problems, env, total);
+            resolveInto(child, root, n.valueAt(i), path, problems, env, total, nodes);
             out.set(n.keyAt(i), std::move(child));
             path.pop_back();
         }
@@ -425,7 +431,7 @@ void resolveInto(Node &out, const Node &root, const Node &n, Path &path, std::ve
         for (size_t i = 0; i < n.items().size(); ++i) {
             path.push_back(std::to_string(i));
             Node child;
-            resolveInto(child, root, n.items()[i], path, problems, env, total);
+            resolveInto(child, root, n.items()[i], path, problems, env, total, nodes);
             out.append(std::move(child));
             path.pop_back();
         }
@@ -441,7 +447,8 @@ Node resolveAll(const Node &root, std::vector<ConfigError> *problems, const EnvL
     Node out;
     Path path;
     int total = 0;
-    resolveInto(out, root, root, path, problems, env, total);
+    size_t nodes = 0;
+    resolveInto(out, root, root, path, problems, env, total, nodes);
     return out;
 }
 

@@ -23,8 +23,11 @@ struct ConfigSource
                                // "+profile@cluster.profiling=default" for a CLI group override,
                                // "" for the primary config
     SourceMark entryMark;      // where that entry is written (unknown for the primary / the CLI)
-    int parent = -1;           // index (in ComposeResult::sources) of the config whose defaults
-                               // list holds the entry; -1 for the primary and CLI additions
+    // When the entry's option was an interpolation ("${model_engine}_actor"): that text; the
+    // choice it resolved to is the last part of configPath ("actor/dp_actor"). Empty otherwise.
+    std::string interpolatedOption;
+    int parent = -1; // index (in ComposeResult::sources) of the config whose defaults
+                     // list holds the entry; -1 for the primary and CLI additions
 };
 
 struct ProvenanceStep

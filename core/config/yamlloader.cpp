@@ -3,6 +3,7 @@
 #include "core/common/atomicfile.h"
 #include "core/config/bigint.h"
 #include "core/config/configerror.h"
+#include "core/config/nodecount.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -281,6 +282,11 @@ public:
     }
 };
 
+// Aliases are expanded into copies. A "billion laughs" document (ten levels of anchors, each a
+// list of ten aliases of the one before) would expand to 10^10 values from a few hundred bytes;
+// a file may hold at most this many values once expanded (real configs hold a few thousand).
+constexpr size_t kMaxValuesPerFile = 100000;
+
 class TreeBuilder : public YAML::EventHandler
 {
 public:
@@ -303,6 +309,13 @@ public:
         auto it = m_anchors.find(anchor);
         if (it == m_anchors.end())
             throw ConfigError("found undefined alias", markOf(mark));
+        const size_t size = countValues(it->second);
+        if (m_values + size > kMaxValuesPerFile)
+            throw ConfigError("YAML aliases expand to more than " + std::to_string(kMaxValuesPerFile) +
+                                  " values (anchors that repeat each other, as in a 'billion laughs' document); "
+                                  "refusing to load the file",
+                              markOf(mark));
+        m_values += size - 1; // add() counts the alias itself
         add(it->second, mark, 0, nullptr);
     }
 
@@ -363,6 +376,8 @@ private:
     void add(Node n, const YAML::Mark &mark, YAML::anchor_t anchor, const std::string *rawKeyText)
     {
         SourceMark sm = markOf(mark);
+        if (++m_values > kMaxValuesPerFile)
+            throw ConfigError("the file holds more than " + std::to_string(kMaxValuesPerFile) + " values", sm);
         n.mark = sm;
         // A scalar in key position of a mapping becomes the pending key.
         if (!m_stack.empty() && m_stack.back().node.isDict() && !m_stack.back().haveKey) {
@@ -416,6 +431,7 @@ private:
     std::string m_file;
     std::vector<Frame> m_stack;
     std::map<YAML::anchor_t, Node> m_anchors;
+    size_t m_values = 0; // values built so far, alias copies included
     Node m_root;
     bool m_haveRoot = false;
 };
@@ -438,9 +454,11 @@ void parseHeader(std::string_view text, LoadedYaml &out, const std::string &file
         line = line.substr(b);
         size_t e = line.find_last_not_of(" \t\r");
         line = line.substr(0, e + 1);
+        // Hydra's header line is `^\s*#\s*@`: one '#', then blanks, then '@' ("## @package x" is a
+        // plain comment, and it ends the header).
         if (line[0] != '#')
             break;
-        size_t at = line.find_first_not_of("# \t");
+        size_t at = line.find_first_not_of(" \t\f\v", 1);
         if (at == std::string_view::npos || line[at] != '@')
             break;
         std::vector<std::string> words;

@@ -107,8 +107,8 @@ std::vector<std::string> continuousSuffixes(const VerlProfiling &p, const VerlRo
     std::vector<std::string> suffixes = {""};
     if (!r || r->torchSchedule.active <= 0 || p.version < VerlVersion::V0_9)
         return suffixes;
-    const long long repeat = p.version >= VerlVersion::Main ? std::max<long long>(1, r->torchSchedule.repeat)
-                                                            : r->torchSchedule.repeat;
+    const long long repeat =
+        p.version >= VerlVersion::Main ? std::max<long long>(1, r->torchSchedule.repeat) : r->torchSchedule.repeat;
     for (long long k = 1; k < repeat; ++k)
         suffixes.push_back((p.version >= VerlVersion::Main ? "_part" : "_cycle") + std::to_string(k));
     return suffixes;
@@ -171,9 +171,8 @@ void precisionDebuggerOutputs(const VerlProfiling &p, long long rank, std::vecto
             if (!used || !r || !r->enable)
                 continue;
             for (const auto &stage : stages)
-                if (!r->precisionStages ||
-                    std::find(r->precisionStages->begin(), r->precisionStages->end(), stage) !=
-                        r->precisionStages->end())
+                if (!r->precisionStages || std::find(r->precisionStages->begin(), r->precisionStages->end(), stage) !=
+                                               r->precisionStages->end())
                     out.push_back(joinPath(r->savePath.empty() ? p.savePath : r->savePath,
                                            "step_" + std::to_string(s) + "/" + stage + "/"));
         }

@@ -4,7 +4,7 @@
 //   0.5-0.7.0  <save>/<scope>/prof_rank-<r>.json.gz
 //   0.7.1-0.8  <save>/<scope>/prof_rank-<r>_<pid>_<timestamp>.json.gz
 //   0.9        <save>/<scope>/<prefix>_<scope>_rank<r>-of-<W>[_tp-pp-dp-cp]_pid<pid>_<ts>[_cycle<k>].json.gz
-//   main       <save>/<prefix>_<scope>_step<S>_rank<r>-of-<W>[_tp-pp-dp-cp]_pid<pid>_<ts>[_part<k>|_mb<a>[-<b>]].json.gz
+//   main <save>/<prefix>_<scope>_step<S>_rank<r>-of-<W>[_tp-pp-dp-cp]_pid<pid>_<ts>[_part<k>|_mb<a>[-<b>]].json.gz
 // Run-time parts are <PID>, <timestamp>, <hostname>, <RID>.
 
 #include "core/profiling/profileplan.h"
@@ -20,15 +20,15 @@ std::string verlSanitizeLabel(const std::string &text);
 
 struct TorchTraceName
 {
-    std::string workerRole;         // save_file_prefix: "actor_rollout_ref", "value_model"; "" = none
-    std::string scope;              // "train"/"e2e" window or the discrete stage label
-    std::optional<long long> step;  // main: the RL step the window starts at
+    std::string workerRole;        // save_file_prefix: "actor_rollout_ref", "value_model"; "" = none
+    std::string scope;             // "train"/"e2e" window or the discrete stage label
+    std::optional<long long> step; // main: the RL step the window starts at
     long long rank = 0;
     std::optional<long long> worldSize;
-    std::string parallel;           // "tp0-pp0-dp1-cp0" (Megatron), "" otherwise
+    std::string parallel; // "tp0-pp0-dp1-cp0" (Megatron), "" otherwise
     std::string pid = "<PID>";
     std::string timestamp = "<timestamp>";
-    std::string suffix;             // "_part1", "_mb0-1", "_cycle1" (already formatted)
+    std::string suffix; // "_part1", "_mb0-1", "_cycle1" (already formatted)
 };
 
 // build_trace_basename (0.9 / main), without directory and extension.

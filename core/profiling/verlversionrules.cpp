@@ -143,6 +143,16 @@ void profileTokens(RuleContext &c)
     }
 }
 
+// Where a role's precision_debugger field was written: the role block interpolates the global
+// block, so a value set there is reported there.
+std::string precisionFieldKey(const ConfigReader &cfg, const std::string &rolePath, const char *field)
+{
+    const std::string own = rolePath + "." + field;
+    const std::string global = std::string("global_profiler.global_tool_config.precision_debugger.") + field;
+    const Node *raw = cfg.raw(own);
+    return raw && raw->kind() == Node::Kind::Interpolation && cfg.has(global) ? global : own;
+}
+
 void precisionDebuggerRole(RuleContext &c, VerlRoleProfiler &r)
 {
     const std::string path = r.path + ".tool_config.precision_debugger";
@@ -151,7 +161,7 @@ void precisionDebuggerRole(RuleContext &c, VerlRoleProfiler &r)
         if (v && !v->isNull() && !good)
             c.cfg.report(c.diags, "verl.precision-debugger-type",
                          std::string(field) + " must be " + expected + ", got " + pythonTypeName(*v),
-                         path + "." + field);
+                         precisionFieldKey(c.cfg, path, field));
     };
     const Node *configPath = c.cfg.get(path + ".config_path");
     const Node *steps = c.cfg.get(path + ".steps");
@@ -162,12 +172,12 @@ void precisionDebuggerRole(RuleContext &c, VerlRoleProfiler &r)
     typed("stages", stages && stages->isList(), "list[str]");
     if (strict && strict->kind() != Node::Kind::Bool)
         c.cfg.report(c.diags, "verl.precision-debugger-type", "strict must be bool, got " + pythonTypeName(*strict),
-                     path + ".strict");
+                     precisionFieldKey(c.cfg, path, "strict"));
     if (steps && !steps->isNull())
         c.cfg.report(c.diags, "verl.precision-debugger-steps-deprecated",
                      "`precision_debugger.steps` is deprecated and ignored. Use `global_profiler.steps` to control "
                      "profiling steps.",
-                     path + ".steps");
+                     precisionFieldKey(c.cfg, path, "steps"));
     if (!stages || !stages->isList())
         return;
     r.precisionStages = std::vector<std::string>{};
@@ -187,7 +197,7 @@ void precisionDebuggerRole(RuleContext &c, VerlRoleProfiler &r)
         c.cfg.report(c.diags, isStrict ? "verl.precision-debugger-stage-strict" : "verl.precision-debugger-stage",
                      "Unknown precision_debugger stages: " +
                          pythonListRepr(std::vector<std::string>(unknown.begin(), unknown.end())),
-                     path + ".stages");
+                     precisionFieldKey(c.cfg, path, "stages"));
     }
 }
 
@@ -196,8 +206,16 @@ void precisionDebugger(RuleContext &c)
 {
     if (c.out.tool != "precision_debugger")
         return;
+    // Roles share the global block: report each finding once. The rollout's stage is skipped.
+    Diagnostics found;
+    RuleContext local{c.cfg, c.options, c.out, found};
     for (VerlRoleProfiler *r : enabledRoles(c.out))
-        precisionDebuggerRole(c, *r);
+        if (r->role != "rollout")
+            precisionDebuggerRole(local, *r);
+    for (const auto &d : found)
+        if (std::none_of(c.diags.begin(), c.diags.end(),
+                         [&](const Diagnostic &e) { return e.rule == d.rule && e.key == d.key; }))
+            c.diags.push_back(d);
 }
 
 // V3: the relocation and finish-hook keys of ProfilerConfig (main).

@@ -1,6 +1,8 @@
 #pragma once
-// One case of ../shared/testdata/configs/expected (see its README): the CLI arguments, the
-// environment, and the expected output or error. Shared by the in-process and the CLI tests.
+// One case of ../shared/testdata/configs/expected (see its README), of expected-verl (same
+// format, verl's newer trees) or of tests/config/data/hydra-oracle (same format, small trees whose
+// expected output real Hydra 1.3.2 made, see its regen.sh): the CLI arguments, the environment,
+// and the expected output or error. Shared by the in-process and the CLI tests.
 
 #include <QDir>
 #include <QFile>
@@ -30,6 +32,11 @@ inline QString configsRoot()
     return QStringLiteral(PS_TESTDATA_DIR "/configs");
 }
 
+inline QString oracleCasesRoot()
+{
+    return QStringLiteral(PS_SOURCE_DIR "/tests/config/data/hydra-oracle");
+}
+
 inline QByteArray readAll(const QString &path)
 {
     QFile f(path);
@@ -38,10 +45,12 @@ inline QByteArray readAll(const QString &path)
     return f.readAll();
 }
 
-inline QList<ExpectedCase> loadExpectedCases()
+// The cases in `folder`; line 1 of each case's `args` (its config directory) is relative to `base`.
+inline QList<ExpectedCase> loadExpectedCases(const QString &folder = configsRoot() + "/expected",
+                                             const QString &base = configsRoot())
 {
     QList<ExpectedCase> cases;
-    QDir dir(configsRoot() + "/expected");
+    QDir dir(folder);
     for (const QString &name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         ExpectedCase c;
         c.name = name;
@@ -49,7 +58,7 @@ inline QList<ExpectedCase> loadExpectedCases()
         const QStringList args = QString::fromUtf8(readAll(c.folder + "/args")).split('\n');
         if (args.size() < 2)
             continue;
-        c.configDir = configsRoot() + "/" + args[0];
+        c.configDir = base + "/" + args[0];
         c.configName = args[1];
         for (int i = 2; i < args.size(); ++i)
             if (!args[i].isEmpty())
@@ -70,6 +79,13 @@ inline QList<ExpectedCase> loadExpectedCases()
         cases << c;
     }
     return cases;
+}
+
+// Every case the composer must reproduce: expected/, expected-verl/ and our oracle-made cases.
+inline QList<ExpectedCase> loadAllExpectedCases()
+{
+    return loadExpectedCases() + loadExpectedCases(configsRoot() + "/expected-verl") +
+           loadExpectedCases(oracleCasesRoot(), oracleCasesRoot());
 }
 
 // The lines of Hydra's message that our message must contain too: the text after

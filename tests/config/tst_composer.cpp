@@ -8,6 +8,7 @@
 #include "core/config/yamlemitter.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -106,21 +107,15 @@ private slots:
         QTest::newRow("~group=option deletes a matching entry")
             << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n  - _self_\nx: 1\n"}}) << QStringList{"~db=mysql"}
             << "x: 1\n";
-        QTest::newRow("++group=option switches an existing entry")
-            << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n  - _self_\n"}}) << QStringList{"++db=pg"}
-            << "db:\n  driver: pg\n  port: 5432\n";
-        QTest::newRow("++group=option appends an absent one")
-            << with(kDb, {{"config.yaml", "x: 1\n"}}) << QStringList{"++db=pg"}
-            << "x: 1\ndb:\n  driver: pg\n  port: 5432\n";
         QTest::newRow("group@pkg=option switches the entry at that package")
             << with(kDb, {{"config.yaml", "defaults:\n  - db@backup: mysql\n  - _self_\n"}})
             << QStringList{"db@backup=pg"} << "backup:\n  driver: pg\n  port: 5432\n";
         QTest::newRow("+group@pkg=option appends at a package")
             << with(kDb, {{"config.yaml", "x: 1\n"}}) << QStringList{"+db@a.b=mysql"}
             << "x: 1\na:\n  b:\n    driver: mysql\n    port: 3306\n";
-        QTest::newRow("# @package _group_ is the group path")
+        QTest::newRow("# @package _group_ is a plain key from version base 1.2 on")
             << Files{{"config.yaml", "defaults:\n  - srv/db: one\n"}, {"srv/db/one.yaml", "# @package _group_\nk: 1\n"}}
-            << QStringList{} << "srv:\n  db:\n    k: 1\n";
+            << QStringList{} << "_group_:\n  k: 1\n";
         QTest::newRow("# @package _global_ in a nested config")
             << Files{{"config.yaml", "defaults:\n  - server: web\n  - _self_\n"},
                      {"server/web.yaml", "defaults:\n  - log: file\n  - _self_\nport: 80\n"},
@@ -222,6 +217,10 @@ private slots:
         QTest::newRow("package on a non-group key")
             << Files{{"config.yaml", "a: 1\n"}} << QStringList{"a@b=1"}
             << "Override a@b=1 looks like a config group override, but config group 'a' does not exist."
+            << "";
+        QTest::newRow("++group=option (Hydra 1.3.2 has no force-add of groups)")
+            << with(kDb, {{"config.yaml", "defaults:\n  - db: mysql\n  - _self_\n"}}) << QStringList{"++db=pg"}
+            << "force-add of config groups is not supported: '++db=pg'"
             << "";
         QTest::newRow("delete a missing key") << Files{{"config.yaml", "a: 1\n"}} << QStringList{"~b"}
                                               << "Could not delete from config. 'b' does not exist."
@@ -404,6 +403,94 @@ private slots:
         QCOMPARE(QString::fromStdString(toYaml(r.config)), QString("x: null\n"));
         QCOMPARE(r.provenance.find("x")->size(), size_t(2));
         QVERIFY(!r.provenance.find("x.a"));
+    }
+
+    // The defaults tree data (ConfigSource) and `explain` say which option an interpolated entry
+    // resolved to: verl 0.9's `actor@actor_rollout_ref.actor: ${model_engine}_actor`.
+    void provenanceOfInterpolatedEntry_data()
+    {
+        QTest::addColumn<QStringList>("overrides");
+        QTest::addColumn<QString>("actorConfig");
+        QTest::newRow("default engine") << QStringList{} << "actor/dp_actor";
+        QTest::newRow("engine from the command line") << QStringList{"model_engine=megatron"} << "actor/megatron_actor";
+    }
+
+    void provenanceOfInterpolatedEntry()
+    {
+        QFETCH(QStringList, overrides);
+        QFETCH(QString, actorConfig);
+        ComposeOptions o;
+        o.configDirs = {PS_TESTDATA_DIR "/configs/verl-versions/v0.9.0/verl/trainer/config"};
+        o.configName = "ppo_trainer";
+        for (const QString &ov : overrides)
+            o.overrides.push_back(ov.toStdString());
+        const ComposeResult r = ps::core::config::compose(o);
+        const ConfigSource *actor = nullptr;
+        for (const ConfigSource &s : r.sources)
+            if (s.configPath == actorConfig.toStdString())
+                actor = &s;
+        QVERIFY(actor);
+        QCOMPARE(QString::fromStdString(actor->interpolatedOption), QString("${model_engine}_actor"));
+        QCOMPARE(QString::fromStdString(actor->defaultsEntry),
+                 QString("actor@actor_rollout_ref.actor: ${model_engine}_actor"));
+        QCOMPARE(actor->entryMark.line, 14);
+        for (const ConfigSource &s : r.sources)
+            if (s.configPath == "data/legacy_data")
+                QVERIFY(s.interpolatedOption.empty());
+        const QString option = actorConfig.section('/', 1);
+        const QString text = QString::fromStdString(explainKey(r, "actor_rollout_ref.actor.strategy"));
+        QVERIFY2(text.contains("config '" + actorConfig +
+                               "' at 'actor_rollout_ref.actor', from defaults entry "
+                               "'actor@actor_rollout_ref.actor: ${model_engine}_actor' at ") &&
+                     text.contains("ppo_trainer.yaml:14:5 (${model_engine}_actor resolved to '" + option + "')"),
+                 qPrintable(text));
+        bool chosen = false;
+        for (const auto &[group, choice] : r.choices)
+            chosen |= group == "actor@actor_rollout_ref.actor" && choice == option.toStdString();
+        QVERIFY(chosen);
+    }
+
+    // A YAML "billion laughs" (10^10 values once its aliases are expanded) fails at the alias that
+    // crosses the bound, in well under a second, instead of exhausting memory.
+    void billionLaughsFailsFast()
+    {
+        const QString file = PS_SOURCE_DIR "/tests/config/data/hostile/billion-laughs.yaml";
+        ComposeOptions o;
+        o.configDirs = {QFileInfo(file).path().toStdString()};
+        o.configName = "billion-laughs";
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            ps::core::config::compose(o);
+            QFAIL("composition should fail");
+        } catch (const ConfigError &e) {
+            QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed()) + " ms"));
+            QCOMPARE(QString::fromStdString(e.where().file), file);
+            QCOMPARE(e.where().line, 8); // lol5: the first level past 100000 values
+            QVERIFY(e.where().column > 13);
+            QVERIFY2(QString::fromStdString(e.format())
+                         .contains(":8:" + QString::number(e.where().column) +
+                                   ": error: YAML aliases expand to more than 100000 values"),
+                     e.what());
+        }
+    }
+
+    // Within the per-file bound, a config merged at many packages still cannot build an
+    // unbounded tree.
+    void composedTreeIsBounded()
+    {
+        QString big = "values: [";
+        for (int i = 0; i < 60000; ++i)
+            big += (i ? ", " : "") + QString::number(i);
+        big += "]\n";
+        QString primary = "defaults:\n";
+        for (int i = 0; i < 10; ++i)
+            primary += QString("  - big@p%1\n").arg(i);
+        Tree t({{"config.yaml", primary}, {"big.yaml", big}});
+        const QString error = t.error();
+        QVERIFY2(error.contains("config.yaml:10:5: error: The composed config would hold more than 500000 values "
+                                "(config 'big' merged many times?)"),
+                 qPrintable(error));
     }
 };
 

@@ -1,6 +1,7 @@
-// Every case of ../shared/testdata/configs/expected, composed in process: byte-identical to
+// Every case of ../shared/testdata/configs/expected and expected-verl, and of our own
+// oracle-made cases (tests/config/data/hydra-oracle), composed in process: byte-identical to
 // Hydra's --cfg job output (and to the resolved output with --resolve), or failing with Hydra's
-// message plus a location.
+// message plus a location. And verl's own flattened copies (_generated_*.yaml) of every tree.
 #include "expectedcase.h"
 
 #include "core/config/composer.h"
@@ -63,12 +64,14 @@ private slots:
     {
         QVERIFY2(QDir(configsRoot() + "/expected").exists(), qPrintable(configsRoot()));
         QVERIFY(loadExpectedCases().size() >= 40);
+        QVERIFY(loadExpectedCases(configsRoot() + "/expected-verl").size() >= 8);
+        QVERIFY(loadExpectedCases(oracleCasesRoot(), oracleCasesRoot()).size() >= 20);
     }
 
     void everyCase_data()
     {
         QTest::addColumn<int>("index");
-        const auto cases = loadExpectedCases();
+        const auto cases = loadAllExpectedCases();
         for (int i = 0; i < cases.size(); ++i)
             QTest::newRow(qPrintable(cases[i].name)) << i;
     }
@@ -76,7 +79,7 @@ private slots:
     void everyCase()
     {
         QFETCH(int, index);
-        const ExpectedCase c = loadExpectedCases().at(index);
+        const ExpectedCase c = loadAllExpectedCases().at(index);
         const ComposeOptions options = optionsFor(c);
         if (c.expectError) {
             try {
@@ -143,20 +146,70 @@ private slots:
         }
     }
 
-    // verl ships its own flattened copy of ppo_trainer; our composition equals it apart from
-    // the header comment (README of expected/).
-    void verlGeneratedCopy()
+    // verl ships its own flattened copies (_generated_*.yaml) of its trainer configs, made by
+    // `print_cfg.py --cfg job [ARGS]` as their header says. Our composition with those arguments
+    // equals each one apart from the header comment and the top-level `model_engine:` line, which
+    // verl's generator drops and real Hydra prints.
+    void verlGeneratedCopies_data()
     {
+        QTest::addColumn<QString>("file");
+        QStringList files = generatedFiles(configsRoot() + "/verl/verl/trainer/config");
+        for (const QString &tree : QDir(configsRoot() + "/verl-versions").entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            files += generatedFiles(configsRoot() + "/verl-versions/" + tree + "/verl/trainer/config");
+        QVERIFY(files.size() >= 13); // the legacy tree's one, and four in each of the three version trees
+        for (const QString &f : files)
+            QTest::newRow(qPrintable(f.mid(configsRoot().size() + 1))) << f;
+    }
+
+    void verlGeneratedCopies()
+    {
+        QFETCH(QString, file);
+        const QStringList lines = QString::fromUtf8(readAll(file)).split('\n');
         ComposeOptions o;
-        o.configDirs = {(configsRoot() + "/verl/verl/trainer/config").toStdString()};
+        o.configDirs = {QFileInfo(file).path().toStdString()};
         o.configName = "ppo_trainer";
-        ComposeResult r = ps::core::config::compose(o);
-        QString generated =
-            QString::fromUtf8(readAll(configsRoot() + "/verl/verl/trainer/config/_generated_ppo_trainer.yaml"));
-        QStringList lines = generated.split('\n');
-        while (!lines.isEmpty() && (lines.first().startsWith('#') || lines.first().isEmpty()))
-            lines.removeFirst();
-        QCOMPARE(QString::fromStdString(toYaml(r.config)), lines.join('\n'));
+        parseGeneratorHeader(lines, o);
+        QVERIFY(!o.configName.empty());
+        QStringList body = lines;
+        while (!body.isEmpty() && (body.first().startsWith('#') || body.first().isEmpty()))
+            body.removeFirst();
+        ComposeResult r;
+        try {
+            r = ps::core::config::compose(o);
+        } catch (const ConfigError &e) {
+            QFAIL(e.what());
+        }
+        QStringList ours = QString::fromStdString(toYaml(r.config)).split('\n');
+        const qsizetype engines = ours.removeIf([](const QString &l) { return l.startsWith("model_engine:"); });
+        QVERIFY(engines <= 1);
+        QCOMPARE(ours.join('\n'), body.join('\n'));
+    }
+
+private:
+    static QStringList generatedFiles(const QString &dir)
+    {
+        QStringList out;
+        for (const QString &f : QDir(dir).entryList({"_generated_*.yaml"}, QDir::Files, QDir::Name))
+            out << dir + "/" + f;
+        return out;
+    }
+
+    // "# in which it invokes 'python3 scripts/print_cfg.py --cfg job ARGS' to flatten ...": ARGS
+    // are overrides (model_engine=megatron) or --config-name=NAME.yaml.
+    static void parseGeneratorHeader(const QStringList &lines, ComposeOptions &o)
+    {
+        static const QRegularExpression re("print_cfg\\.py --cfg job ?([^']*)'");
+        for (const QString &l : lines) {
+            const auto m = re.match(l);
+            if (!m.hasMatch())
+                continue;
+            for (const QString &arg : m.captured(1).split(' ', Qt::SkipEmptyParts)) {
+                if (arg.startsWith("--config-name="))
+                    o.configName = arg.mid(14).toStdString();
+                else
+                    o.overrides.push_back(arg.toStdString());
+            }
+        }
     }
 };
 

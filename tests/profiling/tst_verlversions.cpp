@@ -34,6 +34,14 @@ pstest::Case onTree(const std::string &version, const std::string &name, std::ve
     return c;
 }
 
+pstest::Case inDir(const QString &dir, const QString &name)
+{
+    pstest::Case c;
+    c.configDirs = {dir.toStdString()};
+    c.configName = name.toStdString();
+    return c;
+}
+
 const Diagnostic *find(const AnalysisResult &r, const std::string &rule)
 {
     for (const auto &d : r.diagnostics)
@@ -82,8 +90,7 @@ private slots:
             const QString version = QString(v) == "v0.7.1" ? "0.7.1" : QString(v) == "v0.9.0" ? "0.9" : "main";
             const QDir d(QString::fromStdString(tree(v)));
             for (const QString &f : d.entryList({"_generated_*.yaml"}, QDir::Files)) {
-                QTest::newRow(qPrintable(QString(v) + "/" + f))
-                    << d.path() << f.chopped(5) << version;
+                QTest::newRow(qPrintable(QString(v) + "/" + f)) << d.path() << f.chopped(5) << version;
                 ++rows;
             }
         }
@@ -101,10 +108,7 @@ private slots:
         QFETCH(QString, dir);
         QFETCH(QString, name);
         QFETCH(QString, version);
-        pstest::Case c;
-        c.configDirs = {dir.toStdString()};
-        c.configName = name.toStdString();
-        const auto r = pstest::analyzeCase(c);
+        const auto r = pstest::analyzeCase(inDir(dir, name));
         QCOMPARE(r->model.framework, Framework::Verl);
         QCOMPARE(QString(verlVersionName(r->model.verl.version)), version);
         QVERIFY(r->model.verl.detection.detected);
@@ -122,7 +126,9 @@ private slots:
             c.configDirs = {root.filePath(name).toStdString()};
             c.configName = "expected";
             const auto r = pstest::analyzeCase(c);
-            const QString want = name.startsWith("verl-0.7.1") ? "0.7.1" : name.startsWith("verl-0.9.0") ? "0.9" : "main";
+            const QString want = name.startsWith("verl-0.7.1")   ? "0.7.1"
+                                 : name.startsWith("verl-0.9.0") ? "0.9"
+                                                                 : "main";
             QCOMPARE(QString(verlVersionName(r->model.verl.version)) + " " + name, want + " " + name);
             checkRoundTrip(r->launch);
         }
@@ -150,33 +156,46 @@ private slots:
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("message");
         const int E = int(Severity::Error), W = int(Severity::Warning);
-        QTest::newRow("reward_model.profiler on 0.9") << "v0.9.0" << "doc_copied_reward_model"
-                                                      << "verl.reward-model-profiler-removed" << E << 13
-                                                      << "Key 'profiler' is not in struct";
-        QTest::newRow("reward_model.profiler on 0.7.1") << "v0.7.1" << "doc_copied_reward_model"
+        QTest::newRow("reward_model.profiler on 0.9")
+            << "v0.9.0"
+            << "doc_copied_reward_model"
+            << "verl.reward-model-profiler-removed" << E << 13 << "Key 'profiler' is not in struct";
+        QTest::newRow("reward_model.profiler on 0.7.1") << "v0.7.1"
+                                                        << "doc_copied_reward_model"
                                                         << "verl.reward-model-profiler-removed" << E << 13 << "#5255";
-        QTest::newRow("py_executable under nsys") << "main-1dda039b" << "uv_py_executable"
+        QTest::newRow("py_executable under nsys") << "main-1dda039b"
+                                                  << "uv_py_executable"
                                                   << "verl.py-executable-nsys" << W << 15 << "Ray #66093";
-        QTest::newRow("relocate + custom Ray temp dir") << "main-1dda039b" << "relocate_temp_dir"
+        QTest::newRow("relocate + custom Ray temp dir") << "main-1dda039b"
+                                                        << "relocate_temp_dir"
                                                         << "verl.relocate-ray-temp-dir" << W << 8 << "/scratch/ray";
-        QTest::newRow("finish hook double quote") << "main-1dda039b" << "relocate_temp_dir"
+        QTest::newRow("finish hook double quote") << "main-1dda039b"
+                                                  << "relocate_temp_dir"
                                                   << "verl.finish-hook-double-quote" << W << 9 << "double quote";
-        QTest::newRow("nsys on vLLM rollout") << "v0.9.0" << "nsys_vllm_rollout"
-                                              << "verl.rollout-tool-unsupported" << W << 13
-                                              << "agent loop only support torch and npu profiler, got nsys";
-        QTest::newRow("schedule active 0") << "v0.9.0" << "torch_schedule_inactive"
+        QTest::newRow("nsys on vLLM rollout")
+            << "v0.9.0"
+            << "nsys_vllm_rollout"
+            << "verl.rollout-tool-unsupported" << W << 13 << "agent loop only support torch and npu profiler, got nsys";
+        QTest::newRow("schedule active 0") << "v0.9.0"
+                                           << "torch_schedule_inactive"
                                            << "verl.torch-schedule-inactive" << W << 17 << "active is 0";
-        QTest::newRow("profile_token order") << "v0.9.0" << "torch_schedule_inactive" << "verl.profile-token-order"
-                                             << E << 19
+        QTest::newRow("profile_token order") << "v0.9.0"
+                                             << "torch_schedule_inactive"
+                                             << "verl.profile-token-order" << E << 19
                                              << "profile_token_end must be > profile_token_start, got start=100, "
                                                 "stop=50";
-        QTest::newRow("step_start on 0.7.1") << "v0.7.1" << "torch_step_start" << "verl.torch-key-unknown" << E << 13
-                                             << "Key 'step_start' not in 'TorchProfilerToolConfig'";
-        QTest::newRow("precision_debugger unknown stage") << "v0.9.0" << "precision_debugger"
-                                                          << "verl.precision-debugger-stage" << W << 11
-                                                          << "Unknown precision_debugger stages: ['actor_forward']";
-        QTest::newRow("precision_debugger on 0.7.1") << "v0.7.1" << "precision_debugger" << "verl.tool-unknown" << E
-                                                     << 6 << "in verl 0.7.1, got 'precision_debugger'";
+        QTest::newRow("step_start on 0.7.1")
+            << "v0.7.1"
+            << "torch_step_start"
+            << "verl.torch-key-unknown" << E << 13 << "Key 'step_start' not in 'TorchProfilerToolConfig'";
+        QTest::newRow("precision_debugger unknown stage")
+            << "v0.9.0"
+            << "precision_debugger"
+            << "verl.precision-debugger-stage" << W << 11 << "Unknown precision_debugger stages: ['actor_forward']";
+        QTest::newRow("precision_debugger on 0.7.1")
+            << "v0.7.1"
+            << "precision_debugger"
+            << "verl.tool-unknown" << E << 6 << "in verl 0.7.1, got 'precision_debugger'";
     }
     void rulesAtTheirLine()
     {
@@ -199,10 +218,10 @@ private slots:
     void nothingLeaksBetweenVersions()
     {
         // reward_model.profiler is a real block on 0.5-0.7.0.
-        auto old = pstest::analyzeCase(onTree("0.5-0.7.0", "ppo_trainer",
-                                              {"global_profiler.tool=nsys", "global_profiler.steps=[1]",
-                                               "actor_rollout_ref.actor.profiler.enable=True",
-                                               "reward_model.profiler.enable=True"}));
+        auto old = pstest::analyzeCase(
+            onTree("0.5-0.7.0", "ppo_trainer",
+                   {"global_profiler.tool=nsys", "global_profiler.steps=[1]",
+                    "actor_rollout_ref.actor.profiler.enable=True", "reward_model.profiler.enable=True"}));
         QVERIFY2(!find(*old, "verl.reward-model-profiler-removed"), qPrintable(dump(*old)));
         // precision_debugger is a tool from 0.8 on.
         auto pd = pstest::analyzeCase(onTree("v0.9.0", "precision_debugger"));
@@ -220,10 +239,10 @@ private slots:
         QCOMPARE(unknown->message, std::string("Key 'relocate_results' not in 'ProfilerConfig'"));
         QVERIFY(!find(*as09, "verl.relocate-ray-temp-dir"));
         // step_start is a field of 0.5-0.7.0's TorchProfilerToolConfig.
-        auto stepStart = pstest::analyzeCase(onTree("0.5-0.7.0", "ppo_trainer",
-                                                    {"global_profiler.tool=torch", "global_profiler.steps=[1]",
-                                                     "actor_rollout_ref.actor.profiler.enable=True",
-                                                     "+actor_rollout_ref.actor.profiler.tool_config.torch.step_start=0"}));
+        auto stepStart = pstest::analyzeCase(onTree(
+            "0.5-0.7.0", "ppo_trainer",
+            {"global_profiler.tool=torch", "global_profiler.steps=[1]", "actor_rollout_ref.actor.profiler.enable=True",
+             "+actor_rollout_ref.actor.profiler.tool_config.torch.step_start=0"}));
         QVERIFY2(!find(*stepStart, "verl.torch-key-unknown"), qPrintable(dump(*stepStart)));
     }
 
@@ -244,8 +263,9 @@ private slots:
         QCOMPARE(verlTorchTraceBasename(VerlVersion::Main, n),
                  std::string("actor-rollout-ref_train_step3_rank1-of-8_pid4242_20260822103000123"));
         // 0.9 has no step part and keeps a scope directory.
-        QCOMPARE(verlTorchTracePath(VerlVersion::V0_9, "outputs/profile", n),
-                 std::string("outputs/profile/train/actor-rollout-ref_train_rank1-of-8_pid4242_20260822103000123.json.gz"));
+        QCOMPARE(
+            verlTorchTracePath(VerlVersion::V0_9, "outputs/profile", n),
+            std::string("outputs/profile/train/actor-rollout-ref_train_rank1-of-8_pid4242_20260822103000123.json.gz"));
         // Megatron's parallel ranks and a scheduled update window.
         n.parallel = "tp0-pp1-dp0-cp0";
         n.scope = "actor_update";
@@ -259,7 +279,8 @@ private slots:
         // relocate_results: [<role>_]<host>_worker_process_<pid>[.<n>].nsys-rep
         QCOMPARE(verlRelocatedNsysPath("/s", "actor_rollout_ref", "node7", "99", "2"),
                  std::string("/s/actor_rollout_ref_node7_worker_process_99.2.nsys-rep"));
-        QCOMPARE(verlRelocatedNsysPath("/s", "", "node7", "99", ""), std::string("/s/node7_worker_process_99.nsys-rep"));
+        QCOMPARE(verlRelocatedNsysPath("/s", "", "node7", "99", ""),
+                 std::string("/s/node7_worker_process_99.nsys-rep"));
         // The mini-batch windows of a schedule: wait 1, warmup 1, active 2, repeat 0 over 8 mini-batches.
         VerlRoleProfiler::TorchSchedule s;
         s.wait = 1;
@@ -323,19 +344,20 @@ private slots:
         QCOMPARE(r->model.verl.version, VerlVersion::Main);
         const WorkerLaunch &w0 = r->launch.workers.at(1);
         QVERIFY(w0.wrapped);
-        QCOMPARE(w0.outputs,
-                 std::vector<std::string>{"outputs/profile/actor_rollout_<hostname>_worker_process_<PID>.<RID>.nsys-rep"});
+        QCOMPARE(w0.outputs, std::vector<std::string>{
+                                 "outputs/profile/actor_rollout_<hostname>_worker_process_<PID>.<RID>.nsys-rep"});
         QCOMPARE(w0.hooks.size(), size_t(1));
         const HookRun &h = w0.hooks[0];
         QCOMPARE(h.when, std::string("after step 2"));
-        QCOMPARE(h.argv, (std::vector<std::string>{
-                             "/bin/sh", "-c", "tar czf /shared/prof_$VERL_PROFILE_RANK.tgz -C $VERL_PROFILE_SAVE_PATH ."}));
+        QCOMPARE(h.argv,
+                 (std::vector<std::string>{
+                     "/bin/sh", "-c", "tar czf /shared/prof_$VERL_PROFILE_RANK.tgz -C $VERL_PROFILE_SAVE_PATH ."}));
         std::vector<std::string> names;
         for (const auto &[k, v] : h.env)
             names.push_back(k);
-        QCOMPARE(names, (std::vector<std::string>{"VERL_PROFILE_SAVE_PATH", "VERL_PROFILE_TOOL", "VERL_PROFILE_RANK",
-                                                  "VERL_PROFILE_PID", "VERL_PROFILE_ROLE",
-                                                  "VERL_PROFILE_RAY_NSIGHT_DIR"}));
+        QCOMPARE(names,
+                 (std::vector<std::string>{"VERL_PROFILE_SAVE_PATH", "VERL_PROFILE_TOOL", "VERL_PROFILE_RANK",
+                                           "VERL_PROFILE_PID", "VERL_PROFILE_ROLE", "VERL_PROFILE_RAY_NSIGHT_DIR"}));
         QCOMPARE(h.env.back().second, std::string("/tmp/ray/session_latest/logs/nsight"));
         QVERIFY(r->launch.workers.at(2).hooks.empty()); // default: the profiled ranks (rank 0)
         QCOMPARE(r->launch.collect.front().second, std::string("outputs/profile"));
@@ -359,6 +381,55 @@ private slots:
         QCOMPARE(lmain, (std::vector<std::string>{"step 1: actor_compute_log_prob", "step 1: actor_update"}));
         checkRoundTrip(v09->launch);
         checkRoundTrip(main->launch);
+    }
+
+    // The built-in presets of each release compose onto that release's tree, keep its version and
+    // validate without errors.
+    void presetsPerVersion_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("version");
+        const QString legacyDir = QString::fromStdString(pstest::testdata("configs/verl/tests/trainer/config"));
+        QTest::newRow("legacy") << "legacy_nsys" << legacyDir << "legacy_ppo_trainer"
+                                << "legacy";
+        for (const char *p : {"nsys", "torch", "npu", "torch_memory"})
+            QTest::newRow(p) << p << QString::fromStdString(tree("0.5-0.7.0")) << "ppo_trainer"
+                             << "0.5-0.7.0";
+        const auto gen = [](const char *v) { return QString::fromStdString(tree(v)); };
+        QTest::newRow("0.7.1 torch") << "v0_7_1_torch" << gen("v0.7.1") << "_generated_ppo_trainer"
+                                     << "0.7.1";
+        QTest::newRow("0.9 precision_debugger")
+            << "v0_8_precision_debugger" << gen("v0.9.0") << "_generated_ppo_trainer"
+            << "0.9";
+        QTest::newRow("0.9 torch schedule") << "v0_9_torch_schedule" << gen("v0.9.0") << "_generated_ppo_trainer"
+                                            << "0.9";
+        QTest::newRow("0.9 nsys discrete") << "v0_9_nsys_discrete" << gen("v0.9.0") << "_generated_ppo_trainer"
+                                           << "0.9";
+        QTest::newRow("main relocate") << "main_nsys_relocate" << gen("main-1dda039b") << "_generated_ppo_trainer"
+                                       << "main";
+        QTest::newRow("main torch") << "main_torch" << gen("main-1dda039b") << "_generated_ppo_trainer"
+                                    << "main";
+    }
+    void presetsPerVersion()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, dir);
+        QFETCH(QString, name);
+        QFETCH(QString, version);
+        pstest::Case c = inDir(dir, name);
+        c.overrides = {"+verl=" + preset.toStdString()};
+        c.builtinPresets = true;
+        const auto r = pstest::analyzeCase(c);
+        QCOMPARE(QString(verlVersionName(r->model.verl.version)), version);
+        QVERIFY2(!hasErrors(r->diagnostics), qPrintable(dump(*r)));
+        QVERIFY(r->model.verl.tool.has_value());
+        bool writes = false;
+        for (const auto &w : r->launch.workers)
+            writes = writes || !w.outputs.empty();
+        QVERIFY(writes);
+        checkRoundTrip(r->launch);
     }
 
     void precisionDebuggerOutputs()

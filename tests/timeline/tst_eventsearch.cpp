@@ -3,6 +3,8 @@
 #include "testreports.h"
 #include "views/timeline/eventsearch.h"
 
+#include "core/trace/tracereader.h"
+
 #include <QtTest>
 
 using namespace ps::views;
@@ -86,7 +88,8 @@ private slots:
 
     void cancelStopsEarly()
     {
-        std::atomic<bool> cancel{true};
+        ps::core::trace::CancelToken cancel;
+        cancel.cancel();
         const SearchResult r = searchEvents(scene(), {QStringLiteral("step"), false}, &cancel);
         QCOMPARE(int(r.count), 0);
     }

@@ -2,8 +2,8 @@
 // into one mark with their count, gaps and wide events split runs, the window clips, output is
 // bounded by the pixel width, and hits find the event (or the nearest narrow one) under a pixel.
 #include "testreports.h"
+#include "views/scene/preparedreport.h"
 #include "views/timeline/lodfolder.h"
-#include "views/timeline/preparedreport.h"
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
 // Adaptive units of durations and axis labels, and 1-2-5 tick steps.
-#include "views/timeline/timeformat.h"
+#include "views/scene/timeformat.h"
 
 #include <QtTest>
 

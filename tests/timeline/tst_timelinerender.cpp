@@ -1,6 +1,7 @@
 // `profstudio --render`: argument checks, time-range parsing, and a real render of the Extra-P
 // sweep whose PNG has the requested size and shows lanes (coloured boxes right of the labels).
 #include "app/gui/render.h"
+#include "views/scene/timeparse.h"
 #include "views/timeline/timelinecanvas.h"
 
 #include <QImage>
@@ -35,7 +36,7 @@ private slots:
         QFETCH(QString, text);
         QFETCH(qint64, ns);
         QFETCH(bool, ok);
-        const auto v = ps::app::parseTimeValue(text);
+        const auto v = ps::views::parseTimeValue(text);
         QCOMPARE(v.has_value(), ok);
         if (ok)
             QCOMPARE(*v, ns);
@@ -43,11 +44,11 @@ private slots:
 
     void ranges()
     {
-        QCOMPARE(ps::app::parseTimeRange("0:50ms"), (std::optional<std::pair<int64_t, int64_t>>{{0, 50'000'000}}));
-        QCOMPARE(ps::app::parseTimeRange("-1ms:1ms"),
+        QCOMPARE(ps::views::parseTimeRange("0:50ms"), (std::optional<std::pair<int64_t, int64_t>>{{0, 50'000'000}}));
+        QCOMPARE(ps::views::parseTimeRange("-1ms:1ms"),
                  (std::optional<std::pair<int64_t, int64_t>>{{-1'000'000, 1'000'000}}));
-        QVERIFY(!ps::app::parseTimeRange("5ms:1ms"));
-        QVERIFY(!ps::app::parseTimeRange("5ms"));
+        QVERIFY(!ps::views::parseTimeRange("5ms:1ms"));
+        QVERIFY(!ps::views::parseTimeRange("5ms"));
     }
 
     void badUsage()

@@ -19,8 +19,6 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
-#include <atomic>
-
 using namespace ps::views;
 using namespace ps::core::trace;
 
@@ -173,7 +171,8 @@ private slots:
         QVERIFY(summarizeWindow(*s, {rank1}, {0, 120 * kMs}, StatsKind::NvtxSum).empty());
         QCOMPARE(find(summarizeWindow(*s, {rank1}, {1000 * kMs, 1200 * kMs}, StatsKind::NvtxSum), "train:step")->count,
                  2ull);
-        std::atomic<bool> cancelled{true};
+        ps::core::trace::CancelToken cancelled;
+        cancelled.cancel();
         QVERIFY(summarizeWindow(*s, all(*s), {0, 120 * kMs}, StatsKind::NvtxSum, &cancelled).empty());
     }
 

@@ -1,6 +1,6 @@
 // Time <-> pixel mapping of the shared axis: edges, middle, outside, epoch-sized times, zoom about
 // a pixel, pan, and clamping to the data.
-#include "views/timeline/timemapping.h"
+#include "views/scene/timemapping.h"
 
 #include <QtTest>
 

@@ -189,3 +189,5 @@ void ConfigSession::showResult(SessionResultPtr r)
     m_result = std::move(r);
     emit resultReady(m_result);
 }
+
+} // namespace ps::views

@@ -185,8 +185,24 @@ QWidget *ConfigureWorkspace::buildEditor()
 
     m_panels = new QTabWidget(split);
     m_panels->setObjectName("panelTabs");
+    m_panels->addTab(buildProfilerPage(), "Profiling");
+    m_panels->addTab(buildBackendPage(), "Backend");
+    m_defaults = new DefaultsTreePane(m_session);
+    m_panels->addTab(m_defaults, "Defaults tree");
+    m_launchSettings = new LaunchSettingsPanel(m_session);
+    m_panels->addTab(scrolled(m_launchSettings), "Launch");
+    m_schedule = new ScheduleHelper;
+    m_panels->addTab(scrolled(m_schedule), "Schedule helper");
+    buildLivePanes(split);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({620, 900});
+    return page;
+}
 
-    // --- Profiler page: follows the framework.
+// The Profiling tab: one page per framework (RLinf, verl, neither), switched by refresh.
+QWidget *ConfigureWorkspace::buildProfilerPage()
+{
     m_profilerStack = new QStackedWidget(m_panels);
     m_rlinfPage = new QWidget;
     {
@@ -220,9 +236,12 @@ QWidget *ConfigureWorkspace::buildEditor()
     static_cast<QLabel *>(m_unknownPage)->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     for (QWidget *w : {m_unknownPage, m_rlinfPage, m_verlPage})
         m_profilerStack->addWidget(scrolled(w));
-    m_panels->addTab(m_profilerStack, "Profiling");
+    return m_profilerStack;
+}
 
-    // --- Backend page: follows the backend / tool.
+// The Backend tab: the options of the chosen profiler backend / tool.
+QWidget *ConfigureWorkspace::buildBackendPage()
+{
     m_backendStack = new QStackedWidget(m_panels);
     m_rlinfNsight =
         new NsightPanel(m_session, {"cluster.profiling.options", "cluster.profiling.flags", "t", true, false});
@@ -247,16 +266,12 @@ QWidget *ConfigureWorkspace::buildEditor()
     m_backendStack->addWidget(scrolled(m_rocprofPage));
     m_backendStack->addWidget(m_verlNsysPage);
     m_backendStack->addWidget(scrolled(m_verlTools));
-    m_panels->addTab(m_backendStack, "Backend");
+    return m_backendStack;
+}
 
-    m_defaults = new DefaultsTreePane(m_session);
-    m_panels->addTab(m_defaults, "Defaults tree");
-    m_launchSettings = new LaunchSettingsPanel(m_session);
-    m_panels->addTab(scrolled(m_launchSettings), "Launch");
-    m_schedule = new ScheduleHelper;
-    m_panels->addTab(scrolled(m_schedule), "Schedule helper");
-
-    // --- Live panes.
+// The live panes beside the panels: YAML, diff, diagnostics, launch plan, overrides.
+void ConfigureWorkspace::buildLivePanes(QSplitter *split)
+{
     m_panes = new QTabWidget(split);
     m_panes->setObjectName("paneTabs");
     m_yaml = new YamlPane;
@@ -270,11 +285,6 @@ QWidget *ConfigureWorkspace::buildEditor()
     m_panes->addTab(m_launch, "Launch plan");
     m_panes->addTab(m_overrides, "Overrides");
     connect(m_diagnostics, &DiagnosticsPane::keyActivated, this, [this](const QString &key) { focusKey(key); });
-
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setSizes({620, 900});
-    return page;
 }
 
 bool ConfigureWorkspace::accepts(const QString &path) const

@@ -13,6 +13,7 @@
 
 class QLabel;
 class QComboBox;
+class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class QToolButton;
@@ -110,6 +111,9 @@ private:
     QWidget *buildStartPage();
     QWidget *buildEditor();
     QWidget *buildHeader();
+    QWidget *buildProfilerPage();
+    QWidget *buildBackendPage();
+    void buildLivePanes(QSplitter *split);
     QWidget *scrolled(QWidget *content);
     void showResult(const core::configedit::SessionResultPtr &r);
     void updateHeader();

@@ -95,30 +95,8 @@ NsightPanel::NsightPanel(ConfigSession *session, NsightPanelSpec spec, QWidget *
         form->addRow(it.key(), it.value());
     layout->addLayout(form);
 
-    if (!m_spec.flagsKey.empty()) {
-        auto *flagsBox = new QGroupBox("Flags (cluster.profiling.flags)", this);
-        flagsBox->setToolTip("Bare nsys switches, rendered first as --name (single letters as -x), in order.");
-        auto *fl = new QVBoxLayout(flagsBox);
-        auto *row = new QGridLayout;
-        int k = 0;
-        for (const QString &f : kCommonFlags) {
-            auto *c = new QCheckBox(f, flagsBox);
-            c->setObjectName("flag-" + f);
-            c->setToolTip(QString("nsys profile --%1").arg(f));
-            row->addWidget(c, k / 2, k % 2);
-            m_flags.insert(f, c);
-            connect(c, &QCheckBox::toggled, this, [this] { commitFlags(); });
-            ++k;
-        }
-        fl->addLayout(row);
-        m_otherFlags = new QLineEdit(flagsBox);
-        m_otherFlags->setObjectName("otherFlags");
-        m_otherFlags->setPlaceholderText("Other flags, comma-separated");
-        connect(m_otherFlags, &QLineEdit::editingFinished, this, [this] { commitFlags(); });
-        fl->addWidget(m_otherFlags);
-        layout->addWidget(flagsBox);
-        bind(m_spec.flagsKey, flagsBox);
-    }
+    if (!m_spec.flagsKey.empty())
+        layout->addWidget(buildFlagsBox());
 
     std::set<std::string> handled = {"t", "trace"};
     for (auto it = m_combos.begin(); it != m_combos.end(); ++it)
@@ -126,6 +104,33 @@ NsightPanel::NsightPanel(ConfigSession *session, NsightPanelSpec spec, QWidget *
     layout->addWidget(new QLabel("Other options", this));
     m_other = new KeyValueTable(session, m_spec.optionsKey, handled, m_spec.stringValues, this);
     layout->addWidget(m_other);
+}
+
+// The bare nsys switches (cluster.profiling.flags): common ones as check boxes, others as text.
+QWidget *NsightPanel::buildFlagsBox()
+{
+    auto *flagsBox = new QGroupBox("Flags (cluster.profiling.flags)", this);
+    flagsBox->setToolTip("Bare nsys switches, rendered first as --name (single letters as -x), in order.");
+    auto *fl = new QVBoxLayout(flagsBox);
+    auto *row = new QGridLayout;
+    int k = 0;
+    for (const QString &f : kCommonFlags) {
+        auto *c = new QCheckBox(f, flagsBox);
+        c->setObjectName("flag-" + f);
+        c->setToolTip(QString("nsys profile --%1").arg(f));
+        row->addWidget(c, k / 2, k % 2);
+        m_flags.insert(f, c);
+        connect(c, &QCheckBox::toggled, this, [this] { commitFlags(); });
+        ++k;
+    }
+    fl->addLayout(row);
+    m_otherFlags = new QLineEdit(flagsBox);
+    m_otherFlags->setObjectName("otherFlags");
+    m_otherFlags->setPlaceholderText("Other flags, comma-separated");
+    connect(m_otherFlags, &QLineEdit::editingFinished, this, [this] { commitFlags(); });
+    fl->addWidget(m_otherFlags);
+    bind(m_spec.flagsKey, flagsBox);
+    return flagsBox;
 }
 
 QComboBox *NsightPanel::addCombo(const QString &name, const QStringList &values, bool editable, const QString &tip)

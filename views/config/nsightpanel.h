@@ -39,6 +39,7 @@ public:
     KeyValueTable *otherOptions() const { return m_other; }
 
 private:
+    QWidget *buildFlagsBox();
     QComboBox *addCombo(const QString &name, const QStringList &values, bool editable, const QString &tip);
     void commitTrace();
     void commitFlags();

@@ -93,6 +93,20 @@ ScheduleHelper::ScheduleHelper(QWidget *parent) : QWidget(parent)
     form->addRow("Trace folder", m_dir);
     layout->addLayout(form);
 
+    QPushButton *copy = addOutputs(layout);
+
+    for (QSpinBox *s : {m_wait, m_warmup, m_active, m_repeat, m_skip})
+        connect(s, &QSpinBox::valueChanged, this, &ScheduleHelper::update);
+    connect(m_api, &QComboBox::currentIndexChanged, this, &ScheduleHelper::update);
+    connect(m_dir, &QLineEdit::textChanged, this, &ScheduleHelper::update);
+    connect(fill, &QPushButton::clicked, this, &ScheduleHelper::applyRange);
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(code()); });
+    update();
+}
+
+// Under the form: the phase strip with its legend, the summary and the generated code.
+QPushButton *ScheduleHelper::addOutputs(QVBoxLayout *layout)
+{
     m_strip = new ScheduleStrip(this);
     layout->addWidget(m_strip);
     auto *legend = new QLabel(this);
@@ -114,14 +128,7 @@ ScheduleHelper::ScheduleHelper(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_code);
     auto *copy = new QPushButton("Copy code", this);
     layout->addWidget(copy, 0, Qt::AlignLeft);
-
-    for (QSpinBox *s : {m_wait, m_warmup, m_active, m_repeat, m_skip})
-        connect(s, &QSpinBox::valueChanged, this, &ScheduleHelper::update);
-    connect(m_api, &QComboBox::currentIndexChanged, this, &ScheduleHelper::update);
-    connect(m_dir, &QLineEdit::textChanged, this, &ScheduleHelper::update);
-    connect(fill, &QPushButton::clicked, this, &ScheduleHelper::applyRange);
-    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(code()); });
-    update();
+    return copy;
 }
 
 ProfilerSchedule ScheduleHelper::schedule() const

@@ -13,7 +13,9 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace ps::views {
 
@@ -44,6 +46,7 @@ public:
 
 private:
     void update();
+    QPushButton *addOutputs(QVBoxLayout *layout);
 
     QComboBox *m_api;
     QSpinBox *m_wait, *m_warmup, *m_active, *m_repeat, *m_skip, *m_first, *m_end;

@@ -282,21 +282,13 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
     torchForm->addRow(m_torchDiscrete);
     layout->addWidget(m_torchBox);
 
-    m_memBox = new QGroupBox("torch_memory (global_tool_config.torch_memory)", this);
-    auto *memForm = new QFormLayout(m_memBox);
-    m_maxEntries = new QSpinBox(m_memBox);
-    m_maxEntries->setObjectName("maxEntries");
-    m_maxEntries->setRange(1, 100000000);
-    m_maxEntries->setToolTip("trace_alloc_max_entries: allocation events kept by "
-                             "torch.cuda.memory._record_memory_history (must be a positive int)");
-    m_stackDepth = new QSpinBox(m_memBox);
-    m_stackDepth->setObjectName("stackDepth");
-    m_stackDepth->setRange(1, 1000);
-    m_stackDepth->setToolTip("stack_depth: frames recorded per allocation (must be a positive int)");
-    memForm->addRow("trace_alloc_max_entries", m_maxEntries);
-    memForm->addRow("stack_depth", m_stackDepth);
-    layout->addWidget(m_memBox);
+    layout->addWidget(buildMemoryBox());
+    connectEdits();
+}
 
+// Every control writes its key as an undoable edit of the session.
+void VerlToolPanel::connectEdits()
+{
     connect(m_role, &QComboBox::currentIndexChanged, this, [this] {
         if (const SessionResultPtr r = this->session()->result())
             refresh(*r);
@@ -324,6 +316,25 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
     connect(m_stackDepth, &QSpinBox::valueChanged, this, [this](int v) {
         this->session()->setValue("global_profiler.global_tool_config.torch_memory.stack_depth", Node::integer(v));
     });
+}
+
+// torch_memory is global, not per role.
+QGroupBox *VerlToolPanel::buildMemoryBox()
+{
+    m_memBox = new QGroupBox("torch_memory (global_tool_config.torch_memory)", this);
+    auto *memForm = new QFormLayout(m_memBox);
+    m_maxEntries = new QSpinBox(m_memBox);
+    m_maxEntries->setObjectName("maxEntries");
+    m_maxEntries->setRange(1, 100000000);
+    m_maxEntries->setToolTip("trace_alloc_max_entries: allocation events kept by "
+                             "torch.cuda.memory._record_memory_history (must be a positive int)");
+    m_stackDepth = new QSpinBox(m_memBox);
+    m_stackDepth->setObjectName("stackDepth");
+    m_stackDepth->setRange(1, 1000);
+    m_stackDepth->setToolTip("stack_depth: frames recorded per allocation (must be a positive int)");
+    memForm->addRow("trace_alloc_max_entries", m_maxEntries);
+    memForm->addRow("stack_depth", m_stackDepth);
+    return m_memBox;
 }
 
 std::string VerlToolPanel::rolePath() const

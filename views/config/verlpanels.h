@@ -79,6 +79,8 @@ public:
 
 private:
     std::string rolePath() const;
+    QGroupBox *buildMemoryBox();
+    void connectEdits();
     void commitContents(const std::string &tool, const QMap<QString, QCheckBox *> &boxes, const QStringList &order);
 
     QComboBox *m_role;

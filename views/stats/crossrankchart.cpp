@@ -1,7 +1,7 @@
 #include "views/stats/crossrankchart.h"
 
 #include "views/common/namecolors.h"
-#include "views/timeline/timeformat.h"
+#include "views/scene/timeformat.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

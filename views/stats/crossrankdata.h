@@ -6,7 +6,7 @@
 // ranges of one rank follow each other). The straggler is the rank with the largest total time
 // in the range. Pure computation over the scene; runs on a worker thread.
 
-#include "views/timeline/timelinescene.h"
+#include "views/scene/timelinescene.h"
 
 #include <QString>
 #include <QStringList>

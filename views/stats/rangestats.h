@@ -5,16 +5,16 @@
 // (Range, Style) for nvtx_sum, per kernel name for kernel_sum; see tracestats.h). Returns the
 // overall rows; empty when cancelled. Runs on a worker thread.
 
+#include "core/trace/tracereader.h"
 #include "core/trace/tracestats.h"
-#include "views/timeline/timelinescene.h"
+#include "views/scene/timelinescene.h"
 
-#include <atomic>
 #include <vector>
 
 namespace ps::views {
 
 std::vector<core::trace::StatRow> summarizeWindow(const TimelineScene &scene, const std::vector<int> &entries,
                                                   TimeWindow window, core::trace::StatsKind kind,
-                                                  const std::atomic<bool> *cancel = nullptr);
+                                                  const core::trace::CancelToken *cancel = nullptr);
 
 } // namespace ps::views

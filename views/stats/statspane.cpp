@@ -1,14 +1,14 @@
 #include "views/stats/statspane.h"
 
+#include "views/common/latestjob.h"
+#include "views/scene/timeformat.h"
 #include "views/stats/crossrankchart.h"
 #include "views/stats/rangestats.h"
 #include "views/stats/statstablemodel.h"
-#include "views/timeline/timeformat.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,7 +19,6 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace ps::views {
 
@@ -81,25 +80,19 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
                     m_proxy->index(current.row(), StatsTableModel::Style).data(StatsTableModel::SortRole).toString());
             });
     connect(m_chart, &CrossRankChart::barActivated, this, &StatsPane::jumpTo);
+
+    using Rows = std::vector<core::trace::StatRow>;
+    m_rowsJob = new LatestJob<Rows>(this, [this](Rows rows) { showRows(std::move(rows)); });
+    m_chartJob = new LatestJob<CrossRankData>(this, [this](CrossRankData d) { m_chart->setData(d); });
+    for (LatestJobBase *job : {static_cast<LatestJobBase *>(m_rowsJob), static_cast<LatestJobBase *>(m_chartJob)})
+        connect(job, &LatestJobBase::busyChanged, this, [this] { emit busyChanged(isBusy()); });
 }
 
-StatsPane::~StatsPane()
-{
-    if (m_cancel)
-        *m_cancel = true;
-}
+StatsPane::~StatsPane() = default;
 
 bool StatsPane::isBusy() const
 {
-    return m_pending > 0 || m_debounce->isActive();
-}
-
-void StatsPane::setPending(int delta)
-{
-    const bool was = m_pending > 0;
-    m_pending += delta;
-    if (was != (m_pending > 0))
-        emit busyChanged(m_pending > 0);
+    return m_rowsJob->isBusy() || m_chartJob->isBusy() || m_debounce->isActive();
 }
 
 void StatsPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window)
@@ -125,52 +118,37 @@ StatsKind StatsPane::kind() const
 
 void StatsPane::recompute()
 {
-    if (m_cancel)
-        *m_cancel = true; // the previous request's result is no longer wanted
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const int generation = ++m_generation;
     if (!m_scene) {
+        m_rowsJob->cancel(); // the previous request's result is no longer wanted
         m_model->setRows({}, kind());
         m_summary->clear();
         emit busyChanged(isBusy());
         return;
     }
-    auto *watcher = new QFutureWatcher<std::vector<core::trace::StatRow>>(this);
-    setPending(+1);
     const StatsKind k = kind();
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, k] {
-        watcher->deleteLater();
-        if (generation == m_generation) {
-            m_model->setRows(watcher->result(), k);
-            m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
-            m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)")
-                                   .arg(m_model->rowCount())
-                                   .arg(m_entries.size())
-                                   .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000)));
-        }
-        setPending(-1);
+    m_rowsKind = k;
+    m_rowsJob->run([scene = m_scene, entries = m_entries, window = m_window, k](const CancelToken &cancel) {
+        return summarizeWindow(*scene, entries, window, k, &cancel);
     });
-    watcher->setFuture(
-        QtConcurrent::run([scene = m_scene, entries = m_entries, window = m_window, k, cancel = m_cancel] {
-            return summarizeWindow(*scene, entries, window, k, cancel.get());
-        }));
+}
+
+void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
+{
+    const StatsKind k = m_rowsKind;
+    m_model->setRows(std::move(rows), k);
+    m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
+    m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)")
+                           .arg(m_model->rowCount())
+                           .arg(m_entries.size())
+                           .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000)));
 }
 
 void StatsPane::showCrossRank(const QString &rangeName, const QString &style)
 {
     if (!m_scene)
         return;
-    const int generation = ++m_chartGeneration;
-    auto *watcher = new QFutureWatcher<CrossRankData>(this);
-    setPending(+1);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_chartGeneration)
-            m_chart->setData(watcher->result());
-        setPending(-1);
-    });
-    watcher->setFuture(
-        QtConcurrent::run([scene = m_scene, rangeName, style] { return crossRankData(*scene, rangeName, style); }));
+    m_chartJob->run(
+        [scene = m_scene, rangeName, style](const CancelToken &) { return crossRankData(*scene, rangeName, style); });
 }
 
 QString StatsPane::visibleCsv() const

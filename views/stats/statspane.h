@@ -4,14 +4,13 @@
 // as CSV; the Style column only for nvtx_sum), and the cross-rank chart of the range selected
 // in the table. Everything is computed on worker threads; a newer request supersedes an older one.
 
+#include "views/scene/timelinescene.h"
 #include "views/stats/crossrankdata.h"
-#include "views/timeline/timelinescene.h"
 
 #include "core/trace/tracestats.h"
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 
 class QComboBox;
@@ -25,6 +24,7 @@ namespace ps::views {
 
 class CrossRankChart;
 class StatsTableModel;
+template <typename T> class LatestJob;
 
 class StatsPane : public QWidget
 {
@@ -57,7 +57,7 @@ signals:
 
 private:
     void recompute();
-    void setPending(int delta);
+    void showRows(std::vector<core::trace::StatRow> rows);
 
     QComboBox *m_kind = nullptr;
     QLineEdit *m_filter = nullptr;
@@ -71,10 +71,9 @@ private:
     std::shared_ptr<const TimelineScene> m_scene;
     std::vector<int> m_entries;
     TimeWindow m_window;
-    int m_generation = 0;
-    int m_chartGeneration = 0;
-    int m_pending = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    LatestJob<std::vector<core::trace::StatRow>> *m_rowsJob = nullptr;
+    core::trace::StatsKind m_rowsKind = core::trace::StatsKind::NvtxSum; // of the newest rows job
+    LatestJob<CrossRankData> *m_chartJob = nullptr;
 };
 
 } // namespace ps::views

@@ -1,6 +1,6 @@
 #include "views/stats/statstablemodel.h"
 
-#include "views/timeline/timeformat.h"
+#include "views/scene/timeformat.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 #include "views/timeline/eventinfo.h"
 
-#include "views/timeline/timeformat.h"
+#include "views/scene/timeformat.h"
 
 #include <QLocale>
 

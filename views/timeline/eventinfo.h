@@ -2,7 +2,7 @@
 // What the tooltip and the details pane say about one event: name, kind, duration, start on
 // the shared axis, report, thread or stream, and the correlated CUDA API call or GPU work.
 
-#include "views/timeline/timelinescene.h"
+#include "views/scene/timelinescene.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,5 +1,7 @@
 #include "views/timeline/eventsearch.h"
 
+#include "core/trace/tracereader.h"
+
 #include <algorithm>
 #include <map>
 
@@ -24,7 +26,7 @@ std::shared_ptr<const std::vector<bool>> matchNames(const EventStore &store, con
 }
 } // namespace
 
-SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query, const std::atomic<bool> *cancel)
+SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query, const core::trace::CancelToken *cancel)
 {
     SearchResult r;
     r.query = query;
@@ -42,7 +44,7 @@ SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query, 
     // Entries sharing a report (step overlay) share its name match.
     std::map<const PreparedReport *, std::pair<std::shared_ptr<const std::vector<bool>>, bool>> done;
     for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
+        if (cancel && cancel->cancelled())
             break;
         const TimelineEntry &e = scene.entries[ei];
         auto it = done.find(e.report.get());

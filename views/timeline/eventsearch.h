@@ -4,14 +4,17 @@
 // test per name plus one table lookup per event. Runs on a worker thread; the result is an
 // immutable value.
 
-#include "views/timeline/timelinescene.h"
+#include "views/scene/timelinescene.h"
 
 #include <QRegularExpression>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 #include <vector>
+
+namespace ps::core::trace {
+class CancelToken;
+}
 
 namespace ps::views {
 
@@ -52,6 +55,6 @@ struct SearchResult
 // Case-insensitive substring, or a regular expression (case-insensitive) when query.regex.
 // Returns early with what it has when `cancel` becomes true.
 SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query,
-                          const std::atomic<bool> *cancel = nullptr);
+                          const core::trace::CancelToken *cancel = nullptr);
 
 } // namespace ps::views

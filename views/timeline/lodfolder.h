@@ -7,7 +7,7 @@
 // O(events). Relies on the engine's invariant that events of one level do not overlap (so their
 // ends are sorted too).
 
-#include "views/timeline/timemapping.h"
+#include "views/scene/timemapping.h"
 
 #include "core/trace/track.h"
 

@@ -51,6 +51,24 @@ QString RowLayout::trackLabel(const EventStore &store, const Track &track)
     return QStringLiteral("%1 · %2 [%3]").arg(kindText(track.kind()), thread).arg(track.tid());
 }
 
+QString RowLayout::groupKey(const QStringList &groupPath)
+{
+    return QStringLiteral("group:") + groupPath.join(QLatin1Char('/'));
+}
+
+QString RowLayout::reportKey(const TimelineEntry &entry)
+{
+    return QStringLiteral("report:") + entry.key;
+}
+
+QStringList RowLayout::keysHiding(const TimelineEntry &entry)
+{
+    QStringList keys{reportKey(entry)};
+    for (int d = 1; d <= entry.groupPath.size(); ++d)
+        keys << groupKey(entry.groupPath.mid(0, d));
+    return keys;
+}
+
 RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
 {
     int y = 0;
@@ -75,7 +93,7 @@ RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
             r.y = y;
             r.height = kHeaderHeight;
             r.label = e.groupPath[d];
-            r.key = QStringLiteral("group:") + open.join(QLatin1Char('/'));
+            r.key = groupKey(open);
             r.collapsed = collapsed.contains(r.key);
             y += r.height;
             m_rows.push_back(r);
@@ -90,7 +108,7 @@ RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
         h.y = y;
         h.height = kHeaderHeight;
         h.label = e.label;
-        h.key = QStringLiteral("report:") + e.key;
+        h.key = reportKey(e);
         h.collapsed = collapsed.contains(h.key);
         h.entry = int(ei);
         y += h.height;

@@ -5,10 +5,11 @@
 // or overlap lane). Empty tracks are hidden. Collapsed headers hide what is under them. Pure
 // geometry: rows are y-sorted, so finding the rows in a viewport is a binary search.
 
-#include "views/timeline/timelinescene.h"
+#include "views/scene/timelinescene.h"
 
 #include <QSet>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -55,6 +56,13 @@ public:
     int rowOf(int entry, uint32_t track) const;
     // The report header row of an entry, or -1.
     int reportRowOf(int entry) const;
+
+    // Collapse keys: "group:run/ActorGroup" for a group header (its path), "report:<entry key>"
+    // for a report header. Sessions store them, so they must stay stable.
+    static QString groupKey(const QStringList &groupPath);
+    static QString reportKey(const TimelineEntry &entry);
+    // The keys whose collapsing hides the entry's tracks: its report and every enclosing group.
+    static QStringList keysHiding(const TimelineEntry &entry);
 
     // "NVTX · python [1234]", "Kernels · GPU 0 · stream 7": the label of a track.
     static QString trackLabel(const core::trace::EventStore &store, const core::trace::Track &track);

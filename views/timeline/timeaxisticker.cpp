@@ -1,6 +1,6 @@
 #include "views/timeline/timeaxisticker.h"
 
-#include "views/timeline/timeformat.h"
+#include "views/scene/timeformat.h"
 
 #include <cmath>
 

@@ -1,13 +1,13 @@
 #include "views/timeline/timelinecanvas.h"
 
-#include "views/common/namecolors.h"
+#include "views/scene/timeformat.h"
 #include "views/timeline/eventinfo.h"
-#include "views/timeline/timeformat.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -19,22 +19,12 @@ namespace ps::views {
 using namespace ps::core::trace;
 
 namespace {
-const QColor kBackground(0xff, 0xff, 0xff);
-const QColor kLaneAlt(0xf7, 0xf8, 0xfa);
-const QColor kGroupBg(0xdf, 0xe4, 0xec);
-const QColor kReportBg(0xec, 0xef, 0xf4);
-const QColor kLabelBg(0xf4, 0xf5, 0xf7);
-const QColor kGrid(0xe6, 0xe8, 0xec);
-const QColor kSeparator(0xc4, 0xc9, 0xd2);
-const QColor kMatch(0xff, 0x8f, 0x00);
-const QColor kRulerFill(0x1e, 0x88, 0xe5, 0x30);
-const QColor kRulerEdge(0x1e, 0x88, 0xe5);
 constexpr int kDragThreshold = 4;
 constexpr double kKeyZoom = 1.25;
 constexpr double kKeyPanFraction = 0.15;
 } // namespace
 
-TimelineCanvas::TimelineCanvas(QWidget *parent) : QWidget(parent)
+TimelineCanvas::TimelineCanvas(QWidget *parent) : QWidget(parent), m_state(new TimelineViewState(this))
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
@@ -43,7 +33,16 @@ TimelineCanvas::TimelineCanvas(QWidget *parent) : QWidget(parent)
     QFont f = font();
     f.setPointSizeF(8.5);
     setFont(f);
-    m_mapping = TimeMapping({0, 1000}, std::max(1, width() - kLabelWidth));
+    m_state->setWidth(width() - kLabelWidth);
+    // Every change of the view state repaints; the canvas re-emits it for its observers.
+    connect(m_state, &TimelineViewState::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(m_state, &TimelineViewState::rulerChanged, this, qOverload<>(&QWidget::update));
+    connect(m_state, &TimelineViewState::windowChanged, this, qOverload<>(&QWidget::update));
+    connect(m_state, &TimelineViewState::scrollChanged, this, qOverload<>(&QWidget::update));
+    connect(m_state, &TimelineViewState::windowChanged, this, &TimelineCanvas::windowChanged);
+    connect(m_state, &TimelineViewState::scrollChanged, this, &TimelineCanvas::scrollChanged);
+    connect(m_state, &TimelineViewState::selectionChanged, this, &TimelineCanvas::selectionChanged);
+    connect(m_state, &TimelineViewState::rulerChanged, this, &TimelineCanvas::rulerChanged);
 }
 
 TimelineCanvas::~TimelineCanvas() = default;
@@ -51,11 +50,15 @@ TimelineCanvas::~TimelineCanvas() = default;
 void TimelineCanvas::setScene(std::shared_ptr<const TimelineScene> scene, bool keepWindow)
 {
     m_scene = std::move(scene);
-    m_selection.reset();
-    m_marks.clear();
+    {
+        // The selection of the old scene means nothing in the new one; selectionChanged is
+        // emitted once below, whether or not there was one.
+        const QSignalBlocker quiet(m_state);
+        m_state->select(std::nullopt);
+    }
     relayout();
     const TimeWindow ext = m_scene ? m_scene->extent() : TimeWindow{0, 1000};
-    const TimeWindow cur = m_mapping.window();
+    const TimeWindow cur = m_state->window();
     if (!keepWindow || cur.end <= ext.start || cur.start >= ext.end)
         fitAll();
     else
@@ -67,9 +70,9 @@ void TimelineCanvas::setScene(std::shared_ptr<const TimelineScene> scene, bool k
 void TimelineCanvas::relayout()
 {
     m_layout = m_scene ? RowLayout(*m_scene, m_collapsed) : RowLayout();
-    m_marks.clear();
+    m_painter.invalidate();
     emit contentHeightChanged(m_layout.totalHeight());
-    setScrollY(m_scrollY);
+    setScrollY(m_state->scrollY());
     update();
 }
 
@@ -82,18 +85,12 @@ TimeWindow TimelineCanvas::limits() const
 
 void TimelineCanvas::setMapping(const TimeMapping &m)
 {
-    TimeMapping clamped = m.withWindow(clampWindow(m.window(), limits()));
-    if (clamped == m_mapping)
-        return;
-    m_mapping = clamped;
-    m_marks.clear();
-    update();
-    emit windowChanged(m_mapping.window());
+    m_state->setMapping(m, limits());
 }
 
 void TimelineCanvas::setWindow(TimeWindow w)
 {
-    setMapping(m_mapping.withWindow(w));
+    setMapping(m_state->mapping().withWindow(w));
 }
 
 void TimelineCanvas::fitAll()
@@ -111,12 +108,7 @@ int TimelineCanvas::maxScrollY() const
 
 void TimelineCanvas::setScrollY(int y)
 {
-    y = std::clamp(y, 0, maxScrollY());
-    if (y == m_scrollY)
-        return;
-    m_scrollY = y;
-    update();
-    emit scrollChanged(y);
+    m_state->setScrollY(y, maxScrollY());
 }
 
 void TimelineCanvas::setCollapsed(const QSet<QString> &keys)
@@ -136,11 +128,7 @@ void TimelineCanvas::toggleCollapsed(const QString &key)
 
 void TimelineCanvas::select(std::optional<TimelineSelection> s)
 {
-    if (s == m_selection)
-        return;
-    m_selection = s;
-    update();
-    emit selectionChanged();
+    m_state->select(s);
 }
 
 namespace {
@@ -168,11 +156,9 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
     // Expand what hides the row, then scroll it into the middle of the view.
     int row = m_layout.rowOf(s.entry, s.ref.track);
     if (row < 0) {
-        const TimelineEntry &e = m_scene->entries[size_t(s.entry)];
         QSet<QString> keys = m_collapsed;
-        keys.remove(QStringLiteral("report:") + e.key);
-        for (int d = 1; d <= e.groupPath.size(); ++d)
-            keys.remove(QStringLiteral("group:") + QStringList(e.groupPath.mid(0, d)).join(QLatin1Char('/')));
+        for (const QString &k : RowLayout::keysHiding(m_scene->entries[size_t(s.entry)]))
+            keys.remove(k);
         setCollapsed(keys);
         row = m_layout.rowOf(s.entry, s.ref.track);
     }
@@ -180,11 +166,11 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
         const Row &r = m_layout.rows()[size_t(row)];
         const Track &t = m_scene->entries[size_t(s.entry)].report->store().track(s.ref.track);
         const int laneY = r.y + t.level(s.ref.index) * RowLayout::kLaneHeight;
-        if (laneY < m_scrollY || laneY + RowLayout::kLaneHeight > m_scrollY + height())
+        if (laneY < scrollY() || laneY + RowLayout::kLaneHeight > scrollY() + height())
             setScrollY(laneY - height() / 2);
     }
     const auto [b, e] = sharedExtent(*m_scene, s);
-    const int64_t d = m_mapping.window().duration();
+    const int64_t d = window().duration();
     if (e - b > d * 9 / 10) {
         zoomToEvent(s);
         return;
@@ -204,38 +190,13 @@ void TimelineCanvas::zoomToEvent(const TimelineSelection &s)
 
 void TimelineCanvas::setRuler(std::optional<TimeWindow> r)
 {
-    if (r == m_ruler)
-        return;
-    m_ruler = r;
-    update();
-    emit rulerChanged();
+    m_state->setRuler(r);
 }
 
 void TimelineCanvas::setSearch(std::shared_ptr<const SearchResult> result)
 {
     m_search = std::move(result);
     update();
-}
-
-const TimelineCanvas::RowMarks &TimelineCanvas::marksFor(int row)
-{
-    auto it = m_marks.find(row);
-    if (it != m_marks.end())
-        return it->second;
-    RowMarks rm;
-    const Row &r = m_layout.rows()[size_t(row)];
-    if (r.kind == RowKind::Track && m_scene) {
-        const TimelineEntry &e = m_scene->entries[size_t(r.entry)];
-        const Track &t = e.report->store().track(r.track);
-        rm.lanes.resize(size_t(r.levels));
-        for (int l = 0; l < r.levels; ++l) {
-            LaneView lane{&t, e.report->levelIndices(r.track, uint16_t(l))};
-            if (r.levels > 1 && lane.indices.empty())
-                continue;
-            foldLane(lane, m_mapping, e.offset, rm.lanes[size_t(l)]);
-        }
-    }
-    return m_marks.emplace(row, std::move(rm)).first->second;
 }
 
 void TimelineCanvas::paintEvent(QPaintEvent *)
@@ -246,150 +207,30 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
 
 void TimelineCanvas::paintTo(QPainter &p)
 {
-    p.setRenderHint(QPainter::Antialiasing, false);
-    p.setRenderHint(QPainter::TextAntialiasing, true);
-    p.setFont(font());
-    const int w = width(), h = height();
-    const int L = kLabelWidth;
-    p.fillRect(QRect(0, 0, w, h), kBackground);
-    m_lastMarks = m_lastFolded = 0;
-
-    const QFontMetrics fm(font());
-    const int charW = std::max(1, fm.averageCharWidth());
-
-    // Grid lines at the axis ticks, so the eye can follow a tick down the rows.
-    const AxisTicks ticks = computeTicks(m_mapping.window().start, m_mapping.window().end, m_mapping.width());
-    p.setPen(kGrid);
-    for (int64_t t : ticks.ticks) {
-        const int x = L + int(std::floor(m_mapping.x(t)));
-        p.drawLine(x, 0, x, h);
-    }
-
-    if (!m_scene || m_layout.isEmpty()) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(QRect(L, 0, w - L, h), Qt::AlignCenter, QStringLiteral("No events to show"));
-    }
-
-    const auto [firstRow, lastRow] = m_layout.rowsIn(m_scrollY, m_scrollY + h);
-    std::unordered_map<uint64_t, QString> nameCache;
-    p.setClipRect(QRect(L, 0, w - L, h));
-    for (int ri = firstRow; ri < lastRow; ++ri) {
-        const Row &r = m_layout.rows()[size_t(ri)];
-        const int y = r.y - m_scrollY;
-        if (r.kind != RowKind::Track) {
-            p.fillRect(QRect(L, y, w - L, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
-            continue;
-        }
-        if (ri % 2)
-            p.fillRect(QRect(L, y, w - L, r.height), kLaneAlt);
-        const TimelineEntry &e = m_scene->entries[size_t(r.entry)];
-        const PreparedReport &rep = *e.report;
-        const EventStore &store = rep.store();
-        const Track &t = store.track(r.track);
-        const bool marks = t.kind() == TrackKind::NvtxMark;
-        const RowMarks &rm = marksFor(ri);
-        for (size_t l = 0; l < rm.lanes.size(); ++l) {
-            const int ly = y + int(l) * RowLayout::kLaneHeight;
-            if (ly + RowLayout::kLaneHeight < 0 || ly > h)
-                continue;
-            for (const LodMark &mk : rm.lanes[l]) {
-                const int x0 = L + int(std::floor(mk.x0));
-                const int x1 = L + int(std::floor(mk.x1));
-                const int bw = std::max(1, x1 - x0);
-                const NameId name = t.name(mk.index);
-                QColor c = QColor::fromRgb(rep.color(name));
-                ++m_lastMarks;
-                if (mk.count > 1) {
-                    ++m_lastFolded;
-                    c = c.darker(140);
-                }
-                if (marks)
-                    p.fillRect(QRect(x0 - 1, ly + 2, 3, RowLayout::kLaneHeight - 4), c.darker(160));
-                else
-                    p.fillRect(QRect(x0, ly + 1, bw, RowLayout::kLaneHeight - 2), c);
-                if (m_search && m_search->nameMatches(r.entry, name)) {
-                    p.setPen(QPen(kMatch, 2));
-                    p.drawRect(QRect(x0, ly + 1, std::max(2, bw), RowLayout::kLaneHeight - 3));
-                }
-                // Names inside boxes wide enough to hold a few characters.
-                if (mk.count == 1 && bw >= 4 * charW && !marks) {
-                    const uint64_t key = (uint64_t(r.entry) << 32) | name;
-                    auto it = nameCache.find(key);
-                    if (it == nameCache.end())
-                        it = nameCache.emplace(key, eventName(store, t, mk.index)).first;
-                    const QString &full = it->second;
-                    const int visX0 = std::max(x0, L), visX1 = std::min(x0 + bw, w);
-                    const int room = visX1 - visX0 - 6;
-                    const int chars = room / charW;
-                    if (chars >= 2) {
-                        const QString text = full.size() <= chars ? full : full.left(chars - 1) + QChar(0x2026);
-                        p.setPen(textColorOn(c));
-                        p.drawText(QRect(visX0 + 3, ly, room + 3, RowLayout::kLaneHeight),
-                                   Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, text);
-                    }
-                }
-            }
-        }
-        if (m_selection && m_selection->entry == r.entry && m_selection->ref.track == r.track) {
-            const uint32_t i = m_selection->ref.index;
-            const int ly = y + t.level(i) * RowLayout::kLaneHeight;
-            const int x0 = L + int(std::floor(std::clamp(m_mapping.x(t.start(i), e.offset), -4.0, double(w))));
-            const int x1 = L + int(std::floor(std::clamp(m_mapping.x(t.end(i), e.offset), -4.0, double(w))));
-            p.setPen(QPen(Qt::black, 2));
-            p.drawRect(QRect(x0 - 1, ly, std::max(3, x1 - x0 + 2), RowLayout::kLaneHeight - 1));
-        }
-    }
-
-    if (m_ruler) {
-        const int x0 = L + int(std::floor(std::clamp(m_mapping.x(m_ruler->start), -4.0, double(w))));
-        const int x1 = L + int(std::floor(std::clamp(m_mapping.x(m_ruler->end), -4.0, double(w))));
-        p.fillRect(QRect(x0, 0, std::max(1, x1 - x0), h), kRulerFill);
-        p.setPen(kRulerEdge);
-        p.drawLine(x0, 0, x0, h);
-        p.drawLine(x1, 0, x1, h);
-        const QString text = formatDuration(m_ruler->duration());
-        const int tw = fm.horizontalAdvance(text) + 10;
-        const QRect box((x0 + x1) / 2 - tw / 2, 4, tw, fm.height() + 4);
-        p.fillRect(box, kRulerEdge);
-        p.setPen(Qt::white);
-        p.drawText(box, Qt::AlignCenter, text);
-    }
-    p.setClipping(false);
-
-    // The sticky label column.
-    p.fillRect(QRect(0, 0, L, h), kLabelBg);
-    for (int ri = firstRow; ri < lastRow; ++ri) {
-        const Row &r = m_layout.rows()[size_t(ri)];
-        const int y = r.y - m_scrollY;
-        const int indent = 6 + r.depth * 12;
-        QRect box(0, y, L - 1, r.height - 1);
-        if (r.kind == RowKind::Group || r.kind == RowKind::Report) {
-            p.fillRect(box, r.kind == RowKind::Group ? kGroupBg : kReportBg);
-            QFont bold = font();
-            bold.setBold(true);
-            p.setFont(bold);
-            p.setPen(palette().color(QPalette::WindowText));
-            const QString arrow = r.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
-            const QFontMetrics bfm(bold);
-            p.drawText(QRect(indent, y, L - indent - 4, r.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       bfm.elidedText(arrow + r.label, Qt::ElideMiddle, L - indent - 4));
-            p.setFont(font());
-        } else {
-            p.setPen(palette().color(QPalette::WindowText).lighter(140));
-            p.drawText(QRect(indent, y, L - indent - 4, RowLayout::kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(r.label, Qt::ElideRight, L - indent - 4));
-        }
-    }
-    p.setPen(kSeparator);
-    p.drawLine(L - 1, 0, L - 1, h);
+    const TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size()};
+    m_painter.paint(p, in, font(), palette());
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent *)
 {
-    m_marks.clear();
-    m_mapping = m_mapping.withWidth(std::max(1, width() - kLabelWidth));
-    setScrollY(m_scrollY);
-    emit windowChanged(m_mapping.window());
+    m_state->setWidth(width() - kLabelWidth);
+    setScrollY(scrollY());
+}
+
+std::optional<LodMark> TimelineCanvas::foldedMarkAt(QPoint pos) const
+{
+    const int ri = m_layout.rowAt(layoutY(pos.y()));
+    const RowMarks *rm = ri < 0 ? nullptr : m_painter.cachedMarks(ri);
+    if (!rm)
+        return std::nullopt;
+    const int level = RowLayout::laneAt(m_layout.rows()[size_t(ri)], layoutY(pos.y()));
+    if (size_t(level) >= rm->lanes.size())
+        return std::nullopt;
+    const auto &marks = rm->lanes[size_t(level)];
+    const int mi = markAt(marks, laneX(pos));
+    if (mi < 0 || marks[size_t(mi)].count <= 1)
+        return std::nullopt;
+    return marks[size_t(mi)];
 }
 
 std::optional<TimelineSelection> TimelineCanvas::eventAt(QPoint pos) const
@@ -408,7 +249,7 @@ std::optional<TimelineSelection> TimelineCanvas::eventAt(QPoint pos) const
     LaneView lane{&t, e.report->levelIndices(r.track, uint16_t(level))};
     if (r.levels > 1 && lane.indices.empty())
         return std::nullopt;
-    const int64_t hit = hitTestLane(lane, m_mapping, e.offset, laneX(pos));
+    const int64_t hit = hitTestLane(lane, mapping(), e.offset, laneX(pos));
     if (hit < 0)
         return std::nullopt;
     return TimelineSelection{r.entry, {r.track, uint32_t(hit)}};
@@ -437,18 +278,10 @@ QString TimelineCanvas::toolTipAt(QPoint pos) const
     if (r.kind != RowKind::Track)
         return {};
     // What is drawn under the cursor: a folded mark says how many events it holds.
-    auto it = m_marks.find(ri);
-    const int level = RowLayout::laneAt(r, layoutY(pos.y()));
-    if (it != m_marks.end() && size_t(level) < it->second.lanes.size()) {
-        const auto &marks = it->second.lanes[size_t(level)];
-        const int mi = markAt(marks, laneX(pos));
-        if (mi >= 0 && marks[size_t(mi)].count > 1) {
-            const LodMark &mk = marks[size_t(mi)];
-            return QStringLiteral("%1 events too small to show (%2)\nDouble-click to zoom in")
-                .arg(mk.count)
-                .arg(formatDuration(m_mapping.span(mk.x1 - mk.x0)));
-        }
-    }
+    if (const auto mk = foldedMarkAt(pos))
+        return QStringLiteral("%1 events too small to show (%2)\nDouble-click to zoom in")
+            .arg(mk->count)
+            .arg(formatDuration(mapping().span(mk->x1 - mk->x0)));
     const auto sel = eventAt(pos);
     if (!sel)
         return {};
@@ -476,8 +309,8 @@ void TimelineCanvas::mousePressEvent(QMouseEvent *e)
         return;
     m_pressPos = e->position().toPoint();
     m_pressShift = e->modifiers() & Qt::ShiftModifier;
-    m_pressMapping = m_mapping;
-    m_pressScroll = m_scrollY;
+    m_pressMapping = mapping();
+    m_pressScroll = scrollY();
     m_drag = Drag::Pending;
 }
 
@@ -499,7 +332,7 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent *e)
         m_drag = m_pressShift && m_pressPos.x() >= kLabelWidth ? Drag::Ruler : Drag::Pan;
     }
     if (m_drag == Drag::Ruler) {
-        const int64_t a = m_mapping.time(laneX(m_pressPos)), b = m_mapping.time(laneX(pos));
+        const int64_t a = mapping().time(laneX(m_pressPos)), b = mapping().time(laneX(pos));
         setRuler(TimeWindow{std::min(a, b), std::max(std::max(a, b), std::min(a, b) + 1)});
     } else {
         setMapping(m_pressMapping.panned(m_pressPos.x() - pos.x()));
@@ -530,20 +363,10 @@ void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent *e)
     const QPoint pos = e->position().toPoint();
     if (pos.x() < kLabelWidth)
         return;
-    const int ri = m_layout.rowAt(layoutY(pos.y()));
-    if (ri >= 0) {
-        const Row &r = m_layout.rows()[size_t(ri)];
-        auto it = m_marks.find(ri);
-        const int level = RowLayout::laneAt(r, layoutY(pos.y()));
-        if (it != m_marks.end() && size_t(level) < it->second.lanes.size()) {
-            const auto &marks = it->second.lanes[size_t(level)];
-            const int mi = markAt(marks, laneX(pos));
-            if (mi >= 0 && marks[size_t(mi)].count > 1) {
-                const LodMark mk = marks[size_t(mi)];
-                setWindow({m_mapping.time(mk.x0) - m_mapping.span(2), m_mapping.time(mk.x1) + m_mapping.span(2)});
-                return;
-            }
-        }
+    if (const auto mk = foldedMarkAt(pos)) {
+        const TimeMapping &m = mapping();
+        setWindow({m.time(mk->x0) - m.span(2), m.time(mk->x1) + m.span(2)});
+        return;
     }
     if (auto s = eventAt(pos)) {
         select(s);
@@ -557,43 +380,44 @@ void TimelineCanvas::wheelEvent(QWheelEvent *e)
     const QPoint delta = e->angleDelta();
     if (pos.x() < kLabelWidth || (e->modifiers() & Qt::ShiftModifier)) {
         const int dy = delta.y() != 0 ? delta.y() : delta.x();
-        setScrollY(m_scrollY - dy / 2);
+        setScrollY(scrollY() - dy / 2);
     } else if (delta.y() != 0) {
         // Wheel and Ctrl+wheel both zoom about the cursor: one notch (120) = x1.19.
-        setMapping(m_mapping.zoomed(std::pow(2.0, delta.y() / 480.0), laneX(pos)));
+        setMapping(mapping().zoomed(std::pow(2.0, delta.y() / 480.0), laneX(pos)));
     } else if (delta.x() != 0) {
-        setMapping(m_mapping.panned(-delta.x() / 2.0));
+        setMapping(mapping().panned(-delta.x() / 2.0));
     }
     e->accept();
 }
 
 void TimelineCanvas::keyPressEvent(QKeyEvent *e)
 {
-    const double pivot = m_hover && m_hover->x() >= kLabelWidth ? laneX(*m_hover) : m_mapping.width() / 2;
+    const TimeMapping &m = mapping();
+    const double pivot = m_hover && m_hover->x() >= kLabelWidth ? laneX(*m_hover) : m.width() / 2;
     switch (e->key()) {
     case Qt::Key_W:
-        setMapping(m_mapping.zoomed(kKeyZoom, pivot));
+        setMapping(m.zoomed(kKeyZoom, pivot));
         break;
     case Qt::Key_S:
-        setMapping(m_mapping.zoomed(1.0 / kKeyZoom, pivot));
+        setMapping(m.zoomed(1.0 / kKeyZoom, pivot));
         break;
     case Qt::Key_A:
-        setMapping(m_mapping.panned(-m_mapping.width() * kKeyPanFraction));
+        setMapping(m.panned(-m.width() * kKeyPanFraction));
         break;
     case Qt::Key_D:
-        setMapping(m_mapping.panned(m_mapping.width() * kKeyPanFraction));
+        setMapping(m.panned(m.width() * kKeyPanFraction));
         break;
     case Qt::Key_Up:
-        setScrollY(m_scrollY - RowLayout::kLaneHeight * 3);
+        setScrollY(scrollY() - RowLayout::kLaneHeight * 3);
         break;
     case Qt::Key_Down:
-        setScrollY(m_scrollY + RowLayout::kLaneHeight * 3);
+        setScrollY(scrollY() + RowLayout::kLaneHeight * 3);
         break;
     case Qt::Key_F:
-        if (m_selection)
-            zoomToEvent(*m_selection);
-        else if (m_ruler)
-            setWindow(*m_ruler);
+        if (const auto sel = selection())
+            zoomToEvent(*sel);
+        else if (const auto r = ruler())
+            setWindow(*r);
         else
             fitAll();
         break;

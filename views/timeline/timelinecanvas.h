@@ -1,44 +1,34 @@
 #pragma once
-// The painted part of the timeline: a sticky label column on the left and the lanes to its
-// right, drawn through the LOD folder for the visible rows only. Owns the view state that
-// interaction changes — visible window, vertical scroll, selection, ruler, collapsed rows — and
-// the conventions users know from Nsight Systems and Perfetto:
+// The timeline widget: a sticky label column on the left and the lanes to its right. It turns
+// input into changes of the view state (TimelineViewState: window, scroll, selection, ruler) and
+// of the collapsed rows, and leaves drawing to TimelinePainter. Input follows the conventions
+// users know from Nsight Systems and Perfetto:
 //   wheel / Ctrl+wheel       zoom about the cursor      Shift+wheel, wheel over labels  scroll rows
 //   drag                     pan                        Shift+drag                      ruler
 //   W / S                    zoom in / out              A / D                           pan
 //   click                    select (or clear)          double-click                    zoom to event
 //   F                        fit selection / ruler / all Esc                            clear selection + ruler
-// Folded marks are cached per row for the current window and width; hover, selection and
-// vertical scrolling repaint from that cache without touching events.
 
+#include "views/scene/timelinescene.h"
+#include "views/scene/timemapping.h"
 #include "views/timeline/eventsearch.h"
-#include "views/timeline/lodfolder.h"
 #include "views/timeline/rowlayout.h"
-#include "views/timeline/timelinescene.h"
-#include "views/timeline/timemapping.h"
+#include "views/timeline/timelinepainter.h"
+#include "views/timeline/timelineviewstate.h"
 
-#include <QHash>
 #include <QSet>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
-#include <unordered_map>
 
 namespace ps::views {
-
-struct TimelineSelection
-{
-    int entry = -1;
-    core::trace::EventRef ref;
-    friend bool operator==(const TimelineSelection &, const TimelineSelection &) = default;
-};
 
 class TimelineCanvas : public QWidget
 {
     Q_OBJECT
 public:
-    static constexpr int kLabelWidth = 260;
+    static constexpr int kLabelWidth = TimelinePainter::kLabelWidth;
 
     explicit TimelineCanvas(QWidget *parent = nullptr);
     ~TimelineCanvas() override;
@@ -48,16 +38,17 @@ public:
     const TimelineScene *scene() const { return m_scene.get(); }
     const RowLayout &layout() const { return m_layout; }
 
-    TimeWindow window() const { return m_mapping.window(); }
+    TimelineViewState *state() const { return m_state; }
+    TimeWindow window() const { return m_state->window(); }
     void setWindow(TimeWindow w);
     void fitAll();
     // Window of the data, with margins the view may pan into.
     TimeWindow limits() const;
     // The mapping of the lane area (x = 0 at the left edge of the lanes).
-    const TimeMapping &mapping() const { return m_mapping; }
+    const TimeMapping &mapping() const { return m_state->mapping(); }
     int lanesLeft() const { return kLabelWidth; }
 
-    int scrollY() const { return m_scrollY; }
+    int scrollY() const { return m_state->scrollY(); }
     void setScrollY(int y);
     int maxScrollY() const;
 
@@ -65,14 +56,14 @@ public:
     void setCollapsed(const QSet<QString> &keys);
     void toggleCollapsed(const QString &key);
 
-    std::optional<TimelineSelection> selection() const { return m_selection; }
+    std::optional<TimelineSelection> selection() const { return m_state->selection(); }
     void select(std::optional<TimelineSelection> s);
     // Selects the event, scrolls its row into view and centres the window on it (same zoom, unless
     // the event is wider than the window).
     void reveal(const TimelineSelection &s);
     void zoomToEvent(const TimelineSelection &s);
 
-    std::optional<TimeWindow> ruler() const { return m_ruler; }
+    std::optional<TimeWindow> ruler() const { return m_state->ruler(); }
     void setRuler(std::optional<TimeWindow> r);
 
     void setSearch(std::shared_ptr<const SearchResult> result);
@@ -82,15 +73,15 @@ public:
     // The event under a widget position.
     std::optional<TimelineSelection> eventAt(QPoint pos) const;
     // Layout y of a widget position, and the reverse.
-    int layoutY(int widgetY) const { return widgetY + m_scrollY; }
+    int layoutY(int widgetY) const { return widgetY + m_state->scrollY(); }
 
     // Paints everything into `p` over a widget of the current size (paintEvent and the benchmark).
     void paintTo(QPainter &p);
     // Drops the folded-mark cache (the benchmark measures cold frames with it).
-    void invalidateMarks() { m_marks.clear(); }
+    void invalidateMarks() { m_painter.invalidate(); }
     // Marks drawn in the last paint, and folded marks among them (for tests and the benchmark).
-    size_t lastMarkCount() const { return m_lastMarks; }
-    size_t lastFoldedCount() const { return m_lastFolded; }
+    size_t lastMarkCount() const { return m_painter.lastMarkCount(); }
+    size_t lastFoldedCount() const { return m_painter.lastFoldedCount(); }
 
 signals:
     void windowChanged(ps::views::TimeWindow window);
@@ -115,12 +106,9 @@ protected:
     void leaveEvent(QEvent *e) override;
 
 private:
-    struct RowMarks
-    {
-        std::vector<std::vector<LodMark>> lanes;
-    };
-    const RowMarks &marksFor(int row);
     void relayout();
+    // The folded mark under a widget position as last drawn, if any holds several events.
+    std::optional<LodMark> foldedMarkAt(QPoint pos) const;
     void setMapping(const TimeMapping &m);
     double laneX(QPoint pos) const { return pos.x() - kLabelWidth; }
     QString labelToolTip(const Row &row) const;
@@ -128,15 +116,9 @@ private:
     std::shared_ptr<const TimelineScene> m_scene;
     RowLayout m_layout;
     QSet<QString> m_collapsed;
-    TimeMapping m_mapping;
-    int m_scrollY = 0;
-    std::optional<TimelineSelection> m_selection;
-    std::optional<TimeWindow> m_ruler;
+    TimelineViewState *m_state;
     std::shared_ptr<const SearchResult> m_search;
-
-    std::unordered_map<int, RowMarks> m_marks; // by row index, for m_mapping
-    size_t m_lastMarks = 0;
-    size_t m_lastFolded = 0;
+    TimelinePainter m_painter;
 
     // Drag state.
     enum class Drag { None, Pending, Pan, Ruler };

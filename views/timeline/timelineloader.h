@@ -3,7 +3,7 @@
 // core::trace::loadReports (progress + CancelToken), prepares each report for drawing on the
 // worker that loaded it, and hands it to the GUI thread at once, so reports appear as they finish.
 
-#include "views/timeline/preparedreport.h"
+#include "views/scene/preparedreport.h"
 
 #include <QFuture>
 #include <QObject>

@@ -3,7 +3,7 @@
 // and the view range, saved as a small JSON file (*.psession) and restored from it. Writes are
 // atomic (temp file + rename).
 
-#include "views/timeline/timemapping.h"
+#include "views/scene/timemapping.h"
 
 #include <QMap>
 #include <QString>

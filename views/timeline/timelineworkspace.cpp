@@ -2,19 +2,19 @@
 
 #include "core/trace/alignment.h"
 #include "views/common/emptystate.h"
+#include "views/common/latestjob.h"
 #include "views/common/recentfiles.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineloader.h"
+#include "views/timeline/timelinesearchbar.h"
+#include "views/timeline/timelinetoolbar.h"
 #include "views/timeline/timelineview.h"
 
 #include <QApplication>
-#include <QCheckBox>
-#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -25,9 +25,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace ps::views {
@@ -38,21 +36,13 @@ namespace {
 const char kReportFilter[] = "Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)";
 const char kSessionFilter[] = "ProfStudio sessions (*.psession);;All files (*)";
 
-template <typename T, typename F> void runJob(QObject *owner, std::function<T()> work, F done)
-{
-    auto *watcher = new QFutureWatcher<T>(owner);
-    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, done] {
-        watcher->deleteLater();
-        done(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(work)));
-}
 } // namespace
 
 TimelineWorkspace::TimelineWorkspace(QWidget *parent)
     : Workspace(parent), m_recentSessions(std::make_unique<RecentFiles>(QStringLiteral("recent/sessions")))
 {
     m_loader = new TimelineLoader(this);
+    createJobs();
     buildUi();
     connect(m_loader, &TimelineLoader::started, this, [this](int total) {
         m_progressRow->show();
@@ -71,10 +61,25 @@ TimelineWorkspace::TimelineWorkspace(QWidget *parent)
     connect(m_loader, &TimelineLoader::finished, this, &TimelineWorkspace::onLoadFinished);
 }
 
-TimelineWorkspace::~TimelineWorkspace()
+TimelineWorkspace::~TimelineWorkspace() = default;
+
+void TimelineWorkspace::createJobs()
 {
-    if (m_searchCancel)
-        *m_searchCancel = true;
+    m_alignJob = new LatestJob<AlignResult>(this, [this](const AlignResult &res) { applyAlignment(res); });
+    m_overlayJob = new LatestJob<TimelineScene>(
+        this, [this](const TimelineScene &scene) { applyScene(std::make_shared<TimelineScene>(scene)); });
+    m_searchJob = new LatestJob<SearchResult>(this, [this](const SearchResult &r) {
+        m_searchResult = std::make_shared<SearchResult>(r);
+        m_view->canvas()->setSearch(m_searchResult);
+        updateMatchLabel();
+    });
+    for (LatestJobBase *job : jobs())
+        connect(job, &LatestJobBase::busyChanged, this, [this] { emit busyChanged(isBusy()); });
+}
+
+std::array<LatestJobBase *, 3> TimelineWorkspace::jobs() const
+{
+    return {m_alignJob, m_overlayJob, m_searchJob};
 }
 
 void TimelineWorkspace::buildUi()
@@ -84,7 +89,33 @@ void TimelineWorkspace::buildUi()
     layout->setSpacing(0);
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack);
+    buildEmptyState();
+    m_main = new QWidget(m_stack);
+    auto *mainLayout = new QVBoxLayout(m_main);
+    mainLayout->setContentsMargins(0, 0, 0, 0);
+    mainLayout->setSpacing(2);
+    m_toolbar = new TimelineToolbar(m_main);
+    m_search = m_toolbar->searchBar();
+    mainLayout->addWidget(m_toolbar);
+    mainLayout->addWidget(buildProgressRow());
+    mainLayout->addWidget(buildPanes(), 1);
+    m_stack->addWidget(m_main);
 
+    m_statsDebounce = new QTimer(this);
+    m_statsDebounce->setSingleShot(true);
+    m_statsDebounce->setInterval(100);
+    // Reports arrive one by one while loading; realigning (all reports, on a worker) and
+    // rebuilding the scene at most every 50 ms keeps a load of N reports from doing it N times.
+    m_realignThrottle = new QTimer(this);
+    m_realignThrottle->setSingleShot(true);
+    m_realignThrottle->setInterval(50);
+    connect(m_realignThrottle, &QTimer::timeout, this, &TimelineWorkspace::realign);
+    connectPanes();
+    connectToolbar();
+}
+
+void TimelineWorkspace::buildEmptyState()
+{
     m_empty =
         new EmptyState(QStringLiteral("Open reports"),
                        QStringLiteral("Open the reports of a run — Nsight Systems SQLite exports, one per worker and "
@@ -105,67 +136,11 @@ void TimelineWorkspace::buildUi()
         }
     });
     m_stack->addWidget(m_empty);
+}
 
-    m_main = new QWidget(m_stack);
-    auto *mainLayout = new QVBoxLayout(m_main);
-    mainLayout->setContentsMargins(0, 0, 0, 0);
-    mainLayout->setSpacing(2);
-
-    // Toolbar.
-    auto *bar = new QHBoxLayout;
-    bar->setContentsMargins(6, 4, 6, 0);
-    m_sessionButton = new QToolButton(m_main);
-    m_sessionButton->setText(QStringLiteral("Session"));
-    m_sessionButton->setPopupMode(QToolButton::InstantPopup);
-    m_sessionButton->setMenu(new QMenu(m_sessionButton));
-    connect(m_sessionButton->menu(), &QMenu::aboutToShow, this, &TimelineWorkspace::rebuildRecentSessions);
-    bar->addWidget(m_sessionButton);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(QStringLiteral("Align"), m_main));
-    m_alignCombo = new QComboBox(m_main);
-    m_alignCombo->setObjectName(QStringLiteral("alignCombo"));
-    m_alignCombo->addItem(QStringLiteral("UTC"), QStringLiteral("utc"));
-    m_alignCombo->addItem(QStringLiteral("Start"), QStringLiteral("start"));
-    m_alignCombo->addItem(QStringLiteral("On range"), QStringLiteral("range"));
-    bar->addWidget(m_alignCombo);
-    m_rangeEdit = new QLineEdit(m_main);
-    m_rangeEdit->setPlaceholderText(QStringLiteral("range name, e.g. step#2"));
-    m_rangeEdit->setToolTip(
-        QStringLiteral("NVTX range for 'On range' alignment (NAME or NAME#K) and the step overlay"));
-    m_rangeEdit->setMaximumWidth(170);
-    bar->addWidget(m_rangeEdit);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(QStringLiteral("Show"), m_main));
-    m_viewCombo = new QComboBox(m_main);
-    m_viewCombo->setObjectName(QStringLiteral("viewCombo"));
-    m_viewCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_viewCombo->addItem(QStringLiteral("All reports"));
-    bar->addWidget(m_viewCombo);
-    bar->addStretch(1);
-    m_searchEdit = new QLineEdit(m_main);
-    m_searchEdit->setObjectName(QStringLiteral("searchEdit"));
-    m_searchEdit->setPlaceholderText(QStringLiteral("Search names (Enter: next)"));
-    m_searchEdit->setClearButtonEnabled(true);
-    m_searchEdit->setMinimumWidth(200);
-    bar->addWidget(m_searchEdit);
-    m_regex = new QCheckBox(QStringLiteral(".*"), m_main);
-    m_regex->setToolTip(QStringLiteral("Regular expression"));
-    bar->addWidget(m_regex);
-    auto *prev = new QToolButton(m_main);
-    prev->setArrowType(Qt::LeftArrow);
-    prev->setToolTip(QStringLiteral("Previous match (Shift+Enter)"));
-    auto *next = new QToolButton(m_main);
-    next->setArrowType(Qt::RightArrow);
-    next->setToolTip(QStringLiteral("Next match (Enter)"));
-    bar->addWidget(prev);
-    bar->addWidget(next);
-    m_matchLabel = new QLabel(m_main);
-    m_matchLabel->setObjectName(QStringLiteral("matchLabel"));
-    m_matchLabel->setMinimumWidth(90);
-    bar->addWidget(m_matchLabel);
-    mainLayout->addLayout(bar);
-
-    // Progress row, shown while loading.
+// The progress row, shown while loading.
+QWidget *TimelineWorkspace::buildProgressRow()
+{
     m_progressRow = new QWidget(m_main);
     auto *pr = new QHBoxLayout(m_progressRow);
     pr->setContentsMargins(6, 0, 6, 0);
@@ -179,9 +154,12 @@ void TimelineWorkspace::buildUi()
     pr->addWidget(m_progress, 1);
     pr->addWidget(m_cancel);
     m_progressRow->hide();
-    mainLayout->addWidget(m_progressRow);
+    return m_progressRow;
+}
 
-    // Timeline | details over stats.
+// The timeline beside the details pane, over the stats pane.
+QWidget *TimelineWorkspace::buildPanes()
+{
     auto *vsplit = new QSplitter(Qt::Vertical, m_main);
     auto *hsplit = new QSplitter(Qt::Horizontal, vsplit);
     m_view = new TimelineView(hsplit);
@@ -196,22 +174,11 @@ void TimelineWorkspace::buildUi()
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 1);
     vsplit->setSizes({700, 260});
-    mainLayout->addWidget(vsplit, 1);
-    m_stack->addWidget(m_main);
+    return vsplit;
+}
 
-    m_searchDebounce = new QTimer(this);
-    m_searchDebounce->setSingleShot(true);
-    m_searchDebounce->setInterval(200);
-    m_statsDebounce = new QTimer(this);
-    m_statsDebounce->setSingleShot(true);
-    m_statsDebounce->setInterval(100);
-    // Reports arrive one by one while loading; realigning (all reports, on a worker) and
-    // rebuilding the scene at most every 50 ms keeps a load of N reports from doing it N times.
-    m_realignThrottle = new QTimer(this);
-    m_realignThrottle->setSingleShot(true);
-    m_realignThrottle->setInterval(50);
-    connect(m_realignThrottle, &QTimer::timeout, this, &TimelineWorkspace::realign);
-
+void TimelineWorkspace::connectPanes()
+{
     TimelineCanvas *c = m_view->canvas();
     connect(m_cancel, &QPushButton::clicked, this, &TimelineWorkspace::cancelLoad);
     connect(c, &TimelineCanvas::escapePressed, this, [this] {
@@ -231,54 +198,46 @@ void TimelineWorkspace::buildUi()
         m_view->canvas()->reveal({entry, ref});
     });
     connect(m_stats, &StatsPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
-    connect(m_searchEdit, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
-    connect(m_regex, &QCheckBox::toggled, this, [this] { m_searchDebounce->start(0); });
-    connect(m_searchDebounce, &QTimer::timeout, this, &TimelineWorkspace::runSearch);
-    connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
-        if (m_searchDebounce->isActive()) {
-            m_searchDebounce->stop();
-            runSearch(); // the result selects the first match when it arrives
-            return;
-        }
-        (QApplication::keyboardModifiers() & Qt::ShiftModifier) ? previousMatch() : nextMatch();
-    });
-    auto *find = new QShortcut(QKeySequence::Find, this);
-    connect(find, &QShortcut::activated, this, [this] {
-        m_searchEdit->setFocus();
-        m_searchEdit->selectAll();
-    });
-    connect(next, &QToolButton::clicked, this, &TimelineWorkspace::nextMatch);
-    connect(prev, &QToolButton::clicked, this, &TimelineWorkspace::previousMatch);
-    connect(m_alignCombo, &QComboBox::activated, this, [this] {
-        const QString mode = m_alignCombo->currentData().toString();
-        if (mode == QLatin1String("range")) {
-            if (m_rangeEdit->text().trimmed().isEmpty()) {
-                m_rangeEdit->setFocus();
-                emit statusMessage(QStringLiteral("Type the NVTX range to align on, then press Enter"), 5000);
-                return;
-            }
-            setAlignment(QStringLiteral("range:") + m_rangeEdit->text().trimmed());
-        } else {
-            setAlignment(mode);
-        }
-    });
-    connect(m_rangeEdit, &QLineEdit::returnPressed, this, [this] {
-        if (m_alignCombo->currentData().toString() == QLatin1String("range"))
-            setAlignment(QStringLiteral("range:") + m_rangeEdit->text().trimmed());
+}
+
+void TimelineWorkspace::connectToolbar()
+{
+    connect(m_toolbar->sessionMenu(), &QMenu::aboutToShow, this, &TimelineWorkspace::rebuildRecentSessions);
+    connect(m_toolbar, &TimelineToolbar::statusMessage, this, &TimelineWorkspace::statusMessage);
+    connect(m_toolbar, &TimelineToolbar::alignmentRequested, this, &TimelineWorkspace::setAlignment);
+    connect(m_toolbar, &TimelineToolbar::rangeEntered, this, [this](const QString &name) {
         if (m_overlay)
-            setStepOverlay(m_overlay->first, m_rangeEdit->text().trimmed());
+            setStepOverlay(m_overlay->first, name);
     });
-    connect(m_viewCombo, &QComboBox::activated, this, [this](int i) {
+    connect(m_toolbar, &TimelineToolbar::viewRequested, this, [this](int i) {
         if (i <= 0)
             clearStepOverlay();
         else
-            setStepOverlay(i - 1, m_rangeEdit->text().trimmed());
+            setStepOverlay(i - 1, m_toolbar->rangeName());
+    });
+    connect(m_search, &TimelineSearchBar::searchRequested, this, &TimelineWorkspace::runSearch);
+    connect(m_search, &TimelineSearchBar::nextRequested, this, &TimelineWorkspace::nextMatch);
+    connect(m_search, &TimelineSearchBar::previousRequested, this, &TimelineWorkspace::previousMatch);
+    auto *find = new QShortcut(QKeySequence::Find, this);
+    connect(find, &QShortcut::activated, this, [this] {
+        m_search->edit()->setFocus();
+        m_search->edit()->selectAll();
     });
 }
 
 TimelineCanvas *TimelineWorkspace::canvas() const
 {
     return m_view->canvas();
+}
+
+QLineEdit *TimelineWorkspace::searchEdit() const
+{
+    return m_search->edit();
+}
+
+QLabel *TimelineWorkspace::matchLabel() const
+{
+    return m_search->matchLabel();
 }
 
 bool TimelineWorkspace::isReportFileName(const QString &fileName)
@@ -302,22 +261,14 @@ bool TimelineWorkspace::accepts(const QString &path) const
 
 bool TimelineWorkspace::isBusy() const
 {
-    return m_loader->isRunning() || m_jobs > 0 || m_stats->isBusy() || m_statsDebounce->isActive() ||
+    return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_statsDebounce->isActive() ||
            m_realignThrottle->isActive();
 }
 
-void TimelineWorkspace::beginJob()
+bool TimelineWorkspace::jobsRunning() const
 {
-    const bool was = isBusy();
-    ++m_jobs;
-    setBusyState(was);
-}
-
-void TimelineWorkspace::endJob()
-{
-    const bool was = isBusy();
-    --m_jobs;
-    setBusyState(was);
+    const auto j = jobs();
+    return std::any_of(j.begin(), j.end(), [](const LatestJobBase *job) { return job->isBusy(); });
 }
 
 void TimelineWorkspace::setBusyState(bool wasBusy)
@@ -435,7 +386,7 @@ void TimelineWorkspace::onLoadFinished(bool cancelled)
         openPaths(q);
     }
     // With a realign still to come, its scene applies the session instead.
-    if (m_jobs == 0 && !m_realignThrottle->isActive() && m_pendingSession)
+    if (!jobsRunning() && !m_realignThrottle->isActive() && m_pendingSession)
         applyScene(m_scene);
     setBusyState(was);
 }
@@ -448,11 +399,7 @@ bool TimelineWorkspace::setAlignment(const QString &spec)
         return false;
     }
     m_align = spec;
-    const int idx = m_alignCombo->findData(spec.startsWith(QLatin1String("range:")) ? QStringLiteral("range") : spec);
-    if (idx >= 0)
-        m_alignCombo->setCurrentIndex(idx);
-    if (spec.startsWith(QLatin1String("range:")))
-        m_rangeEdit->setText(spec.mid(6));
+    m_toolbar->showAlignment(spec);
     realign();
     return true;
 }
@@ -468,22 +415,20 @@ void TimelineWorkspace::realign()
     std::vector<ReportPtr> plain;
     for (const auto &r : m_reports)
         plain.push_back(r->reportPtr());
-    const int generation = ++m_alignGeneration;
-    beginJob();
-    runJob<AlignResult>(
-        this, [plain, spec] { return alignReports(plain, spec); },
-        [this, generation, n = plain.size()](const AlignResult &res) {
-            if (generation == m_alignGeneration && n == m_reports.size()) {
-                m_alignOffsets = res.offsets;
-                m_alignWarnings.clear();
-                for (const auto &w : res.warnings)
-                    m_alignWarnings << QString::fromStdString(w);
-                if (!m_alignWarnings.isEmpty())
-                    emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
-                rebuildScene();
-            }
-            endJob();
-        });
+    m_alignJob->run([plain, spec](const CancelToken &) { return alignReports(plain, spec); });
+}
+
+void TimelineWorkspace::applyAlignment(const AlignResult &res)
+{
+    if (res.offsets.size() != m_reports.size())
+        return; // reports were removed meanwhile (a session was restored)
+    m_alignOffsets = res.offsets;
+    m_alignWarnings.clear();
+    for (const auto &w : res.warnings)
+        m_alignWarnings << QString::fromStdString(w);
+    if (!m_alignWarnings.isEmpty())
+        emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
+    rebuildScene();
 }
 
 void TimelineWorkspace::setNudge(int report, int64_t ns)
@@ -513,33 +458,21 @@ void TimelineWorkspace::rebuildScene()
     }
     // Rank choices for the "Show" selector.
     const std::vector<RankChoice> ranks = rankChoices(m_reports);
-    const int keep = m_viewCombo->currentIndex();
-    m_viewCombo->clear();
-    m_viewCombo->addItem(QStringLiteral("All reports"));
+    QStringList rankLabels;
     for (const RankChoice &r : ranks)
-        m_viewCombo->addItem(QStringLiteral("Steps of %1").arg(r.label));
-    m_viewCombo->setCurrentIndex(m_overlay ? m_overlay->first + 1 : std::min(keep, 0));
+        rankLabels << r.label;
+    m_toolbar->setRankChoices(rankLabels, m_overlay ? m_overlay->first + 1 : 0);
 
     if (m_overlay) {
         if (m_overlay->first < 0 || size_t(m_overlay->first) >= ranks.size()) {
             m_overlay.reset();
         } else {
-            const int generation = ++m_sceneGeneration;
-            beginJob();
-            runJob<TimelineScene>(
-                this,
-                [reports = m_reports, rank = ranks[size_t(m_overlay->first)], name = m_overlay->second] {
-                    return buildStepOverlay(reports, rank, name);
-                },
-                [this, generation](const TimelineScene &scene) {
-                    if (generation == m_sceneGeneration)
-                        applyScene(std::make_shared<TimelineScene>(scene));
-                    endJob();
-                });
+            m_overlayJob->run([reports = m_reports, rank = ranks[size_t(m_overlay->first)], name = m_overlay->second](
+                                  const CancelToken &) { return buildStepOverlay(reports, rank, name); });
             return;
         }
     }
-    ++m_sceneGeneration;
+    m_overlayJob->cancel(); // a plain scene supersedes a pending overlay
     std::vector<int64_t> offsets(m_reports.size(), 0);
     for (size_t i = 0; i < m_reports.size(); ++i)
         offsets[i] = (i < m_alignOffsets.size() ? m_alignOffsets[i] : 0) + nudge(int(i));
@@ -567,7 +500,7 @@ void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
     m_stack->setCurrentWidget(m_reports.empty() && !m_loader->isRunning() ? static_cast<QWidget *>(m_empty) : m_main);
     updateDetails();
     updateStatsInput();
-    if (!m_searchEdit->text().isEmpty())
+    if (!m_search->query().text.isEmpty())
         runSearch();
 }
 
@@ -576,7 +509,7 @@ void TimelineWorkspace::setStepOverlay(int rank, const QString &rangeName)
     m_overlay = std::make_pair(rank, rangeName);
     m_fitOnNextScene = true;
     if (!rangeName.isEmpty())
-        m_rangeEdit->setText(rangeName);
+        m_toolbar->setRangeName(rangeName);
     rebuildScene();
 }
 
@@ -591,64 +524,35 @@ void TimelineWorkspace::clearStepOverlay()
 
 void TimelineWorkspace::setSearch(const QString &text, bool regex)
 {
-    m_regex->setChecked(regex);
-    m_searchEdit->setText(text);
-    m_searchDebounce->stop();
-    runSearch();
+    m_search->setQuery(text, regex);
 }
 
 void TimelineWorkspace::runSearch()
 {
-    if (m_searchCancel)
-        *m_searchCancel = true;
-    const SearchQuery q{m_searchEdit->text(), m_regex->isChecked()};
-    const int generation = ++m_searchGeneration;
+    const SearchQuery q = m_search->query();
     m_currentMatch = -1;
     if (q.isEmpty() || !m_scene) {
-        m_search.reset();
+        m_searchJob->cancel();
+        m_searchResult.reset();
         m_view->canvas()->setSearch(nullptr);
         updateMatchLabel();
         return;
     }
-    m_searchCancel = std::make_shared<std::atomic<bool>>(false);
-    beginJob();
-    runJob<SearchResult>(
-        this, [scene = m_scene, q, cancel = m_searchCancel] { return searchEvents(*scene, q, cancel.get()); },
-        [this, generation](const SearchResult &r) {
-            if (generation == m_searchGeneration) {
-                m_search = std::make_shared<SearchResult>(r);
-                m_view->canvas()->setSearch(m_search);
-                updateMatchLabel();
-            }
-            endJob();
-        });
+    m_searchJob->run([scene = m_scene, q](const CancelToken &cancel) { return searchEvents(*scene, q, &cancel); });
 }
 
 void TimelineWorkspace::updateMatchLabel()
 {
-    if (!m_search) {
-        m_matchLabel->clear();
-        return;
-    }
-    if (!m_search->error.isEmpty()) {
-        m_matchLabel->setText(QStringLiteral("bad regex"));
-        m_matchLabel->setToolTip(m_search->error);
-        return;
-    }
-    m_matchLabel->setToolTip(QString());
-    if (m_currentMatch >= 0)
-        m_matchLabel->setText(QStringLiteral("%1 of %2").arg(m_currentMatch + 1).arg(m_search->count));
-    else
-        m_matchLabel->setText(QStringLiteral("%1 match%2").arg(m_search->count).arg(m_search->count == 1 ? "" : "es"));
+    m_search->showMatches(m_searchResult.get(), m_currentMatch);
 }
 
 void TimelineWorkspace::gotoMatch(int i)
 {
-    if (!m_search || m_search->matches.empty())
+    if (!m_searchResult || m_searchResult->matches.empty())
         return;
-    const int n = int(m_search->matches.size());
+    const int n = int(m_searchResult->matches.size());
     m_currentMatch = ((i % n) + n) % n;
-    const SearchMatch &m = m_search->matches[size_t(m_currentMatch)];
+    const SearchMatch &m = m_searchResult->matches[size_t(m_currentMatch)];
     m_view->canvas()->reveal({m.entry, {m.track, m.index}});
     updateMatchLabel();
 }
@@ -715,11 +619,7 @@ void TimelineWorkspace::restoreSession(const TimelineSession &s)
     std::string error;
     if (!parseAlignSpec(m_align.toStdString(), error))
         m_align = QStringLiteral("utc");
-    const int idx =
-        m_alignCombo->findData(m_align.startsWith(QLatin1String("range:")) ? QStringLiteral("range") : m_align);
-    m_alignCombo->setCurrentIndex(std::max(0, idx));
-    if (m_align.startsWith(QLatin1String("range:")))
-        m_rangeEdit->setText(m_align.mid(6));
+    m_toolbar->showAlignment(m_align);
     m_pendingSession = s;
     applyScene(nullptr);
     m_pendingSession = s; // applyScene(nullptr) above must not consume it
@@ -755,7 +655,7 @@ void TimelineWorkspace::openSessionFile(const QString &file)
 
 void TimelineWorkspace::rebuildRecentSessions()
 {
-    QMenu *m = m_sessionButton->menu();
+    QMenu *m = m_toolbar->sessionMenu();
     m->clear();
     m->addAction(QStringLiteral("Open Reports…"), this, [this] { showOpenDialog(false); });
     m->addAction(QStringLiteral("Open Report Folder…"), this, [this] { showOpenDialog(true); });

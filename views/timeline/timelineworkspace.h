@@ -1,39 +1,45 @@
 #pragma once
-// The Timeline workspace: many reports on one time axis. A toolbar (open, sessions, alignment,
-// step overlay, search), the timeline view, the details pane of the selected event and the
+// The Timeline workspace: many reports on one time axis. A toolbar (TimelineToolbar: sessions,
+// alignment, step overlay, search), the timeline view, the details pane of the selected event and the
 // stats pane. Loads run in the background (progress bar, Cancel, Esc) and reports appear as
 // their batch finishes; alignment, search, the overlay's range search and stats run on worker
 // threads too, and isBusy() is true while any of them runs.
 
 #include "views/common/workspace.h"
+#include "views/scene/timelinescene.h"
 #include "views/timeline/eventsearch.h"
-#include "views/timeline/timelinescene.h"
 #include "views/timeline/timelinesession.h"
 
 #include <QMap>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
 
-class QCheckBox;
-class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
-class QToolButton;
 class QTimer;
+
+namespace ps::core::trace {
+struct AlignResult;
+}
 
 namespace ps::views {
 
 class DetailsPane;
 class EmptyState;
+class LatestJobBase;
+template <typename T> class LatestJob;
 class RecentFiles;
 class StatsPane;
 class TimelineCanvas;
 class TimelineLoader;
+class TimelineSearchBar;
+class TimelineToolbar;
 class TimelineView;
 
 class TimelineWorkspace : public Workspace
@@ -74,7 +80,7 @@ public:
     void clearStepOverlay();
 
     void setSearch(const QString &text, bool regex = false);
-    std::shared_ptr<const SearchResult> searchResult() const { return m_search; }
+    std::shared_ptr<const SearchResult> searchResult() const { return m_searchResult; }
     int currentMatch() const { return m_currentMatch; }
     void nextMatch();
     void previousMatch();
@@ -87,13 +93,18 @@ public:
     TimelineCanvas *canvas() const;
     DetailsPane *details() const { return m_details; }
     StatsPane *stats() const { return m_stats; }
-    QLineEdit *searchEdit() const { return m_searchEdit; }
-    QLabel *matchLabel() const { return m_matchLabel; }
+    QLineEdit *searchEdit() const;
+    QLabel *matchLabel() const;
     QProgressBar *progressBar() const { return m_progress; }
     QPushButton *cancelButton() const { return m_cancel; }
 
 private:
     void buildUi();
+    void buildEmptyState();
+    QWidget *buildProgressRow();
+    QWidget *buildPanes();
+    void connectPanes();
+    void connectToolbar();
     void onReportsReady(const std::vector<PreparedReportPtr> &reports);
     void onLoadFinished(bool cancelled);
     void realign();
@@ -104,8 +115,10 @@ private:
     void updateDetails();
     void updateStatsInput();
     void updateMatchLabel();
-    void beginJob();
-    void endJob();
+    void createJobs();
+    std::array<LatestJobBase *, 3> jobs() const;
+    bool jobsRunning() const;
+    void applyAlignment(const core::trace::AlignResult &res);
     void setBusyState(bool wasBusy);
     void openSessionFile(const QString &file);
     void rebuildRecentSessions();
@@ -120,16 +133,14 @@ private:
     QStringList m_alignWarnings;
     std::optional<std::pair<int, QString>> m_overlay;
     std::shared_ptr<const TimelineScene> m_scene;
-    std::shared_ptr<const SearchResult> m_search;
+    std::shared_ptr<const SearchResult> m_searchResult;
     int m_currentMatch = -1;
-    int m_jobs = 0;
-    int m_alignGeneration = 0;
-    int m_sceneGeneration = 0;
-    int m_searchGeneration = 0;
+    LatestJob<core::trace::AlignResult> *m_alignJob = nullptr;
+    LatestJob<TimelineScene> *m_overlayJob = nullptr; // step overlays (plain scenes are built inline)
+    LatestJob<SearchResult> *m_searchJob = nullptr;
     bool m_fitOnNextScene = true;
     std::optional<TimelineSession> m_pendingSession; // applied when its reports have loaded
     QStringList m_queuedPaths;                       // opened while a load ran
-    std::shared_ptr<std::atomic<bool>> m_searchCancel;
 
     QStackedWidget *m_stack = nullptr;
     EmptyState *m_empty = nullptr;
@@ -137,18 +148,12 @@ private:
     TimelineView *m_view = nullptr;
     DetailsPane *m_details = nullptr;
     StatsPane *m_stats = nullptr;
-    QComboBox *m_alignCombo = nullptr;
-    QLineEdit *m_rangeEdit = nullptr;
-    QComboBox *m_viewCombo = nullptr;
-    QLineEdit *m_searchEdit = nullptr;
-    QCheckBox *m_regex = nullptr;
-    QLabel *m_matchLabel = nullptr;
+    TimelineToolbar *m_toolbar = nullptr;
+    TimelineSearchBar *m_search = nullptr;
     QWidget *m_progressRow = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_progressText = nullptr;
     QPushButton *m_cancel = nullptr;
-    QToolButton *m_sessionButton = nullptr;
-    QTimer *m_searchDebounce = nullptr;
     QTimer *m_statsDebounce = nullptr;
     QTimer *m_realignThrottle = nullptr;
     std::unique_ptr<RecentFiles> m_recentSessions;

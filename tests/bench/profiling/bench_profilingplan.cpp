@@ -79,6 +79,25 @@ int main()
         in.withExports = false;
         bench("verl ppo_trainer, 1024 ranks, nsys", in, 41);
     }
+    // The newer releases, from verl's own flattened compositions (the composer does not yet
+    // implement defaults-list interpolation, so ppo_trainer.yaml of these trees is not used).
+    const auto newer = [&](const char *label, const std::string &tree, std::vector<std::string> overrides) {
+        prof::AnalysisInput in;
+        in.compose.configDirs = {data + "/configs/verl-versions/" + tree + "/verl/trainer/config"};
+        in.compose.configName = "_generated_ppo_trainer";
+        in.compose.overrides = {"trainer.nnodes=128", "trainer.n_gpus_per_node=8"};
+        in.compose.overrides.insert(in.compose.overrides.end(), overrides.begin(), overrides.end());
+        in.withExports = false;
+        bench(label, in, 41);
+    };
+    newer("verl 0.9 ppo_trainer, 1024 ranks, torch schedule on all ranks", "v0.9.0",
+          {"global_profiler.tool=torch", "global_profiler.steps=[1,2,5]",
+           "actor_rollout_ref.actor.profiler.enable=True", "actor_rollout_ref.actor.profiler.all_ranks=True",
+           "actor_rollout_ref.actor.profiler.tool_config.torch.schedule.active=2"});
+    newer("verl main ppo_trainer, 1024 ranks, nsys relocate + finish hook", "main-1dda039b",
+          {"global_profiler.tool=nsys", "global_profiler.steps=[1,2,5]", "global_profiler.relocate_results=True",
+           "global_profiler.finish_hook_cmd='tar czf /s/p.tgz .'", "global_profiler.finish_hook_all_ranks=True",
+           "actor_rollout_ref.actor.profiler.enable=True", "actor_rollout_ref.actor.profiler.all_ranks=True"});
     {
         const std::string root = data + "/configs/rlinf-with-profile/examples/embodiment";
         prof::AnalysisInput in;

@@ -15,7 +15,7 @@
 
 #include "core/trace/storebuilder.h"
 #include "core/trace/traceloader.h"
-#include "views/timeline/preparedreport.h"
+#include "views/scene/preparedreport.h"
 #include "views/timeline/timelinecanvas.h"
 
 #include <QApplication>

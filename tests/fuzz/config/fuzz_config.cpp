@@ -30,6 +30,14 @@ std::string fuzzRoot()
         std::ofstream(dir + "/db/pg.yaml") << "# @package _global_.database\ndriver: pg\nuser: ${oc.env:USER,x}\n";
         std::ofstream(dir + "/server/apache.yaml") << "defaults:\n  - db: mysql\n  - _self_\nport: 80\n";
         std::ofstream(dir + "/server/db/mysql.yaml") << "host: localhost\n";
+        // Interpolation in the defaults list (`${group}` choices, nested, optional, resolvers),
+        // reached by fuzzed primaries such as "defaults: [server: interp]" or "+server=interp".
+        std::filesystem::create_directories(dir + "/combo");
+        std::ofstream(dir + "/combo/mysql_interp.yaml") << "combo: 1\n";
+        std::ofstream(dir + "/server/interp.yaml")
+            << "defaults:\n  - db: ${oc.env:FUZZ_DB,mysql}\n  - optional /combo: ${db}_${server}\n"
+               "  - /db@copy: ${server/db}\n  - _self_\nport: 81\n";
+        std::ofstream(dir + "/server/over.yaml") << "defaults:\n  - db: mysql\n  - override db: mysql\n";
         return dir;
     }();
     return root;

@@ -1,0 +1,103 @@
+#include "views/scene/timeformat.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ps::views {
+
+namespace {
+struct Unit
+{
+    int64_t ns;
+    const char *suffix;
+};
+constexpr Unit kUnits[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}, {1, "ns"}};
+
+const Unit &unitFor(int64_t magnitude)
+{
+    for (const Unit &u : kUnits)
+        if (magnitude >= u.ns)
+            return u;
+    return kUnits[3];
+}
+} // namespace
+
+QString formatDuration(int64_t ns)
+{
+    const int64_t mag = ns < 0 ? -ns : ns;
+    const Unit &u = unitFor(mag);
+    if (u.ns == 1)
+        return QString::number(ns) + QStringLiteral(" ns");
+    const double v = double(ns) / double(u.ns);
+    const double a = std::fabs(v);
+    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2; // three significant digits
+    return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(u.suffix);
+}
+
+namespace {
+int floorLog10(int64_t v)
+{
+    int n = 0;
+    while (v >= 10) {
+        v /= 10;
+        ++n;
+    }
+    return n;
+}
+} // namespace
+
+QString formatAxisTime(int64_t ns, int64_t stepNs)
+{
+    if (stepNs <= 0)
+        stepNs = 1;
+    if (ns == 0)
+        return QStringLiteral("0");
+    const int64_t mag = ns < 0 ? -ns : ns;
+    const Unit &u = unitFor(std::max(mag, stepNs));
+    const int unitDigits = floorLog10(u.ns);
+    const int decimals = std::max(0, unitDigits - floorLog10(stepNs));
+    // Integer arithmetic keeps large values exact: whole units, then the fraction's digits.
+    QString s = (ns < 0 ? QStringLiteral("-") : QString()) + QString::number(mag / u.ns);
+    if (decimals > 0) {
+        QString digits = QString::number(mag % u.ns).rightJustified(unitDigits, QLatin1Char('0'));
+        digits.truncate(decimals);
+        while (digits.endsWith(QLatin1Char('0')))
+            digits.chop(1);
+        if (!digits.isEmpty())
+            s += QLatin1Char('.') + digits;
+    }
+    return s + QLatin1Char(' ') + QString::fromUtf8(u.suffix);
+}
+
+int64_t tickStep(int64_t durationNs, double widthPx, double minSpacingPx)
+{
+    if (durationNs <= 0 || widthPx <= 0)
+        return 1;
+    const double minStep = double(durationNs) * minSpacingPx / widthPx;
+    int64_t base = 1;
+    while (true) {
+        for (int m : {1, 2, 5}) {
+            const int64_t step = base * m;
+            if (double(step) >= minStep)
+                return step;
+        }
+        if (base > (int64_t(1) << 58))
+            return base;
+        base *= 10;
+    }
+}
+
+AxisTicks computeTicks(int64_t start, int64_t end, double widthPx, double minSpacingPx)
+{
+    AxisTicks t;
+    t.step = tickStep(end - start, widthPx, minSpacingPx);
+    // First multiple of step at or after start (floor division for negatives).
+    int64_t q = start / t.step;
+    if (q * t.step < start)
+        ++q;
+    for (int64_t v = q * t.step; v <= end && t.ticks.size() < 1000; v += t.step)
+        t.ticks.append(v);
+    return t;
+}
+
+} // namespace ps::views

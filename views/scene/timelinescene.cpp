@@ -1,0 +1,182 @@
+#include "views/scene/timelinescene.h"
+
+#include "core/trace/identity.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <limits>
+
+namespace ps::views {
+
+using namespace ps::core::trace;
+
+TimeWindow TimelineScene::extent() const
+{
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    for (const TimelineEntry &e : entries) {
+        const EventStore &s = e.report->store();
+        if (s.eventCount() == 0)
+            continue;
+        lo = std::min(lo, s.firstStart() + e.offset);
+        hi = std::max(hi, s.lastEnd() + e.offset);
+    }
+    if (lo > hi)
+        return {0, 1};
+    return {lo, std::max(hi, lo + 1)};
+}
+
+int TimelineScene::indexOfKey(const QString &key) const
+{
+    for (size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].key == key)
+            return int(i);
+    return -1;
+}
+
+QString reportLabel(const Report &report)
+{
+    // The identity label names RL workers well ("ActorGroup r3 pid 4242"); a file without a
+    // recognised name is better told apart by its file name.
+    const ReportIdentity &id = report.identity;
+    if (!id.label.empty() && (id.rank || !id.group.empty()))
+        return QString::fromStdString(id.label);
+    return QFileInfo(QString::fromStdString(report.path)).fileName();
+}
+
+namespace {
+std::vector<ReportPtr> plainReports(const std::vector<PreparedReportPtr> &reports)
+{
+    std::vector<ReportPtr> out;
+    out.reserve(reports.size());
+    for (const auto &p : reports)
+        out.push_back(p->reportPtr());
+    return out;
+}
+
+QString rankText(const GroupNode &g, const RankNode &r)
+{
+    QString s = g.group.empty() ? QString() : QString::fromStdString(g.group) + QLatin1Char(' ');
+    return s + (r.rank ? QStringLiteral("rank %1").arg(*r.rank) : QStringLiteral("unknown rank"));
+}
+} // namespace
+
+TimelineScene buildScene(const std::vector<PreparedReportPtr> &reports, const std::vector<int64_t> &offsets)
+{
+    TimelineScene scene;
+    const std::vector<ReportPtr> plain = plainReports(reports);
+    const std::vector<RunNode> runs = groupReports(plain);
+    std::vector<bool> placed(reports.size(), false);
+    auto add = [&](size_t i, QStringList path) {
+        if (i >= reports.size() || placed[i])
+            return;
+        placed[i] = true;
+        TimelineEntry e;
+        e.report = reports[i];
+        e.reportIndex = int(i);
+        e.offset = i < offsets.size() ? offsets[i] : 0;
+        e.label = reportLabel(reports[i]->report());
+        e.groupPath = std::move(path);
+        e.key = QString::fromStdString(reports[i]->report().path);
+        scene.entries.push_back(std::move(e));
+    };
+    for (const RunNode &run : runs) {
+        QStringList base;
+        if (!run.run.empty())
+            base << QString::fromStdString(run.run);
+        for (const GroupNode &g : run.groups) {
+            QStringList gp = base;
+            if (!g.group.empty())
+                gp << QString::fromStdString(g.group);
+            for (const RankNode &r : g.ranks) {
+                QStringList rp = gp;
+                // A rank with several capture ranges gets its own header; a single report names
+                // its rank in its own label, which keeps 64-rank runs compact.
+                if (r.rank && r.reports.size() > 1)
+                    rp << rankText(g, r);
+                for (size_t i : r.reports)
+                    add(i, rp);
+            }
+        }
+    }
+    for (size_t i = 0; i < reports.size(); ++i) // anything the grouping did not place
+        add(i, {});
+    return scene;
+}
+
+std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &reports)
+{
+    std::vector<RankChoice> out;
+    for (const RunNode &run : groupReports(plainReports(reports)))
+        for (const GroupNode &g : run.groups)
+            for (const RankNode &r : g.ranks) {
+                RankChoice c;
+                c.label = rankText(g, r);
+                if (!run.run.empty() && run.run.size() < 40)
+                    c.label = QString::fromStdString(run.run) + QStringLiteral(" / ") + c.label;
+                for (size_t i : r.reports)
+                    c.reports.push_back(int(i));
+                out.push_back(std::move(c));
+            }
+    return out;
+}
+
+std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &store, std::string_view name)
+{
+    std::vector<bool> match(store.names().size(), false);
+    bool any = false;
+    for (size_t i = 1; i < store.names().size(); ++i)
+        if (store.names()[NameId(i)] == name)
+            any = match[i] = true;
+    std::vector<std::pair<int64_t, int64_t>> out;
+    if (!any)
+        return out;
+    for (const Track &t : store.tracks()) {
+        if (!isRangeKind(t.kind()))
+            continue;
+        const auto names = t.columns().name;
+        for (size_t i = 0; i < names.size(); ++i)
+            if (names[i] < match.size() && match[names[i]])
+                out.emplace_back(t.start(i), t.end(i));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, const RankChoice &rank,
+                               const QString &rangeName)
+{
+    TimelineScene scene;
+    scene.overlay = true;
+    const std::string name = rangeName.toStdString();
+    int64_t longest = 0;
+    for (int ri : rank.reports) {
+        if (ri < 0 || size_t(ri) >= reports.size())
+            continue;
+        const PreparedReportPtr &p = reports[size_t(ri)];
+        const QString base = reportLabel(p->report());
+        const QString path = QString::fromStdString(p->report().path);
+        if (name.empty()) {
+            TimelineEntry e{p, ri, -p->store().firstStart(), base, {rank.label}, path};
+            scene.entries.push_back(std::move(e));
+            longest = std::max(longest, p->store().lastEnd() - p->store().firstStart());
+            continue;
+        }
+        const auto occ = rangeOccurrences(p->store(), name);
+        for (size_t k = 0; k < occ.size(); ++k) {
+            TimelineEntry e{p,
+                            ri,
+                            -occ[k].first,
+                            QStringLiteral("%1 #%2 · %3").arg(rangeName).arg(k + 1).arg(base),
+                            {rank.label + QStringLiteral(" · ") + rangeName},
+                            path + QStringLiteral("#%1").arg(k + 1)};
+            scene.entries.push_back(std::move(e));
+            longest = std::max(longest, occ[k].second - occ[k].first);
+        }
+    }
+    if (longest > 0)
+        scene.focus = TimeWindow{0, longest};
+    return scene;
+}
+
+} // namespace ps::views

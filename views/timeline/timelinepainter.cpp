@@ -1,0 +1,311 @@
+#include "views/timeline/timelinepainter.h"
+
+#include "views/common/namecolors.h"
+#include "views/scene/timeformat.h"
+#include "views/scene/timelinescene.h"
+#include "views/timeline/eventinfo.h"
+#include "views/timeline/eventsearch.h"
+#include "views/timeline/rowlayout.h"
+#include "views/timeline/timelineviewstate.h"
+
+#include <QPainter>
+#include <QPalette>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ps::views {
+
+using namespace ps::core::trace;
+
+namespace {
+const QColor kBackground(0xff, 0xff, 0xff);
+const QColor kLaneAlt(0xf7, 0xf8, 0xfa);
+const QColor kGroupBg(0xdf, 0xe4, 0xec);
+const QColor kReportBg(0xec, 0xef, 0xf4);
+const QColor kLabelBg(0xf4, 0xf5, 0xf7);
+const QColor kGrid(0xe6, 0xe8, 0xec);
+const QColor kSeparator(0xc4, 0xc9, 0xd2);
+const QColor kMatch(0xff, 0x8f, 0x00);
+const QColor kRulerFill(0x1e, 0x88, 0xe5, 0x30);
+const QColor kRulerEdge(0x1e, 0x88, 0xe5);
+constexpr int kFoldedDarker = 140; // folded marks: darker than their first event's colour
+constexpr int kMarkDarker = 160;   // NVTX marks (instants): darker again
+
+struct TextItem
+{
+    QRect rect;
+    QString text;
+    QRgb background;
+};
+} // namespace
+
+// One frame's geometry, grouped for drawing: mark rectangles by colour (in order of first use,
+// so that frames are deterministic), search-match outlines and the names inside wide marks.
+struct TimelinePainter::Batch
+{
+    std::vector<std::pair<QRgb, std::vector<QRect>>> fills;
+    std::unordered_map<QRgb, size_t> fillIndex;
+    std::vector<QRect> matches;
+    std::vector<TextItem> texts;
+    std::unordered_map<uint64_t, QString> names; // (entry, name id) -> display name, per frame
+    std::unordered_map<uint64_t, QRgb> shades;   // (colour, factor) -> darker colour, kept
+    int charWidth = 1;
+
+    void clear()
+    {
+        for (auto &f : fills)
+            f.second.clear();
+        matches.clear();
+        texts.clear();
+        names.clear();
+    }
+    void fill(QRgb colour, const QRect &r)
+    {
+        auto [it, added] = fillIndex.try_emplace(colour, fills.size());
+        if (added)
+            fills.emplace_back(colour, std::vector<QRect>());
+        fills[it->second].second.push_back(r);
+    }
+    // QColor::darker goes through HSV; a frame asks for the same few shades thousands of times.
+    QRgb darker(QRgb colour, int factor)
+    {
+        const uint64_t key = (uint64_t(factor) << 32) | colour;
+        auto it = shades.find(key);
+        if (it == shades.end())
+            it = shades.emplace(key, QColor::fromRgb(colour).darker(factor).rgb()).first;
+        return it->second;
+    }
+};
+
+TimelinePainter::TimelinePainter() : m_batch(std::make_unique<Batch>())
+{
+}
+
+TimelinePainter::~TimelinePainter() = default;
+
+const RowMarks *TimelinePainter::cachedMarks(int row) const
+{
+    auto it = m_marks.find(row);
+    return it == m_marks.end() ? nullptr : &it->second;
+}
+
+const RowMarks &TimelinePainter::marksFor(int row, const Input &in)
+{
+    auto it = m_marks.find(row);
+    if (it != m_marks.end())
+        return it->second;
+    RowMarks rm;
+    const Row &r = in.layout->rows()[size_t(row)];
+    if (r.kind == RowKind::Track && in.scene) {
+        const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
+        const Track &t = e.report->store().track(r.track);
+        rm.lanes.resize(size_t(r.levels));
+        for (int l = 0; l < r.levels; ++l) {
+            LaneView lane{&t, e.report->levelIndices(r.track, uint16_t(l))};
+            if (r.levels > 1 && lane.indices.empty())
+                continue;
+            foldLane(lane, in.state->mapping(), e.offset, rm.lanes[size_t(l)]);
+        }
+    }
+    return m_marks.emplace(row, std::move(rm)).first->second;
+}
+
+void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, const QPalette &palette)
+{
+    if (!(in.state->mapping() == m_marksMapping)) {
+        m_marks.clear();
+        m_marksMapping = in.state->mapping();
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    p.setFont(font);
+    const int w = in.size.width(), h = in.size.height();
+    const int L = kLabelWidth;
+    p.fillRect(QRect(0, 0, w, h), kBackground);
+    m_lastMarks = m_lastFolded = 0;
+    paintGrid(p, in);
+    if (!in.scene || in.layout->isEmpty()) {
+        p.setPen(palette.color(QPalette::PlaceholderText));
+        p.drawText(QRect(L, 0, w - L, h), Qt::AlignCenter, QStringLiteral("No events to show"));
+    }
+
+    const int scrollY = in.state->scrollY();
+    const auto [firstRow, lastRow] = in.layout->rowsIn(scrollY, scrollY + h);
+    Batch &batch = *m_batch;
+    batch.clear();
+    batch.charWidth = std::max(1, QFontMetrics(font).averageCharWidth());
+    p.setClipRect(QRect(L, 0, w - L, h));
+    for (int ri = firstRow; ri < lastRow; ++ri) {
+        const Row &r = in.layout->rows()[size_t(ri)];
+        const int y = r.y - scrollY;
+        if (r.kind != RowKind::Track)
+            p.fillRect(QRect(L, y, w - L, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
+        else if (ri % 2)
+            p.fillRect(QRect(L, y, w - L, r.height), kLaneAlt);
+        if (r.kind == RowKind::Track)
+            collectRow(in, ri, batch);
+    }
+
+    // One call per colour; then outlines and names over them.
+    p.setPen(Qt::NoPen);
+    for (const auto &[colour, rects] : batch.fills) {
+        if (rects.empty())
+            continue;
+        p.setBrush(QColor::fromRgb(colour));
+        p.drawRects(rects.data(), int(rects.size()));
+    }
+    p.setBrush(Qt::NoBrush);
+    if (!batch.matches.empty()) {
+        p.setPen(QPen(kMatch, 2));
+        p.drawRects(batch.matches.data(), int(batch.matches.size()));
+    }
+    for (const TextItem &t : batch.texts) {
+        p.setPen(textColorOn(QColor::fromRgb(t.background)));
+        p.drawText(t.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, t.text);
+    }
+    if (const auto &sel = in.state->selection()) {
+        const int row = in.layout->rowOf(sel->entry, sel->ref.track);
+        if (row >= firstRow && row < lastRow)
+            paintSelection(p, in, in.layout->rows()[size_t(row)]);
+    }
+    paintRuler(p, in);
+    p.setClipping(false);
+    paintLabels(p, in, font, palette);
+}
+
+void TimelinePainter::paintGrid(QPainter &p, const Input &in) const
+{
+    // Grid lines at the axis ticks, so the eye can follow a tick down the rows.
+    const TimeMapping &m = in.state->mapping();
+    const AxisTicks ticks = computeTicks(m.window().start, m.window().end, m.width());
+    p.setPen(kGrid);
+    for (int64_t t : ticks.ticks) {
+        const int x = kLabelWidth + int(std::floor(m.x(t)));
+        p.drawLine(x, 0, x, in.size.height());
+    }
+}
+
+void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
+{
+    const Row &r = in.layout->rows()[size_t(ri)];
+    const int y = r.y - in.state->scrollY();
+    const int w = in.size.width(), h = in.size.height(), L = kLabelWidth;
+    const int laneH = RowLayout::kLaneHeight;
+    const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
+    const PreparedReport &rep = *e.report;
+    const EventStore &store = rep.store();
+    const Track &t = store.track(r.track);
+    const bool marks = t.kind() == TrackKind::NvtxMark;
+    const RowMarks &rm = marksFor(ri, in);
+    for (size_t l = 0; l < rm.lanes.size(); ++l) {
+        const int ly = y + int(l) * laneH;
+        if (ly + laneH < 0 || ly > h)
+            continue;
+        for (const LodMark &mk : rm.lanes[l]) {
+            const int x0 = L + int(std::floor(mk.x0));
+            const int x1 = L + int(std::floor(mk.x1));
+            const int bw = std::max(1, x1 - x0);
+            const NameId name = t.name(mk.index);
+            QRgb c = rep.color(name);
+            ++m_lastMarks;
+            if (mk.count > 1) {
+                ++m_lastFolded;
+                c = batch.darker(c, kFoldedDarker);
+            }
+            if (marks)
+                batch.fill(batch.darker(c, kMarkDarker), QRect(x0 - 1, ly + 2, 3, laneH - 4));
+            else
+                batch.fill(c, QRect(x0, ly + 1, bw, laneH - 2));
+            if (in.search && in.search->nameMatches(r.entry, name))
+                batch.matches.emplace_back(x0, ly + 1, std::max(2, bw), laneH - 3);
+            // Names inside boxes wide enough to hold a few characters.
+            if (mk.count != 1 || bw < 4 * batch.charWidth || marks)
+                continue;
+            const int visX0 = std::max(x0, L), visX1 = std::min(x0 + bw, w);
+            const int room = visX1 - visX0 - 6;
+            const int chars = room / batch.charWidth;
+            if (chars < 2)
+                continue;
+            const uint64_t key = (uint64_t(r.entry) << 32) | name;
+            auto it = batch.names.find(key);
+            if (it == batch.names.end())
+                it = batch.names.emplace(key, eventName(store, t, mk.index)).first;
+            const QString &full = it->second;
+            const QString text = full.size() <= chars ? full : full.left(chars - 1) + QChar(0x2026);
+            batch.texts.push_back({QRect(visX0 + 3, ly, room + 3, laneH), text, c});
+        }
+    }
+}
+
+void TimelinePainter::paintSelection(QPainter &p, const Input &in, const Row &r) const
+{
+    const TimelineSelection &sel = *in.state->selection();
+    const TimelineEntry &e = in.scene->entries[size_t(sel.entry)];
+    const Track &t = e.report->store().track(sel.ref.track);
+    const TimeMapping &m = in.state->mapping();
+    const uint32_t i = sel.ref.index;
+    const double w = in.size.width();
+    const int ly = r.y - in.state->scrollY() + t.level(i) * RowLayout::kLaneHeight;
+    const int x0 = kLabelWidth + int(std::floor(std::clamp(m.x(t.start(i), e.offset), -4.0, w)));
+    const int x1 = kLabelWidth + int(std::floor(std::clamp(m.x(t.end(i), e.offset), -4.0, w)));
+    p.setPen(QPen(Qt::black, 2));
+    p.drawRect(QRect(x0 - 1, ly, std::max(3, x1 - x0 + 2), RowLayout::kLaneHeight - 1));
+}
+
+void TimelinePainter::paintRuler(QPainter &p, const Input &in) const
+{
+    const auto &ruler = in.state->ruler();
+    if (!ruler)
+        return;
+    const TimeMapping &m = in.state->mapping();
+    const int h = in.size.height();
+    const double w = in.size.width();
+    const int x0 = kLabelWidth + int(std::floor(std::clamp(m.x(ruler->start), -4.0, w)));
+    const int x1 = kLabelWidth + int(std::floor(std::clamp(m.x(ruler->end), -4.0, w)));
+    p.fillRect(QRect(x0, 0, std::max(1, x1 - x0), h), kRulerFill);
+    p.setPen(kRulerEdge);
+    p.drawLine(x0, 0, x0, h);
+    p.drawLine(x1, 0, x1, h);
+    const QFontMetrics fm(p.font());
+    const QString text = formatDuration(ruler->duration());
+    const int tw = fm.horizontalAdvance(text) + 10;
+    const QRect box((x0 + x1) / 2 - tw / 2, 4, tw, fm.height() + 4);
+    p.fillRect(box, kRulerEdge);
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, text);
+}
+
+void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const
+{
+    const int h = in.size.height(), L = kLabelWidth;
+    const int scrollY = in.state->scrollY();
+    const QFontMetrics fm(font);
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetrics bfm(bold);
+    p.fillRect(QRect(0, 0, L, h), kLabelBg);
+    const auto [firstRow, lastRow] = in.layout->rowsIn(scrollY, scrollY + h);
+    for (int ri = firstRow; ri < lastRow; ++ri) {
+        const Row &r = in.layout->rows()[size_t(ri)];
+        const int y = r.y - scrollY;
+        const int indent = 6 + r.depth * 12;
+        if (r.kind == RowKind::Group || r.kind == RowKind::Report) {
+            p.fillRect(QRect(0, y, L - 1, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
+            p.setFont(bold);
+            p.setPen(palette.color(QPalette::WindowText));
+            const QString arrow = r.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+            p.drawText(QRect(indent, y, L - indent - 4, r.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       bfm.elidedText(arrow + r.label, Qt::ElideMiddle, L - indent - 4));
+            p.setFont(font);
+        } else {
+            p.setPen(palette.color(QPalette::WindowText).lighter(140));
+            p.drawText(QRect(indent, y, L - indent - 4, RowLayout::kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(r.label, Qt::ElideRight, L - indent - 4));
+        }
+    }
+    p.setPen(kSeparator);
+    p.drawLine(L - 1, 0, L - 1, h);
+}
+
+} // namespace ps::views

@@ -1,0 +1,80 @@
+#pragma once
+// Draws the timeline (lanes, grid, ruler, selection, the sticky label column) from the scene,
+// its row layout and the view state; no input handling and no state of its own beyond a cache.
+//
+// Geometry is built, then drawn in batches, as Qt Creator's track painter and Tracy do: the marks
+// of the visible rows are collected per colour and each colour is drawn with one drawRects call,
+// instead of a QColor and a fillRect per mark. Marks come from the LOD folder and are cached per
+// row for the mapping they were folded under; hover, selection and vertical scrolling repaint
+// from that cache without touching events.
+
+#include "views/timeline/lodfolder.h"
+
+#include <QSize>
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+class QFont;
+class QPainter;
+class QPalette;
+
+namespace ps::views {
+
+class RowLayout;
+class TimelineViewState;
+struct Row;
+struct SearchResult;
+struct TimelineScene;
+
+// The marks of one row: one vector per lane (level).
+struct RowMarks
+{
+    std::vector<std::vector<LodMark>> lanes;
+};
+
+class TimelinePainter
+{
+public:
+    static constexpr int kLabelWidth = 260;
+
+    struct Input
+    {
+        const TimelineScene *scene = nullptr;
+        const RowLayout *layout = nullptr;
+        const TimelineViewState *state = nullptr;
+        const SearchResult *search = nullptr;
+        QSize size;
+    };
+
+    TimelinePainter();
+    ~TimelinePainter();
+
+    void paint(QPainter &p, const Input &in, const QFont &font, const QPalette &palette);
+
+    // The marks last drawn for a row, or nullptr (not painted under the current mapping).
+    const RowMarks *cachedMarks(int row) const;
+    // Drops the cache (the rows changed, or the benchmark wants a cold frame).
+    void invalidate() { m_marks.clear(); }
+    // Marks drawn in the last paint, and folded marks among them (for tests and the benchmark).
+    size_t lastMarkCount() const { return m_lastMarks; }
+    size_t lastFoldedCount() const { return m_lastFolded; }
+
+private:
+    struct Batch;
+    const RowMarks &marksFor(int row, const Input &in);
+    void paintGrid(QPainter &p, const Input &in) const;
+    void collectRow(const Input &in, int row, Batch &batch);
+    void paintSelection(QPainter &p, const Input &in, const Row &r) const;
+    void paintRuler(QPainter &p, const Input &in) const;
+    void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const;
+
+    std::unordered_map<int, RowMarks> m_marks; // by row index, folded under m_marksMapping
+    TimeMapping m_marksMapping;
+    size_t m_lastMarks = 0;
+    size_t m_lastFolded = 0;
+    std::unique_ptr<Batch> m_batch; // reused between frames to keep its allocations
+};
+
+} // namespace ps::views
