@@ -33,8 +33,8 @@ QString versionsRoot(const QString &tree)
     return cfgtest::testdata("configs/verl-versions/" + tree + "/verl/trainer/config");
 }
 
-// The release trees that compose today: verl's own flattened composition of ppo_trainer
-// (_generated_ppo_trainer.yaml; the primary ppo_trainer.yaml needs defaults-list interpolation).
+// The primary config users open, ppo_trainer.yaml (0.7.1+ select their engine files through
+// defaults-list interpolation), of each release tree.
 struct Tree
 {
     const char *tag;
@@ -44,9 +44,9 @@ struct Tree
 std::vector<Tree> trees()
 {
     return {{"verl-0.7.0", cfgtest::verlRoot(), "ppo_trainer"},
-            {"verl-0.7.1", versionsRoot("v0.7.1"), "_generated_ppo_trainer"},
-            {"verl-0.9.0", versionsRoot("v0.9.0"), "_generated_ppo_trainer"},
-            {"verl-main", versionsRoot("main-1dda039b"), "_generated_ppo_trainer"}};
+            {"verl-0.7.1", versionsRoot("v0.7.1"), "ppo_trainer"},
+            {"verl-0.9.0", versionsRoot("v0.9.0"), "ppo_trainer"},
+            {"verl-main", versionsRoot("main-1dda039b"), "ppo_trainer"}};
 }
 
 void open(ConfigureWorkspace &ws, const QString &root, const QString &config)
@@ -130,8 +130,13 @@ private slots:
                                       "verl main (detected)"};
         const std::vector<Tree> t = trees();
         QCOMPARE(t.size(), size_t(expected.size()));
-        for (size_t i = 0; i < t.size(); ++i)
+        for (size_t i = 0; i < t.size(); ++i) {
             QTest::newRow(t[i].tag) << t[i].root << QString(t[i].config) << expected[int(i)];
+            // verl's own flattened composition of the same tree says the same.
+            if (i > 0)
+                QTest::newRow(qPrintable(QString(t[i].tag) + "-generated"))
+                    << t[i].root << "_generated_ppo_trainer" << expected[int(i)];
+        }
         QTest::newRow("rlinf") << cfgtest::rlinfRoot("rlinf-with-profile") << "maniskill_ppo_mlp"
                                << "RLinf";
     }
@@ -204,7 +209,7 @@ private slots:
     void tooltipsCarryUpstreamDocs()
     {
         ConfigureWorkspace ws;
-        open(ws, versionsRoot("main-1dda039b"), "_generated_ppo_trainer");
+        open(ws, versionsRoot("main-1dda039b"), "ppo_trainer");
         QVERIFY(ws.verlHooks()->relocate()->toolTip().startsWith("global_profiler.relocate_results\n\n"));
         QVERIFY(
             ws.verlHooks()->relocate()->toolTip().contains("Ray hardcodes under /tmp/ray/session_latest/logs/nsight"));
@@ -221,7 +226,7 @@ private slots:
     void pickerOverridesTheDetection()
     {
         ConfigureWorkspace ws;
-        open(ws, versionsRoot("main-1dda039b"), "_generated_ppo_trainer");
+        open(ws, versionsRoot("main-1dda039b"), "ppo_trainer");
         QCOMPARE(versionText(ws), QString("verl main (detected)"));
         chooseWithKeys(ws.versionPicker(), "verl 0.7.1");
         QVERIFY(settle(ws));
@@ -244,7 +249,7 @@ private slots:
     {
         ConfigureWorkspace ws;
         const QString root = versionsRoot("v0.9.0");
-        open(ws, root, "_generated_ppo_trainer");
+        open(ws, root, "ppo_trainer");
         QSpinBox *active = ws.verlTools()->torchSchedule()->field("active");
         active->setFocus();
         active->selectAll();
@@ -256,9 +261,9 @@ private slots:
         QCOMPARE(toQt(ws.session()->state().edits),
                  QStringList({"actor_rollout_ref.actor.profiler.tool_config.torch.schedule.active=3",
                               "actor_rollout_ref.rollout.profiler.tool_config.torch.profile_token_end=512"}));
-        expectComposed(ws, root, "_generated_ppo_trainer",
-                       "actor_rollout_ref.actor.profiler.tool_config.torch.schedule.active", "3");
-        expectComposed(ws, root, "_generated_ppo_trainer",
+        expectComposed(ws, root, "ppo_trainer", "actor_rollout_ref.actor.profiler.tool_config.torch.schedule.active",
+                       "3");
+        expectComposed(ws, root, "ppo_trainer",
                        "actor_rollout_ref.rollout.profiler.tool_config.torch.profile_token_end", "512");
         QVERIFY(ws.verlTools()->torchSchedule()->state()->text().startsWith("Scheduling on"));
         QCOMPARE(ws.result()->analysis->model.verl.role("actor")->torchSchedule.active, 3);
@@ -268,7 +273,7 @@ private slots:
     {
         ConfigureWorkspace ws;
         const QString root = versionsRoot("main-1dda039b");
-        const QString config = "_generated_ppo_trainer";
+        const QString config = "ppo_trainer";
         open(ws, root, config);
         click(ws.verlHooks()->relocate());
         QVERIFY(settle(ws));
@@ -297,6 +302,58 @@ private slots:
         QVERIFY(ws.verlHooks()->relocate()->isChecked());
         QVERIFY(ws.verlTools()->precisionDebugger()->stage("actor_update")->isChecked());
         QVERIFY(!ws.verlTools()->precisionDebugger()->stage("critic_update")->isChecked());
+    }
+
+    // The per-release presets from the header's preset menu; the panels show what they set.
+    void releasePresetsFillThePanels()
+    {
+        ConfigureWorkspace ws;
+        open(ws, versionsRoot("v0.9.0"), "ppo_trainer");
+        chooseWithKeys(ws.findChild<QComboBox *>("preset"), "verl 0.9+: PyTorch profiler with a torch schedule");
+        QVERIFY(settle(ws));
+        QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
+        QCOMPARE(toQt(ws.session()->state().preset), QStringList{"+verl=v0_9_torch_schedule"});
+        VerlTorchSchedulePanel *schedule = ws.verlTools()->torchSchedule();
+        QCOMPARE(schedule->field("wait")->value(), 1);
+        QCOMPARE(schedule->field("warmup")->value(), 1);
+        QCOMPARE(schedule->field("active")->value(), 2);
+        QCOMPARE(ws.verlGlobal()->tool()->currentText(), QString("torch"));
+
+        ConfigureWorkspace main;
+        open(main, versionsRoot("main-1dda039b"), "ppo_trainer");
+        chooseWithKeys(main.findChild<QComboBox *>("preset"),
+                       "verl main: nsys with relocate_results and a finish hook");
+        QVERIFY(settle(main));
+        QVERIFY(main.verlHooks()->relocate()->isChecked());
+        QCOMPARE(main.verlHooks()->finishHookCmd()->text(),
+                 QString("tar czf /shared/prof_$VERL_PROFILE_RANK.tgz -C $VERL_PROFILE_SAVE_PATH ."));
+    }
+
+    // verl 0.9 picks its engine files with `${model_engine}_actor`: the tree shows the text and
+    // the choice, and follows a model_engine swap made in the tree itself.
+    void defaultsTreeShowsInterpolatedChoice()
+    {
+        ConfigureWorkspace ws;
+        const QString root = versionsRoot("v0.9.0");
+        open(ws, root, "ppo_trainer");
+        const auto interpolation = [&](const QString &configPath) {
+            for (QTreeWidgetItemIterator it(ws.defaultsTree()); *it; ++it)
+                if ((*it)->text(DefaultsTreePane::ConfigColumn) == configPath)
+                    return (*it)->text(DefaultsTreePane::InterpolationColumn);
+            return QString("<no %1>").arg(configPath);
+        };
+        QCOMPARE(interpolation("actor/dp_actor"), QString("${model_engine}_actor \u2192 dp_actor"));
+        QCOMPARE(interpolation("critic/dp_critic"), QString("${model_engine}_critic \u2192 dp_critic"));
+        QCOMPARE(interpolation("model_engine/dp"), QString());
+        auto *engineChoice = ws.defaultsTree()->findChild<QComboBox *>("choice:model_engine");
+        QVERIFY(engineChoice);
+        engineChoice->setCurrentText("megatron");
+        QVERIFY(settle(ws));
+        QCOMPARE(toQt(ws.session()->state().edits), QStringList{"model_engine=megatron"});
+        QCOMPARE(interpolation("actor/megatron_actor"), QString("${model_engine}_actor \u2192 megatron_actor"));
+        const cfgtest::EngineRun run = cfgtest::engine(root, "ppo_trainer", ws.session()->allOverrides(), false);
+        QVERIFY2(run.analysis, run.error.c_str());
+        QCOMPARE(ws.result()->yaml, run.analysis->exports.yaml);
     }
 
     // A verl 0.7.0 tree has no interpolated defaults entries: the column stays empty, and the
