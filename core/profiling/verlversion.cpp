@@ -23,21 +23,21 @@ const Node *at(const Node &root, std::string_view path)
 }
 
 // One schema mark per release, newest first: the first mark present decides. Each is a key
-// that release added (or, for 0.5-0.7.0, a key 0.7.1 removed), read from the upstream trees at
-// the tags (verl-project/verl) and ../shared/testdata/configs/verl-versions.
+// that release's own tree writes (or, for 0.5-0.7.0, a block 0.7.1 removed), read from the
+// upstream trees at the tags (verl-project/verl) and ../shared/testdata/configs/verl-versions.
+// Marks are keys users do not write themselves (`_target_`, the per-role interpolations), so a
+// block copied from the docs or an older config does not change the answer.
 struct SchemaMark
 {
     VerlVersion version;
     const char *key;
 };
-constexpr std::array<SchemaMark, 7> kMarks = {{
-    {VerlVersion::Main, "global_profiler.relocate_results"},
-    {VerlVersion::Main, "ray_kwargs.ray_init.runtime_env"},
-    {VerlVersion::V0_9, "actor_rollout_ref.actor.profiler.tool_config.torch.schedule"},
+constexpr std::array<SchemaMark, 5> kMarks = {{
+    {VerlVersion::Main, "actor_rollout_ref.actor.profiler.relocate_results"},
+    {VerlVersion::V0_9, "actor_rollout_ref.actor.profiler.tool_config.torch.schedule._target_"},
     {VerlVersion::V0_9, "actor_rollout_ref.rollout.profiler.tool_config.torch.profile_token_start"},
-    {VerlVersion::V0_8, "global_profiler.global_tool_config.precision_debugger"},
-    {VerlVersion::V0_5, "reward_model.profiler"},
-    {VerlVersion::V0_5, "actor_rollout_ref.actor.profiler.tool_config.torch.step_start"},
+    {VerlVersion::V0_8, "global_profiler.global_tool_config.precision_debugger._target_"},
+    {VerlVersion::V0_5, "reward_model.profiler._target_"},
 }};
 
 // Core ProfilerConfig fields every release since #2894 has.

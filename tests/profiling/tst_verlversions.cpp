@@ -187,7 +187,7 @@ private slots:
         QTest::newRow("step_start on 0.7.1")
             << "v0.7.1"
             << "torch_step_start"
-            << "verl.torch-key-unknown" << E << 13 << "Key 'step_start' not in 'TorchProfilerToolConfig'";
+            << "verl.torch-key-unknown" << E << 14 << "Key 'step_start' not in 'TorchProfilerToolConfig'";
         QTest::newRow("precision_debugger unknown stage")
             << "v0.9.0"
             << "precision_debugger"

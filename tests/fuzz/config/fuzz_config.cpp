@@ -35,8 +35,8 @@ std::string fuzzRoot()
         std::filesystem::create_directories(dir + "/combo");
         std::ofstream(dir + "/combo/mysql_interp.yaml") << "combo: 1\n";
         std::ofstream(dir + "/server/interp.yaml")
-            << "defaults:\n  - db: ${oc.env:FUZZ_DB,mysql}\n  - optional /combo: ${db}_${server}\n"
-               "  - /db@copy: ${server/db}\n  - _self_\nport: 81\n";
+            << "defaults:\n  - db: mysql\n  - optional /combo: ${server/db}_${server}\n"
+               "  - optional /db@copy: ${oc.env:FUZZ_DB,pg}\n  - _self_\nport: 81\n";
         std::ofstream(dir + "/server/over.yaml") << "defaults:\n  - db: mysql\n  - override db: mysql\n";
         return dir;
     }();
