@@ -367,6 +367,9 @@ void ConfigureWorkspace::openConfig(const QStringList &configDirs, const QString
     }
     m_path = base.primaryPath;
     m_revealProfiling = true;
+    // A release chosen for the previous config does not carry over to another tree.
+    m_versionPick->setCurrentIndex(0);
+    m_session->setVerlVersion(std::nullopt);
     m_session->open(base, state);
     m_session->undoStack()->setClean();
     m_preset->setCurrentIndex(std::max(0, m_preset->findData(state.presetId)));
