@@ -86,6 +86,7 @@ SessionResultPtr runSessionJob(const SessionJob &job)
         in.composed = r->composed;
         in.cluster = job.cluster;
         in.launch = job.launch;
+        in.verlVersion = job.verlVersion;
         in.withExports = true;
         // Composes the baseline once more (~0.5 ms with parsed files reused), here on the worker,
         // so saving minimal YAML never composes on the GUI thread.

@@ -13,6 +13,9 @@ struct SessionJob
     std::vector<std::string> overrides; // the preset's + the user's edits, in order
     core::profiling::ClusterDescription cluster;
     core::profiling::LaunchOptions launch;
+    // verl: the release whose rules apply (the Configure header's version picker, as the CLI's
+    // --verl-version); nullopt = detected from the config.
+    std::optional<core::profiling::VerlVersion> verlVersion;
     // Reused when the base did not change since the last job (composing the preset again would
     // double the cost of every edit).
     std::shared_ptr<const core::config::ComposeResult> cachedBaseline;

@@ -24,6 +24,13 @@ const Node *composedNode(const SessionResult &r, const std::string &key)
     return r.composed ? core::config::findPath(r.composed->config, key) : nullptr;
 }
 
+const core::profiling::VerlVersionTraits *verlTraits(const SessionResult &r)
+{
+    if (!r.analysis || r.analysis->model.framework != core::profiling::Framework::Verl)
+        return nullptr;
+    return &core::profiling::verlVersionTraits(r.analysis->model.verl.version);
+}
+
 QString scalarText(const Node *n)
 {
     if (!n || n->isNull() || n->isContainer())

@@ -7,6 +7,7 @@
 
 #include "core/config/node.h"
 #include "core/configedit/sessionresult.h"
+#include "core/profiling/verlversion.h"
 
 #include <QString>
 #include <QWidget>
@@ -40,6 +41,9 @@ private:
 
 // The composed (raw, unresolved) node at `key`, or nullptr.
 const core::config::Node *composedNode(const core::configedit::SessionResult &r, const std::string &key);
+// The traits of the verl release whose rules apply to `r` (detected, or chosen in the header),
+// or nullptr when `r` is not a composed verl config. Panels show only what that release has.
+const core::profiling::VerlVersionTraits *verlTraits(const core::configedit::SessionResult &r);
 // A scalar as the user reads and types it: "true", "1000", "cuda,nvtx", the interpolation text;
 // "" for null/absent.
 QString scalarText(const core::config::Node *n);

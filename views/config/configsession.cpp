@@ -148,6 +148,14 @@ void ConfigSession::setCluster(const core::profiling::ClusterDescription &cluste
     schedule();
 }
 
+void ConfigSession::setVerlVersion(std::optional<core::profiling::VerlVersion> version)
+{
+    if (version == m_verlVersion)
+        return;
+    m_verlVersion = version;
+    schedule();
+}
+
 core::config::ComposeOptions ConfigSession::baseOptions() const
 {
     core::config::ComposeOptions o;
@@ -175,6 +183,7 @@ void ConfigSession::schedule()
         job.overrides = allOverrides();
         job.launch = m_launch;
         job.cluster = m_cluster;
+        job.verlVersion = m_verlVersion;
         job.baselineKey = baselineKey(job.base);
         if (m_baselineFrom && m_baselineFrom->baselineKey == job.baselineKey) {
             job.cachedBaseline = m_baselineFrom->baseline;

@@ -65,6 +65,9 @@ public:
     const core::profiling::LaunchOptions &launchOptions() const { return m_launch; }
     void setCluster(const core::profiling::ClusterDescription &cluster);
     const core::profiling::ClusterDescription &cluster() const { return m_cluster; }
+    // The verl release whose rules apply (like the CLI's --verl-version); nullopt = detected.
+    void setVerlVersion(std::optional<core::profiling::VerlVersion> version);
+    std::optional<core::profiling::VerlVersion> verlVersion() const { return m_verlVersion; }
 
     QUndoStack *undoStack() const { return m_undo; }
     core::configedit::SessionResultPtr result() const { return m_result; }
@@ -89,6 +92,7 @@ private:
     SessionState m_state;
     core::profiling::LaunchOptions m_launch;
     core::profiling::ClusterDescription m_cluster;
+    std::optional<core::profiling::VerlVersion> m_verlVersion;
     QUndoStack *m_undo;
     core::configedit::SessionResultPtr m_result;
     LatestJob<core::configedit::SessionResultPtr> *m_job;

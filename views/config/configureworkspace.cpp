@@ -15,6 +15,7 @@
 #include "views/config/schedulehelper.h"
 #include "views/config/stepseditor.h"
 #include "views/config/verlpanels.h"
+#include "views/config/verlreleasepanels.h"
 #include "views/config/workergroupspanel.h"
 #include "views/config/yamlpane.h"
 
@@ -117,6 +118,25 @@ QWidget *ConfigureWorkspace::scrolled(QWidget *content)
     return area;
 }
 
+void ConfigureWorkspace::buildVersionPicker(QWidget *bar, QLayout *row)
+{
+    m_version = new QLabel(bar);
+    m_version->setObjectName("verlVersion");
+    row->addWidget(m_version);
+    m_versionPick = new QComboBox(bar);
+    m_versionPick->setObjectName("verlVersionPick");
+    m_versionPick->addItem("detected", QString());
+    for (const char *name : {"legacy", "0.5-0.7.0", "0.7.1", "0.8", "0.9", "main"})
+        m_versionPick->addItem(QString("verl ") + name, QString(name));
+    m_versionPick->setToolTip("The verl release whose rules, tools, panels, file names and launch plan apply, as "
+                              "profstudio-cli's --verl-version. \"detected\" reads it from the config's schema.");
+    connect(m_versionPick, &QComboBox::activated, this, [this](int index) {
+        m_session->setVerlVersion(
+            core::profiling::parseVerlVersion(m_versionPick->itemData(index).toString().toStdString()));
+    });
+    row->addWidget(m_versionPick);
+}
+
 QWidget *ConfigureWorkspace::buildHeader()
 {
     auto *bar = new QWidget(this);
@@ -137,6 +157,7 @@ QWidget *ConfigureWorkspace::buildHeader()
                          "against it");
     connect(m_preset, &QComboBox::activated, this,
             [this](int index) { applyPreset(m_preset->itemData(index).toString()); });
+    buildVersionPicker(bar, row);
     row->addWidget(new QLabel("Preset:", bar));
     row->addWidget(m_preset);
 
@@ -172,6 +193,30 @@ QWidget *ConfigureWorkspace::buildHeader()
     m_status->setMinimumWidth(160);
     row->addWidget(m_status);
     return bar;
+}
+
+QWidget *ConfigureWorkspace::buildVerlPage()
+{
+    auto *page = new QWidget;
+    auto *l = new QVBoxLayout(page);
+    m_verlGlobal = new VerlGlobalPanel(m_session);
+    m_verlSteps = new StepsEditor(m_session, "global_profiler.steps", StepsEditor::Numbering::VerlOneBased);
+    m_verlOutput = new OutputDirPanel(m_session, "global_profiler.save_path");
+    m_verlRoles = new VerlRolesPanel(m_session);
+    m_verlRollout = new VerlRolloutProfilerPanel(m_session);
+    m_verlHooks = new VerlHooksPanel(m_session);
+    l->addWidget(section("global_profiler", m_verlGlobal, page));
+    l->addWidget(section("Steps", m_verlSteps, page));
+    l->addWidget(section("Roles and ranks", m_verlRoles, page));
+    m_rolloutSection = section("Rollout profiler (actor_rollout_ref.rollout.profiler, verl 0.9+)", m_verlRollout, page);
+    m_rolloutSection->setObjectName("rolloutSection");
+    l->addWidget(m_rolloutSection);
+    l->addWidget(section("Save path", m_verlOutput, page));
+    m_hooksSection = section("Relocation and finish hook (verl main)", m_verlHooks, page);
+    m_hooksSection->setObjectName("hooksSection");
+    l->addWidget(m_hooksSection);
+    l->addStretch();
+    return page;
 }
 
 QWidget *ConfigureWorkspace::buildEditor()
@@ -217,19 +262,7 @@ QWidget *ConfigureWorkspace::buildProfilerPage()
         l->addWidget(section("Output directory", m_rlinfOutput, m_rlinfPage));
         l->addStretch();
     }
-    m_verlPage = new QWidget;
-    {
-        auto *l = new QVBoxLayout(m_verlPage);
-        m_verlGlobal = new VerlGlobalPanel(m_session);
-        m_verlSteps = new StepsEditor(m_session, "global_profiler.steps", StepsEditor::Numbering::VerlOneBased);
-        m_verlOutput = new OutputDirPanel(m_session, "global_profiler.save_path");
-        m_verlRoles = new VerlRolesPanel(m_session);
-        l->addWidget(section("global_profiler", m_verlGlobal, m_verlPage));
-        l->addWidget(section("Steps", m_verlSteps, m_verlPage));
-        l->addWidget(section("Roles and ranks", m_verlRoles, m_verlPage));
-        l->addWidget(section("Save path", m_verlOutput, m_verlPage));
-        l->addStretch();
-    }
+    m_verlPage = buildVerlPage();
     m_unknownPage = new QLabel("This config has neither RLinf's cluster.profiling nor verl's global_profiler. "
                                "Apply a preset, or add the keys through the override list.");
     static_cast<QLabel *>(m_unknownPage)->setWordWrap(true);
@@ -334,6 +367,9 @@ void ConfigureWorkspace::openConfig(const QStringList &configDirs, const QString
     }
     m_path = base.primaryPath;
     m_revealProfiling = true;
+    // A release chosen for the previous config does not carry over to another tree.
+    m_versionPick->setCurrentIndex(0);
+    m_session->setVerlVersion(std::nullopt);
     m_session->open(base, state);
     m_session->undoStack()->setClean();
     m_preset->setCurrentIndex(std::max(0, m_preset->findData(state.presetId)));
@@ -388,6 +424,9 @@ void ConfigureWorkspace::showResult(const SessionResultPtr &r)
         for (ConfigPanel *p : panels())
             p->refresh(*r);
     }
+    const core::profiling::VerlVersionTraits *traits = verlTraits(*r);
+    m_rolloutSection->setVisible(traits && traits->profileTokens);
+    m_hooksSection->setVisible(traits && traits->relocateAndFinishHook);
     m_yaml->showResult(r);
     if (m_revealProfiling && r->composed) {
         m_revealProfiling = false;
@@ -424,6 +463,32 @@ void ConfigureWorkspace::updateHeader()
                      .arg(QString(core::profiling::frameworkName(r->analysis->model.framework)))
                      .arg(r->elapsedMs, 0, 'f', 1);
     m_status->setText(status);
+    updateVersion(r.get());
+}
+
+void ConfigureWorkspace::updateVersion(const SessionResult *r)
+{
+    using namespace core::profiling;
+    const Framework fw = r && r->analysis ? r->analysis->model.framework : Framework::Unknown;
+    m_versionPick->setVisible(fw == Framework::Verl);
+    if (fw != Framework::Verl) {
+        m_version->setText(fw == Framework::RLinf ? "RLinf" : QString());
+        m_version->setToolTip(QString());
+        return;
+    }
+    const VerlVersionDetection &d = r->analysis->model.verl.detection;
+    const QString name = QString("verl ") + verlVersionName(d.version);
+    const bool chosen = m_session->verlVersion().has_value();
+    QString how = d.detected ? "detected" : "assumed";
+    if (chosen) {
+        const VerlVersionDetection found = detectVerlVersion(r->composed->config);
+        how = QString("chosen; detected %1").arg(verlVersionName(found.version));
+    }
+    m_version->setText(QString("<b>%1</b> <span style='color:gray'>(%2)</span>").arg(name, how));
+    QStringList why;
+    for (const std::string &w : d.why)
+        why << QString::fromStdString(w);
+    m_version->setToolTip("Why: " + why.join("; "));
 }
 
 bool ConfigureWorkspace::focusKey(const QString &keyText)

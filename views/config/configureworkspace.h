@@ -35,6 +35,8 @@ class RocprofPanel;
 class ScheduleHelper;
 class StepsEditor;
 class VerlGlobalPanel;
+class VerlHooksPanel;
+class VerlRolloutProfilerPanel;
 class VerlRolesPanel;
 class VerlToolPanel;
 class WorkerGroupsPanel;
@@ -96,6 +98,12 @@ public:
     NsightPanel *verlWorkerNsight() const { return m_verlWorkerNsight; }
     NsightPanel *verlControllerNsight() const { return m_verlControllerNsight; }
     VerlToolPanel *verlTools() const { return m_verlTools; }
+    VerlHooksPanel *verlHooks() const { return m_verlHooks; }
+    VerlRolloutProfilerPanel *verlRollout() const { return m_verlRollout; }
+    // Header: the verl release whose rules apply ("verl 0.9 · detected") and its picker, which
+    // overrides the detection as the CLI's --verl-version does.
+    QLabel *versionLabel() const { return m_version; }
+    QComboBox *versionPicker() const { return m_versionPick; }
     ScheduleHelper *scheduleHelper() const { return m_schedule; }
     LaunchSettingsPanel *launchSettings() const { return m_launchSettings; }
     YamlPane *yamlPane() const { return m_yaml; }
@@ -117,6 +125,9 @@ private:
     QWidget *scrolled(QWidget *content);
     void showResult(const core::configedit::SessionResultPtr &r);
     void updateHeader();
+    void updateVersion(const core::configedit::SessionResult *r);
+    void buildVersionPicker(QWidget *bar, QLayout *row);
+    QWidget *buildVerlPage();
     void exportMenuTriggered(const QString &id);
     QString saveScript(const QString &path, const std::string &text);
     QList<ConfigPanel *> panels() const;
@@ -127,6 +138,9 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_status = nullptr;
     QComboBox *m_preset = nullptr;
+    QLabel *m_version = nullptr;
+    QComboBox *m_versionPick = nullptr;
+    QWidget *m_hooksSection = nullptr, *m_rolloutSection = nullptr;
     QTabWidget *m_panels = nullptr;
     QTabWidget *m_panes = nullptr;
     QStackedWidget *m_profilerStack = nullptr;
@@ -147,6 +161,8 @@ private:
     NsightPanel *m_verlWorkerNsight = nullptr;
     NsightPanel *m_verlControllerNsight = nullptr;
     VerlToolPanel *m_verlTools = nullptr;
+    VerlHooksPanel *m_verlHooks = nullptr;
+    VerlRolloutProfilerPanel *m_verlRollout = nullptr;
     ScheduleHelper *m_schedule = nullptr;
     LaunchSettingsPanel *m_launchSettings = nullptr;
 

@@ -32,12 +32,21 @@ std::string DefaultsTreePane::groupOverrideKey(const core::config::ConfigSource 
     return group;
 }
 
+std::string DefaultsTreePane::interpolatedOption(const core::config::ConfigSource &s)
+{
+    return s.interpolatedOption; // the composer records it (provenance.h)
+}
+
 DefaultsTreePane::DefaultsTreePane(ConfigSession *session, QWidget *parent) : QTreeWidget(parent), m_session(session)
 {
     setObjectName("defaultsTree");
-    setHeaderLabels({"Config", "Option", "Package", "File"});
-    header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    setHeaderLabels({"Config", "Option", "Interpolation", "Package", "File"});
+    header()->setSectionResizeMode(ConfigColumn, QHeaderView::ResizeToContents);
+    header()->setSectionResizeMode(OptionColumn, QHeaderView::ResizeToContents);
+    header()->setSectionResizeMode(InterpolationColumn, QHeaderView::ResizeToContents);
+    headerItem()->setToolTip(InterpolationColumn,
+                             "A defaults entry whose option is an interpolation (${model_engine}_actor): the text as "
+                             "written and the choice it resolved to");
 }
 
 void DefaultsTreePane::showResult(const SessionResultPtr &r)
@@ -61,16 +70,21 @@ void DefaultsTreePane::showResult(const SessionResultPtr &r)
     for (size_t i = 0; i < sources.size(); ++i) {
         const auto &s = sources[i];
         QTreeWidgetItem *parent = s.parent >= 0 && size_t(s.parent) < i ? items[s.parent] : nullptr;
-        const QStringList cols = {QString::fromStdString(s.configPath), QString(),
-                                  QString::fromStdString(s.package.empty() ? "<root>" : s.package),
-                                  QString::fromStdString(s.file)};
+        const std::string written = interpolatedOption(s);
+        const QStringList cols = {
+            QString::fromStdString(s.configPath), QString(),
+            written.empty() ? QString() : QString::fromStdString(written + " \u2192 " + optionOf(s.configPath)),
+            QString::fromStdString(s.package.empty() ? "<root>" : s.package), QString::fromStdString(s.file)};
         auto *item = parent ? new QTreeWidgetItem(parent, cols) : new QTreeWidgetItem(this, cols);
         item->setToolTip(0, s.defaultsEntry.empty()
                                 ? "primary config"
                                 : QString::fromStdString(
                                       "defaults entry: " + s.defaultsEntry +
                                       (s.entryMark.isKnown() ? "  (" + s.entryMark.toString() + ")" : std::string())));
-        item->setToolTip(3, item->text(3));
+        item->setToolTip(FileColumn, item->text(FileColumn));
+        if (!written.empty())
+            item->setToolTip(InterpolationColumn, QString::fromStdString("written as " + written + "; resolved to " +
+                                                                         optionOf(s.configPath)));
         items[i] = item;
         const std::string group = groupOf(s.configPath);
         auto opts = r->groupOptions.find(group);
@@ -78,7 +92,7 @@ void DefaultsTreePane::showResult(const SessionResultPtr &r)
         // entry ("actor" inside actor/dp_actor) names one file.
         const bool groupEntry = s.defaultsEntry.find_first_of(":=") != std::string::npos;
         if (!groupEntry || group.empty() || opts == r->groupOptions.end() || opts->second.size() < 2) {
-            item->setText(1, QString::fromStdString(optionOf(s.configPath)));
+            item->setText(OptionColumn, QString::fromStdString(optionOf(s.configPath)));
             continue;
         }
         auto *combo = new QComboBox(this);
@@ -87,7 +101,7 @@ void DefaultsTreePane::showResult(const SessionResultPtr &r)
             combo->addItem(QString::fromStdString(o));
         combo->setCurrentText(QString::fromStdString(optionOf(s.configPath)));
         combo->setToolTip("Options of group '" + QString::fromStdString(group) + "' on the search path");
-        setItemWidget(item, 1, combo);
+        setItemWidget(item, OptionColumn, combo);
         const std::string key = groupOverrideKey(s);
         const std::string preset = presetChoice.count(group) ? presetChoice[group] : optionOf(s.configPath);
         connect(combo, &QComboBox::currentTextChanged, this, [this, key, preset](const QString &option) {

@@ -3,6 +3,8 @@
 #include "core/profiling/verlschema.h"
 #include "views/config/configsession.h"
 #include "views/config/intlistfield.h"
+#include "views/config/verldocs.h"
+#include "views/config/verlreleasepanels.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,6 +14,8 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ps::views {
 
@@ -94,8 +98,9 @@ VerlGlobalPanel::VerlGlobalPanel(ConfigSession *session, QWidget *parent) : Conf
     m_tool->setObjectName("tool");
     m_tool->addItems(QStringList{kNull} + toQStringList(core::profiling::verlTools()));
     m_tool->setToolTip("global_profiler.tool: nsys (Nsight Systems through Ray's runtime_env), npu (torch_npu "
-                       "profiler), torch (torch.profiler), torch_memory (CUDA memory snapshots). Roles inherit it "
-                       "through ${oc.select:global_profiler.tool,null}.");
+                       "profiler), torch (torch.profiler), torch_memory (CUDA memory snapshots), precision_debugger "
+                       "(msprobe, verl 0.8+). Roles inherit it through ${oc.select:global_profiler.tool,null}. The "
+                       "list holds the tools of the verl release shown in the header.");
     m_continuous = new QCheckBox("Continuous steps (profile_continuous_steps)", this);
     m_continuous->setObjectName("continuous");
     m_continuous->setToolTip("global_profiler.profile_continuous_steps: consecutive profiled steps share one "
@@ -125,6 +130,18 @@ VerlGlobalPanel::VerlGlobalPanel(ConfigSession *session, QWidget *parent) : Conf
 void VerlGlobalPanel::refresh(const SessionResult &r)
 {
     const QString t = scalarText(composedNode(r, kTool));
+    // The tools of the release whose rules apply (precision_debugger only from 0.8).
+    if (const core::profiling::VerlVersionTraits *traits = verlTraits(r)) {
+        const QStringList tools = QStringList{kNull} + toQStringList(traits->tools);
+        QStringList shown;
+        for (int i = 0; i < m_tool->count(); ++i)
+            shown << m_tool->itemText(i);
+        if (shown != tools)
+            quietly(m_tool, [&](QComboBox *c) {
+                c->clear();
+                c->addItems(tools);
+            });
+    }
     quietly(m_tool, [&](QComboBox *c) {
         if (!t.isEmpty() && c->findText(t) < 0)
             c->addItem(t);
@@ -151,6 +168,8 @@ VerlRolesPanel::VerlRolesPanel(ConfigSession *session, QWidget *parent) : Config
         Row r;
         r.path = info.path;
         auto *name = new QLabel(info.role, this);
+        name->setObjectName(QString("role-%1").arg(info.role));
+        r.name = name;
         name->setToolTip(QString("%1\n%2").arg(info.path, info.meaning));
         r.enable = new QCheckBox(this);
         r.enable->setObjectName(QString("enable-%1").arg(info.role));
@@ -194,8 +213,17 @@ VerlRolesPanel::VerlRolesPanel(ConfigSession *session, QWidget *parent) : Config
 
 void VerlRolesPanel::refresh(const SessionResult &r)
 {
+    const core::profiling::VerlVersionTraits *traits = verlTraits(r);
     for (auto it = m_rows.begin(); it != m_rows.end(); ++it) {
         Row &row = it.value();
+        // reward_model.profiler is gone from 0.7.1 (#5255): no row for it there.
+        const bool exists = it.key() != "reward_model" || !traits || traits->rewardModelProfiler;
+        for (QWidget *w : std::initializer_list<QWidget *>{row.name, row.enable, row.allRanks, row.ranks})
+            w->setVisible(exists);
+        if (!exists) {
+            row.note->setVisible(false);
+            continue;
+        }
         const Node *block = composedNode(r, row.path);
         const bool present = block && block->isDict();
         row.enable->setEnabled(present);
@@ -281,8 +309,8 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
         "rewritten each profiled step). True: per annotated call under <save_path>/<role>.");
     torchForm->addRow(m_torchDiscrete);
     layout->addWidget(m_torchBox);
-
     layout->addWidget(buildMemoryBox());
+    addReleaseBoxes(layout);
     connectEdits();
 }
 
@@ -337,6 +365,43 @@ QGroupBox *VerlToolPanel::buildMemoryBox()
     return m_memBox;
 }
 
+// The torch schedule (0.9+) inside the torch box, and precision_debugger (0.8+).
+void VerlToolPanel::addReleaseBoxes(QLayout *layout)
+{
+    m_scheduleBox = new QGroupBox("torch.profiler schedule (tool_config.torch.schedule, verl 0.9+)", m_torchBox);
+    m_scheduleBox->setObjectName("torchScheduleBox");
+    m_scheduleBox->setToolTip(verlFieldDoc("schedule"));
+    auto *l = new QVBoxLayout(m_scheduleBox);
+    m_schedule = new VerlTorchSchedulePanel(
+        session(), [this] { return rolePath(); }, m_scheduleBox);
+    l->addWidget(m_schedule);
+    m_torchBox->layout()->addWidget(m_scheduleBox);
+
+    m_debuggerBox =
+        new QGroupBox("msprobe precision debugger (global_tool_config.precision_debugger, verl 0.8+)", this);
+    m_debuggerBox->setObjectName("precisionDebuggerBox");
+    auto *dl = new QVBoxLayout(m_debuggerBox);
+    m_debugger = new VerlPrecisionDebuggerPanel(session(), m_debuggerBox);
+    dl->addWidget(m_debugger);
+    layout->addWidget(m_debuggerBox);
+}
+
+void VerlToolPanel::showRelease(const SessionResult &r, const QString &tool)
+{
+    const core::profiling::VerlVersionTraits *traits = verlTraits(r);
+    if (!traits)
+        return;
+    // torch contents the release accepts (profile-by-stage / merge-profiles only before 0.7.1).
+    for (auto it = m_torchContents.begin(); it != m_torchContents.end(); ++it) {
+        const bool known = std::find(traits->torchContents.begin(), traits->torchContents.end(),
+                                     it.key().toStdString()) != traits->torchContents.end();
+        it.value()->setVisible(known);
+    }
+    m_scheduleBox->setVisible(traits->torchSchedule);
+    m_debuggerBox->setVisible(!traits->precisionDebuggerStages.empty() &&
+                              (tool.isEmpty() || tool == "precision_debugger"));
+}
+
 std::string VerlToolPanel::rolePath() const
 {
     return m_role->currentData().toString().toStdString();
@@ -359,6 +424,8 @@ void VerlToolPanel::refresh(const SessionResult &r)
     m_npuBox->setVisible(tool.isEmpty() || tool == "npu");
     m_torchBox->setVisible(tool.isEmpty() || tool == "torch");
     m_memBox->setVisible(tool.isEmpty() || tool == "torch_memory");
+    showRelease(r, tool);
+    m_schedule->refresh(r);
 
     const auto showContents = [&](const std::string &key, QMap<QString, QCheckBox *> &boxes) {
         QStringList on;

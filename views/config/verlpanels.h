@@ -16,6 +16,8 @@ class QSpinBox;
 namespace ps::views {
 
 class IntListField;
+class VerlPrecisionDebuggerPanel;
+class VerlTorchSchedulePanel;
 
 class VerlGlobalPanel : public ConfigPanel
 {
@@ -50,6 +52,7 @@ private:
     struct Row
     {
         std::string path; // "actor_rollout_ref.actor.profiler"
+        QLabel *name = nullptr;
         QCheckBox *enable = nullptr;
         QCheckBox *allRanks = nullptr;
         IntListField *ranks = nullptr;
@@ -59,7 +62,8 @@ private:
 };
 
 // Tool configs of the selected role: npu (level, contents, analysis, discrete), torch (contents,
-// discrete) and torch_memory (trace_alloc_max_entries, stack_depth, global).
+// discrete; the schedule from verl 0.9), torch_memory (trace_alloc_max_entries, stack_depth,
+// global) and precision_debugger (global, verl 0.8+). Only what the header's verl release has.
 class VerlToolPanel : public ConfigPanel
 {
     Q_OBJECT
@@ -76,11 +80,17 @@ public:
     QCheckBox *torchDiscrete() const { return m_torchDiscrete; }
     QSpinBox *maxEntries() const { return m_maxEntries; }
     QSpinBox *stackDepth() const { return m_stackDepth; }
+    VerlTorchSchedulePanel *torchSchedule() const { return m_schedule; }
+    QGroupBox *torchScheduleBox() const { return m_scheduleBox; }
+    VerlPrecisionDebuggerPanel *precisionDebugger() const { return m_debugger; }
+    QGroupBox *precisionDebuggerBox() const { return m_debuggerBox; }
 
 private:
     std::string rolePath() const;
     QGroupBox *buildMemoryBox();
     void connectEdits();
+    void addReleaseBoxes(QLayout *layout);
+    void showRelease(const core::configedit::SessionResult &r, const QString &tool);
     void commitContents(const std::string &tool, const QMap<QString, QCheckBox *> &boxes, const QStringList &order);
 
     QComboBox *m_role;
@@ -89,6 +99,9 @@ private:
     QMap<QString, QCheckBox *> m_npuContents, m_torchContents;
     QCheckBox *m_npuAnalysis, *m_npuDiscrete, *m_torchDiscrete;
     QSpinBox *m_maxEntries, *m_stackDepth;
+    QGroupBox *m_scheduleBox = nullptr, *m_debuggerBox = nullptr;
+    VerlTorchSchedulePanel *m_schedule = nullptr;
+    VerlPrecisionDebuggerPanel *m_debugger = nullptr;
 };
 
 } // namespace ps::views
