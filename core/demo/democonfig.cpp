@@ -18,22 +18,64 @@ std::string quoted(const std::string &s)
     return out + "\"";
 }
 
+// The RLinf preset at HEAD, verbatim in content (profiling-config.md A1).
+std::string presetText()
+{
+    return "backend: nsight\n"
+           "enabled: true\n"
+           "worker_groups: [ActorGroup, RolloutGroup, EnvGroup]\n"
+           "options:\n"
+           "  t: cuda,cudnn,cublas,nvtx,osrt\n"
+           "  sample: process-tree\n"
+           "  cpuctxsw: process-tree\n"
+           "  cudabacktrace: all\n"
+           "  osrt-threshold: 1000\n"
+           "flags: []\n";
+}
+
+// The RLinf main config's sections after cluster: runner, algorithm and the worker groups.
+std::string trainingSections()
+{
+    return "runner:\n"
+           "  task_type: embodied\n"
+           "  logger:\n"
+           "    log_path: \"../results\"\n"
+           "    project_name: rlinf\n"
+           "    experiment_name: \"maniskill_ppo_demo\"\n"
+           "    logger_backends: [\"tensorboard\"]\n"
+           "  max_epochs: 1000\n"
+           "  max_steps: -1\n"
+           "\n"
+           "algorithm:\n"
+           "  update_epoch: " +
+           std::to_string(RunPlan::kTrainingStepsPerRun) +
+           "\n"
+           "  adv_type: gae\n"
+           "  loss_type: actor_critic\n"
+           "  gamma: 0.8\n"
+           "  gae_lambda: 0.9\n"
+           "\n"
+           "env:\n"
+           "  group_name: \"EnvGroup\"\n"
+           "\n"
+           "rollout:\n"
+           "  group_name: \"RolloutGroup\"\n"
+           "  backend: \"huggingface\"\n"
+           "\n"
+           "actor:\n"
+           "  group_name: \"ActorGroup\"\n"
+           "  training_backend: \"fsdp\"\n"
+           "  micro_batch_size: 256\n"
+           "  global_batch_size: 1024\n"
+           "  seed: 1234\n";
+}
+
 } // namespace
 
 DemoConfigText demoConfigText(int ranks, const std::vector<int> &steps, const std::string &reportDir)
 {
     DemoConfigText text;
-    // The RLinf preset at HEAD, verbatim in content (profiling-config.md A1).
-    text.preset = "backend: nsight\n"
-                  "enabled: true\n"
-                  "worker_groups: [ActorGroup, RolloutGroup, EnvGroup]\n"
-                  "options:\n"
-                  "  t: cuda,cudnn,cublas,nvtx,osrt\n"
-                  "  sample: process-tree\n"
-                  "  cpuctxsw: process-tree\n"
-                  "  cudabacktrace: all\n"
-                  "  osrt-threshold: 1000\n"
-                  "flags: []\n";
+    text.preset = presetText();
 
     std::string stepList;
     for (size_t i = 0; i < steps.size(); ++i)
@@ -71,41 +113,7 @@ DemoConfigText demoConfigText(int ranks, const std::vector<int> &steps, const st
         p += "    options:\n"
              "      capture-range-end: none\n";
     }
-    p += "    output_dir: " + quoted(reportDir) +
-         "\n"
-         "\n"
-         "runner:\n"
-         "  task_type: embodied\n"
-         "  logger:\n"
-         "    log_path: \"../results\"\n"
-         "    project_name: rlinf\n"
-         "    experiment_name: \"maniskill_ppo_demo\"\n"
-         "    logger_backends: [\"tensorboard\"]\n"
-         "  max_epochs: 1000\n"
-         "  max_steps: -1\n"
-         "\n"
-         "algorithm:\n"
-         "  update_epoch: " +
-         std::to_string(RunPlan::kTrainingStepsPerRun) +
-         "\n"
-         "  adv_type: gae\n"
-         "  loss_type: actor_critic\n"
-         "  gamma: 0.8\n"
-         "  gae_lambda: 0.9\n"
-         "\n"
-         "env:\n"
-         "  group_name: \"EnvGroup\"\n"
-         "\n"
-         "rollout:\n"
-         "  group_name: \"RolloutGroup\"\n"
-         "  backend: \"huggingface\"\n"
-         "\n"
-         "actor:\n"
-         "  group_name: \"ActorGroup\"\n"
-         "  training_backend: \"fsdp\"\n"
-         "  micro_batch_size: 256\n"
-         "  global_batch_size: 1024\n"
-         "  seed: 1234\n";
+    p += "    output_dir: " + quoted(reportDir) + "\n\n" + trainingSections();
     return text;
 }
 

@@ -59,7 +59,7 @@ public:
     virtual void memset(int64_t start, int64_t end, int streamId, int64_t correlationId, int64_t bytes) = 0;
     virtual void synchronization(int64_t start, int64_t end, int streamId, int64_t correlationId) = 0;
     virtual void range(int64_t start, int64_t end, DemoThread thread, Range range) = 0;
-    // The NCCL domain's creation record (eventType 75), once, before its first range.
+    // The NCCL domain's creation record (NvtxEventType::DomainCreate), once, before its first range.
     virtual void ncclDomainCreated(int64_t time, DemoThread thread) = 0;
 };
 

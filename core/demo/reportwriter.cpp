@@ -3,8 +3,9 @@
 #include "core/demo/demorandom.h"
 #include "core/demo/eventsink.h"
 #include "core/demo/nsysschema.h"
-#include "core/demo/sqlitedb.h"
+#include "core/demo/sqlitewriter.h"
 #include "core/demo/stepmodel.h"
+#include "core/trace/nsys/nvtxeventtype.h"
 
 #include <array>
 #include <cstdio>
@@ -16,6 +17,8 @@
 #include <vector>
 
 namespace ps::core::demo {
+
+namespace nsys = trace::nsys;
 
 namespace {
 
@@ -47,8 +50,6 @@ constexpr std::array<const char *, static_cast<size_t>(Range::Count)> kRangeLabe
     "ncclAllReduce",
 }};
 constexpr int64_t kNcclDomainId = 1;
-constexpr int kNvtxPushPop = 59;
-constexpr int kNvtxDomainCreate = 75;
 
 bool isNcclRange(Range r)
 {
@@ -68,7 +69,7 @@ std::string isoTime(int64_t utcNs, int offsetHours)
 class ReportWriter : public EventSink
 {
 public:
-    ReportWriter(const RunPlan &plan, int rank, SqliteDb &db)
+    ReportWriter(const RunPlan &plan, int rank, SqliteWriter &db)
         : m_plan(plan), m_rank(rank), m_info(plan.rank(rank)), m_db(db),
           m_strings(db, "INSERT INTO StringIds(id, value) VALUES(?,?)"),
           m_runtime(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass, globalTid, correlationId, "
@@ -85,13 +86,12 @@ public:
           m_sync(db, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION(start, end, deviceId, contextId, streamId, "
                      "correlationId, globalPid, syncType, eventId) VALUES(?,?,?,1,?,?,?,3,4294967295)"),
           m_nvtxText(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId) "
-                         "VALUES(?,?,59,?,?,0)"),
+                         "VALUES(?1,?2,?5,?3,?4,0)"),
           m_nvtxRegistered(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, globalTid, textId, domainId) "
-                               "VALUES(?,?,59,?,?,?)"),
+                               "VALUES(?1,?2,?6,?3,?4,?5)"),
           m_nvtxDomain(db, "INSERT INTO NVTX_EVENTS(start, eventType, text, globalTid, domainId) "
-                           "VALUES(?,75,'NCCL',?,?)")
+                           "VALUES(?1,?4,'NCCL',?2,?3)")
     {
-        static_assert(kNvtxPushPop == 59 && kNvtxDomainCreate == 75, "statements above hard-code these");
         m_globalPid = globalPid(m_info.pid);
         // Threads: the Python main thread (tid = pid), PyTorch's autograd device thread, and the
         // CUDA driver's helper threads.
@@ -213,12 +213,14 @@ public:
             m_nvtxRegistered.bind(3, tid(thread));
             m_nvtxRegistered.bind(4, m_rangeIds[i]);
             m_nvtxRegistered.bind(5, kNcclDomainId);
+            m_nvtxRegistered.bind(6, int64_t(nsys::number(nsys::NvtxEventType::PushPopRange)));
             m_nvtxRegistered.run();
         } else {
             m_nvtxText.bind(1, start);
             m_nvtxText.bind(2, end);
             m_nvtxText.bind(3, std::string_view(kRangeLabels[i]));
             m_nvtxText.bind(4, tid(thread));
+            m_nvtxText.bind(5, int64_t(nsys::number(nsys::NvtxEventType::PushPopRange)));
             m_nvtxText.run();
         }
         ++m_rows;
@@ -229,6 +231,7 @@ public:
         m_nvtxDomain.bind(1, time);
         m_nvtxDomain.bind(2, tid(thread));
         m_nvtxDomain.bind(3, kNcclDomainId);
+        m_nvtxDomain.bind(4, int64_t(nsys::number(nsys::NvtxEventType::DomainCreate)));
         m_nvtxDomain.run();
         ++m_rows;
     }
@@ -251,7 +254,7 @@ private:
 
     void keyValues(const char *sql, const std::vector<std::pair<std::string, std::string>> &rows)
     {
-        SqliteStatement insert(m_db, sql);
+        WriteStatement insert(m_db, sql);
         for (const auto &[name, value] : rows) {
             insert.bind(1, std::string_view(name));
             insert.bind(2, std::string_view(value));
@@ -297,8 +300,8 @@ private:
 
     void writeSession()
     {
-        SqliteStatement insert(m_db, "INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime, localTime, "
-                                     "systemClockNs) VALUES(?,?,?,?)");
+        WriteStatement insert(m_db, "INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime, localTime, "
+                                    "systemClockNs) VALUES(?,?,?,?)");
         insert.bind(1, m_info.utcEpochNs);
         insert.bind(2, std::string_view(isoTime(m_info.utcEpochNs, 0)));
         insert.bind(3, std::string_view(isoTime(m_info.utcEpochNs, 8)));
@@ -306,8 +309,8 @@ private:
         insert.run();
 
         const int64_t globalVid = kVmId << 48;
-        SqliteStatement env(m_db, "INSERT INTO TARGET_INFO_SYSTEM_ENV(globalVid, devStateName, name, nameEnum, "
-                                  "value) VALUES(?,'Local (CLI)',?,?,?)");
+        WriteStatement env(m_db, "INSERT INTO TARGET_INFO_SYSTEM_ENV(globalVid, devStateName, name, nameEnum, "
+                                 "value) VALUES(?,'Local (CLI)',?,?,?)");
         const std::vector<std::tuple<const char *, int64_t, std::string>> rows = {
             {"CpuCores", 1, "128"},
             {"CpuArchitecture", 3, "x86_64"},
@@ -327,13 +330,13 @@ private:
 
     void writeProcessAndThreads()
     {
-        SqliteStatement process(m_db, "INSERT INTO PROCESSES(globalPid, pid, name) VALUES(?,?,?)");
+        WriteStatement process(m_db, "INSERT INTO PROCESSES(globalPid, pid, name) VALUES(?,?,?)");
         process.bind(1, m_globalPid);
         process.bind(2, m_info.pid);
         process.bind(3, std::string_view("python3"));
         process.run();
 
-        SqliteStatement thread(m_db, "INSERT INTO ThreadNames(nameId, priority, globalTid) VALUES(?,20,?)");
+        WriteStatement thread(m_db, "INSERT INTO ThreadNames(nameId, priority, globalTid) VALUES(?,20,?)");
         const std::vector<std::pair<std::string, int64_t>> threads = {{"python3", m_tids[0]},
                                                                       {"pt_autograd_0", m_tids[1]},
                                                                       {"cuda00001400006", m_info.pid + 17},
@@ -355,7 +358,7 @@ private:
                       "(capture-range=cudaProfilerApi)\n",
                       m_rank, m_info.host.c_str(), m_info.deviceId, m_plan.firstStep(),
                       m_plan.firstStep() + m_plan.steps() - 1);
-        SqliteStatement streams(m_db, "INSERT INTO ProcessStreams(globalPid, filenameId, contentId) VALUES(?,?,?)");
+        WriteStatement streams(m_db, "INSERT INTO ProcessStreams(globalPid, filenameId, contentId) VALUES(?,?,?)");
         const std::string base = std::string(dir) + "pid_" + std::to_string(m_info.pid);
         for (const auto &[file, content] : std::vector<std::pair<std::string, std::string>>{
                  {base + "_stdout.log", out}, {base + "_stderr.log", ""}}) {
@@ -368,11 +371,11 @@ private:
 
     void writeDevice()
     {
-        SqliteStatement gpu(m_db, "INSERT INTO TARGET_INFO_GPU(vmId, id, name, busLocation, isDiscrete, "
-                                  "l2CacheSize, totalMemory, memoryBandwidth, clockRate, smCount, uuid, chipName, "
-                                  "cuDevice, threadsPerWarp, computeMajor, computeMinor) "
-                                  "VALUES(?,?,'NVIDIA A100-SXM4-80GB',?,1,41943040,85899345920,2039000000000,"
-                                  "1410000000,108,?,'GA100',?,32,8,0)");
+        WriteStatement gpu(m_db, "INSERT INTO TARGET_INFO_GPU(vmId, id, name, busLocation, isDiscrete, "
+                                 "l2CacheSize, totalMemory, memoryBandwidth, clockRate, smCount, uuid, chipName, "
+                                 "cuDevice, threadsPerWarp, computeMajor, computeMinor) "
+                                 "VALUES(?,?,'NVIDIA A100-SXM4-80GB',?,1,41943040,85899345920,2039000000000,"
+                                 "1410000000,108,?,'GA100',?,32,8,0)");
         static constexpr const char *kBus[] = {"0000:07:00.0", "0000:0f:00.0", "0000:47:00.0", "0000:4e:00.0",
                                                "0000:87:00.0", "0000:90:00.0", "0000:b7:00.0", "0000:bd:00.0"};
         DemoRandom rng(DemoRandom::mix(m_plan.seed(), static_cast<uint64_t>(m_rank), 0x75756964)); // "uuid"
@@ -392,8 +395,8 @@ private:
 
         // Stream flags (ENUM_CUPTI_STREAM_TYPE) as the real exports show them: 3 = legacy default
         // stream, 2 = created by the application.
-        SqliteStatement stream(m_db, "INSERT INTO TARGET_INFO_CUDA_STREAM(streamId, hwId, vmId, processId, "
-                                     "contextId, priority, flag) VALUES(?,0,1,?,1,?,?)");
+        WriteStatement stream(m_db, "INSERT INTO TARGET_INFO_CUDA_STREAM(streamId, hwId, vmId, processId, "
+                                    "contextId, priority, flag) VALUES(?,0,1,?,1,?,?)");
         for (const auto &[id, priority, flag] : std::vector<std::tuple<int, int64_t, int>>{
                  {kComputeStream, 0, 3}, {kNcclStream, 4294967295, 2}, {kCopyStream, 0, 2}}) {
             stream.bind(1, static_cast<int64_t>(id));
@@ -407,8 +410,8 @@ private:
     const RunPlan &m_plan;
     const int m_rank;
     const RankInfo &m_info;
-    SqliteDb &m_db;
-    SqliteStatement m_strings, m_runtime, m_kernel, m_memcpy, m_memset, m_sync, m_nvtxText, m_nvtxRegistered,
+    SqliteWriter &m_db;
+    WriteStatement m_strings, m_runtime, m_kernel, m_memcpy, m_memset, m_sync, m_nvtxText, m_nvtxRegistered,
         m_nvtxDomain;
     std::unordered_map<std::string, int64_t> m_stringIds;
     std::array<std::pair<int64_t, int64_t>, kKernelCount> m_kernelNames{};
@@ -430,7 +433,7 @@ bool writeReport(const RunPlan &plan, int rank, const std::string &path, int64_t
 {
     const std::string temporary = path + ".part";
     {
-        SqliteDb db;
+        SqliteWriter db;
         if (!db.create(temporary)) {
             error = db.error();
             return false;

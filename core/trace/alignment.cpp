@@ -93,101 +93,134 @@ std::optional<std::pair<int64_t, int64_t>> findRangeOccurrence(const EventStore 
     return hits[size_t(occurrence - 1)];
 }
 
+namespace {
+
+// Where each report goes when aligned at its first event, and by UTC when every report has an
+// origin; the reports without one, for warnings.
+struct BaseOffsets
+{
+    std::vector<int64_t> start, utc;
+    std::vector<std::string> noUtc;
+    bool allUtc = false;
+
+    const std::vector<int64_t> &fallback() const { return allUtc ? utc : start; }
+    std::string noUtcWarning(const std::string &what) const
+    {
+        std::string w = std::to_string(noUtc.size()) + " report(s) have no UTC origin (";
+        for (size_t i = 0; i < noUtc.size(); ++i)
+            w += (i ? ", " : "") + noUtc[i];
+        return w + "): " + what;
+    }
+};
+
+BaseOffsets baseOffsets(std::span<const ReportPtr> reports)
+{
+    const size_t n = reports.size();
+    BaseOffsets b;
+    b.start.resize(n);
+    b.utc.resize(n);
+    std::optional<int64_t> minUtc;
+    for (size_t i = 0; i < n; ++i) {
+        b.start[i] = -reports[i]->store->firstStart();
+        if (const auto &u = reports[i]->meta.utcStartNs)
+            minUtc = minUtc ? std::min(*minUtc, *u) : *u;
+        else
+            b.noUtc.push_back(reports[i]->path);
+    }
+    b.allUtc = b.noUtc.empty() && n > 0;
+    if (b.allUtc)
+        for (size_t i = 0; i < n; ++i)
+            b.utc[i] = *reports[i]->meta.utcStartNs - *minUtc;
+    return b;
+}
+
+using Anchors = std::vector<std::optional<std::pair<int64_t, int64_t>>>;
+
+// Each anchored report at its anchor's start; the others where the fallback puts them relative
+// to the first anchored report, with a warning naming them.
+void alignOnRange(std::span<const ReportPtr> reports, const AlignSpec &spec, const Anchors &anchors,
+                  const BaseOffsets &base, AlignResult &r)
+{
+    const size_t n = reports.size();
+    std::optional<size_t> ref;
+    for (size_t i = 0; i < n; ++i)
+        if (anchors[i]) {
+            r.offsets[i] = -anchors[i]->first;
+            if (!ref)
+                ref = i;
+        }
+    const std::vector<int64_t> &fallback = base.fallback();
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < n; ++i) {
+        if (anchors[i])
+            continue;
+        missing.push_back(reports[i]->path);
+        r.offsets[i] = ref ? fallback[i] - fallback[*ref] + r.offsets[*ref] : fallback[i];
+    }
+    if (missing.empty())
+        return;
+    std::string w = "range '" + spec.anchor->name + "' occurrence #" + std::to_string(spec.anchor->occurrence) +
+                    " not found in " + std::to_string(missing.size()) + " report(s) (";
+    for (size_t i = 0; i < missing.size(); ++i)
+        w += (i ? ", " : "") + missing[i];
+    w += std::string("): placed by ") + (base.allUtc ? "UTC" : "first event");
+    r.warnings.push_back(w);
+    if (!base.allUtc && !base.noUtc.empty())
+        r.warnings.push_back(base.noUtcWarning("they cannot be placed by UTC"));
+}
+
+// Residual spread of the anchor across reports (clock skew after alignment).
+std::optional<int64_t> anchorResidual(const AlignSpec &spec, const Anchors &anchors,
+                                      const std::vector<int64_t> &offsets)
+{
+    std::vector<int64_t> t;
+    for (size_t i = 0; i < anchors.size(); ++i)
+        if (anchors[i])
+            t.push_back((spec.mode == AlignMode::Range ? anchors[i]->second : anchors[i]->first) + offsets[i]);
+    if (t.size() < 2)
+        return std::nullopt;
+    auto [lo, hi] = std::minmax_element(t.begin(), t.end());
+    return *hi - *lo;
+}
+
+} // namespace
+
 AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &spec)
 {
     AlignResult r;
     const size_t n = reports.size();
     r.offsets.assign(n, 0);
     r.used = spec.mode;
-
-    std::vector<int64_t> startOffsets(n), utcOffsets(n);
-    std::vector<std::string> noUtc;
-    int64_t minUtc = 0;
-    bool first = true;
-    for (size_t i = 0; i < n; ++i) {
-        startOffsets[i] = -reports[i]->store->firstStart();
-        if (const auto &u = reports[i]->meta.utcStartNs) {
-            minUtc = first ? *u : std::min(minUtc, *u);
-            first = false;
-        } else {
-            noUtc.push_back(reports[i]->path);
-        }
-    }
-    const bool allUtc = noUtc.empty() && n > 0;
-    if (allUtc)
-        for (size_t i = 0; i < n; ++i)
-            utcOffsets[i] = *reports[i]->meta.utcStartNs - minUtc;
-    auto noUtcWarning = [&](const std::string &what) {
-        std::string w = std::to_string(noUtc.size()) + " report(s) have no UTC origin (";
-        for (size_t i = 0; i < noUtc.size(); ++i)
-            w += (i ? ", " : "") + noUtc[i];
-        return w + "): " + what;
-    };
-    const std::vector<int64_t> &fallback = allUtc ? utcOffsets : startOffsets;
-
-    std::vector<std::optional<std::pair<int64_t, int64_t>>> anchors(n);
+    const BaseOffsets base = baseOffsets(reports);
+    Anchors anchors(n);
     if (spec.anchor)
         for (size_t i = 0; i < n; ++i)
             anchors[i] = findRangeOccurrence(*reports[i]->store, spec.anchor->name, spec.anchor->occurrence);
 
     switch (spec.mode) {
     case AlignMode::Utc:
-        if (allUtc) {
-            r.offsets = utcOffsets;
+        if (base.allUtc) {
+            r.offsets = base.utc;
         } else {
             r.used = AlignMode::Start;
-            r.offsets = startOffsets;
-            r.warnings.push_back(noUtcWarning("aligned every report at its first event instead"));
+            r.offsets = base.start;
+            r.warnings.push_back(base.noUtcWarning("aligned every report at its first event instead"));
         }
         break;
     case AlignMode::Start:
-        r.offsets = startOffsets;
+        r.offsets = base.start;
         break;
     case AlignMode::Manual:
         break;
-    case AlignMode::Range: {
-        std::optional<size_t> ref;
-        for (size_t i = 0; i < n; ++i)
-            if (anchors[i]) {
-                r.offsets[i] = -anchors[i]->first;
-                if (!ref)
-                    ref = i;
-            }
-        std::vector<std::string> missing;
-        for (size_t i = 0; i < n; ++i) {
-            if (anchors[i])
-                continue;
-            missing.push_back(reports[i]->path);
-            // Keep the report where the fallback puts it relative to the first anchored report.
-            r.offsets[i] = ref ? fallback[i] - fallback[*ref] + r.offsets[*ref] : fallback[i];
-        }
-        if (!missing.empty()) {
-            std::string w = "range '" + spec.anchor->name + "' occurrence #" + std::to_string(spec.anchor->occurrence) +
-                            " not found in " + std::to_string(missing.size()) + " report(s) (";
-            for (size_t i = 0; i < missing.size(); ++i)
-                w += (i ? ", " : "") + missing[i];
-            w += std::string("): placed by ") + (allUtc ? "UTC" : "first event");
-            r.warnings.push_back(w);
-            if (!allUtc && !noUtc.empty())
-                r.warnings.push_back(noUtcWarning("they cannot be placed by UTC"));
-        }
+    case AlignMode::Range:
+        alignOnRange(reports, spec, anchors, base, r);
         break;
-    }
     }
     for (size_t i = 0; i < n && i < spec.manualOffsets.size(); ++i)
         r.offsets[i] += spec.manualOffsets[i];
-
-    // Residual spread of the anchor across reports (clock skew after alignment).
-    if (spec.anchor) {
-        std::vector<int64_t> t;
-        for (size_t i = 0; i < n; ++i)
-            if (anchors[i])
-                t.push_back((spec.mode == AlignMode::Range ? anchors[i]->second : anchors[i]->first) + r.offsets[i]);
-        if (t.size() >= 2) {
-            auto [lo, hi] = std::minmax_element(t.begin(), t.end());
-            r.residualNs = *hi - *lo;
-        }
-    }
+    if (spec.anchor)
+        if (const std::optional<int64_t> residual = anchorResidual(spec, anchors, r.offsets))
+            r.residualNs = *residual;
     return r;
 }
 

@@ -255,51 +255,23 @@ bool readCacheKey(std::span<const char> bytes, CacheKey &key, std::string &reaso
     return readHeaderAndKey(bytes, h, in, key, reason);
 }
 
-bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
-                 std::string &reason)
+namespace {
+
+// Key first, so a stale cache is rejected before hashing the whole body.
+bool keyMatches(const CacheKey &stored, const CacheKey &key, std::string &reason)
 {
-    Header h;
-    const std::span<const char> body =
-        bytes.size() >= kHeaderSize ? bytes.subspan(kHeaderSize) : std::span<const char>();
-    In in(body);
-    CacheKey stored;
-    if (!readHeaderAndKey(bytes, h, in, stored, reason))
-        return false;
-    // Key first, so a stale cache is rejected before hashing the whole body.
-    if (stored.path != key.path) {
-        reason = "stale: different path";
-        return false;
-    }
-    if (stored.size != key.size) {
-        reason = "stale: size changed";
-        return false;
-    }
-    if (stored.mtimeNs != key.mtimeNs) {
-        reason = "stale: modification time changed";
-        return false;
-    }
-    if (h.bodyHash != cacheHash(body.data(), body.size())) {
-        reason = "corrupt: checksum mismatch";
-        return false;
-    }
-    ReportMeta &m = report.meta;
-    const uint64_t format = in.u64();
-    if (format > uint64_t(TraceFormat::KinetoJson)) {
-        reason = "corrupt: bad format";
-        return false;
-    }
-    m.format = TraceFormat(format);
-    m.exporterVersion = in.str();
-    m.schemaVersion = in.str();
-    const bool hasUtc = in.u64() != 0;
-    const int64_t utc = int64_t(in.u64());
-    if (hasUtc)
-        m.utcStartNs = utc;
-    m.host = in.str();
-    const bool hasRank = in.u64() != 0;
-    const int64_t rank = int64_t(in.u64());
-    if (hasRank)
-        m.rank = int(rank);
+    const char *stale = stored.path != key.path         ? "stale: different path"
+                        : stored.size != key.size       ? "stale: size changed"
+                        : stored.mtimeNs != key.mtimeNs ? "stale: modification time changed"
+                                                        : nullptr;
+    if (stale)
+        reason = stale;
+    return !stale;
+}
+
+// The GPUs, processes, counts, warnings and process streams of ReportMeta after its scalars.
+void readMetaLists(In &in, ReportMeta &m)
+{
     const uint64_t gpus = in.u64();
     for (uint64_t g = 0; in.ok && g < gpus && g < 4096; ++g) {
         GpuInfo gi;
@@ -325,8 +297,85 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
         ps.content = in.str();
         m.processStreams.push_back(std::move(ps));
     }
+}
 
-    StoreParts p;
+bool readMeta(In &in, ReportMeta &m, std::string &reason)
+{
+    const uint64_t format = in.u64();
+    if (format > uint64_t(TraceFormat::KinetoJson)) {
+        reason = "corrupt: bad format";
+        return false;
+    }
+    m.format = TraceFormat(format);
+    m.exporterVersion = in.str();
+    m.schemaVersion = in.str();
+    const bool hasUtc = in.u64() != 0;
+    const int64_t utc = int64_t(in.u64());
+    if (hasUtc)
+        m.utcStartNs = utc;
+    m.host = in.str();
+    const bool hasRank = in.u64() != 0;
+    const int64_t rank = int64_t(in.u64());
+    if (hasRank)
+        m.rank = int(rank);
+    readMetaLists(in, m);
+    return true;
+}
+
+TrackColumns readColumns(In &in)
+{
+    TrackColumns c;
+    c.start = in.array<int64_t>();
+    c.duration = in.array<uint32_t>();
+    c.name = in.array<NameId>();
+    c.aux = in.array<uint32_t>();
+    c.level = in.array<uint16_t>();
+    c.attr = in.array<uint16_t>();
+    c.bytes = in.array<uint64_t>();
+    c.longDurations = in.array<LongDuration>();
+    c.crossThreadEnds = in.array<CrossThreadEnd>();
+    c.blockMaxEnd = in.array<int64_t>();
+    return c;
+}
+
+// One track: its key, label and flags, then its columns, which must agree in size.
+bool readTrack(In &in, StoreParts &p, std::string &reason)
+{
+    TrackKey k;
+    const uint64_t kind = in.u64();
+    k.pid = uint32_t(in.u64());
+    k.id = uint32_t(in.u64());
+    k.deviceId = uint32_t(in.u64());
+    const NameId label = NameId(in.u64());
+    const uint16_t levels = uint16_t(in.u64());
+    const bool auxSorted = in.u64() != 0;
+    const uint64_t uniformAttr = in.u64();
+    if (kind >= uint64_t(kTrackKindCount)) {
+        reason = "corrupt: bad track kind";
+        return false;
+    }
+    k.kind = TrackKind(kind);
+    if (uniformAttr > 0xFFFF) {
+        reason = "corrupt: bad uniform attr";
+        return false;
+    }
+    TrackColumns c = readColumns(in);
+    c.uniformAttr = uint16_t(uniformAttr);
+    const size_t n = c.start.size();
+    // level may be absent only for a track of one level; attr and bytes may be absent.
+    const bool levelOk = c.level.size() == n || (c.level.empty() && levels <= 1);
+    if (c.duration.size() != n || c.name.size() != n || c.aux.size() != n || !levelOk ||
+        (!c.attr.empty() && c.attr.size() != n) || (!c.bytes.empty() && c.bytes.size() != n) ||
+        c.blockMaxEnd.size() != (n + Track::kBlock - 1) / Track::kBlock) {
+        reason = "corrupt: column sizes disagree";
+        return false;
+    }
+    p.tracks.emplace_back(k, label, levels, auxSorted, c);
+    return true;
+}
+
+bool readStoreParts(In &in, size_t bodySize, StoreParts &p, std::string &reason)
+{
     const auto offsets = in.array<uint32_t>();
     const auto chars = in.array<char>();
     p.names = NameTable(offsets, chars);
@@ -336,56 +385,39 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
     p.nvtxScopes = in.array<NvtxScope>();
     p.shortNames = in.array<ShortName>();
     const uint64_t tracks = in.u64();
-    if (!in.ok || tracks > body.size() / 8) {
+    if (!in.ok || tracks > bodySize / 8) {
         reason = "corrupt: bad track table";
         return false;
     }
-    for (uint64_t ti = 0; ti < tracks && in.ok; ++ti) {
-        TrackKey k;
-        const uint64_t kind = in.u64();
-        k.pid = uint32_t(in.u64());
-        k.id = uint32_t(in.u64());
-        k.deviceId = uint32_t(in.u64());
-        const NameId label = NameId(in.u64());
-        const uint16_t levels = uint16_t(in.u64());
-        const bool auxSorted = in.u64() != 0;
-        const uint64_t uniformAttr = in.u64();
-        if (kind >= uint64_t(kTrackKindCount)) {
-            reason = "corrupt: bad track kind";
+    for (uint64_t ti = 0; ti < tracks && in.ok; ++ti)
+        if (!readTrack(in, p, reason))
             return false;
-        }
-        k.kind = TrackKind(kind);
-        if (uniformAttr > 0xFFFF) {
-            reason = "corrupt: bad uniform attr";
-            return false;
-        }
-        TrackColumns c;
-        c.uniformAttr = uint16_t(uniformAttr);
-        c.start = in.array<int64_t>();
-        c.duration = in.array<uint32_t>();
-        c.name = in.array<NameId>();
-        c.aux = in.array<uint32_t>();
-        c.level = in.array<uint16_t>();
-        c.attr = in.array<uint16_t>();
-        c.bytes = in.array<uint64_t>();
-        c.longDurations = in.array<LongDuration>();
-        c.crossThreadEnds = in.array<CrossThreadEnd>();
-        c.blockMaxEnd = in.array<int64_t>();
-        const size_t n = c.start.size();
-        // level may be absent only for a track of one level; attr and bytes may be absent.
-        const bool levelOk = c.level.size() == n || (c.level.empty() && levels <= 1);
-        if (c.duration.size() != n || c.name.size() != n || c.aux.size() != n || !levelOk ||
-            (!c.attr.empty() && c.attr.size() != n) || (!c.bytes.empty() && c.bytes.size() != n) ||
-            c.blockMaxEnd.size() != (n + Track::kBlock - 1) / Track::kBlock) {
-            reason = "corrupt: column sizes disagree";
-            return false;
-        }
-        p.tracks.emplace_back(k, label, levels, auxSorted, c);
-    }
     if (!in.ok || !in.atEnd()) {
         reason = "corrupt: layout";
         return false;
     }
+    return true;
+}
+
+} // namespace
+
+bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_ptr<const void> owner, Report &report,
+                 std::string &reason)
+{
+    Header h;
+    const std::span<const char> body =
+        bytes.size() >= kHeaderSize ? bytes.subspan(kHeaderSize) : std::span<const char>();
+    In in(body);
+    CacheKey stored;
+    if (!readHeaderAndKey(bytes, h, in, stored, reason) || !keyMatches(stored, key, reason))
+        return false;
+    if (h.bodyHash != cacheHash(body.data(), body.size())) {
+        reason = "corrupt: checksum mismatch";
+        return false;
+    }
+    StoreParts p;
+    if (!readMeta(in, report.meta, reason) || !readStoreParts(in, body.size(), p, reason))
+        return false;
     p.backingBytes = bytes.size();
     p.backing = std::move(owner);
     report.store = std::make_shared<EventStore>(std::move(p));

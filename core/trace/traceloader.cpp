@@ -112,100 +112,154 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
     return report;
 }
 
+namespace {
+
+// Overall progress of a load: the mean of the files' fractions, never going back.
+class FileProgress
+{
+public:
+    FileProgress(const ProgressCallback &progress, const std::vector<std::string> &files)
+        : m_progress(progress), m_files(files), m_fractions(files.size(), 0.0)
+    {
+    }
+    void update(size_t i, double f, bool finished)
+    {
+        if (!m_progress)
+            return;
+        std::lock_guard lock(m_mutex);
+        m_fractions[i] = f;
+        if (finished)
+            ++m_done;
+        double sum = 0;
+        for (double x : m_fractions)
+            sum += x;
+        const size_t n = m_files.size();
+        m_last = std::max(m_last, sum / double(n));
+        m_progress({m_done, n, m_last, m_files[i]});
+    }
+
+private:
+    const ProgressCallback &m_progress;
+    const std::vector<std::string> &m_files;
+    std::vector<double> m_fractions;
+    std::mutex m_mutex;
+    size_t m_done = 0;
+    double m_last = 0;
+};
+
+// One loadReports() call: workers take the next file, from the cache or read and cached.
+class LoadRun
+{
+public:
+    LoadRun(const std::vector<std::string> &files, const LoadOptions &options, const ProgressCallback &progress,
+            const CancelToken *cancel, int perReport)
+        : m_files(files), m_options(options), m_cancel(cancel), m_perReport(perReport),
+          m_cache(options.cacheDir, options.cacheMaxBytes), m_progress(progress, files), m_reports(files.size()),
+          m_errors(files.size())
+    {
+    }
+
+    void work()
+    {
+        for (size_t i; (i = m_next.fetch_add(1)) < m_files.size();) {
+            if (m_cancel && m_cancel->cancelled())
+                m_errors[i] = m_files[i] + ": cancelled";
+            else if (!(m_options.useCache && fromCache(i)))
+                read(i);
+        }
+    }
+
+    // Evict down to the cap once for the whole load (one directory scan instead of one per
+    // report, and no two threads evicting each other's fresh files). Least recently used go
+    // first, so this load's caches go last; the newest is kept even when it alone is over the
+    // cap, as a load of one report always keeps its cache.
+    void evict()
+    {
+        if (m_written.empty())
+            return;
+        CachePruneOptions options;
+        options.keep = {m_written.back()};
+        m_cache.prune(options); // what cannot be removed now is retried after the next load
+    }
+
+    void collect(LoadResult &result) const
+    {
+        for (size_t i = 0; i < m_files.size(); ++i) {
+            if (m_reports[i])
+                result.reports.push_back(m_reports[i]);
+            else
+                result.failures.push_back({m_files[i], m_errors[i].empty() ? m_files[i] + ": failed" : m_errors[i]});
+        }
+    }
+
+private:
+    bool fromCache(size_t i)
+    {
+        ReportPtr cached = m_cache.load(m_files[i]);
+        if (!cached)
+            return false;
+        finish(i, cached);
+        return true;
+    }
+    void read(size_t i)
+    {
+        ReadContext ctx;
+        ctx.cancel = m_cancel;
+        ctx.threads = m_perReport;
+        ctx.splitRows = m_options.splitRows;
+        ctx.progress = [this, i](double f) { m_progress.update(i, f, false); };
+        ReportPtr r = loadReport(m_files[i], ctx, m_errors[i]);
+        // A cache that cannot be written only costs the next open.
+        if (r && m_options.useCache && m_cache.save(*r).empty()) {
+            std::lock_guard lock(m_writtenMutex);
+            m_written.push_back(m_cache.cacheFileFor(m_files[i]));
+        }
+        finish(i, r);
+    }
+    void finish(size_t i, const ReportPtr &r)
+    {
+        m_reports[i] = r;
+        if (r && m_options.onReport)
+            m_options.onReport(i, r);
+        m_progress.update(i, 1.0, true);
+    }
+
+    const std::vector<std::string> &m_files;
+    const LoadOptions &m_options;
+    const CancelToken *m_cancel;
+    const int m_perReport;
+    TraceCache m_cache;
+    FileProgress m_progress;
+    std::vector<ReportPtr> m_reports;
+    std::vector<std::string> m_errors;
+    std::atomic<size_t> m_next{0};
+    std::mutex m_writtenMutex;
+    std::vector<std::string> m_written; // cache files this load wrote, in the order written
+};
+
+} // namespace
+
 LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions &options,
                        const ProgressCallback &progress, const CancelToken *cancel)
 {
     LoadResult result;
-    std::vector<LoadFailure> missing;
-    const std::vector<std::string> files = findReports(paths, &missing);
-    result.failures = missing;
+    const std::vector<std::string> files = findReports(paths, &result.failures);
     const size_t n = files.size();
     const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = options.threads > 0 ? options.threads : hw;
     const size_t workers = std::max<size_t>(1, std::min<size_t>(size_t(threads), n));
     // Few big reports: give each several connections; many reports: one each.
     const int perReport = std::max(1, threads / int(std::max<size_t>(1, std::min<size_t>(n, size_t(threads)))));
-    TraceCache cache(options.cacheDir, options.cacheMaxBytes);
 
-    std::vector<ReportPtr> reports(n);
-    std::vector<std::string> errors(n);
-    std::vector<double> fractions(n, 0.0);
-    std::mutex progressMutex;
-    size_t done = 0;
-    double lastFraction = 0;
-    auto report = [&](size_t i, double f, bool finished) {
-        if (!progress)
-            return;
-        std::lock_guard lock(progressMutex);
-        fractions[i] = f;
-        if (finished)
-            ++done;
-        double sum = 0;
-        for (double x : fractions)
-            sum += x;
-        lastFraction = std::max(lastFraction, sum / double(n));
-        progress({done, n, lastFraction, files[i]});
-    };
-
-    std::atomic<size_t> next{0};
-    std::mutex writtenMutex;
-    std::vector<std::string> written; // cache files this load wrote, in the order written
-    auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < n;) {
-            if (cancel && cancel->cancelled()) {
-                errors[i] = files[i] + ": cancelled";
-                continue;
-            }
-            if (options.useCache) {
-                if (ReportPtr cached = cache.load(files[i])) {
-                    reports[i] = cached;
-                    if (options.onReport)
-                        options.onReport(i, cached);
-                    report(i, 1.0, true);
-                    continue;
-                }
-            }
-            ReadContext ctx;
-            ctx.cancel = cancel;
-            ctx.threads = perReport;
-            ctx.splitRows = options.splitRows;
-            ctx.progress = [&, i](double f) { report(i, f, false); };
-            std::string error;
-            ReportPtr r = loadReport(files[i], ctx, error);
-            // A cache that cannot be written only costs the next open.
-            if (r && options.useCache && cache.save(*r).empty()) {
-                std::lock_guard lock(writtenMutex);
-                written.push_back(cache.cacheFileFor(files[i]));
-            }
-            reports[i] = r;
-            errors[i] = error;
-            if (r && options.onReport)
-                options.onReport(i, r);
-            report(i, 1.0, true);
-        }
-    };
+    LoadRun run(files, options, progress, cancel, perReport);
     std::vector<std::thread> pool;
     for (size_t w = 1; w < workers; ++w)
-        pool.emplace_back(work);
-    work();
+        pool.emplace_back([&run] { run.work(); });
+    run.work();
     for (auto &t : pool)
         t.join();
-    // Evict down to the cap once for the whole load (one directory scan instead of one per
-    // report, and no two threads evicting each other's fresh files). Least recently used go
-    // first, so this load's caches go last; the newest is kept even when it alone is over the
-    // cap, as a load of one report always keeps its cache.
-    if (!written.empty()) {
-        CachePruneOptions evict;
-        evict.keep = {written.back()};
-        cache.prune(evict); // what cannot be removed now is retried after the next load
-    }
-
-    for (size_t i = 0; i < n; ++i) {
-        if (reports[i])
-            result.reports.push_back(reports[i]);
-        else
-            result.failures.push_back({files[i], errors[i].empty() ? files[i] + ": failed" : errors[i]});
-    }
+    run.evict();
+    run.collect(result);
     result.cancelled = cancel && cancel->cancelled();
     return result;
 }

@@ -26,6 +26,10 @@ private:
     std::atomic<bool> m_cancelled{false};
 };
 
+// Readers poll ReadContext::cancel and report progress once every this many rows or events:
+// often enough to stop within milliseconds, rarely enough to cost nothing.
+inline constexpr size_t kPollRows = 16384;
+
 // What a reader gets besides the path.
 struct ReadContext
 {

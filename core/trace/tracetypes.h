@@ -54,9 +54,6 @@ constexpr bool isRangeKind(TrackKind k)
     return k == TrackKind::NvtxPushPop || k == TrackKind::NvtxStartEnd;
 }
 
-// Stable lowercase names, also the keys of `trace info` counts where they apply.
-std::string_view trackKindName(TrackKind k);
-
 // CudaApi attr: which API layer a call belongs to (nsys eventClass 0 / 1).
 enum class ApiClass : uint16_t { Runtime = 0, Driver = 1, Other = 2 };
 

@@ -3,7 +3,8 @@
 // be deterministic for a seed, and come with an RLinf config that composes.
 
 #include "core/demo/demorun.h"
-#include "sqlitereader.h"
+#include "core/trace/nsys/nvtxeventtype.h"
+#include "tests/support/sqlref.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -20,6 +21,8 @@
 #include <sstream>
 
 using namespace ps::core::demo;
+
+namespace nsys = ps::core::trace::nsys;
 
 namespace {
 
@@ -44,11 +47,11 @@ int64_t pidFromFileName(const std::string &path)
 // All rows of every table, in insertion order, as one text per table.
 std::map<std::string, std::string> content(const std::string &path)
 {
-    SqliteReader db(path);
+    ps::test::SqlRef db(path);
     std::map<std::string, std::string> out;
     for (const std::string &table : db.tables()) {
         std::string all;
-        for (const std::string &row : db.rows("SELECT * FROM " + table + " ORDER BY rowid"))
+        for (const std::string &row : db.textRows("SELECT * FROM " + table + " ORDER BY rowid"))
             all += row + "\n";
         out[table] = all;
     }
@@ -111,7 +114,7 @@ private slots:
     void schemaIsSubsetOfARealExport_data()
     {
         QTest::addColumn<QString>("table");
-        SqliteReader db(m_result.reports.front().path);
+        ps::test::SqlRef db(m_result.reports.front().path);
         for (const std::string &t : db.tables())
             QTest::newRow(t.c_str()) << QString::fromStdString(t);
     }
@@ -121,13 +124,13 @@ private slots:
     {
         QFETCH(QString, table);
         const std::string t = table.toStdString();
-        const std::vector<std::string> demoColumns = SqliteReader(m_result.reports.front().path).columns(t);
+        const std::vector<std::string> demoColumns = ps::test::SqlRef(m_result.reports.front().path).columns(t);
         QVERIFY(!demoColumns.empty());
         std::string candidates;
         bool found = false;
         for (const std::string &file : realExports()) {
-            SqliteReader real(file);
-            QVERIFY2(real.isOpen(), file.c_str());
+            ps::test::SqlRef real(file);
+            QVERIFY2(real.ok(), file.c_str());
             const std::vector<std::string> realColumns = real.columns(t);
             if (realColumns.empty())
                 continue;
@@ -142,22 +145,22 @@ private slots:
 
     void expectedTablesArePresent()
     {
-        SqliteReader db(m_result.reports.front().path);
+        ps::test::SqlRef db(m_result.reports.front().path);
         const std::vector<std::string> tables = db.tables();
         for (const char *t :
              {"StringIds", "ThreadNames", "ProcessStreams", "TARGET_INFO_SESSION_START_TIME", "META_DATA_EXPORT",
               "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
               "CUPTI_ACTIVITY_KIND_RUNTIME"})
             QVERIFY2(std::find(tables.begin(), tables.end(), t) != tables.end(), t);
-        QCOMPARE(db.rows("SELECT value FROM META_DATA_EXPORT WHERE name='EXPORT_SCHEMA_VERSION'"),
+        QCOMPARE(db.textRows("SELECT value FROM META_DATA_EXPORT WHERE name='EXPORT_SCHEMA_VERSION'"),
                  std::vector<std::string>{"3.24.7"});
-        QCOMPARE(db.scalar("SELECT count(*) FROM TARGET_INFO_SESSION_START_TIME"), int64_t(1));
+        QCOMPARE(db.integer("SELECT count(*) FROM TARGET_INFO_SESSION_START_TIME"), int64_t(1));
         for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
                               "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"})
-            QVERIFY2(db.scalar(std::string("SELECT count(*) FROM ") + t) > 0, t);
+            QVERIFY2(db.integer(std::string("SELECT count(*) FROM ") + t) > 0, t);
         // Several streams, both copy directions.
-        QVERIFY(db.scalar("SELECT count(DISTINCT streamId) FROM CUPTI_ACTIVITY_KIND_KERNEL") >= 2);
-        QCOMPARE(db.scalar("SELECT count(DISTINCT copyKind) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (1,2)"),
+        QVERIFY(db.integer("SELECT count(DISTINCT streamId) FROM CUPTI_ACTIVITY_KIND_KERNEL") >= 2);
+        QCOMPARE(db.integer("SELECT count(DISTINCT copyKind) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (1,2)"),
                  int64_t(2));
     }
 
@@ -165,12 +168,12 @@ private slots:
     {
         int64_t total = 0;
         for (const DemoReport &r : m_result.reports) {
-            SqliteReader db(r.path);
+            ps::test::SqlRef db(r.path);
             int64_t rows = 0;
             for (const char *t :
                  {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
                   "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
-                rows += db.scalar(std::string("SELECT count(*) FROM ") + t);
+                rows += db.integer(std::string("SELECT count(*) FROM ") + t);
             QCOMPARE(rows, r.rowCount);
             total += rows;
         }
@@ -181,15 +184,15 @@ private slots:
     void globalIdPacking()
     {
         for (const DemoReport &r : m_result.reports) {
-            SqliteReader db(r.path);
+            ps::test::SqlRef db(r.path);
             QCOMPARE(pidFromFileName(r.path), r.pid);
             const int64_t gpid = (int64_t(1) << 48) | (r.pid << 24);
-            QCOMPARE(db.rows("SELECT globalPid, pid FROM PROCESSES"),
+            QCOMPARE(db.textRows("SELECT globalPid, pid FROM PROCESSES"),
                      std::vector<std::string>{std::to_string(gpid) + "|" + std::to_string(r.pid)});
             for (const char *t :
                  {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
                   "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "ProcessStreams"})
-                QCOMPARE(db.rows(std::string("SELECT DISTINCT globalPid FROM ") + t),
+                QCOMPARE(db.textRows(std::string("SELECT DISTINCT globalPid FROM ") + t),
                          std::vector<std::string>{std::to_string(gpid)});
             for (const char *t : {"CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "ThreadNames"}) {
                 for (const auto &row : db.ints(std::string("SELECT DISTINCT globalTid FROM ") + t)) {
@@ -200,12 +203,12 @@ private slots:
                 }
             }
             // The main thread's tid is the pid, as on Linux.
-            QVERIFY(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid = " +
-                              std::to_string(gpid | r.pid)) > 0);
+            QVERIFY(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid = " +
+                               std::to_string(gpid | r.pid)) > 0);
             // Every thread that calls CUDA or pushes NVTX has a name.
-            QCOMPARE(db.scalar("SELECT count(*) FROM (SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME UNION "
-                               "SELECT globalTid FROM NVTX_EVENTS) WHERE globalTid NOT IN "
-                               "(SELECT globalTid FROM ThreadNames)"),
+            QCOMPARE(db.integer("SELECT count(*) FROM (SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME UNION "
+                                "SELECT globalTid FROM NVTX_EVENTS) WHERE globalTid NOT IN "
+                                "(SELECT globalTid FROM ThreadNames)"),
                      int64_t(0));
         }
     }
@@ -215,31 +218,31 @@ private slots:
     void runtimeCallsCorrelate()
     {
         for (const DemoReport &r : m_result.reports) {
-            SqliteReader db(r.path);
+            ps::test::SqlRef db(r.path);
             const std::string gpu = "(SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
                                     "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL "
                                     "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_MEMSET UNION ALL "
                                     "SELECT correlationId, globalPid, start FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)";
-            const int64_t calls = db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+            const int64_t calls = db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
             QVERIFY(calls > 0);
-            QCOMPARE(db.scalar("SELECT count(*) FROM " + gpu), calls);
-            QCOMPARE(db.scalar("SELECT count(DISTINCT correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), calls);
-            QCOMPARE(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN " + gpu +
-                               " g ON g.correlationId = r.correlationId AND g.globalPid = (r.globalTid & ~0xFFFFFF) "
-                               "AND g.start >= r.start"),
+            QCOMPARE(db.integer("SELECT count(*) FROM " + gpu), calls);
+            QCOMPARE(db.integer("SELECT count(DISTINCT correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), calls);
+            QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN " + gpu +
+                                " g ON g.correlationId = r.correlationId AND g.globalPid = (r.globalTid & ~0xFFFFFF) "
+                                "AND g.start >= r.start"),
                      calls);
-            QCOMPARE(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass NOT IN (0,1) "
-                               "OR end < start"),
+            QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass NOT IN (0,1) "
+                                "OR end < start"),
                      int64_t(0));
             // Kernel names resolve through StringIds; launches are named like real ones.
-            QCOMPARE(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE NOT EXISTS (SELECT 1 "
-                               "FROM StringIds s WHERE s.id = k.shortName) OR NOT EXISTS (SELECT 1 FROM StringIds "
-                               "s WHERE s.id = k.demangledName)"),
+            QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE NOT EXISTS (SELECT 1 "
+                                "FROM StringIds s WHERE s.id = k.shortName) OR NOT EXISTS (SELECT 1 FROM StringIds "
+                                "s WHERE s.id = k.demangledName)"),
                      int64_t(0));
-            QVERIFY(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
-                              "k.shortName WHERE s.value LIKE 'ncclDevKernel_%'") > 0);
-            QVERIFY(db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = "
-                              "r.nameId WHERE s.value = 'cudaLaunchKernel_v7000'") > 0);
+            QVERIFY(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                               "k.shortName WHERE s.value LIKE 'ncclDevKernel_%'") > 0);
+            QVERIFY(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = "
+                               "r.nameId WHERE s.value = 'cudaLaunchKernel_v7000'") > 0);
         }
     }
 
@@ -248,16 +251,16 @@ private slots:
     void streamsAreSerial()
     {
         for (const DemoReport &r : m_result.reports) {
-            SqliteReader db(r.path);
+            ps::test::SqlRef db(r.path);
             const std::string gpu = "(SELECT streamId, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
                                     "SELECT streamId, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL "
                                     "SELECT streamId, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET)";
-            QCOMPARE(db.scalar("SELECT count(*) FROM (SELECT start, end, LAG(end) OVER (PARTITION BY streamId "
-                               "ORDER BY start) AS previousEnd FROM " +
-                               gpu + ") WHERE start < previousEnd OR end <= start"),
+            QCOMPARE(db.integer("SELECT count(*) FROM (SELECT start, end, LAG(end) OVER (PARTITION BY streamId "
+                                "ORDER BY start) AS previousEnd FROM " +
+                                gpu + ") WHERE start < previousEnd OR end <= start"),
                      int64_t(0));
-            QCOMPARE(db.rows("SELECT DISTINCT k.streamId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
-                             "s.id = k.shortName WHERE s.value LIKE 'nccl%'"),
+            QCOMPARE(db.textRows("SELECT DISTINCT k.streamId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                                 "s.id = k.shortName WHERE s.value LIKE 'nccl%'"),
                      std::vector<std::string>{"13"});
         }
     }
@@ -267,12 +270,19 @@ private slots:
     void nvtxRangesNestPerThread()
     {
         for (const DemoReport &r : m_result.reports) {
-            SqliteReader db(r.path);
-            QCOMPARE(db.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (59, 75)"), int64_t(0));
-            QCOMPARE(db.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND (end IS NULL OR end < "
-                               "start)"),
+            ps::test::SqlRef db(r.path);
+            QCOMPARE(db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (" +
+                                nsys::sqlList({nsys::NvtxEventType::PushPopRange, nsys::NvtxEventType::DomainCreate}) +
+                                ")"),
                      int64_t(0));
-            const auto rows = db.ints("SELECT globalTid, start, end FROM NVTX_EVENTS WHERE eventType = 59 ORDER "
+            QCOMPARE(db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = " +
+                                nsys::sqlList({nsys::NvtxEventType::PushPopRange}) +
+                                " AND (end IS NULL OR end < "
+                                "start)"),
+                     int64_t(0));
+            const auto rows = db.ints("SELECT globalTid, start, end FROM NVTX_EVENTS WHERE eventType = " +
+                                      nsys::sqlList({nsys::NvtxEventType::PushPopRange}) +
+                                      " ORDER "
                                       "BY globalTid, start, end DESC");
             QVERIFY(rows.size() > 10);
             std::vector<int64_t> openEnds;
@@ -294,13 +304,17 @@ private slots:
             // Labels: RLinf's Worker.timer labels as text in the default domain, NCCL's as
             // registered strings in the domain its eventType-75 row names.
             for (const std::string &label :
-                 db.rows("SELECT DISTINCT text FROM NVTX_EVENTS WHERE eventType = 59 AND textId IS NULL"))
+                 db.textRows("SELECT DISTINCT text FROM NVTX_EVENTS WHERE eventType = " +
+                             nsys::sqlList({nsys::NvtxEventType::PushPopRange}) + " AND textId IS NULL"))
                 QVERIFY2(kRlinfLabels.count(label), label.c_str());
-            QCOMPARE(db.rows("SELECT DISTINCT d.text FROM NVTX_EVENTS e JOIN NVTX_EVENTS d ON d.eventType = 75 "
-                             "AND d.domainId = e.domainId WHERE e.eventType = 59 AND e.domainId <> 0"),
+            QCOMPARE(db.textRows("SELECT DISTINCT d.text FROM NVTX_EVENTS e JOIN NVTX_EVENTS d ON d.eventType = " +
+                                 nsys::sqlList({nsys::NvtxEventType::DomainCreate}) +
+                                 " "
+                                 "AND d.domainId = e.domainId WHERE e.eventType = " +
+                                 nsys::sqlList({nsys::NvtxEventType::PushPopRange}) + " AND e.domainId <> 0"),
                      std::vector<std::string>{"NCCL"});
-            QVERIFY(db.scalar("SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId WHERE "
-                              "s.value = 'ncclAllGather'") > 0);
+            QVERIFY(db.integer("SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId WHERE "
+                               "s.value = 'ncclAllGather'") > 0);
         }
     }
 
@@ -317,7 +331,7 @@ private slots:
         QFETCH(QString, label);
         std::vector<std::vector<int64_t>> durations; // per rank, per instance
         for (const DemoReport &r : m_result.reports) {
-            SqliteReader db(r.path);
+            ps::test::SqlRef db(r.path);
             std::vector<int64_t> d;
             for (const auto &row : db.ints("SELECT end - start FROM NVTX_EVENTS WHERE text = '" + label.toStdString() +
                                            "' ORDER BY start"))
@@ -344,15 +358,15 @@ private slots:
         std::set<int64_t> starts;
         std::vector<int64_t> stepStarts;
         for (const DemoReport &r : m_result.reports) {
-            SqliteReader db(r.path);
+            ps::test::SqlRef db(r.path);
             const auto row = db.ints("SELECT utcEpochNs, systemClockNs FROM TARGET_INFO_SESSION_START_TIME");
             QCOMPARE(row.size(), size_t(1));
             QCOMPARE(row[0][0], r.utcEpochNs);
             QVERIFY(row[0][1] > 0);
             starts.insert(r.utcEpochNs);
-            QCOMPARE(db.rows("SELECT utcTime FROM TARGET_INFO_SESSION_START_TIME").front().size(), size_t(19));
-            const int64_t first = db.scalar("SELECT min(start) FROM NVTX_EVENTS WHERE text = "
-                                            "'actor/sync_model_to_rollout'");
+            QCOMPARE(db.textRows("SELECT utcTime FROM TARGET_INFO_SESSION_START_TIME").front().size(), size_t(19));
+            const int64_t first = db.integer("SELECT min(start) FROM NVTX_EVENTS WHERE text = "
+                                             "'actor/sync_model_to_rollout'");
             QVERIFY(first > 0);
             stepStarts.push_back(r.utcEpochNs + first);
         }
@@ -439,8 +453,8 @@ private slots:
         QVERIFY2(writeDemoRun(options, result, error), error.c_str());
         for (const DemoReport &r : result.reports) {
             QVERIFY2(std::abs(r.rowCount - events) <= events / 20, std::to_string(r.rowCount).c_str());
-            SqliteReader db(r.path);
-            QCOMPARE(db.scalar("SELECT count(*) FROM NVTX_EVENTS WHERE text = 'run_training'"), int64_t(steps));
+            ps::test::SqlRef db(r.path);
+            QCOMPARE(db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE text = 'run_training'"), int64_t(steps));
         }
     }
 

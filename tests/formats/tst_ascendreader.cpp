@@ -6,8 +6,8 @@
 #include "core/trace/formats/ascendreader.h"
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/traceloader.h"
-#include "sqlquery.h"
 #include "storefind.h"
+#include "tests/support/sqlref.h"
 
 #include <QDir>
 #include <QFile>
@@ -27,7 +27,6 @@ struct Read
 {
     ReportMeta meta;
     std::shared_ptr<EventStore> store;
-    std::optional<int> rank;
     std::string error;
 };
 
@@ -35,13 +34,13 @@ Read readAscend(const QString &path)
 {
     Read r;
     StoreBuilder b;
-    r.error = AscendReader().readWithRank(path.toStdString(), b, r.meta, ReadContext{}, r.rank);
+    r.error = AscendReader().read(path.toStdString(), b, r.meta, ReadContext{});
     if (r.error.empty())
         r.store = std::make_shared<EventStore>(std::move(b).build());
     return r;
 }
 
-qint64 countIf(const sqlquery::Db &db, const QString &table, const QString &where = "1")
+qint64 countIf(const ps::test::SqlRef &db, const QString &table, const QString &where = "1")
 {
     return db.hasTable(table) ? db.count("SELECT count(*) FROM " + table + " WHERE " + where) : 0;
 }
@@ -57,9 +56,13 @@ private slots:
     void everyTimelineDb_data()
     {
         QTest::addColumn<QString>("path");
+        int rows = 0;
         for (const QString &f : QDir(ascendDir()).entryList({"*.db"}, QDir::Files, QDir::Name))
-            if (!f.endsWith("analysis.db"))
+            if (!f.endsWith("analysis.db")) {
                 QTest::newRow(qPrintable(f)) << ascendDir() + "/" + f;
+                ++rows;
+            }
+        QVERIFY2(rows > 0, qPrintable("no Ascend timeline database in " + ascendDir()));
     }
     void everyTimelineDb()
     {
@@ -67,7 +70,7 @@ private slots:
         const Read r = readAscend(path);
         QVERIFY2(r.error.empty(), r.error.c_str());
         const EventStore &s = *r.store;
-        sqlquery::Db db(path);
+        ps::test::SqlRef db(path);
         QVERIFY(db.ok());
         const QString memcpyType = "(SELECT id FROM STRING_IDS WHERE value = 'MEMCPY_ASYNC')";
         const QString waitTypes = "(SELECT id FROM STRING_IDS WHERE value IN ('EVENT_WAIT', 'Notify Wait'))";
@@ -148,8 +151,8 @@ private slots:
         QCOMPARE(r.meta.utcStartNs, std::optional<int64_t>(0)); // epoch ns
         QCOMPARE(qint64(r.meta.gpus.size()), countIf(db, "NPU_INFO"));
         if (path.contains("ascend_pytorch_profiler_")) {
-            QVERIFY(r.rank);
-            QCOMPARE(qint64(*r.rank), db.value("SELECT rankId FROM RANK_DEVICE_MAP").toLongLong());
+            QVERIFY(r.meta.rank);
+            QCOMPARE(qint64(*r.meta.rank), db.value("SELECT rankId FROM RANK_DEVICE_MAP").toLongLong());
             QCOMPARE(QString::fromStdString(r.meta.schemaVersion),
                      db.value("SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'").toString());
             QCOMPARE(QString::fromStdString(r.meta.host), db.value("SELECT hostName FROM HOST_INFO").toString());

@@ -30,7 +30,6 @@ struct Loaded
 {
     ReportMeta meta;
     std::shared_ptr<EventStore> store;
-    std::optional<int> rank;
     std::string error;
 };
 
@@ -40,7 +39,7 @@ Loaded readKineto(const QString &path, const CancelToken *cancel = nullptr)
     StoreBuilder b;
     ReadContext ctx;
     ctx.cancel = cancel;
-    l.error = KinetoReader().readWithRank(path.toStdString(), b, l.meta, ctx, l.rank);
+    l.error = KinetoReader().read(path.toStdString(), b, l.meta, ctx);
     if (l.error.empty())
         l.store = std::make_shared<EventStore>(std::move(b).build());
     return l;
@@ -162,7 +161,7 @@ private slots:
         // Rank from distributedInfo where present.
         const QJsonObject di = doc["distributedInfo"].toObject();
         if (di.contains("rank"))
-            QCOMPARE(l.rank, std::optional<int>(di["rank"].toInt()));
+            QCOMPARE(l.meta.rank, std::optional<int>(di["rank"].toInt()));
         QCOMPARE(l.meta.format, TraceFormat::KinetoJson);
         QCOMPARE(int(l.meta.gpus.size()), doc["deviceProperties"].toArray().size());
     }
@@ -216,7 +215,7 @@ private slots:
         QCOMPARE(findDuration(*l.store, TrackKind::Kernel, "gemm", 1713466870123460001), int64_t(999));
         QCOMPARE(l.store->firstStart(), int64_t(1713466870123456789));
         QCOMPARE(l.meta.utcStartNs, std::optional<int64_t>(0));
-        QCOMPARE(l.rank, std::optional<int>(3));
+        QCOMPARE(l.meta.rank, std::optional<int>(3));
         QCOMPARE(l.meta.pids, std::vector<uint32_t>{7});
     }
 
@@ -242,8 +241,8 @@ private slots:
         const auto api = s.apiCallFor({kt, 0});
         QVERIFY(api);
         QCOMPARE(s.name(s.track(api->track).name(api->index)), std::string_view("cudaLaunchKernel"));
-        QCOMPARE(l.rank, std::optional<int>(5)); // from the file name
-        QVERIFY(!l.meta.utcStartNs);             // small µs without a base: no origin
+        QCOMPARE(l.meta.rank, std::optional<int>(5)); // from the file name
+        QVERIFY(!l.meta.utcStartNs);                  // small µs without a base: no origin
         bool warnedCounter = false;
         for (const auto &w : l.meta.warnings)
             warnedCounter = warnedCounter || w.find("phase 'C'") != std::string::npos;

@@ -8,7 +8,8 @@
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "fakensys.h"
-#include "sqlquery.h"
+#include "tests/support/envguard.h"
+#include "tests/support/sqlref.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -45,25 +46,25 @@ class TestNsysRepReader : public QObject
     Q_OBJECT
 
     QTemporaryDir m_bin, m_cache;
-    QByteArray m_path;
+    // The variables this test changes, restored when it ends.
+    const ps::test::EnvGuard m_path{"PATH"}, m_argv{"FAKE_NSYS_ARGV"}, m_testdata{"FAKE_NSYS_TESTDATA"},
+        m_nsys{"PROFSTUDIO_NSYS"};
 
 private slots:
     void initTestCase()
     {
         QVERIFY(m_bin.isValid() && m_cache.isValid());
-        m_path = qgetenv("PATH");
-        qputenv("FAKE_NSYS_ARGV", m_bin.filePath("argv.txt").toUtf8());
-        qputenv("FAKE_NSYS_TESTDATA", PS_TESTDATA_DIR);
-        qunsetenv("PROFSTUDIO_NSYS");
+        m_argv.set(m_bin.filePath("argv.txt").toUtf8());
+        m_testdata.set(PS_TESTDATA_DIR);
+        m_nsys.unset();
     }
     void init()
     {
         // Only the stand-in's folder (and the basics the script needs) on PATH.
-        qputenv("PATH", m_bin.filePath("").toUtf8() + ":/usr/bin:/bin");
+        m_path.set(m_bin.filePath("").toUtf8() + ":/usr/bin:/bin");
         QFile::remove(m_bin.filePath("argv.txt"));
         QFile::remove(m_bin.filePath("nsys"));
     }
-    void cleanupTestCase() { qputenv("PATH", m_path); }
 
     void convertsWithExactArgv_data()
     {
@@ -97,7 +98,7 @@ private slots:
         // What was read is the paired export: counts against SQL over it.
         const EventStore s = std::move(b).build();
         const QString pair = nsysDir() + "/" + QFileInfo(rep).completeBaseName().replace(".nsys-rep", "") + ".sqlite";
-        sqlquery::Db db(pair);
+        ps::test::SqlRef db(pair);
         QVERIFY(db.ok());
         QCOMPARE(qint64(s.count(TrackKind::OsRuntime)), db.count("SELECT count(*) FROM OSRT_API"));
         QCOMPARE(meta.format, TraceFormat::NsysSqlite);
@@ -188,13 +189,11 @@ private slots:
     {
         QTemporaryDir other;
         QVERIFY(fakensys::install(other.path(), fakensys::kCopy));
-        qputenv("PROFSTUDIO_NSYS", other.filePath("nsys").toUtf8());
+        const ps::test::EnvGuard nsys("PROFSTUDIO_NSYS", other.filePath("nsys").toUtf8()); // over m_nsys
         QTemporaryDir cache;
-        qputenv("PROFSTUDIO_CACHE_DIR", cache.path().toUtf8());
+        const ps::test::EnvGuard cacheDir("PROFSTUDIO_CACHE_DIR", cache.path().toUtf8());
         std::string error;
         ReportPtr r = loadReport((nsysDir() + "/cupqc__report1.nsys-rep").toStdString(), ReadContext{}, error);
-        qunsetenv("PROFSTUDIO_NSYS");
-        qunsetenv("PROFSTUDIO_CACHE_DIR");
         QVERIFY2(r, error.c_str());
         QCOMPARE(r->meta.format, TraceFormat::NsysSqlite);
         QVERIFY(r->store->count(TrackKind::OsRuntime) > 0);

@@ -6,8 +6,9 @@
 #include "core/trace/formats/rocpdreader.h"
 #include "core/trace/traceloader.h"
 #include "rocpdfixture.h"
-#include "sqlquery.h"
 #include "storefind.h"
+#include "tests/support/reportload.h"
+#include "tests/support/sqlref.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -22,15 +23,6 @@ QString sample()
     return QStringLiteral(PS_TESTDATA_DIR "/traces/rocpd/batched_gemm__37ca13315e70__28_results.db");
 }
 
-ReportPtr load(const QString &path)
-{
-    std::string error;
-    ReportPtr r = loadReport(path.toStdString(), ReadContext{}, error);
-    if (!r)
-        qWarning("%s", error.c_str());
-    return r;
-}
-
 } // namespace
 
 class TestRocpdReader : public QObject
@@ -42,10 +34,10 @@ private slots:
     void realSample()
     {
         const QStringList before = QDir(QFileInfo(sample()).path()).entryList(QDir::Files);
-        ReportPtr r = load(sample());
+        ReportPtr r = ps::test::loadTestReport(sample());
         QVERIFY(r);
         const EventStore &s = *r->store;
-        sqlquery::Db db(sample());
+        ps::test::SqlRef db(sample());
         QVERIFY(db.ok());
         QCOMPARE(r->meta.format, TraceFormat::Rocpd);
         QCOMPARE(QString::fromStdString(r->meta.schemaVersion),
@@ -114,7 +106,7 @@ private slots:
         const QString path = dir.filePath("4242_results.db");
         const std::string err = rocpdfixture::write(path.toStdString(), v4);
         QVERIFY2(err.empty(), err.c_str());
-        ReportPtr r = load(path);
+        ReportPtr r = ps::test::loadTestReport(path);
         QVERIFY(r);
         const EventStore &s = *r->store;
         QCOMPARE(r->meta.format, TraceFormat::Rocpd);
@@ -185,17 +177,35 @@ private slots:
         QVERIFY2(QString::fromStdString(error).contains("legacy"), error.c_str());
     }
 
+    // A file with more rows than one poll interval: a cancelled read stops with "cancelled", the
+    // same read without cancellation loads every row (so the file is big enough to be polled).
     void cancelled()
     {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("4242_results.db");
+        QCOMPARE(QString::fromStdString(rocpdfixture::write(path.toStdString(), false)), QString());
+        const int extra = int(2 * kPollRows);
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        const std::string more = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " +
+                                 std::to_string(extra) +
+                                 ") INSERT INTO rocpd_region_u1(nid, pid, tid, start, end, name_id, event_id) "
+                                 "SELECT 1, 1, 1, 5000 + 10 * i, 5005 + 10 * i, 1, 1 FROM n;";
+        QCOMPARE(sqlite3_exec(db, more.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+
         CancelToken cancel;
         cancel.cancel();
-        StoreBuilder b;
-        ReportMeta meta;
         ReadContext ctx;
         ctx.cancel = &cancel;
-        // Cancellation is polled every few thousand rows; the sample has fewer, so it finishes.
-        const std::string err = RocpdReader().read(sample().toStdString(), b, meta, ctx);
-        QVERIFY(err.empty() || QString::fromStdString(err).contains("cancelled"));
+        StoreBuilder cancelledBuilder;
+        ReportMeta meta;
+        const std::string err = RocpdReader().read(path.toStdString(), cancelledBuilder, meta, ctx);
+        QVERIFY2(QString::fromStdString(err).contains("cancelled"), err.c_str());
+
+        ReportPtr r = ps::test::loadTestReport(path);
+        QVERIFY(r);
+        QCOMPARE(r->store->count(TrackKind::CudaApi), size_t(2 + extra));
     }
 };
 

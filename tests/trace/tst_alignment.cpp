@@ -3,7 +3,9 @@
 
 #include "core/trace/alignment.h"
 #include "core/trace/traceloader.h"
-#include "sqlref.h"
+#include "tests/support/reportload.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <QtTest>
 
@@ -13,16 +15,12 @@ namespace {
 
 ReportPtr load(const QString &name)
 {
-    std::string error;
-    ReportPtr r = loadReport((sqlref::nsysDir() + "/" + name).toStdString(), ReadContext{}, error);
-    if (!r)
-        qWarning("%s", error.c_str());
-    return r;
+    return ps::test::loadTestReport(ps::test::nsysDir() + "/" + name);
 }
 
 int64_t sqlScalar(const QString &name, const std::string &sql)
 {
-    sqlref::Db db((sqlref::nsysDir() + "/" + name).toStdString());
+    ps::test::SqlRef db((ps::test::nsysDir() + "/" + name).toStdString());
     return db.scalar(sql).value_or(INT64_MIN);
 }
 

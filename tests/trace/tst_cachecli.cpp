@@ -1,8 +1,9 @@
 // profstudio-cli trace cache info | prune | clear end to end: caches written by real loads of the
 // nsys samples (copies, so that a report can go away), JSON checked field by field.
 
-#include "sqlref.h"
 #include "tests/support/clirun.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -71,7 +72,7 @@ private slots:
              {"extrap__concurrent.s1.sqlite", "extrap__concurrent.s2.sqlite", "tutorial_vqe__report1.sqlite"}) {
             const QString copy = m_tmp.filePath(name);
             if (!QFile::exists(copy))
-                QVERIFY(QFile::copy(sqlref::nsysDir() + "/" + name, copy));
+                QVERIFY(QFile::copy(ps::test::nsysDir() + "/" + name, copy));
             m_reports << copy;
         }
     }

@@ -1,8 +1,11 @@
 // The nsys SQLite reader on every real export in testdata: per-kind counts, origins, pids,
 // thread names and correlation checked against independent SQL over the same files.
 
+#include "core/trace/nsys/nvtxeventtype.h"
 #include "core/trace/traceloader.h"
-#include "sqlref.h"
+#include "tests/support/reportload.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -12,6 +15,7 @@
 #include <set>
 
 using namespace ps::core::trace;
+namespace nsys = ps::core::trace::nsys;
 
 class TestNsysReader : public QObject
 {
@@ -22,11 +26,7 @@ class TestNsysReader : public QObject
         ReadContext ctx;
         ctx.threads = threads;
         ctx.splitRows = splitRows;
-        std::string error;
-        ReportPtr r = loadReport(path.toStdString(), ctx, error);
-        if (!r)
-            qWarning("%s", error.c_str());
-        return r;
+        return ps::test::loadTestReport(path, ctx);
     }
 
 private slots:
@@ -34,7 +34,9 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("threads");
-        for (const QString &f : sqlref::nsysFiles()) {
+        const QStringList files = ps::test::nsysFiles();
+        QVERIFY2(!files.isEmpty(), "no nsys exports in " PS_TESTDATA_DIR "/traces/nsys");
+        for (const QString &f : files) {
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f << 1;
             // Tiny split threshold: every table is read as several rowid ranges on 2 connections.
             QTest::newRow(qPrintable(QFileInfo(f).fileName() + " split")) << f << 2;
@@ -48,18 +50,28 @@ private slots:
         ReportPtr r = load(path, threads, threads > 1 ? 7 : 500000);
         QVERIFY(r);
         const EventStore &s = *r->store;
-        sqlref::Db db(path.toStdString());
+        ps::test::SqlRef db(path.toStdString());
         QVERIFY(db.ok());
 
-        QCOMPARE(int64_t(s.count(TrackKind::Kernel)), db.count("CUPTI_ACTIVITY_KIND_KERNEL"));
-        QCOMPARE(int64_t(s.count(TrackKind::Memcpy)), db.count("CUPTI_ACTIVITY_KIND_MEMCPY"));
-        QCOMPARE(int64_t(s.count(TrackKind::Memset)), db.count("CUPTI_ACTIVITY_KIND_MEMSET"));
-        QCOMPARE(int64_t(s.count(TrackKind::Sync)), db.count("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
-        QCOMPARE(int64_t(s.count(TrackKind::CudaApi)), db.count("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass IN (0,1)"));
-        QCOMPARE(int64_t(s.count(TrackKind::OsRuntime)), db.count("OSRT_API"));
-        QCOMPARE(int64_t(s.count(TrackKind::NvtxPushPop)), db.count("NVTX_EVENTS", "eventType IN (59,70)"));
-        QCOMPARE(int64_t(s.count(TrackKind::NvtxStartEnd)), db.count("NVTX_EVENTS", "eventType IN (60,71)"));
-        QCOMPARE(int64_t(s.count(TrackKind::NvtxMark)), db.count("NVTX_EVENTS", "eventType = 34"));
+        QCOMPARE(int64_t(s.count(TrackKind::Kernel)), db.countWhere("CUPTI_ACTIVITY_KIND_KERNEL"));
+        QCOMPARE(int64_t(s.count(TrackKind::Memcpy)), db.countWhere("CUPTI_ACTIVITY_KIND_MEMCPY"));
+        QCOMPARE(int64_t(s.count(TrackKind::Memset)), db.countWhere("CUPTI_ACTIVITY_KIND_MEMSET"));
+        QCOMPARE(int64_t(s.count(TrackKind::Sync)), db.countWhere("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
+        QCOMPARE(int64_t(s.count(TrackKind::CudaApi)),
+                 db.countWhere("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass IN (0,1)"));
+        QCOMPARE(int64_t(s.count(TrackKind::OsRuntime)), db.countWhere("OSRT_API"));
+        QCOMPARE(int64_t(s.count(TrackKind::NvtxPushPop)),
+                 db.countWhere(
+                     "NVTX_EVENTS",
+                     "eventType IN (" +
+                         nsys::sqlList({nsys::NvtxEventType::PushPopRange, nsys::NvtxEventType::NvtxtPushPop}) + ")"));
+        QCOMPARE(int64_t(s.count(TrackKind::NvtxStartEnd)),
+                 db.countWhere("NVTX_EVENTS", "eventType IN (" +
+                                                  nsys::sqlList({nsys::NvtxEventType::StartEndRange,
+                                                                 nsys::NvtxEventType::NvtxtStartEnd}) +
+                                                  ")"));
+        QCOMPARE(int64_t(s.count(TrackKind::NvtxMark)),
+                 db.countWhere("NVTX_EVENTS", "eventType = " + nsys::sqlList({nsys::NvtxEventType::Mark})));
         for (int k = 0; k < kTrackKindCount; ++k)
             QCOMPARE(r->meta.fileCounts[size_t(k)], s.count(TrackKind(k)));
 
@@ -72,7 +84,7 @@ private slots:
             QVERIFY(!r->meta.warnings.empty());
 
         // Captured stdout/stderr per process.
-        QCOMPARE(int64_t(r->meta.processStreams.size()), db.count("ProcessStreams"));
+        QCOMPARE(int64_t(r->meta.processStreams.size()), db.countWhere("ProcessStreams"));
         for (const auto &ps : r->meta.processStreams) {
             QVERIFY(!ps.file.empty());
             QCOMPARE(db.scalar("SELECT count(*) FROM ProcessStreams ps JOIN StringIds f ON f.id = ps.filenameId "
@@ -95,8 +107,8 @@ private slots:
             std::string where = std::string(table) == "NVTX_EVENTS" ? " WHERE eventType IN (34,59,60,70,71)"
                                 : std::string(table) == "CUPTI_ACTIVITY_KIND_RUNTIME" ? " WHERE eventClass IN (0,1)"
                                                                                       : "";
-            for (auto &row : db.rows(std::string("SELECT DISTINCT '', (") + col + " >> 24) & 16777215, 0, 0, 0 FROM " +
-                                     table + where))
+            for (auto &row : db.summaryRows(std::string("SELECT DISTINCT '', (") + col +
+                                            " >> 24) & 16777215, 0, 0, 0 FROM " + table + where))
                 pids.insert(row.count);
         }
         QCOMPARE(std::set<int64_t>(r->meta.pids.begin(), r->meta.pids.end()), pids);
@@ -122,9 +134,10 @@ private slots:
             if (isGpuKind(t.kind()) || t.label() == kNoName)
                 continue;
             const int64_t gtid = (int64_t(t.pid()) << 24) | t.tid();
-            auto rows = db.rows("SELECT s.value, 0, 0, 0, 0 FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
-                                "WHERE (t.globalTid & 281474976710655) = " +
-                                std::to_string(gtid));
+            auto rows =
+                db.summaryRows("SELECT s.value, 0, 0, 0, 0 FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
+                               "WHERE (t.globalTid & 281474976710655) = " +
+                               std::to_string(gtid));
             QVERIFY(!rows.empty());
             QCOMPARE(QString::fromStdString(std::string(s.name(t.label()))), QString::fromStdString(rows[0].name));
         }
@@ -156,18 +169,22 @@ private slots:
     void correlation_data()
     {
         QTest::addColumn<QString>("path");
-        for (const QString &f : sqlref::nsysFiles()) {
-            sqlref::Db db(f.toStdString());
-            if (db.count("CUPTI_ACTIVITY_KIND_KERNEL") > 0 && db.count("CUPTI_ACTIVITY_KIND_RUNTIME") > 0)
+        int rows = 0;
+        for (const QString &f : ps::test::nsysFiles()) {
+            ps::test::SqlRef db(f.toStdString());
+            if (db.countWhere("CUPTI_ACTIVITY_KIND_KERNEL") > 0 && db.countWhere("CUPTI_ACTIVITY_KIND_RUNTIME") > 0) {
                 QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+                ++rows;
+            }
         }
+        QVERIFY2(rows > 0, "no nsys export in testdata has both kernels and runtime calls");
     }
     void correlation()
     {
         QFETCH(QString, path);
         ReportPtr r = load(path);
         QVERIFY(r);
-        sqlref::Db db(path.toStdString());
+        ps::test::SqlRef db(path.toStdString());
         const int64_t expected =
             db.scalar("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM "
                       "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND r.eventClass IN (0,1) "
@@ -211,14 +228,13 @@ private slots:
         QFETCH(QString, update);
         QTemporaryDir dir;
         const QString path = dir.filePath("sparse.sqlite");
-        const QString src = sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
+        const QString src = ps::test::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
         sqlite3 *db = nullptr;
         QCOMPARE(sqlite3_open_v2(path.toUtf8().constData(), &db,
                                  SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, nullptr),
                  SQLITE_OK);
         // Real schema and rows, copied from a real export; then the rowids are moved.
-        const QString sql = "ATTACH 'file:" + src +
-                            "?mode=ro&immutable=1' AS src;"
+        const QString sql = QString::fromStdString(ps::test::attachReadOnlySql(src.toStdString(), "src")) +
                             "CREATE TABLE StringIds AS SELECT * FROM src.StringIds;"
                             "CREATE TABLE t AS SELECT * FROM src.CUPTI_ACTIVITY_KIND_RUNTIME;" +
                             update + ";ALTER TABLE t RENAME TO CUPTI_ACTIVITY_KIND_RUNTIME; DETACH src;";
@@ -227,16 +243,16 @@ private slots:
         for (int threads : {1, 2}) {
             ReportPtr r = load(path, threads, 4);
             QVERIFY(r);
-            sqlref::Db ref(path.toStdString());
+            ps::test::SqlRef ref(path.toStdString());
             QCOMPARE(int64_t(r->store->count(TrackKind::CudaApi)),
-                     ref.count("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass IN (0,1)"));
+                     ref.countWhere("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass IN (0,1)"));
         }
     }
 
     // Window queries equal a brute-force scan on real tracks.
     void windowQueries()
     {
-        ReportPtr r = load(sqlref::nsysDir() + "/extrap__ex-gpu.s10.sqlite");
+        ReportPtr r = load(ps::test::nsysDir() + "/extrap__ex-gpu.s10.sqlite");
         QVERIFY(r);
         std::mt19937_64 rng(42);
         const EventStore &s = *r->store;
@@ -259,12 +275,13 @@ private slots:
     // Kernel names: demangled as the name, short name through the store, launch geometry kept.
     void kernelDetails()
     {
-        const QString path = sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
+        const QString path = ps::test::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
         ReportPtr r = load(path);
         QVERIFY(r);
-        sqlref::Db db(path.toStdString());
-        auto rows = db.rows("SELECT d.value, k.gridX, k.blockX, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds "
-                            "d ON d.id = k.demangledName ORDER BY k.start LIMIT 1");
+        ps::test::SqlRef db(path.toStdString());
+        auto rows =
+            db.summaryRows("SELECT d.value, k.gridX, k.blockX, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds "
+                           "d ON d.id = k.demangledName ORDER BY k.start LIMIT 1");
         QCOMPARE(rows.size(), size_t(1));
         const EventStore &s = *r->store;
         const auto kernels = s.tracksOfKind(TrackKind::Kernel);
@@ -279,8 +296,9 @@ private slots:
         QVERIFY(lc);
         QCOMPARE(int64_t(lc->gridX), rows[0].count);
         QCOMPARE(int64_t(lc->blockX), rows[0].total);
-        auto shortRows = db.rows("SELECT s.value, 0, 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
-                                 "s.id = k.shortName ORDER BY k.start LIMIT 1");
+        auto shortRows =
+            db.summaryRows("SELECT s.value, 0, 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                           "s.id = k.shortName ORDER BY k.start LIMIT 1");
         QCOMPARE(QString::fromStdString(std::string(s.name(s.shortNameOf(s.track(first.track).name(0))))),
                  QString::fromStdString(shortRows[0].name));
     }
@@ -289,13 +307,14 @@ private slots:
     // a "no stream" track of their device rather than on "stream 4294967295".
     void gpuTrackLabels()
     {
-        const QString path = sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite";
+        const QString path = ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite";
         ReportPtr r = load(path);
         QVERIFY(r);
-        sqlref::Db db(path.toStdString());
-        const int64_t noStreamSyncs = db.rows("SELECT '', count(*), 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
-                                              "WHERE streamId = 4294967295 OR streamId = -1")[0]
-                                          .count;
+        ps::test::SqlRef db(path.toStdString());
+        const int64_t noStreamSyncs =
+            db.summaryRows("SELECT '', count(*), 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                           "WHERE streamId = 4294967295 OR streamId = -1")[0]
+                .count;
         QVERIFY(noStreamSyncs > 0);
         const EventStore &s = *r->store;
         int64_t seen = 0;
@@ -318,7 +337,7 @@ private slots:
     // NVTX: push/pop depth equals the number of enclosing ranges on the thread.
     void nvtxDepth()
     {
-        ReportPtr r = load(sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite");
+        ReportPtr r = load(ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite");
         QVERIFY(r);
         const EventStore &s = *r->store;
         size_t checked = 0;
@@ -337,7 +356,7 @@ private slots:
         }
         QVERIFY(checked > 0);
         // Names joined through text or textId (saxpy uses both).
-        ReportPtr sx = load(sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+        ReportPtr sx = load(ps::test::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
         QVERIFY(sx);
         std::set<std::string> names;
         for (uint32_t ti : sx->store->tracksOfKind(TrackKind::NvtxPushPop))

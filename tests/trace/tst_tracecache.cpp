@@ -5,7 +5,9 @@
 
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
-#include "sqlref.h"
+#include "tests/support/envguard.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -20,6 +22,8 @@
 
 using namespace ps::core::trace;
 namespace fs = std::filesystem;
+
+using ps::test::EnvGuard;
 
 namespace {
 
@@ -64,7 +68,7 @@ void writeFile(const std::string &path, const QByteArray &bytes)
 
 std::string sample(const char *name)
 {
-    return (sqlref::nsysDir() + "/" + name).toStdString();
+    return (ps::test::nsysDir() + "/" + name).toStdString();
 }
 
 // Loads one report through the loader with a cache in `dir` and the given cap.
@@ -85,25 +89,6 @@ CachePruneOptions withOrphans(bool dryRun = false)
     o.dryRun = dryRun;
     return o;
 }
-
-// Restores an environment variable when the test ends.
-class EnvGuard
-{
-public:
-    explicit EnvGuard(const char *name) : m_name(name), m_old(qgetenv(name)), m_was(qEnvironmentVariableIsSet(name)) {}
-    ~EnvGuard()
-    {
-        if (m_was)
-            qputenv(m_name, m_old);
-        else
-            qunsetenv(m_name);
-    }
-
-private:
-    const char *m_name;
-    QByteArray m_old;
-    bool m_was;
-};
 
 template <typename T> bool same(std::span<const T> a, std::span<const T> b)
 {
@@ -146,7 +131,9 @@ private slots:
     void roundTrip_data()
     {
         QTest::addColumn<QString>("path");
-        for (const QString &f : sqlref::nsysFiles())
+        const QStringList files = ps::test::nsysFiles();
+        QVERIFY2(!files.isEmpty(), "no nsys exports in " PS_TESTDATA_DIR "/traces/nsys");
+        for (const QString &f : files)
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
     }
     void roundTrip()
@@ -198,7 +185,7 @@ private slots:
         QFETCH(QString, reason);
         QTemporaryDir dir;
         const QString report = dir.filePath("report1.sqlite");
-        QVERIFY(QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite", report));
+        QVERIFY(QFile::copy(ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite", report));
         LoadOptions opt;
         opt.cacheDir = dir.filePath("cache").toStdString();
         LoadResult first = loadReports({report.toStdString()}, opt);
@@ -244,18 +231,15 @@ private slots:
 
     void cacheDirectory()
     {
-        const QByteArray oldP = qgetenv("PROFSTUDIO_CACHE_DIR"), oldX = qgetenv("XDG_CACHE_HOME");
-        qputenv("PROFSTUDIO_CACHE_DIR", "/tmp/ps-explicit");
-        QCOMPARE(QString::fromStdString(defaultCacheDir()), QString("/tmp/ps-explicit"));
-        qunsetenv("PROFSTUDIO_CACHE_DIR");
-        qputenv("XDG_CACHE_HOME", "/tmp/xdg");
-        QCOMPARE(QString::fromStdString(defaultCacheDir()), QString("/tmp/xdg/profstudio"));
-        qunsetenv("XDG_CACHE_HOME");
-        QVERIFY(QString::fromStdString(defaultCacheDir()).endsWith("/.cache/profstudio"));
-        if (!oldP.isNull())
-            qputenv("PROFSTUDIO_CACHE_DIR", oldP);
-        if (!oldX.isNull())
-            qputenv("XDG_CACHE_HOME", oldX);
+        {
+            const EnvGuard cacheDir("PROFSTUDIO_CACHE_DIR", "/tmp/ps-explicit"), xdg("XDG_CACHE_HOME");
+            QCOMPARE(QString::fromStdString(defaultCacheDir()), QString("/tmp/ps-explicit"));
+            cacheDir.unset();
+            xdg.set("/tmp/xdg");
+            QCOMPARE(QString::fromStdString(defaultCacheDir()), QString("/tmp/xdg/profstudio"));
+            xdg.unset();
+            QVERIFY(QString::fromStdString(defaultCacheDir()).endsWith("/.cache/profstudio"));
+        }
         // Different paths get different cache files.
         TraceCache c("/tmp/c");
         QVERIFY(c.cacheFileFor("/a/report1.sqlite") != c.cacheFileFor("/b/report1.sqlite"));
@@ -417,8 +401,8 @@ private slots:
         QTemporaryDir tmp;
         const std::string dir = tmp.filePath("cache").toStdString();
         const std::string r1 = tmp.filePath("r1.sqlite").toStdString(), r2 = tmp.filePath("r2.sqlite").toStdString();
-        QVERIFY(QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite", QString::fromStdString(r1)));
-        QVERIFY(QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s2.sqlite", QString::fromStdString(r2)));
+        QVERIFY(QFile::copy(ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite", QString::fromStdString(r1)));
+        QVERIFY(QFile::copy(ps::test::nsysDir() + "/extrap__concurrent.s2.sqlite", QString::fromStdString(r2)));
         QVERIFY(loadCached(r1, dir));
         QVERIFY(loadCached(r2, dir));
         const TraceCache cache(dir);
@@ -592,21 +576,21 @@ private slots:
 
     void capFromEnvironment()
     {
-        EnvGuard guard("PROFSTUDIO_CACHE_MAX_BYTES");
-        qunsetenv("PROFSTUDIO_CACHE_MAX_BYTES");
+        const EnvGuard cap("PROFSTUDIO_CACHE_MAX_BYTES");
+        cap.unset();
         std::string error;
         QCOMPARE(defaultCacheMaxBytes(&error), kDefaultCacheMaxBytes);
         QVERIFY(error.empty());
         QCOMPARE(TraceCache("/tmp/x").maxBytes(), uint64_t(10) << 30);
 
-        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "2M");
+        cap.set("2M");
         QCOMPARE(defaultCacheMaxBytes(&error), uint64_t(2) << 20);
         QVERIFY(error.empty());
         QCOMPARE(TraceCache("/tmp/x").maxBytes(), uint64_t(2) << 20);
         QCOMPARE(TraceCache("/tmp/x", 5).maxBytes(), uint64_t(5)); // an explicit cap wins
         QVERIFY(TraceCache("/tmp/x").maxBytesProblem().empty());
 
-        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "ten gigs");
+        cap.set("ten gigs");
         QCOMPARE(defaultCacheMaxBytes(&error), kDefaultCacheMaxBytes);
         QCOMPARE(QString::fromStdString(error),
                  QString("PROFSTUDIO_CACHE_MAX_BYTES: 'ten gigs' is not a size: expected bytes, or a number with K, "
@@ -618,12 +602,12 @@ private slots:
         QTemporaryDir tmp;
         const std::string dir = tmp.path().toStdString();
         const std::string a = sample("extrap__concurrent.s1.sqlite"), b = sample("extrap__concurrent.s2.sqlite");
-        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "1K");
+        cap.set("1K");
         QVERIFY(loadCached(a, dir));
         QVERIFY(loadCached(b, dir));
         QCOMPARE(TraceCache(dir).files().size(), size_t(1));
         // An invalid value falls back to the default: nothing is evicted, the load works.
-        qputenv("PROFSTUDIO_CACHE_MAX_BYTES", "-5");
+        cap.set("-5");
         QVERIFY(loadCached(a, dir));
         QCOMPARE(TraceCache(dir).files().size(), size_t(2));
     }

@@ -1,6 +1,8 @@
 // profstudio-cli trace info | stats | align end to end, on the real exports, against SQL.
 
-#include "sqlref.h"
+#include "core/trace/nsys/nvtxeventtype.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include "tests/support/clirun.h"
 #include <QJsonArray>
@@ -10,6 +12,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+namespace nsys = ps::core::trace::nsys;
 
 namespace {
 
@@ -40,24 +44,27 @@ private slots:
         for (int pass = 0; pass < 2; ++pass) { // second pass is served from the cache
             // The exports themselves: the folder also holds a raw .nsys-rep without an export, which
             // needs nsys (tests/formats covers it).
-            const Run r = cli(QStringList{"trace", "info", "--format", "json"} + sqlref::nsysFiles());
+            const Run r = cli(QStringList{"trace", "info", "--format", "json"} + ps::test::nsysFiles());
             QCOMPARE(r.code, 0);
             const QJsonArray reports = QJsonDocument::fromJson(r.out).object()["reports"].toArray();
-            QCOMPARE(reports.size(), sqlref::nsysFiles().size());
+            QVERIFY(!ps::test::nsysFiles().isEmpty());
+            QCOMPARE(reports.size(), ps::test::nsysFiles().size());
             for (const QJsonValue &v : reports) {
                 const QJsonObject o = v.toObject();
                 const std::string path = o["path"].toString().toStdString();
-                sqlref::Db db(path);
+                ps::test::SqlRef db(path);
                 QCOMPARE(o["format"].toString(), QString("nsys-sqlite"));
                 const QJsonObject c = o["counts"].toObject();
-                QCOMPARE(c["kernel"].toInteger(), db.count("CUPTI_ACTIVITY_KIND_KERNEL"));
-                QCOMPARE(c["memcpy"].toInteger(), db.count("CUPTI_ACTIVITY_KIND_MEMCPY"));
-                QCOMPARE(c["memset"].toInteger(), db.count("CUPTI_ACTIVITY_KIND_MEMSET"));
-                QCOMPARE(c["sync"].toInteger(), db.count("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
-                QCOMPARE(c["api"].toInteger(), db.count("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass IN (0,1)"));
-                QCOMPARE(c["osrt"].toInteger(), db.count("OSRT_API"));
-                QCOMPARE(c["range"].toInteger(), db.count("NVTX_EVENTS", "eventType IN (59,60,70,71)"));
-                QCOMPARE(c["mark"].toInteger(), db.count("NVTX_EVENTS", "eventType = 34"));
+                QCOMPARE(c["kernel"].toInteger(), db.countWhere("CUPTI_ACTIVITY_KIND_KERNEL"));
+                QCOMPARE(c["memcpy"].toInteger(), db.countWhere("CUPTI_ACTIVITY_KIND_MEMCPY"));
+                QCOMPARE(c["memset"].toInteger(), db.countWhere("CUPTI_ACTIVITY_KIND_MEMSET"));
+                QCOMPARE(c["sync"].toInteger(), db.countWhere("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
+                QCOMPARE(c["api"].toInteger(), db.countWhere("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass IN (0,1)"));
+                QCOMPARE(c["osrt"].toInteger(), db.countWhere("OSRT_API"));
+                QCOMPARE(c["range"].toInteger(),
+                         db.countWhere("NVTX_EVENTS", "eventType IN (" + nsys::rangeTypesSql() + ")"));
+                QCOMPARE(c["mark"].toInteger(),
+                         db.countWhere("NVTX_EVENTS", "eventType = " + nsys::sqlList({nsys::NvtxEventType::Mark})));
                 const auto utc = db.hasTable("TARGET_INFO_SESSION_START_TIME")
                                      ? db.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")
                                      : std::nullopt;
@@ -65,6 +72,8 @@ private slots:
                     QCOMPARE(o["utc_start_ns"].toInteger(), *utc);
                 else
                     QVERIFY(o["utc_start_ns"].isNull());
+                // Present and a number: toInteger() of a missing value is 0 and would pass.
+                QVERIFY(o["duration_ns"].isDouble());
                 QVERIFY(o["duration_ns"].toInteger() >= 0);
             }
         }
@@ -73,30 +82,31 @@ private slots:
     void statsTopAndJson()
     {
         const Run r = cli({"trace", "stats", "--report", "nvtx_sum", "--top", "2", "--format", "json",
-                           sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite",
-                           sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite"});
+                           ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite",
+                           ps::test::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite"});
         QCOMPARE(r.code, 0);
         const QJsonArray rows = QJsonDocument::fromJson(r.out).object()["rows"].toArray();
         QCOMPARE(rows.size(), 6); // 2 overall + 2 per report
         QVERIFY(rows[0].toObject()["report"].isNull());
         QVERIFY(rows[0].toObject()["total_ns"].toInteger() >= rows[1].toObject()["total_ns"].toInteger());
-        QCOMPARE(rows[2].toObject()["report"].toString(), sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite");
+        QCOMPARE(rows[2].toObject()["report"].toString(), ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite");
         for (const char *k : {"name", "count", "total_ns", "avg_ns", "med_ns", "min_ns", "max_ns", "stddev_ns"})
             QVERIFY(rows[0].toObject().contains(k));
         // Table output, as the README's run command prints it.
-        const Run t = cli(QStringList{"trace", "stats", "--report", "kernel_sum", "--top", "10"} + sqlref::nsysFiles());
+        const Run t =
+            cli(QStringList{"trace", "stats", "--report", "kernel_sum", "--top", "10"} + ps::test::nsysFiles());
         QCOMPARE(t.code, 0);
         QVERIFY(t.out.contains("all reports"));
         // One report: one table (the "all reports" one would be the same).
         const Run one = cli({"trace", "stats", "--report", "kernel_sum",
-                             sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite"});
+                             ps::test::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite"});
         QCOMPARE(one.code, 0);
         QVERIFY(!one.out.contains("all reports"));
         QCOMPARE(one.out.count("Time (%)"), 1);
-        QVERIFY(one.out.startsWith("== " + sqlref::nsysDir().toUtf8()));
+        QVERIFY(one.out.startsWith("== " + ps::test::nsysDir().toUtf8()));
         const Run cmp = cli({"trace", "stats", "--report", "compare", "--format", "csv",
-                             sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite",
-                             sqlref::nsysDir() + "/extrap__concurrent.s8.sqlite"});
+                             ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite",
+                             ps::test::nsysDir() + "/extrap__concurrent.s8.sqlite"});
         QCOMPARE(cmp.code, 0);
         QVERIFY(cmp.out.startsWith("name,"));
     }
@@ -105,8 +115,8 @@ private slots:
     // end, and the table in nsys's column order; kernel_sum has Time (%) but no style.
     void statsStyleAndTimePct()
     {
-        const QString saxpy = sqlref::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
-        sqlref::Db db(saxpy.toStdString());
+        const QString saxpy = ps::test::nsysDir() + "/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
+        ps::test::SqlRef db(saxpy.toStdString());
         const int64_t all = *db.scalar("SELECT sum(end - start) FROM NVTX_EVENTS WHERE eventType IN (59,60,70,71)");
         const int64_t init = *db.scalar("SELECT sum(n.end - n.start) FROM NVTX_EVENTS n JOIN StringIds s ON "
                                         "s.id = n.textId WHERE n.eventType = 59 AND s.value = 'MPI_Init'");
@@ -177,7 +187,7 @@ private slots:
         QVERIFY(kt.out.contains("Name") && !kt.out.contains("Style"));
 
         // compare: rows per (name, style).
-        const QString s1 = sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite";
+        const QString s1 = ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite";
         const Run cj = cli({"trace", "stats", "--report", "compare", "--format", "json", saxpy, s1});
         QCOMPARE(cj.code, 0);
         const QJsonArray crows = QJsonDocument::fromJson(cj.out).object()["rows"].toArray();
@@ -194,7 +204,7 @@ private slots:
     {
         QStringList files;
         for (const char *s : {"s1", "s2", "s4", "s8"})
-            files << sqlref::nsysDir() + "/extrap__concurrent." + s + ".sqlite";
+            files << ps::test::nsysDir() + "/extrap__concurrent." + s + ".sqlite";
         const Run r = cli(QStringList{"trace", "align", "--by", "utc", "--format", "json"} + files);
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
@@ -202,7 +212,8 @@ private slots:
         QVERIFY(o["residual_ns"].isNull());
         std::vector<int64_t> utc;
         for (const QString &f : files)
-            utc.push_back(*sqlref::Db(f.toStdString()).scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME"));
+            utc.push_back(
+                *ps::test::SqlRef(f.toStdString()).scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME"));
         const int64_t min = *std::min_element(utc.begin(), utc.end());
         const QJsonArray reports = o["reports"].toArray();
         QCOMPARE(reports.size(), 4);
@@ -213,10 +224,12 @@ private slots:
         // Range anchor with a residual.
         const Run a = cli(QStringList{"trace", "align", "--by", "range:main#1", "--format", "json"} + files);
         QCOMPARE(a.code, 0);
-        QVERIFY(QJsonDocument::fromJson(a.out).object()["residual_ns"].toInteger() >= 0);
+        const QJsonValue residual = QJsonDocument::fromJson(a.out).object()["residual_ns"];
+        QVERIFY(residual.isDouble());
+        QVERIFY(residual.toInteger() >= 0);
         // Fallback warning for the export without a UTC origin.
         const Run w =
-            cli({"trace", "align", "--format", "json", files[0], sqlref::nsysDir() + "/extrap__ex-gpu.s10.sqlite"});
+            cli({"trace", "align", "--format", "json", files[0], ps::test::nsysDir() + "/extrap__ex-gpu.s10.sqlite"});
         QCOMPARE(w.code, 0);
         QCOMPARE(QJsonDocument::fromJson(w.out).object()["warnings"].toArray().size(), 1);
         QVERIFY(w.err.contains("warning:"));
@@ -230,14 +243,14 @@ private slots:
         QTest::newRow("missing file") << QStringList{"trace", "info", "/nonexistent/r.sqlite"} << 1
                                       << "error: /nonexistent/r.sqlite";
         QTest::newRow("no paths") << QStringList{"trace", "info"} << 2 << "no report";
-        QTest::newRow("bad report") << QStringList{"trace", "stats", "--report", "gpu_sum", sqlref::nsysDir()} << 2
+        QTest::newRow("bad report") << QStringList{"trace", "stats", "--report", "gpu_sum", ps::test::nsysDir()} << 2
                                     << "--report";
-        QTest::newRow("bad top") << QStringList{"trace", "stats", "--top", "x", sqlref::nsysDir()} << 2 << "--top";
-        QTest::newRow("bad align") << QStringList{"trace", "align", "--by", "range:x#0", sqlref::nsysDir()} << 2
+        QTest::newRow("bad top") << QStringList{"trace", "stats", "--top", "x", ps::test::nsysDir()} << 2 << "--top";
+        QTest::newRow("bad align") << QStringList{"trace", "align", "--by", "range:x#0", ps::test::nsysDir()} << 2
                                    << "positive integer";
-        QTest::newRow("bad format") << QStringList{"trace", "info", "--format", "xml", sqlref::nsysDir()} << 2
+        QTest::newRow("bad format") << QStringList{"trace", "info", "--format", "xml", ps::test::nsysDir()} << 2
                                     << "--format";
-        QTest::newRow("unknown option") << QStringList{"trace", "align", "--frobnicate", sqlref::nsysDir()} << 2
+        QTest::newRow("unknown option") << QStringList{"trace", "align", "--frobnicate", ps::test::nsysDir()} << 2
                                         << "frobnicate";
     }
     void errorsAndUsage()

@@ -2,7 +2,8 @@
 // the others; progress and cancellation.
 
 #include "core/trace/traceloader.h"
-#include "sqlref.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -19,7 +20,7 @@ using namespace ps::core::trace;
 
 namespace {
 
-const QString kGood = sqlref::nsysDir() + "/dlprof__nsys_profile.sqlite";
+const QString kGood = ps::test::nsysDir() + "/dlprof__nsys_profile.sqlite";
 
 void writeBytes(const QString &path, const QByteArray &data)
 {
@@ -179,7 +180,7 @@ private slots:
     {
         QFETCH(double, fraction);
         QTemporaryDir dir;
-        const QString src = sqlref::nsysDir() + "/ppcu-lab7__report1.sqlite";
+        const QString src = ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite";
         const QByteArray all = readAll(src);
         const QString path = dir.filePath("cut.sqlite");
         writeBytes(path, all.left(int(all.size() * fraction)));
@@ -207,8 +208,8 @@ private slots:
         sqlite3_close(writer);
         QCOMPARE(r.failures.size(), size_t(0));
         QCOMPARE(r.reports.size(), size_t(1));
-        sqlref::Db db(kGood.toStdString());
-        QCOMPARE(int64_t(r.reports[0]->store->count(TrackKind::Kernel)), db.count("CUPTI_ACTIVITY_KIND_KERNEL"));
+        ps::test::SqlRef db(kGood.toStdString());
+        QCOMPARE(int64_t(r.reports[0]->store->count(TrackKind::Kernel)), db.countWhere("CUPTI_ACTIVITY_KIND_KERNEL"));
     }
 
     // One bad report among good ones: the good ones load, the bad one says why.
@@ -218,7 +219,7 @@ private slots:
         QVERIFY(QDir().mkpath(dir.filePath("run/sub")));
         QVERIFY(QFile::copy(kGood, dir.filePath("run/report1.sqlite")));
         QVERIFY(
-            QFile::copy(sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite", dir.filePath("run/sub/report2.sqlite")));
+            QFile::copy(ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite", dir.filePath("run/sub/report2.sqlite")));
         writeBytes(dir.filePath("run/sub/report3.sqlite"), "garbage");
         writeBytes(dir.filePath("run/notes.txt"), "not a report, ignored in folders");
         std::vector<LoadProgress> updates;
@@ -242,7 +243,7 @@ private slots:
         QTemporaryDir dir;
         CancelToken cancel;
         cancel.cancel();
-        const LoadResult r = loadReports({sqlref::nsysDir().toStdString()}, noCache(dir), {}, &cancel);
+        const LoadResult r = loadReports({ps::test::nsysDir().toStdString()}, noCache(dir), {}, &cancel);
         QVERIFY(r.cancelled);
         QCOMPARE(r.reports.size(), size_t(0));
         QVERIFY(!r.failures.empty());
@@ -266,8 +267,9 @@ private slots:
             seen[index] = r;
         };
         std::vector<std::string> files;
-        for (const QString &f : sqlref::nsysFiles())
+        for (const QString &f : ps::test::nsysFiles())
             files.push_back(f.toStdString());
+        QVERIFY(files.size() >= 2); // several reports, so that the callback order is tested
         files.push_back((dir.path() + "/missing.sqlite").toStdString()); // fails: no callback
         const LoadResult r = loadReports(files, o);
         QCOMPARE(size_t(calls), r.reports.size());
@@ -287,13 +289,14 @@ private slots:
         LoadOptions o = noCache(dir);
         o.threads = 2;
         std::vector<std::string> files;
-        for (const QString &f : sqlref::nsysFiles())
+        for (const QString &f : ps::test::nsysFiles())
             files.push_back(f.toStdString());
+        QVERIFY(files.size() >= 2); // one to cancel after, one left unread
         const LoadResult r = loadReports(
             files, o, [&](const LoadProgress &) { cancel.cancel(); }, &cancel);
         QVERIFY(r.cancelled);
-        QVERIFY(r.reports.size() < size_t(sqlref::nsysFiles().size()));
-        QCOMPARE(r.reports.size() + r.failures.size(), size_t(sqlref::nsysFiles().size()));
+        QVERIFY(r.reports.size() < size_t(ps::test::nsysFiles().size()));
+        QCOMPARE(r.reports.size() + r.failures.size(), size_t(ps::test::nsysFiles().size()));
     }
 };
 

@@ -2,10 +2,13 @@
 // nvtx_sum with nsys's own grouping (Range, Style), domain names joined per process, Time (%);
 // the windowed, offset-aware summarize() against the same SQL restricted to a window.
 
+#include "core/trace/nsys/nvtxeventtype.h"
 #include "core/trace/storebuilder.h"
 #include "core/trace/traceloader.h"
 #include "core/trace/tracestats.h"
-#include "sqlref.h"
+#include "tests/support/reportload.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -16,6 +19,8 @@
 #include <map>
 
 using namespace ps::core::trace;
+
+namespace nsys = ps::core::trace::nsys;
 
 namespace {
 
@@ -34,19 +39,23 @@ std::string nvtxSumSql(const std::string &where)
 {
     return "WITH"
            "  domains AS (SELECT min(start), domainId AS id, globalTid, text AS name FROM NVTX_EVENTS"
-           "              WHERE eventType == 75 GROUP BY 2, 3),"
+           "              WHERE eventType == " +
+           nsys::sqlList({nsys::NvtxEventType::DomainCreate}) +
+           " GROUP BY 2, 3),"
            "  maxts AS (SELECT max(max(start), max(end)) AS m FROM NVTX_EVENTS),"
            "  nvtx AS ("
            "    SELECT ifnull(ne.end, (SELECT m FROM maxts)) - ne.start AS duration,"
            "           CASE WHEN d.name IS NOT NULL THEN d.name || ':' || COALESCE(ne.text, s.value)"
            "                ELSE COALESCE(ne.text, s.value) END AS tag,"
-           "           CASE WHEN ne.eventType IN (59, 70) THEN 'PushPop' ELSE 'StartEnd' END AS style"
+           "           CASE WHEN ne.eventType IN (" +
+           nsys::sqlList({nsys::NvtxEventType::PushPopRange, nsys::NvtxEventType::NvtxtPushPop}) +
+           ") THEN 'PushPop' ELSE 'StartEnd' END AS style"
            "    FROM NVTX_EVENTS AS ne"
            "    LEFT JOIN domains AS d ON ne.domainId == d.id"
            "         AND (ne.globalTid & 0x0000FFFFFF000000) == (d.globalTid & 0x0000FFFFFF000000)"
            "    LEFT JOIN StringIds AS s ON s.id == ne.textId"
-           "    WHERE ne.eventType IN (59, 60, 70, 71) AND (" +
-           where +
+           "    WHERE ne.eventType IN (" +
+           nsys::rangeTypesSql() + ") AND (" + where +
            ")),"
            "  ranked AS (SELECT tag, style, duration,"
            "                    row_number() OVER (PARTITION BY tag, style ORDER BY duration) AS rn,"
@@ -73,16 +82,7 @@ using RefRows = std::map<Key, RefRow>;
 // Runs `sql` on a file, read-only, calling `row` per result row.
 template <typename F> void eachRow(const QString &path, const std::string &sql, F row)
 {
-    sqlite3 *db = nullptr;
-    const std::string uri = "file:" + path.toStdString() + "?mode=ro&immutable=1";
-    sqlite3_stmt *s = nullptr;
-    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK)
-        qWarning("%s: %s", qPrintable(path), sqlite3_errmsg(db));
-    while (s && sqlite3_step(s) == SQLITE_ROW)
-        row(s);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
+    ps::test::SqlRef(path).forEachRow(sql, row);
 }
 
 Key keyOf(sqlite3_stmt *s)
@@ -176,18 +176,14 @@ const StatRow *findRow(const std::vector<StatRow> &rows, const std::string &name
 
 ReportPtr load(const QString &path)
 {
-    std::string error;
-    ReportPtr r = loadReport(path.toStdString(), ReadContext{}, error);
-    if (!r)
-        qWarning("%s: %s", qPrintable(path), error.c_str());
-    return r;
+    return ps::test::loadTestReport(path);
 }
 
 std::vector<ReportPtr> loadAll(const QStringList &names)
 {
     std::vector<ReportPtr> out;
     for (const QString &n : names)
-        out.push_back(load(sqlref::nsysDir() + "/" + n));
+        out.push_back(load(ps::test::nsysDir() + "/" + n));
     return out;
 }
 
@@ -195,9 +191,9 @@ std::vector<ReportPtr> loadAll(const QStringList &names)
 QStringList nvtxExports()
 {
     QStringList out;
-    for (const QString &f : sqlref::nsysFiles()) {
-        sqlref::Db db(f.toStdString());
-        if (db.count("NVTX_EVENTS", "eventType IN (59,60,70,71)") > 0)
+    for (const QString &f : ps::test::nsysFiles()) {
+        ps::test::SqlRef db(f.toStdString());
+        if (db.countWhere("NVTX_EVENTS", "eventType IN (" + nsys::rangeTypesSql() + ")") > 0)
             out << f;
     }
     return out;
@@ -231,24 +227,33 @@ bool makeVariant(const QString &path, bool unended)
             .arg(domain)
             .arg(endG ? QString::number(endG) : QString("NULL"));
     };
-    QString sql = "ATTACH 'file:" + sqlref::nsysDir() + "/" + kSaxpy +
-                  "?mode=ro&immutable=1' AS src;"
-                  "CREATE TABLE StringIds AS SELECT * FROM src.StringIds;"
-                  "CREATE TABLE NVTX_EVENTS AS SELECT * FROM src.NVTX_EVENTS; DETACH src;";
-    sql += ins(1000, "NULL", 75, "'Other'", gtid(p1, 1), "NULL", 1);
+    QString sql =
+        QString::fromStdString(ps::test::attachReadOnlySql((ps::test::nsysDir() + "/" + kSaxpy).toStdString(), "src")) +
+        "CREATE TABLE StringIds AS SELECT * FROM src.StringIds;"
+        "CREATE TABLE NVTX_EVENTS AS SELECT * FROM src.NVTX_EVENTS; DETACH src;";
+    sql += ins(1000, "NULL", nsys::number(nsys::NvtxEventType::DomainCreate), "'Other'", gtid(p1, 1), "NULL", 1);
     // textId 85 is "MPI_Send" in saxpy: the same text in another process's domain 1.
-    sql += ins(100'000'000, "130000000", 59, "NULL", gtid(p1, 1), "85", 1);
-    sql += ins(200'000'000, "260000000", 59, "NULL", gtid(p1, 1), "85", 1);
-    sql += ins(300'000'000, "310000000", 59, "'step'", gtid(p1, 1), "NULL", 1);
-    sql += ins(300'000'000, "340000000", 60, "'step'", gtid(p1, 1), "NULL", 1, gtid(p1, 2));
-    sql += ins(400'000'000, "420000000", 60, "'step'", gtid(p1, 2), "NULL", 1);
-    sql += ins(500'000'000, "505000000", 70, "'nvtxt push'", gtid(p1, 1), "NULL", 0);
-    sql += ins(600'000'000, "607000000", 71, "'nvtxt start'", gtid(p1, 1), "NULL", 0);
-    sql += ins(700'000'000, "700000100", 59, "'MPI_Send'", gtid(p1, 1), "NULL", 0);
-    sql += ins(800'000'000, "800500000", 59, "'orphan'", gtid(p2, 1), "NULL", 1);
-    sql += ins(900'000'000, "903000000", 60, "NULL", gtid(p2, 1), "85", 1);
+    sql += ins(100'000'000, "130000000", nsys::number(nsys::NvtxEventType::PushPopRange), "NULL", gtid(p1, 1), "85", 1);
+    sql += ins(200'000'000, "260000000", nsys::number(nsys::NvtxEventType::PushPopRange), "NULL", gtid(p1, 1), "85", 1);
+    sql += ins(300'000'000, "310000000", nsys::number(nsys::NvtxEventType::PushPopRange), "'step'", gtid(p1, 1), "NULL",
+               1);
+    sql += ins(300'000'000, "340000000", nsys::number(nsys::NvtxEventType::StartEndRange), "'step'", gtid(p1, 1),
+               "NULL", 1, gtid(p1, 2));
+    sql += ins(400'000'000, "420000000", nsys::number(nsys::NvtxEventType::StartEndRange), "'step'", gtid(p1, 2),
+               "NULL", 1);
+    sql += ins(500'000'000, "505000000", nsys::number(nsys::NvtxEventType::NvtxtPushPop), "'nvtxt push'", gtid(p1, 1),
+               "NULL", 0);
+    sql += ins(600'000'000, "607000000", nsys::number(nsys::NvtxEventType::NvtxtStartEnd), "'nvtxt start'", gtid(p1, 1),
+               "NULL", 0);
+    sql += ins(700'000'000, "700000100", nsys::number(nsys::NvtxEventType::PushPopRange), "'MPI_Send'", gtid(p1, 1),
+               "NULL", 0);
+    sql += ins(800'000'000, "800500000", nsys::number(nsys::NvtxEventType::PushPopRange), "'orphan'", gtid(p2, 1),
+               "NULL", 1);
+    sql +=
+        ins(900'000'000, "903000000", nsys::number(nsys::NvtxEventType::StartEndRange), "NULL", gtid(p2, 1), "85", 1);
     if (unended)
-        sql += ins(1'500'000'000, "NULL", 59, "'open'", gtid(p2, 1), "NULL", 0);
+        sql += ins(1'500'000'000, "NULL", nsys::number(nsys::NvtxEventType::PushPopRange), "'open'", gtid(p2, 1),
+                   "NULL", 0);
     const bool ok = sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr) == SQLITE_OK;
     sqlite3_close(db);
     return ok;
@@ -278,7 +283,7 @@ private slots:
         QTest::addColumn<QString>("path");
         const QStringList files = nvtxExports();
         QVERIFY(files.size() >= 6); // dlprof, four extrap sweeps, saxpy
-        QVERIFY(files.contains(sqlref::nsysDir() + "/" + kSaxpy));
+        QVERIFY(files.contains(ps::test::nsysDir() + "/" + kSaxpy));
         for (const QString &f : files)
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
         QTest::newRow("variant (processes, styles)") << m_variant;
@@ -416,11 +421,11 @@ private slots:
         for (auto &r : reports)
             QVERIFY(r);
         const StatsResult s = summarize(reports, StatsKind::KernelSum);
-        std::map<std::string, sqlref::Db::Row> all;
+        std::map<std::string, ps::test::SqlRef::SummaryRow> all;
         size_t perReportRows = 0;
         for (int fi = 0; fi < files.size(); ++fi) {
-            sqlref::Db db((sqlref::nsysDir() + "/" + files[fi]).toStdString());
-            const auto rows = db.rows(kKernelSql);
+            ps::test::SqlRef db((ps::test::nsysDir() + "/" + files[fi]).toStdString());
+            const auto rows = db.summaryRows(kKernelSql);
             perReportRows += rows.size();
             int64_t fileTotal = 0;
             for (const auto &row : rows)
@@ -467,10 +472,10 @@ private slots:
     // The window is [t0, t1) on the shared axis, over event starts; offsets move each input.
     void windowAndOffsets()
     {
-        const QString path = sqlref::nsysDir() + "/" + kSaxpy;
+        const QString path = ps::test::nsysDir() + "/" + kSaxpy;
         const ReportPtr rep = load(path);
         QVERIFY(rep);
-        sqlref::Db db(path.toStdString());
+        ps::test::SqlRef db(path.toStdString());
         // t0: the start of the second MPI_Send; t1: the start of the third "saxpy" range.
         const int64_t t0 =
             *db.scalar("SELECT start FROM NVTX_EVENTS WHERE textId = 85 ORDER BY start LIMIT 1 OFFSET 1");
@@ -520,10 +525,10 @@ private slots:
         o.offsets = {off};
         o.window = StatsWindow{t0 + off, t1 + off};
         const StatsResult k = summarize(one, StatsKind::KernelSum, o);
-        const auto kref =
-            db.rows(std::string(kKernelSql)
-                        .replace(std::string(kKernelSql).find(" GROUP BY"), 0,
-                                 " WHERE k.start >= " + std::to_string(t0) + " AND k.start < " + std::to_string(t1)));
+        const auto kref = db.summaryRows(
+            std::string(kKernelSql)
+                .replace(std::string(kKernelSql).find(" GROUP BY"), 0,
+                         " WHERE k.start >= " + std::to_string(t0) + " AND k.start < " + std::to_string(t1)));
         QVERIFY(!kref.empty());
         QCOMPARE(k.overall.size(), kref.size());
         for (const auto &e : kref) {
@@ -617,7 +622,7 @@ private slots:
         reports.push_back(load(m_variant)); // rows in both styles
         std::vector<RefRows> refs;
         for (const QString &f : files)
-            refs.push_back(nvtxSumRef(sqlref::nsysDir() + "/" + f));
+            refs.push_back(nvtxSumRef(ps::test::nsysDir() + "/" + f));
         refs.push_back(nvtxSumRef(m_variant));
         const auto rows = compareReports(reports, StatsKind::NvtxSum);
         QVERIFY(!rows.empty());

@@ -6,9 +6,11 @@
 // stay absolute, with UTC origin 0, and still land at the same UTC position.
 
 #include "core/trace/alignment.h"
+#include "core/trace/nsys/nvtxeventtype.h"
 #include "core/trace/traceloader.h"
-#include "sqlref.h"
 #include "tests/support/clirun.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <sqlite3.h>
 
@@ -20,6 +22,8 @@
 #include <QtTest>
 
 using namespace ps::core::trace;
+
+namespace nsys = ps::core::trace::nsys;
 
 namespace {
 
@@ -138,8 +142,8 @@ private slots:
         QFETCH(QString, sample);
         QFETCH(int, marker);
         QFETCH(QString, anchor);
-        const QString original = sqlref::nsysDir() + "/" + sample;
-        const int64_t utc = *sqlref::Db(original.toStdString())
+        const QString original = ps::test::nsysDir() + "/" + sample;
+        const int64_t utc = *ps::test::SqlRef(original.toStdString())
                                  .scalar("SELECT utcEpochNs FROM "
                                          "TARGET_INFO_SESSION_START_TIME");
         QVERIFY(utc > int64_t(1e18));
@@ -150,9 +154,9 @@ private slots:
         QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner));
         QVERIFY(normalize(copy, utc, Marker(marker)) >= 3);
         // The rewrite did what --ts-normalize does: absolute times, past 1e17.
-        const sqlref::Db check(copy.toStdString());
+        const ps::test::SqlRef check(copy.toStdString());
         for (const char *t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "OSRT_API"})
-            if (check.hasTable(t) && check.count(t) > 0)
+            if (check.hasTable(t) && check.countWhere(t) > 0)
                 QVERIFY(*check.scalar(std::string("SELECT min(start) FROM ") + t) > int64_t(1e17));
 
         std::string error;
@@ -222,8 +226,8 @@ private slots:
     // The rule must not fire on an ordinary export: relative times, utcEpochNs added by alignment.
     void ordinaryExportUntouched()
     {
-        const QString original = sqlref::nsysDir() + "/extrap__concurrent.s1.sqlite";
-        const sqlref::Db db(original.toStdString());
+        const QString original = ps::test::nsysDir() + "/extrap__concurrent.s1.sqlite";
+        const ps::test::SqlRef db(original.toStdString());
         std::string error;
         ReportPtr a = load(original, error);
         QVERIFY2(a, error.c_str());
@@ -234,8 +238,8 @@ private slots:
                                                     "CUPTI_ACTIVITY_KIND_MEMSET UNION ALL SELECT start FROM "
                                                     "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION UNION ALL SELECT start FROM "
                                                     "CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass IN (0,1) UNION ALL "
-                                                    "SELECT start FROM NVTX_EVENTS WHERE eventType IN "
-                                                    "(34,59,60,70,71))"));
+                                                    "SELECT start FROM NVTX_EVENTS WHERE eventType IN (" +
+                                                    nsys::drawnTypesSql() + "))"));
         QVERIFY(a->store->firstStart() < int64_t(1e17));
     }
 };

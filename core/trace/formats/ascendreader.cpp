@@ -1,7 +1,7 @@
 #include "core/trace/formats/ascendreader.h"
 
 #include "core/trace/formats/formatutil.h"
-#include "core/trace/sqlitedb.h"
+#include "core/trace/readonlysqlite.h"
 
 #include <sqlite3.h>
 
@@ -15,7 +15,6 @@ using namespace formats;
 
 namespace {
 
-constexpr int kPollRows = 16384;
 constexpr int64_t kNone = 4294967295; // Ascend's "no value" sentinel
 
 // aux of CANN calls and device tasks: connectionId + 1, because Ascend numbers connections from
@@ -37,7 +36,7 @@ uint32_t tidOf(int64_t globalTid)
 class Reader
 {
 public:
-    Reader(const std::string &path, const SqliteDb &db, const std::set<std::string> &tables, StoreBuilder &b,
+    Reader(const std::string &path, const ReadOnlySqlite &db, const std::set<std::string> &tables, StoreBuilder &b,
            ReportMeta &meta, const ReadContext &ctx)
         : m_path(path), m_db(db), m_tables(tables), m_b(b), m_meta(meta), m_ctx(ctx)
     {
@@ -72,7 +71,7 @@ private:
     std::string readCommunication();
 
     const std::string &m_path;
-    const SqliteDb &m_db;
+    const ReadOnlySqlite &m_db;
     const std::set<std::string> &m_tables;
     StoreBuilder &m_b;
     ReportMeta &m_meta;
@@ -309,15 +308,8 @@ bool AscendReader::probe(std::string_view path, std::string_view head) const
 
 std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportMeta &meta, const ReadContext &ctx) const
 {
-    std::optional<int> rank;
-    return readWithRank(path, b, meta, ctx, rank);
-}
-
-std::string AscendReader::readWithRank(const std::string &path, StoreBuilder &b, ReportMeta &meta,
-                                       const ReadContext &ctx, std::optional<int> &rank) const
-{
     meta.format = TraceFormat::AscendDb;
-    SqliteDb db;
+    ReadOnlySqlite db;
     if (std::string err = db.open(path); !err.empty())
         return err;
     std::string error;
@@ -325,7 +317,7 @@ std::string AscendReader::readWithRank(const std::string &path, StoreBuilder &b,
     if (!error.empty())
         return error + " (expected an Ascend profiler database)";
     const std::string name = path.substr(path.find_last_of('/') + 1);
-    rank = numberAfter(name, "ascend_pytorch_profiler_");
+    std::optional<int> rank = numberAfter(name, "ascend_pytorch_profiler_");
     if (tables.count("StepTraceTime") && !tables.count("STRING_IDS")) {
         meta.warnings.push_back("an Ascend analysis.db holds communication analysis, not a timeline: open the "
                                 "ascend_pytorch_profiler_<rank>.db beside it");

@@ -35,10 +35,8 @@ public:
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;
-    // read(), also giving the rank: from the name ascend_pytorch_profiler_<rank>.db, else from
-    // RANK_DEVICE_MAP when it has exactly one row.
-    std::string readWithRank(const std::string &path, StoreBuilder &builder, ReportMeta &meta, const ReadContext &ctx,
-                             std::optional<int> &rank) const;
+    // meta.rank: from the name ascend_pytorch_profiler_<rank>.db, else from RANK_DEVICE_MAP when
+    // it has exactly one row.
 };
 
 } // namespace ps::core::trace

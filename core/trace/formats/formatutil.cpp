@@ -1,6 +1,6 @@
 #include "core/trace/formats/formatutil.h"
 
-#include "core/trace/sqlitedb.h"
+#include "core/trace/readonlysqlite.h"
 
 #include <charconv>
 
@@ -8,7 +8,7 @@ namespace ps::core::trace::formats {
 
 std::set<std::string> sqliteTableNames(const std::string &path)
 {
-    SqliteDb db;
+    ReadOnlySqlite db;
     if (!db.open(path).empty())
         return {};
     std::string error;

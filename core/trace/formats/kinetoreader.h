@@ -25,11 +25,12 @@
 //
 // Time: ns = µs text converted exactly (kinetotime.h). Epoch timestamps (>= 1e14 µs) give
 // utcStartNs 0; relative ones take baseTimeNanoseconds as the origin; relative without a base
-// have no origin (warning).
+// have no origin (warning). meta.rank: distributedInfo.rank, else "rank-N"/"rank_N" in the name.
+//
+// Units: kinetoevent (JSON decoding), kinetoingest (tracks, GPU<->CPU correlation), kinetoheader
+// (the keys outside traceEvents); this file streams and applies the time base.
 
 #include "core/trace/tracereader.h"
-
-#include <optional>
 
 namespace ps::core::trace {
 
@@ -40,9 +41,6 @@ public:
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;
-    // read(), also giving the rank: distributedInfo.rank, else "rank-N"/"rank_N" in the name.
-    std::string readWithRank(const std::string &path, StoreBuilder &builder, ReportMeta &meta, const ReadContext &ctx,
-                             std::optional<int> &rank) const;
 };
 
 } // namespace ps::core::trace

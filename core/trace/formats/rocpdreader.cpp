@@ -1,7 +1,7 @@
 #include "core/trace/formats/rocpdreader.h"
 
 #include "core/trace/formats/formatutil.h"
-#include "core/trace/sqlitedb.h"
+#include "core/trace/readonlysqlite.h"
 
 #include <sqlite3.h>
 
@@ -14,14 +14,12 @@ using namespace formats;
 
 namespace {
 
-constexpr int kPollRows = 16384;
-
 // Resolves rocpd table names and their columns: the view when present, else the physical
 // table with the DB's uuid suffix.
 class Schema
 {
 public:
-    Schema(const SqliteDb &db, const std::set<std::string> &tables, std::string uuid)
+    Schema(const ReadOnlySqlite &db, const std::set<std::string> &tables, std::string uuid)
         : m_db(db), m_tables(tables), m_uuid(std::move(uuid))
     {
     }
@@ -49,7 +47,7 @@ public:
     bool has(const std::string &base, const char *col) { return columns(base).count(col) > 0; }
 
 private:
-    const SqliteDb &m_db;
+    const ReadOnlySqlite &m_db;
     const std::set<std::string> &m_tables;
     std::string m_uuid;
     std::map<std::string, std::set<std::string>> m_columns;
@@ -150,7 +148,7 @@ uint16_t copyKind(bool srcGpu, bool dstGpu, int64_t srcAgent, int64_t dstAgent)
 struct Context
 {
     const std::string &path;
-    const SqliteDb &db;
+    const ReadOnlySqlite &db;
     StoreBuilder &b;
     ReportMeta &meta;
     const ReadContext &ctx;
@@ -341,6 +339,88 @@ std::string readMarks(Context &c, Schema &sc)
     });
 }
 
+// Metadata: schema_version and the uuid that suffixes the physical tables.
+std::map<std::string, std::string> readMetadata(const ReadOnlySqlite &db, const std::set<std::string> &tables)
+{
+    std::map<std::string, std::string> metadata;
+    std::string name = tables.count("rocpd_metadata") ? "rocpd_metadata" : "";
+    for (const auto &n : tables)
+        if (name.empty() && n.rfind("rocpd_metadata_", 0) == 0)
+            name = n;
+    if (name.empty())
+        return metadata;
+    std::string error;
+    SqliteStmt s = db.prepare("SELECT tag, value FROM `" + name + "`", error);
+    while (s.get() && s.step())
+        metadata[std::string(s.text(0))] = std::string(s.text(1));
+    return metadata;
+}
+
+// The host name into meta, and the agents (CPU/GPU, index) by id; GPUs also into meta.gpus.
+std::map<int64_t, Agent> readHostAndAgents(const ReadOnlySqlite &db, Schema &sc, ReportMeta &meta)
+{
+    std::string error;
+    if (!sc.table("rocpd_info_node").empty() && sc.has("rocpd_info_node", "hostname")) {
+        SqliteStmt s = db.prepare("SELECT hostname FROM " + sc.table("rocpd_info_node") + " LIMIT 1", error);
+        if (s.get() && s.step())
+            meta.host = std::string(s.text(0));
+    }
+    std::map<int64_t, Agent> agents;
+    if (sc.table("rocpd_info_agent").empty())
+        return agents;
+    auto col = [&](const char *n, const char *fallback) {
+        return sc.has("rocpd_info_agent", n) ? std::string("\"") + n + "\"" : std::string(fallback);
+    };
+    SqliteStmt s = db.prepare("SELECT id, " + col("type", "''") + ", " + col("type_index", "0") + ", " +
+                                  col("product_name", "''") + ", " + col("name", "''") + " FROM " +
+                                  sc.table("rocpd_info_agent") + " ORDER BY id",
+                              error);
+    while (s.get() && s.step()) {
+        Agent a{isGpuAgent(s.text(1)), uint32_t(s.int64(2))};
+        agents[s.int64(0)] = a;
+        if (a.gpu)
+            meta.gpus.push_back({a.index, std::string(s.text(3).empty() ? s.text(4) : s.text(3)), {}, {}});
+    }
+    return agents;
+}
+
+// Rows to read, for progress.
+size_t countEventRows(const ReadOnlySqlite &db, Schema &sc)
+{
+    size_t rows = 1;
+    std::string error;
+    for (const char *t : {"rocpd_region", "rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_sample"}) {
+        if (sc.table(t).empty())
+            continue;
+        SqliteStmt s = db.prepare("SELECT count(*) FROM " + sc.table(t), error);
+        if (s.get() && s.step())
+            rows += size_t(s.int64(0));
+    }
+    return rows;
+}
+
+// Names: OS pid -> command, (pid, tid) -> thread name, for the processes with events.
+void readProcessAndThreadNames(Context &c, Schema &sc)
+{
+    std::string error;
+    if (!sc.table("rocpd_info_process").empty() && sc.has("rocpd_info_process", "command")) {
+        SqliteStmt s = c.db.prepare("SELECT pid, command FROM " + sc.table("rocpd_info_process"), error);
+        while (s.get() && s.step())
+            if (c.pids.count(uint32_t(s.int64(0))) && !s.isNull(1)) {
+                std::string_view cmd = s.text(1);
+                cmd = cmd.substr(0, cmd.find(' ')); // the executable, not its arguments
+                c.b.setProcessName(uint32_t(s.int64(0)), c.b.intern(cmd.substr(cmd.find_last_of('/') + 1)));
+            }
+    }
+    if (!sc.table("rocpd_info_thread").empty() && sc.has("rocpd_info_thread", "name")) {
+        Query q(sc, "rocpd_info_thread");
+        q.join("rocpd_info_process", "P", "M.pid", "rocpd_info_thread", "M");
+        SqliteStmt s = c.db.prepare("SELECT P.pid, M.tid, M.name" + q.from() + " WHERE M.name IS NOT NULL", error);
+        while (s.get() && s.step())
+            c.b.setThreadName(uint32_t(s.int64(0)), uint32_t(s.int64(1)), c.b.intern(s.text(2)));
+    }
+}
+
 } // namespace
 
 bool RocpdReader::probe(std::string_view path, std::string_view head) const
@@ -357,7 +437,7 @@ bool RocpdReader::probe(std::string_view path, std::string_view head) const
 std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMeta &meta, const ReadContext &ctx) const
 {
     meta.format = TraceFormat::Rocpd;
-    SqliteDb db;
+    ReadOnlySqlite db;
     if (std::string err = db.open(path); !err.empty())
         return err;
     std::string error;
@@ -368,57 +448,16 @@ std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMe
         return path + ": a legacy rocmProfileData (RPD) trace (rocpd_op/rocpd_api tables); only rocprofv3's rocpd "
                       "format is read";
 
-    // Metadata: schema_version and the uuid that suffixes the physical tables.
-    std::map<std::string, std::string> metadata;
-    for (const char *t : {"rocpd_metadata"}) {
-        std::string name = tables.count(t) ? t : "";
-        for (const auto &n : tables)
-            if (name.empty() && n.rfind("rocpd_metadata_", 0) == 0)
-                name = n;
-        if (name.empty())
-            continue;
-        SqliteStmt s = db.prepare("SELECT tag, value FROM `" + name + "`", error);
-        while (s.get() && s.step())
-            metadata[std::string(s.text(0))] = std::string(s.text(1));
-    }
+    std::map<std::string, std::string> metadata = readMetadata(db, tables);
     Schema sc(db, tables, metadata["uuid"]);
     meta.schemaVersion = metadata["schema_version"];
     if (sc.table("rocpd_region").empty() && sc.table("rocpd_kernel_dispatch").empty())
         return path + ": not a rocpd database (no rocpd_region or rocpd_kernel_dispatch view or table)";
-    const bool v4 = !sc.table("rocpd_timestamp").empty();
     if (meta.schemaVersion.empty())
-        meta.schemaVersion = v4 ? "4" : "3";
+        meta.schemaVersion = sc.table("rocpd_timestamp").empty() ? "3" : "4";
+    const std::map<int64_t, Agent> agents = readHostAndAgents(db, sc, meta);
 
-    if (!sc.table("rocpd_info_node").empty() && sc.has("rocpd_info_node", "hostname")) {
-        SqliteStmt s = db.prepare("SELECT hostname FROM " + sc.table("rocpd_info_node") + " LIMIT 1", error);
-        if (s.get() && s.step())
-            meta.host = std::string(s.text(0));
-    }
-    std::map<int64_t, Agent> agents;
-    if (!sc.table("rocpd_info_agent").empty()) {
-        auto col = [&](const char *n, const char *fallback) {
-            return sc.has("rocpd_info_agent", n) ? std::string("\"") + n + "\"" : std::string(fallback);
-        };
-        SqliteStmt s = db.prepare("SELECT id, " + col("type", "''") + ", " + col("type_index", "0") + ", " +
-                                      col("product_name", "''") + ", " + col("name", "''") + " FROM " +
-                                      sc.table("rocpd_info_agent") + " ORDER BY id",
-                                  error);
-        while (s.get() && s.step()) {
-            Agent a{isGpuAgent(s.text(1)), uint32_t(s.int64(2))};
-            agents[s.int64(0)] = a;
-            if (a.gpu)
-                meta.gpus.push_back({a.index, std::string(s.text(3).empty() ? s.text(4) : s.text(3)), {}, {}});
-        }
-    }
-
-    Context c{path, db, b, meta, ctx, {}, 0, 1};
-    for (const char *t : {"rocpd_region", "rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_sample"}) {
-        if (sc.table(t).empty())
-            continue;
-        SqliteStmt s = db.prepare("SELECT count(*) FROM " + sc.table(t), error);
-        if (s.get() && s.step())
-            c.rowsTotal += size_t(s.int64(0));
-    }
+    Context c{path, db, b, meta, ctx, {}, 0, countEventRows(db, sc)};
     for (auto step : {readRegions, readMarks})
         if (std::string err = step(c, sc); !err.empty())
             return err;
@@ -426,24 +465,7 @@ std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMe
         return err;
     if (std::string err = readCopies(c, sc, agents); !err.empty())
         return err;
-
-    // Names: OS pid -> command, (pid, tid) -> thread name.
-    if (!sc.table("rocpd_info_process").empty() && sc.has("rocpd_info_process", "command")) {
-        SqliteStmt s = db.prepare("SELECT pid, command FROM " + sc.table("rocpd_info_process"), error);
-        while (s.get() && s.step())
-            if (c.pids.count(uint32_t(s.int64(0))) && !s.isNull(1)) {
-                std::string_view cmd = s.text(1);
-                cmd = cmd.substr(0, cmd.find(' ')); // the executable, not its arguments
-                b.setProcessName(uint32_t(s.int64(0)), b.intern(cmd.substr(cmd.find_last_of('/') + 1)));
-            }
-    }
-    if (!sc.table("rocpd_info_thread").empty() && sc.has("rocpd_info_thread", "name")) {
-        Query q(sc, "rocpd_info_thread");
-        q.join("rocpd_info_process", "P", "M.pid", "rocpd_info_thread", "M");
-        SqliteStmt s = db.prepare("SELECT P.pid, M.tid, M.name" + q.from() + " WHERE M.name IS NOT NULL", error);
-        while (s.get() && s.step())
-            b.setThreadName(uint32_t(s.int64(0)), uint32_t(s.int64(1)), b.intern(s.text(2)));
-    }
+    readProcessAndThreadNames(c, sc);
     meta.pids.assign(c.pids.begin(), c.pids.end());
     meta.warnings.push_back("no UTC origin: rocpd timestamps are CLOCK_BOOTTIME ns (time since the host booted); "
                             "align by start or on an anchor event");

@@ -42,7 +42,6 @@ std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
     for (;;) {
         if (buf.size() < len + m_block)
             buf.resize(len + m_block);
-        m_peak = std::max(m_peak, buf.size());
         const size_t got = src.read(buf.data() + len, m_block);
         if (!src.error().empty())
             return src.error();

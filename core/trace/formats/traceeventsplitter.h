@@ -33,15 +33,11 @@ public:
     // The document without its events, e.g. {"schemaVersion": 1, "traceEvents": [], ...}; "[]"
     // for a bare array. Valid after run().
     const std::string &header() const { return m_header; }
-    bool bareArray() const { return m_top == '['; }
-    // Peak bytes held in the read buffer (for the benchmark's memory accounting).
-    size_t peakBuffer() const { return m_peak; }
 
 private:
     size_t m_block;
     std::string m_header;
     char m_top = 0;
-    size_t m_peak = 0;
 };
 
 } // namespace ps::core::trace::formats

@@ -12,6 +12,7 @@
 // Demo data is generated once under DIR (default /tmp/ps-bench-trace) and reused.
 
 #include "core/demo/demorun.h"
+#include "core/trace/readonlysqlite.h"
 #include "core/trace/traceloader.h"
 
 #include <sqlite3.h>
@@ -90,7 +91,7 @@ size_t baselineRead(const std::vector<std::string> &files)
     size_t rows = 0;
     for (const std::string &f : files) {
         sqlite3 *db = nullptr;
-        const std::string uri = "file:" + f + "?mode=ro&immutable=1";
+        const std::string uri = sqliteReadOnlyUri(f);
         if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
             std::fprintf(stderr, "baseline: cannot open %s\n", f.c_str());
             std::exit(1);

@@ -1,4 +1,4 @@
-#include "core/trace/sqlitedb.h"
+#include "core/trace/readonlysqlite.h"
 
 #include <sqlite3.h>
 
@@ -59,7 +59,7 @@ void SqliteStmt::bind(int index, int64_t v)
     sqlite3_bind_int64(m_s, index, v);
 }
 
-SqliteDb::~SqliteDb()
+ReadOnlySqlite::~ReadOnlySqlite()
 {
     if (m_db)
         sqlite3_close_v2(m_db);
@@ -80,7 +80,7 @@ std::string sqliteReadOnlyUri(const std::string &path)
     return uri + "?mode=ro&immutable=1";
 }
 
-std::string SqliteDb::open(const std::string &path)
+std::string ReadOnlySqlite::open(const std::string &path)
 {
     // Readers run on several threads at once; SQLite's memory statistics take a global mutex
     // on every allocation. Only possible before SQLite initialises (else a harmless MISUSE).
@@ -107,7 +107,7 @@ std::string SqliteDb::open(const std::string &path)
     return {};
 }
 
-SqliteStmt SqliteDb::prepare(const std::string &sql, std::string &error) const
+SqliteStmt ReadOnlySqlite::prepare(const std::string &sql, std::string &error) const
 {
     sqlite3_stmt *s = nullptr;
     if (sqlite3_prepare_v2(m_db, sql.c_str(), int(sql.size()), &s, nullptr) != SQLITE_OK) {
@@ -117,12 +117,12 @@ SqliteStmt SqliteDb::prepare(const std::string &sql, std::string &error) const
     return SqliteStmt(s);
 }
 
-std::string SqliteDb::lastError() const
+std::string ReadOnlySqlite::lastError() const
 {
     return m_path + ": " + (m_db ? sqlite3_errmsg(m_db) : "not open");
 }
 
-std::set<std::string> SqliteDb::tables(std::string &error) const
+std::set<std::string> ReadOnlySqlite::tables(std::string &error) const
 {
     std::set<std::string> out;
     SqliteStmt s = prepare("SELECT name FROM sqlite_master WHERE type IN ('table','view')", error);
@@ -135,7 +135,7 @@ std::set<std::string> SqliteDb::tables(std::string &error) const
     return out;
 }
 
-std::vector<std::string> SqliteDb::columns(const std::string &table) const
+std::vector<std::string> ReadOnlySqlite::columns(const std::string &table) const
 {
     std::vector<std::string> out;
     std::string error;
@@ -146,6 +146,12 @@ std::vector<std::string> SqliteDb::columns(const std::string &table) const
     while (s.step())
         out.emplace_back(s.text(0));
     return out;
+}
+
+std::set<std::string> ReadOnlySqlite::columnSet(const std::string &table) const
+{
+    const std::vector<std::string> names = columns(table);
+    return {names.begin(), names.end()};
 }
 
 } // namespace ps::core::trace

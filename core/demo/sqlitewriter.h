@@ -13,15 +13,15 @@ struct sqlite3_stmt;
 
 namespace ps::core::demo {
 
-class SqliteDb;
+class SqliteWriter;
 
-class SqliteStatement
+class WriteStatement
 {
 public:
-    SqliteStatement(SqliteDb &db, const char *sql);
-    ~SqliteStatement();
-    SqliteStatement(const SqliteStatement &) = delete;
-    SqliteStatement &operator=(const SqliteStatement &) = delete;
+    WriteStatement(SqliteWriter &db, const char *sql);
+    ~WriteStatement();
+    WriteStatement(const WriteStatement &) = delete;
+    WriteStatement &operator=(const WriteStatement &) = delete;
 
     // Parameters are 1-based, as in sqlite3_bind_*.
     void bind(int index, int64_t value);
@@ -32,17 +32,17 @@ public:
     void run();
 
 private:
-    SqliteDb &m_db;
+    SqliteWriter &m_db;
     sqlite3_stmt *m_stmt = nullptr;
 };
 
-class SqliteDb
+class SqliteWriter
 {
 public:
-    SqliteDb() = default;
-    ~SqliteDb();
-    SqliteDb(const SqliteDb &) = delete;
-    SqliteDb &operator=(const SqliteDb &) = delete;
+    SqliteWriter() = default;
+    ~SqliteWriter();
+    SqliteWriter(const SqliteWriter &) = delete;
+    SqliteWriter &operator=(const SqliteWriter &) = delete;
 
     // Creates (or truncates) `path` and tunes the connection for a one-shot bulk write: no
     // journal, no fsync until close. Returns false with error() set.

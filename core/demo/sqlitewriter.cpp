@@ -1,4 +1,4 @@
-#include "core/demo/sqlitedb.h"
+#include "core/demo/sqlitewriter.h"
 
 #include <sqlite3.h>
 
@@ -6,7 +6,7 @@
 
 namespace ps::core::demo {
 
-SqliteStatement::SqliteStatement(SqliteDb &db, const char *sql) : m_db(db)
+WriteStatement::WriteStatement(SqliteWriter &db, const char *sql) : m_db(db)
 {
     if (sqlite3_prepare_v2(db.handle(), sql, -1, &m_stmt, nullptr) != SQLITE_OK) {
         db.fail(std::string("cannot prepare statement: ") + sqlite3_errmsg(db.handle()));
@@ -14,36 +14,36 @@ SqliteStatement::SqliteStatement(SqliteDb &db, const char *sql) : m_db(db)
     }
 }
 
-SqliteStatement::~SqliteStatement()
+WriteStatement::~WriteStatement()
 {
     sqlite3_finalize(m_stmt);
 }
 
-void SqliteStatement::bind(int index, int64_t value)
+void WriteStatement::bind(int index, int64_t value)
 {
     if (m_stmt)
         sqlite3_bind_int64(m_stmt, index, value);
 }
 
-void SqliteStatement::bind(int index, double value)
+void WriteStatement::bind(int index, double value)
 {
     if (m_stmt)
         sqlite3_bind_double(m_stmt, index, value);
 }
 
-void SqliteStatement::bind(int index, std::string_view text)
+void WriteStatement::bind(int index, std::string_view text)
 {
     if (m_stmt)
         sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
 
-void SqliteStatement::bindNull(int index)
+void WriteStatement::bindNull(int index)
 {
     if (m_stmt)
         sqlite3_bind_null(m_stmt, index);
 }
 
-void SqliteStatement::run()
+void WriteStatement::run()
 {
     if (!m_stmt)
         return;
@@ -53,13 +53,13 @@ void SqliteStatement::run()
     sqlite3_reset(m_stmt);
 }
 
-SqliteDb::~SqliteDb()
+SqliteWriter::~SqliteWriter()
 {
     if (m_db)
         sqlite3_close(m_db);
 }
 
-bool SqliteDb::create(const std::string &path)
+bool SqliteWriter::create(const std::string &path)
 {
     std::remove(path.c_str());
     if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
@@ -74,7 +74,7 @@ bool SqliteDb::create(const std::string &path)
     return ok();
 }
 
-void SqliteDb::exec(const char *sql)
+void SqliteWriter::exec(const char *sql)
 {
     if (!m_db)
         return;
@@ -85,7 +85,7 @@ void SqliteDb::exec(const char *sql)
     }
 }
 
-bool SqliteDb::close()
+bool SqliteWriter::close()
 {
     if (m_db && sqlite3_close(m_db) != SQLITE_OK)
         fail(std::string("cannot close database: ") + sqlite3_errmsg(m_db));
@@ -93,7 +93,7 @@ bool SqliteDb::close()
     return ok();
 }
 
-void SqliteDb::fail(const std::string &what)
+void SqliteWriter::fail(const std::string &what)
 {
     if (m_error.empty())
         m_error = what;

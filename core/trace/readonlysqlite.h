@@ -1,7 +1,8 @@
 #pragma once
-// A minimal read-only SQLite connection for trace readers (internal to core/trace and usable by
-// the other SQLite-based readers): opened through a URI with mode=ro&immutable=1 so that the
-// input is never written and no -wal/-shm files appear beside it.
+// The read-only side of SQLite in ProfStudio: a connection for the trace readers (nsys, rocpd,
+// Ascend) and for tests that compute reference values by plain SQL. Opened through
+// sqliteReadOnlyUri() (mode=ro&immutable=1, the path escaped) so that the input is never written
+// and no -wal/-shm files appear beside it. Writing a database is core/demo's SqliteWriter.
 
 #include <cstdint>
 #include <optional>
@@ -26,7 +27,7 @@ public:
     SqliteStmt(const SqliteStmt &) = delete;
     SqliteStmt &operator=(const SqliteStmt &) = delete;
 
-    // true: a row is ready; false: done or error (see SqliteDb::lastError / stepError()).
+    // true: a row is ready; false: done or error (see ReadOnlySqlite::lastError / stepError()).
     bool step();
     int stepCode() const { return m_rc; }
     bool isNull(int col) const;
@@ -41,14 +42,14 @@ private:
     int m_rc = 0;
 };
 
-class SqliteDb
+class ReadOnlySqlite
 {
 public:
-    SqliteDb() = default;
-    ~SqliteDb();
-    SqliteDb(SqliteDb &&o) noexcept : m_db(o.m_db), m_path(std::move(o.m_path)) { o.m_db = nullptr; }
-    SqliteDb(const SqliteDb &) = delete;
-    SqliteDb &operator=(const SqliteDb &) = delete;
+    ReadOnlySqlite() = default;
+    ~ReadOnlySqlite();
+    ReadOnlySqlite(ReadOnlySqlite &&o) noexcept : m_db(o.m_db), m_path(std::move(o.m_path)) { o.m_db = nullptr; }
+    ReadOnlySqlite(const ReadOnlySqlite &) = delete;
+    ReadOnlySqlite &operator=(const ReadOnlySqlite &) = delete;
 
     // Opens `path` read-only and immutable. Returns "" or "PATH: reason".
     std::string open(const std::string &path);
@@ -63,6 +64,8 @@ public:
     std::set<std::string> tables(std::string &error) const;
     // Column names of a table, in order.
     std::vector<std::string> columns(const std::string &table) const;
+    // The same names as a set, to ask "does this schema have column X".
+    std::set<std::string> columnSet(const std::string &table) const;
 
 private:
     sqlite3 *m_db = nullptr;

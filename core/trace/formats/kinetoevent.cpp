@@ -1,0 +1,243 @@
+#include "core/trace/formats/kinetoevent.h"
+
+#include "core/trace/formats/kinetotime.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ps::core::trace::formats::kineto {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+std::string_view rawKey(od::field &f)
+{
+    const char *p = f.key().raw();
+    const void *q = std::memchr(p, '"', 64);
+    return q ? std::string_view(p, size_t(static_cast<const char *>(q) - p)) : std::string_view();
+}
+
+simdjson::error_code readId(od::value v, Id &out)
+{
+    od::json_type t;
+    if (auto e = v.type().get(t))
+        return e;
+    if (t == od::json_type::string) {
+        out.numeric = false;
+        if (auto e = v.get_string().get(out.str))
+            return e;
+        // Numeric strings are ids too.
+        int64_t n = 0;
+        bool digits = !out.str.empty() && out.str.size() < 19;
+        for (char c : out.str)
+            digits = digits && c >= '0' && c <= '9';
+        if (digits) {
+            for (char c : out.str)
+                n = n * 10 + (c - '0');
+            out.numeric = true;
+            out.num = n;
+        }
+        return simdjson::SUCCESS;
+    }
+    out.numeric = true;
+    int64_t n = 0;
+    if (v.get_int64().get(n) == simdjson::SUCCESS) {
+        out.num = n;
+        return simdjson::SUCCESS;
+    }
+    double d = 0;
+    if (auto e = v.get_double().get(d))
+        return e;
+    out.num = int64_t(d);
+    return simdjson::SUCCESS;
+}
+
+uint32_t launchDim(od::value v, uint32_t *xyz)
+{
+    od::array a;
+    if (v.get_array().get(a))
+        return 0;
+    uint32_t n = 0;
+    for (auto x : a) {
+        int64_t d = 0;
+        if (x.get_int64().get(d))
+            return n;
+        if (n < 3)
+            xyz[n] = uint32_t(d);
+        ++n;
+    }
+    return n;
+}
+
+simdjson::error_code readArgs(od::value v, Event &ev)
+{
+    od::object args;
+    if (auto e = v.get_object().get(args))
+        return e;
+    for (auto fr : args) {
+        od::field f;
+        if (auto e = std::move(fr).get(f))
+            return e;
+        const std::string_view k = rawKey(f);
+        if (k == "correlation") {
+            int64_t c = 0;
+            if (f.value().get_int64().get(c) == simdjson::SUCCESS)
+                ev.correlation = uint32_t(c);
+        } else if (k == "device") {
+            int64_t d = 0;
+            if (f.value().get_int64().get(d) == simdjson::SUCCESS)
+                ev.device = d;
+        } else if (k == "stream") {
+            int64_t s = 0;
+            if (f.value().get_int64().get(s) == simdjson::SUCCESS)
+                ev.stream = s;
+        } else if (k == "bytes") {
+            int64_t b = 0;
+            if (f.value().get_int64().get(b) == simdjson::SUCCESS)
+                ev.bytes = uint64_t(std::max<int64_t>(0, b));
+        } else if (k == "grid") {
+            uint32_t g[3] = {1, 1, 1};
+            if (launchDim(f.value(), g) > 0) {
+                ev.launch.gridX = g[0];
+                ev.launch.gridY = g[1];
+                ev.launch.gridZ = g[2];
+                ev.hasLaunch = true;
+            }
+        } else if (k == "block") {
+            uint32_t g[3] = {1, 1, 1};
+            if (launchDim(f.value(), g) > 0) {
+                ev.launch.blockX = g[0];
+                ev.launch.blockY = g[1];
+                ev.launch.blockZ = g[2];
+                ev.hasLaunch = true;
+            }
+        } else if (k == "name") {
+            std::string_view s;
+            if (f.value().get_string().get(s) == simdjson::SUCCESS)
+                ev.argName = s;
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code readEvent(od::object obj, Event &ev)
+{
+    for (auto fr : obj) {
+        od::field f;
+        if (auto e = std::move(fr).get(f))
+            return e;
+        const std::string_view k = rawKey(f);
+        if (k.empty())
+            continue;
+        switch (k[0]) {
+        case 'p':
+            if (k == "ph") {
+                std::string_view s;
+                if (auto e = f.value().get_string().get(s))
+                    return e;
+                ev.ph = s.empty() ? 0 : s[0];
+            } else if (k == "pid") {
+                if (auto e = readId(f.value(), ev.pid))
+                    return e;
+            }
+            break;
+        case 'c':
+            if (k == "cat") {
+                if (f.value().get_string().get(ev.cat) == simdjson::SUCCESS)
+                    ev.hasCat = true;
+            }
+            break;
+        case 'n':
+            if (k == "name") {
+                std::string_view s;
+                if (f.value().get_string().get(s) == simdjson::SUCCESS)
+                    ev.name = s;
+            }
+            break;
+        case 't':
+            if (k == "tid") {
+                if (auto e = readId(f.value(), ev.tid))
+                    return e;
+            } else if (k == "ts") {
+                ev.ts = microsTextToNs(f.value().raw_json_token());
+            }
+            break;
+        case 'd':
+            if (k == "dur") {
+                ev.dur = microsTextToNs(f.value().raw_json_token());
+            }
+            break;
+        case 'i':
+            if (k == "id") {
+                Id id;
+                if (readId(f.value(), id) == simdjson::SUCCESS)
+                    ev.flowId = id.numeric ? uint64_t(id.num) : std::hash<std::string_view>{}(id.str);
+            }
+            break;
+        case 'b':
+            if (k == "bp") {
+                std::string_view s;
+                if (f.value().get_string().get(s) == simdjson::SUCCESS)
+                    ev.bindEnclosing = s == "e";
+            }
+            break;
+        case 'a':
+            if (k == "args") {
+                // Only GPU work, API calls and metadata need args; skip them for the many CPU ops.
+                const Cat c = ev.hasCat ? catOf(ev.cat) : Cat::Other;
+                if (!ev.hasCat || ev.ph == 'M' || isGpuCat(c) || c == Cat::Runtime || c == Cat::Driver) {
+                    if (auto e = readArgs(f.value(), ev))
+                        return e;
+                }
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+} // namespace
+
+struct Decoder::Impl
+{
+    od::parser parser;
+    std::string padded;
+};
+
+Decoder::Decoder() : d(std::make_unique<Impl>())
+{
+}
+Decoder::~Decoder() = default;
+
+std::string Decoder::decodeBatch(std::string_view batch, EventSink &sink)
+{
+    // "[" batch "]" plus the zeroed padding simdjson reads ahead into.
+    std::string &padded = d->padded;
+    padded.resize(batch.size() + 2 + simdjson::SIMDJSON_PADDING);
+    padded[0] = '[';
+    std::memcpy(padded.data() + 1, batch.data(), batch.size());
+    padded[batch.size() + 1] = ']';
+    std::memset(padded.data() + batch.size() + 2, 0, simdjson::SIMDJSON_PADDING);
+    od::document doc;
+    od::array arr;
+    if (auto e = d->parser.iterate(padded.data(), batch.size() + 2, padded.size()).get(doc);
+        e || (e = doc.get_array().get(arr)))
+        return simdjson::error_message(e);
+    for (auto item : arr) {
+        od::object obj;
+        if (auto e = item.get_object().get(obj))
+            return simdjson::error_message(e);
+        Event ev;
+        if (auto e = readEvent(obj, ev))
+            return simdjson::error_message(e);
+        sink.event(ev);
+    }
+    return {};
+}
+
+} // namespace ps::core::trace::formats::kineto

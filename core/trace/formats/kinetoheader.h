@@ -1,0 +1,25 @@
+#pragma once
+// The keys of a Kineto trace outside traceEvents (baseTimeNanoseconds, distributedInfo,
+// deviceProperties, hostname, schemaVersion), as TraceEventSplitter hands them over.
+
+#include "core/trace/report.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ps::core::trace::formats::kineto {
+
+struct Header
+{
+    std::optional<int64_t> baseTimeNs;
+    std::optional<int> rank;
+    std::string schemaVersion;
+    std::string host;
+    std::vector<GpuInfo> gpus;
+};
+
+// "" or why the text is unreadable; a bare array has no header and is fine.
+std::string parseHeader(const std::string &text, Header &h);
+
+} // namespace ps::core::trace::formats::kineto

@@ -1,0 +1,171 @@
+#include "core/trace/nsys/nsysmetadata.h"
+
+#include "core/trace/nsys/nsystables.h"
+#include "core/trace/nsys/nvtxeventtype.h"
+#include "core/trace/readonlysqlite.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace ps::core::trace::nsys {
+
+namespace {
+
+std::map<std::string, std::string> readKeyValues(const ReadOnlySqlite &db, const std::string &table)
+{
+    std::map<std::string, std::string> out;
+    std::string error;
+    SqliteStmt s = db.prepare("SELECT name, value FROM \"" + table + "\"", error);
+    while (s.get() && s.step())
+        out[std::string(s.text(0))] = std::string(s.text(1));
+    return out;
+}
+
+// The table was renamed in 2023.4 (spec 1.1); older exports have neither. Returns whether the
+// export was made with --ts-normalize.
+bool readExportMetadata(const ReadOnlySqlite &db, const std::set<std::string> &tables, ReportMeta &meta)
+{
+    for (const char *mt : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
+        if (!tables.count(mt))
+            continue;
+        auto kv = readKeyValues(db, mt);
+        meta.exporterVersion = kv["EXPORT_PRODUCT_VERSION"];
+        meta.schemaVersion = kv["EXPORT_SCHEMA_VERSION"];
+        std::string normalize = kv["EXPORT_PARAM_TIME_NORMALIZE"];
+        std::transform(normalize.begin(), normalize.end(), normalize.begin(),
+                       [](unsigned char ch) { return char(std::tolower(ch)); });
+        return normalize == "true" || normalize == "1";
+    }
+    return false;
+}
+
+std::optional<int64_t> readSessionStart(const ReadOnlySqlite &db, const std::set<std::string> &tables)
+{
+    if (!tables.count("TARGET_INFO_SESSION_START_TIME") || db.columns("TARGET_INFO_SESSION_START_TIME").empty())
+        return std::nullopt;
+    std::string error;
+    SqliteStmt s = db.prepare("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1", error);
+    if (s.get() && s.step() && !s.isNull(0))
+        return s.int64(0);
+    return std::nullopt;
+}
+
+void readHostAndGpus(const ReadOnlySqlite &db, const std::set<std::string> &tables, ReportMeta &meta)
+{
+    std::string error;
+    if (tables.count("TARGET_INFO_SYSTEM_ENV")) {
+        SqliteStmt s = db.prepare("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname' LIMIT 1", error);
+        if (s.get() && s.step())
+            meta.host = std::string(s.text(0));
+    }
+    if (!tables.count("TARGET_INFO_GPU"))
+        return;
+    const std::set<std::string> c = db.columnSet("TARGET_INFO_GPU");
+    const std::string idCol = c.count("id") ? "id" : c.count("deviceId") ? "deviceId" : "0";
+    SqliteStmt s =
+        db.prepare("SELECT " + idCol + ", " + column(c, "name", "''") + ", " + column(c, "busLocation", "''") + ", " +
+                       column(c, "uuid", "''") + " FROM TARGET_INFO_GPU",
+                   error);
+    while (s.get() && s.step())
+        meta.gpus.push_back(
+            {uint32_t(s.int64(0)), std::string(s.text(1)), std::string(s.text(2)), std::string(s.text(3))});
+}
+
+void readThreadNames(const ReadOnlySqlite &db, const std::vector<NameId> &strings, StoreBuilder &b)
+{
+    std::string error;
+    SqliteStmt s = db.prepare("SELECT globalTid, nameId FROM ThreadNames", error);
+    while (s.get() && s.step())
+        b.setThreadName(pidOf(s.int64(0)), tidOf(s.int64(0)), mapString(strings, s.int64(1)));
+}
+
+void readProcessStreams(const ReadOnlySqlite &db, ReportMeta &meta)
+{
+    std::string error;
+    SqliteStmt s = db.prepare("SELECT ps.globalPid, f.value, c.value FROM ProcessStreams ps LEFT JOIN StringIds f "
+                              "ON f.id = ps.filenameId LEFT JOIN StringIds c ON c.id = ps.contentId",
+                              error);
+    while (s.get() && s.step())
+        meta.processStreams.push_back({pidOf(s.int64(0)), std::string(s.text(1)), std::string(s.text(2))});
+}
+
+void readNvtxScopeNames(const ReadOnlySqlite &db, const std::vector<NameId> &strings, StoreBuilder &b,
+                        NameTables &names)
+{
+    const std::set<std::string> c = db.columnSet("NVTX_EVENTS");
+    std::string error;
+    SqliteStmt s =
+        db.prepare("SELECT " + column(c, "eventType", "0") + ", " + column(c, "globalTid", "0") + ", " +
+                       column(c, "domainId", "0") + ", " + column(c, "category", "0") + ", " + column(c, "text") +
+                       ", " + column(c, "textId") + " FROM NVTX_EVENTS WHERE eventType IN (" +
+                       sqlList({NvtxEventType::Category, NvtxEventType::DomainCreate}) + ")",
+                   error);
+    while (s.get() && s.step()) {
+        const NameId n = !s.isNull(4) ? b.intern(s.text(4)) : mapString(strings, s.isNull(5) ? -1 : s.int64(5));
+        if (s.int64(0) == number(NvtxEventType::DomainCreate))
+            names.domainNames[{pidOf(s.int64(1)), s.int64(2)}] = n;
+        else
+            names.categoryNames[{pidOf(s.int64(1)), s.int64(2), s.int64(3)}] = n;
+    }
+}
+
+} // namespace
+
+std::string column(const std::set<std::string> &columns, const char *name, const char *fallback)
+{
+    return columns.count(name) ? std::string("\"") + name + "\"" : std::string(fallback);
+}
+
+SessionClock readReportMetadata(const ReadOnlySqlite &db, const std::set<std::string> &tables, ReportMeta &meta)
+{
+    SessionClock clock;
+    clock.normalizedExport = readExportMetadata(db, tables, meta);
+    clock.sessionStartUtc = readSessionStart(db, tables);
+    readHostAndGpus(db, tables, meta);
+    return clock;
+}
+
+std::string readStringTable(const ReadOnlySqlite &db, const std::set<std::string> &tables, StoreBuilder &b,
+                            std::vector<NameId> &strings)
+{
+    if (!tables.count("StringIds"))
+        return {};
+    std::string error;
+    SqliteStmt s = db.prepare("SELECT id, value FROM StringIds", error);
+    if (!s.get())
+        return error;
+    while (s.step()) {
+        const int64_t id = s.int64(0);
+        if (id < 0 || id > (int64_t(1) << 28))
+            continue; // nonsensical id; leave unnamed
+        if (size_t(id) >= strings.size())
+            strings.resize(size_t(id) + 1, kNoName);
+        strings[size_t(id)] = b.intern(s.text(1));
+    }
+    if (s.stepCode() != SQLITE_DONE)
+        return db.lastError() + " (reading StringIds)";
+    return {};
+}
+
+NameTables readNameTables(const ReadOnlySqlite &db, const std::set<std::string> &tables,
+                          const std::vector<NameId> &strings, StoreBuilder &b, ReportMeta &meta)
+{
+    NameTables names;
+    if (tables.count("ThreadNames"))
+        readThreadNames(db, strings, b);
+    if (tables.count("ProcessStreams"))
+        readProcessStreams(db, meta);
+    if (tables.count("PROCESSES")) {
+        std::string error;
+        SqliteStmt s = db.prepare("SELECT pid, name FROM PROCESSES", error);
+        while (s.get() && s.step())
+            names.processNames[uint32_t(s.int64(0))] = b.intern(s.text(1));
+    }
+    if (tables.count("NVTX_EVENTS"))
+        readNvtxScopeNames(db, strings, b, names);
+    return names;
+}
+
+} // namespace ps::core::trace::nsys
