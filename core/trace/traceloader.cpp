@@ -1,5 +1,7 @@
 #include "core/trace/traceloader.h"
 
+#include "core/trace/formats/formatutil.h"
+#include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/identity.h"
 #include "core/trace/tracecache.h"
 
@@ -24,7 +26,8 @@ bool looksLikeReport(const fs::path &p)
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
     };
     return endsWith(".sqlite") || endsWith(".db") || endsWith(".pt.trace.json") || endsWith(".pt.trace.json.gz") ||
-           endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") || endsWith(".qdrep");
+           endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") || endsWith(".qdrep") ||
+           endsWith("trace_events.jsonl"); // RLinf tracer; other .jsonl in a run folder are logs
 }
 
 bool isRegisteredFormat(const fs::path &p)
@@ -128,6 +131,7 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
     TraceCache cache(options.cacheDir, options.cacheMaxBytes);
 
     std::vector<ReportPtr> reports(n);
+    std::vector<std::vector<ReportPtr>> perWorker(n); // files split into one report per worker
     std::vector<std::string> errors(n);
     std::vector<double> fractions(n, 0.0);
     std::mutex progressMutex;
@@ -170,6 +174,15 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
             ctx.threads = perReport;
             ctx.splitRows = options.splitRows;
             ctx.progress = [&, i](double f) { report(i, f, false); };
+            // RLinf's tracer file holds every worker: one report each, not cached (a text read).
+            if (formats::endsWith(files[i], ".jsonl")) {
+                perWorker[i] = loadRlinfTraceReports(files[i], ctx, errors[i]);
+                for (const ReportPtr &r : perWorker[i])
+                    if (options.onReport)
+                        options.onReport(i, r);
+                report(i, 1.0, true);
+                continue;
+            }
             std::string error;
             ReportPtr r = loadReport(files[i], ctx, error);
             // A cache that cannot be written only costs the next open.
@@ -203,6 +216,8 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
     for (size_t i = 0; i < n; ++i) {
         if (reports[i])
             result.reports.push_back(reports[i]);
+        else if (!perWorker[i].empty())
+            result.reports.insert(result.reports.end(), perWorker[i].begin(), perWorker[i].end());
         else
             result.failures.push_back({files[i], errors[i].empty() ? files[i] + ": failed" : errors[i]});
     }

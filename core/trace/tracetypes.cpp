@@ -39,6 +39,8 @@ std::string_view traceFormatName(TraceFormat f)
         return "ascend-db";
     case TraceFormat::KinetoJson:
         return "kineto-json";
+    case TraceFormat::RlinfTracer:
+        return "rlinf-tracer";
     }
     return "unknown";
 }
