@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 namespace ps::core::trace {
 
@@ -102,7 +103,7 @@ std::string readFields(od::object obj, LineFields &f)
 {
     for (auto fieldResult : obj) {
         od::field field;
-        if (auto e = fieldResult.get(field))
+        if (auto e = std::move(fieldResult).get(field))
             return std::string("not JSON: ") + simdjson::error_message(e);
         std::string_view key;
         if (auto e = field.unescaped_key().get(key))
@@ -152,7 +153,9 @@ std::string parseLine(od::parser &parser, const char *data, size_t len, size_t c
     } catch (const simdjson::simdjson_error &e) {
         return std::string("not JSON: ") + e.what();
     }
-    if (!doc.at_end())
+    // Past the object's closing brace, a location still in bounds is another token.
+    const char *after = nullptr;
+    if (doc.current_location().get(after) == simdjson::SUCCESS)
         return "text after the JSON object";
     const char ph = f.ph.size() == 1 ? f.ph[0] : 0;
     if (ph != 'B' && ph != 'E' && ph != 'X' && ph != 'i' && ph != 'I' && ph != 'M') {
