@@ -24,7 +24,7 @@ namespace {
 const QString kTraces = QStringLiteral(PS_TESTDATA_DIR "/traces");
 constexpr long long kT0 = 1785578400000000; // 2026-08-01 10:00:00 UTC in µs
 
-QString event(const char *ph, const QString &name, const QString &cat, long long ts, const QString &pid)
+QString traceLine(const char *ph, const QString &name, const QString &cat, long long ts, const QString &pid)
 {
     return QStringLiteral(R"({"name": "%1", "cat": "%2", "ph": "%3", "ts": %4, "pid": "%5", "tid": "main"})")
         .arg(name, cat, QLatin1String(ph))
@@ -44,19 +44,19 @@ QString label(const QString &pid, long long ts)
 QStringList stepLines()
 {
     return {label("driver", kT0),
-            event("B", "step", "runner", kT0, "driver"),
+            traceLine("B", "step", "runner", kT0, "driver"),
             label("EnvGroup:0", kT0 + 5),
-            event("B", "interact", "EnvGroup", kT0 + 10, "EnvGroup:0"),
+            traceLine("B", "interact", "EnvGroup", kT0 + 10, "EnvGroup:0"),
             label("RolloutGroup:0", kT0 + 12),
-            event("B", "predict", "RolloutGroup", kT0 + 15, "RolloutGroup:0"),
-            event("E", "predict", "RolloutGroup", kT0 + 400, "RolloutGroup:0"),
-            event("E", "interact", "EnvGroup", kT0 + 500, "EnvGroup:0"),
+            traceLine("B", "predict", "RolloutGroup", kT0 + 15, "RolloutGroup:0"),
+            traceLine("E", "predict", "RolloutGroup", kT0 + 400, "RolloutGroup:0"),
+            traceLine("E", "interact", "EnvGroup", kT0 + 500, "EnvGroup:0"),
             label("ActorGroup:1", kT0 + 510),
-            event("B", "run_training", "ActorGroup", kT0 + 520, "ActorGroup:1"),
-            event("B", "forward_backward", "ActorGroup", kT0 + 530, "ActorGroup:1"),
-            event("E", "forward_backward", "ActorGroup", kT0 + 900, "ActorGroup:1"),
-            event("E", "run_training", "ActorGroup", kT0 + 950, "ActorGroup:1"),
-            event("E", "step", "runner", kT0 + 1000, "driver")};
+            traceLine("B", "run_training", "ActorGroup", kT0 + 520, "ActorGroup:1"),
+            traceLine("B", "forward_backward", "ActorGroup", kT0 + 530, "ActorGroup:1"),
+            traceLine("E", "forward_backward", "ActorGroup", kT0 + 900, "ActorGroup:1"),
+            traceLine("E", "run_training", "ActorGroup", kT0 + 950, "ActorGroup:1"),
+            traceLine("E", "step", "runner", kT0 + 1000, "driver")};
 }
 
 QString writeFile(const QTemporaryDir &dir, const QString &rel, const QStringList &lines, bool finalNewline = true)
@@ -100,7 +100,7 @@ private slots:
         QCOMPARE(actor->identity.rank, std::optional<int>(1));
         QCOMPARE(QString::fromStdString(actor->identity.run), QString("exp1"));
         QCOMPARE(QString::fromStdString(actor->path), path + "#ActorGroup:1");
-        QCOMPARE(QString::fromStdString(traceFormatName(actor->meta.format)), QString("rlinf-tracer"));
+        QCOMPARE(QString::fromStdString(std::string(traceFormatName(actor->meta.format))), QString("rlinf-tracer"));
         // Nested sections stay nested: run_training contains forward_backward.
         QCOMPARE(actor->store->count(TrackKind::NvtxPushPop), size_t(2));
         QCOMPARE(actor->meta.fileCounts[size_t(TrackKind::NvtxPushPop)], size_t(2));
@@ -121,10 +121,10 @@ private slots:
         QTemporaryDir dir;
         const QString w = "RolloutGroup:0";
         const QString path = writeFile(dir, "t/trace_events.jsonl",
-                                       {event("B", "generate", "RolloutGroup", kT0, w),
-                                        event("B", "sync_weights", "RolloutGroup", kT0 + 5, w),
-                                        event("E", "generate", "RolloutGroup", kT0 + 10, w),
-                                        event("E", "sync_weights", "RolloutGroup", kT0 + 20, w)});
+                                       {traceLine("B", "generate", "RolloutGroup", kT0, w),
+                                        traceLine("B", "sync_weights", "RolloutGroup", kT0 + 5, w),
+                                        traceLine("E", "generate", "RolloutGroup", kT0 + 10, w),
+                                        traceLine("E", "sync_weights", "RolloutGroup", kT0 + 20, w)});
         std::string error;
         const auto reports = loadRlinfTraceReports(path.toStdString(), ReadContext{}, error);
         QVERIFY2(error.empty(), error.c_str());
@@ -141,7 +141,7 @@ private slots:
         const QString w = "ActorGroup:0";
         const QString path = writeFile(
             dir, "t/trace_events.jsonl",
-            {event("E", "orphan", "ActorGroup", kT0, w), event("B", "run_training", "ActorGroup", kT0 + 1, w)});
+            {traceLine("E", "orphan", "ActorGroup", kT0, w), traceLine("B", "run_training", "ActorGroup", kT0 + 1, w)});
         std::string error;
         const auto reports = loadRlinfTraceReports(path.toStdString(), ReadContext{}, error);
         QVERIFY2(error.empty(), error.c_str());

@@ -145,7 +145,9 @@ std::string parseLine(od::parser &parser, const char *data, size_t len, size_t c
         return std::string("not JSON: ") + simdjson::error_message(e);
     od::object obj;
     if (auto e = doc.get_object().get(obj))
-        return std::string("expected one JSON object per line (a Chrome trace event): ") + simdjson::error_message(e);
+        return std::string(e == simdjson::INCORRECT_TYPE ? "expected one JSON object per line (a Chrome trace event): "
+                                                         : "not JSON: ") +
+               simdjson::error_message(e);
     LineFields f;
     try {
         if (std::string why = readFields(obj, f); !why.empty())
