@@ -296,6 +296,9 @@ int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
             w.key("group").value(id.group);
             w.key("rank").value(id.rank ? std::optional<int64_t>(*id.rank) : std::nullopt);
             w.key("step").value(id.step ? std::optional<int64_t>(*id.step) : std::nullopt);
+            w.key("scope").value(id.scope);
+            w.key("world_size").value(id.worldSize ? std::optional<int64_t>(*id.worldSize) : std::nullopt);
+            w.key("parallel").value(id.parallel);
             w.key("utc_start_ns").value(rep->meta.utcStartNs);
             w.key("duration_ns").value(int64_t(rep->store->lastEnd() - rep->store->firstStart()));
             w.key("counts").beginObject();

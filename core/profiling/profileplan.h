@@ -32,6 +32,30 @@ struct RLinfLegacyNsight
     std::string outputDir; // RL@8054ca5: <log_path>/<experiment_name>/nsights
 };
 
+// `cluster.tracer` (RLinf e7609d4c9): a Tracer manager actor on node rank 0 appends every
+// worker's and the driver's timer sections to one Chrome-trace JSONL file.
+struct RLinfTracer
+{
+    bool present = false;   // a cluster.tracer block exists
+    bool enable = false;    // bool(enable), as validate_cfg sets it
+    std::string outputFile; // as configured, or derived (not abspath'd)
+    bool outputFileDerived = false;
+};
+
+// `<role>.megatron.use_profiler` + `<role>.megatron.profiler` (rlinf/utils/profiler.py
+// PyTorchProfiler), after validate_cfg's defaults (schedule_warmup 3, schedule_active 1).
+struct RLinfMegatronProfiler
+{
+    std::string role;      // "actor", "critic"
+    std::string path;      // "actor.megatron.profiler"
+    std::string outputDir; // str(output_dir), "" when unset
+    bool exportTensorboard = false;
+    bool exportChromeTrace = false;
+    long long scheduleWarmup = 3;
+    long long scheduleActive = 1;
+    long long scheduleRepeat = 0;
+};
+
 struct RLinfProfiling
 {
     bool present = false;                        // cluster.profiling exists (and is a mapping)
@@ -50,6 +74,10 @@ struct RLinfProfiling
     // rocprof_sys: str()-ed args and env.
     OptionList args;
     OptionList env;
+    // Outside cluster.profiling: the tracer (R1) and the torch-profiler knobs (R2).
+    RLinfTracer tracer;
+    std::vector<RLinfMegatronProfiler> megatronProfilers; // roles with use_profiler true
+    std::string vllmTorchProfilerDir;                     // rollout.vllm.torch_profiler_dir; "" = unset
     // Derived from the run config (not cluster.profiling): logger path and experiment name.
     std::string logPath;
     std::string experimentName;

@@ -1,5 +1,8 @@
 #include "core/profiling/rlinflaunch.h"
 
+#include "core/profiling/rlinftorchprofiler.h"
+#include "core/profiling/rlinftracer.h"
+
 #include "core/common/shellquote.h"
 #include "core/profiling/pathutil.h"
 #include "core/profiling/pythonrepr.h"
@@ -209,6 +212,11 @@ LaunchPlan buildRLinfLaunchPlan(const RLinfProfiling &p, const RLinfTopology &to
             p.backend == "nsight" && findOption(p.options, "o") ? dirName(*findOption(p.options, "o")) : outDir;
         plan.collect.emplace_back(node, dir);
     }
+    std::vector<std::pair<std::string, std::string>> roleGroups;
+    for (const auto &c : topology.components)
+        roleGroups.emplace_back(c.component, c.group);
+    planRLinfTorchProfilers(p, roleGroups, plan);
+    planRLinfTracer(p.tracer, plan);
     if (p.legacyNsight && p.legacy.enabled && !p.legacy.workerGroups.empty()) {
         std::string groups;
         for (const auto &g : p.legacy.workerGroups)

@@ -1,5 +1,8 @@
 #include "core/profiling/rlinfschema.h"
 
+#include "core/profiling/rlinftorchprofiler.h"
+#include "core/profiling/rlinftracer.h"
+
 #include "core/profiling/pathutil.h"
 #include "core/profiling/pyconvert.h"
 #include "core/profiling/pythonrepr.h"
@@ -399,6 +402,9 @@ void readRLinfProfiling(const ConfigReader &cfg, const RLinfTopology &topology, 
     out = RLinfProfiling{};
     out.logPath = options.logPath.value_or(cfg.string("runner.logger.log_path"));
     out.experimentName = options.experimentName.value_or(cfg.string("runner.logger.experiment_name"));
+    // Outside cluster.profiling, so read whether or not it exists.
+    readRLinfTracer(cfg, out, diags);
+    readRLinfTorchProfilers(cfg, out, diags);
 
     if (const Node *legacy = cfg.get("cluster.nsight"); legacy && !legacy->isNull()) {
         out.legacyNsight = true;

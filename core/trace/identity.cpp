@@ -47,6 +47,97 @@ std::string stem(std::string name)
     return name;
 }
 
+// verl >= 0.9 relocated nsys report (nvtx_profile.py relocate): "[<role>_]<host>_" before Ray's
+// "worker_process_<pid>[.<range id>]". The role is written raw (it may hold "_"); host names
+// hold none, so the host is the last "_" token.
+bool parseRelocatedNsys(const std::string &name, ReportIdentity &id)
+{
+    static const std::regex re(R"((?:(.+)_)?([0-9A-Za-z.-]+)_worker_process_(\d+)(?:\.(\d+))?)");
+    std::smatch m;
+    if (!std::regex_match(name, m, re))
+        return false;
+    id.group = m[1].matched ? m[1].str() : "worker_process";
+    id.host = m[2];
+    id.pid = uint32_t(*toInt(m[3]));
+    if (m[4].matched)
+        id.step = int(*toInt(m[4]));
+    return true;
+}
+
+// Scopes a verl torch trace names besides stage labels: the whole-step windows (V8).
+bool isWindowScope(const std::string &token)
+{
+    static const std::regex stage(R"((train|e2e|train-batch|forward-backward|(actor|ref)-compute-log-prob|)"
+                                  R"(actor-update|compute-values|critic-update|update-critic|compute-rm-score))");
+    return std::regex_match(token, stage);
+}
+
+// verl >= 0.9 torch trace (torch_profile.py build_trace_basename + _trace_handler):
+// [<role>_][<scope>_][step<S>_]rank<r>[-of-<W>][_tp<i>-pp<i>-dp<i>-cp<i>]_pid<pid>_<ms stamp>
+// [_part<k>|_mb<a>[-<b>]]; every label is sanitised to [0-9A-Za-z.=+-], so "_" only separates.
+bool parseTorchTrace(const std::string &name, ReportIdentity &id)
+{
+    static const std::regex re(R"((?:([0-9A-Za-z.=+-]+(?:_[0-9A-Za-z.=+-]+)*)_)?rank(\d+)(?:-of-(\d+))?)"
+                               R"((?:_((?:tp|pp|dp|cp)\d+(?:-(?:tp|pp|dp|cp)\d+)*))?_pid(\d+)_(\d{17}))"
+                               R"((?:_(part\d+|mb\d+(?:-\d+)?))?)");
+    std::smatch m;
+    if (!std::regex_match(name, m, re))
+        return false;
+    std::vector<std::string> labels;
+    if (m[1].matched) {
+        std::string rest = m[1];
+        for (size_t at; (at = rest.find('_')) != std::string::npos; rest.erase(0, at + 1))
+            labels.push_back(rest.substr(0, at));
+        labels.push_back(rest);
+    }
+    static const std::regex stepLabel(R"(step(\d+))");
+    std::smatch sm;
+    if (!labels.empty() && std::regex_match(labels.back(), sm, stepLabel)) {
+        id.step = int(*toInt(sm[1]));
+        labels.pop_back();
+    }
+    if (labels.size() > 2)
+        return false;
+    // One label is the role (save_file_prefix) unless it is a scope verl itself writes.
+    if (labels.size() == 2) {
+        id.group = labels[0];
+        id.scope = labels[1];
+    } else if (labels.size() == 1) {
+        (isWindowScope(labels[0]) ? id.scope : id.group) = labels[0];
+    }
+    id.rank = int(*toInt(m[2]));
+    if (m[3].matched)
+        id.worldSize = int(*toInt(m[3]));
+    id.parallel = m[4];
+    id.pid = uint32_t(*toInt(m[5]));
+    id.part = m[7];
+    return true;
+}
+
+bool parseRLinfNsys(const std::string &name, ReportIdentity &id)
+{
+    static const std::regex rlinf(R"(rlinf_profile_(.+)_(\d+)_(\d+)(?:[._-](\d+))?)");
+    std::smatch m;
+    if (!std::regex_match(name, m, rlinf))
+        return false;
+    id.group = m[1];
+    id.rank = int(*toInt(m[2]));
+    id.pid = uint32_t(*toInt(m[3]));
+    if (m[4].matched)
+        id.step = int(*toInt(m[4]));
+    return true;
+}
+
+bool parsePlainNsys(const std::string &name, ReportIdentity &id)
+{
+    static const std::regex plain(R"(report(\d+))");
+    std::smatch m;
+    if (!std::regex_match(name, m, plain))
+        return false;
+    id.step = int(*toInt(m[1]));
+    return true;
+}
+
 } // namespace
 
 ReportIdentity identityFromPath(std::string_view path)
@@ -56,30 +147,24 @@ ReportIdentity identityFromPath(std::string_view path)
     if (parts.empty())
         return id;
     const std::string name = stem(parts.back());
+    // Ray's own "worker_process_<pid>" is the relocated form without role and host.
+    static const std::regex ray(R"(worker_process_(\d+)(?:\.(\d+))?)");
     std::smatch m;
-    static const std::regex rlinf(R"(rlinf_profile_(.+)_(\d+)_(\d+)(?:[._-](\d+))?)");
-    static const std::regex verl(R"(worker_process_(\d+)(?:\.(\d+))?)");
-    static const std::regex plain(R"(report(\d+))");
-    if (std::regex_match(name, m, rlinf)) {
-        id.group = m[1];
-        id.rank = int(*toInt(m[2]));
-        id.pid = uint32_t(*toInt(m[3]));
-        if (m[4].matched)
-            id.step = int(*toInt(m[4]));
-    } else if (std::regex_match(name, m, verl)) {
+    if (std::regex_match(name, m, ray)) {
         id.group = "worker_process";
         id.pid = uint32_t(*toInt(m[1]));
         if (m[2].matched)
             id.step = int(*toInt(m[2]));
-    } else if (std::regex_match(name, m, plain)) {
-        id.step = int(*toInt(m[1]));
+    } else if (!parseRLinfNsys(name, id) && !parseRelocatedNsys(name, id) && !parseTorchTrace(name, id)) {
+        parsePlainNsys(name, id);
     }
+    std::smatch m2;
     // Folders: a step folder, the Ray session, else the parent names the run.
     static const std::regex stepDir(R"((?:global_)?step[_-]?(\d+))");
     std::string session;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
-        if (!id.step && std::regex_match(parts[i], m, stepDir))
-            id.step = int(*toInt(m[1]));
+        if (!id.step && std::regex_match(parts[i], m2, stepDir))
+            id.step = int(*toInt(m2[1]));
         if (parts[i].rfind("session_", 0) == 0)
             session = parts[i];
     }
@@ -88,7 +173,9 @@ ReportIdentity identityFromPath(std::string_view path)
     } else if (parts.size() >= 2) {
         size_t i = parts.size() - 2;
         // Skip layout folders that say nothing about the run.
-        while (i > 0 && (parts[i] == "nsight" || parts[i] == "logs" || std::regex_match(parts[i], stepDir)))
+        // RLinf writes <log_path>/<experiment>/profiling/ (nsys) and .../trace/ (tracer).
+        while (i > 0 && (parts[i] == "nsight" || parts[i] == "logs" || parts[i] == "profiling" || parts[i] == "trace" ||
+                         std::regex_match(parts[i], stepDir)))
             --i;
         id.run = parts[i];
     }
@@ -104,12 +191,17 @@ void completeIdentity(ReportIdentity &id, const ReportMeta &meta)
     if (!id.rank && meta.rank)
         id.rank = meta.rank;
     std::string label = id.group;
+    auto append = [&label](const std::string &word) { label += (label.empty() ? "" : " ") + word; };
+    if (!id.scope.empty())
+        append(id.scope);
     if (id.rank)
-        label += (label.empty() ? "r" : " r") + std::to_string(*id.rank);
+        append("r" + std::to_string(*id.rank) + (id.worldSize ? "/" + std::to_string(*id.worldSize) : ""));
     if (id.step)
-        label += (label.empty() ? "step " : " step ") + std::to_string(*id.step);
+        append("step " + std::to_string(*id.step));
+    if (!id.part.empty())
+        append(id.part);
     if (id.pid)
-        label += (label.empty() ? "pid " : " pid ") + std::to_string(*id.pid);
+        append("pid " + std::to_string(*id.pid));
     id.label = label;
 }
 

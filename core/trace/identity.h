@@ -5,6 +5,10 @@
 // Recognised names (spec/trace-formats.md, profiling-config.md):
 //   RLinf   rlinf_profile_<Group>_<rank>_<PID>[...].sqlite     group, rank, pid
 //   verl    worker_process_<PID>.<RID>.sqlite (Ray logs/nsight/) group "worker_process", pid, step=RID
+//   verl    [<role>_]<host>_worker_process_<PID>[.<RID>].sqlite (relocate_results, >= 0.9)
+//           role (as group), host, pid, step=RID
+//   verl    [<role>_][<scope>_][step<S>_]rank<r>[-of-<W>][_tp<i>-pp<i>-dp<i>-cp<i>]_pid<PID>_<stamp>
+//           [_part<k>|_mb<a>[-<b>]].json.gz (torch, >= 0.9)  role, scope, step, rank, world size, pid
 //   nsys    report<N>.sqlite                                      step=N
 // Any path component like "step_3"/"step3"/"global_step_3" sets the step when the name has none,
 // and a Ray session folder ("session_..."), or else the parent folder, names the run.

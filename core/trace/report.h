@@ -14,8 +14,8 @@
 
 namespace ps::core::trace {
 
-enum class TraceFormat : uint8_t { NsysSqlite, Rocpd, AscendDb, KinetoJson };
-// "nsys-sqlite", "rocpd", "ascend-db", "kineto-json" (the `format` of `trace info`).
+enum class TraceFormat : uint8_t { NsysSqlite, Rocpd, AscendDb, KinetoJson, RlinfTracer };
+// "nsys-sqlite", "rocpd", "ascend-db", "kineto-json", "rlinf-tracer" (the `format` of `trace info`).
 std::string_view traceFormatName(TraceFormat f);
 
 struct GpuInfo
@@ -65,8 +65,12 @@ struct ReportIdentity
     std::optional<int> rank;
     std::optional<int> step; // step or capture-range index (verl <RID>, nsys report<N>)
     std::optional<uint32_t> pid;
-    std::string host;  // from the path (Ray node folder) or the data
-    std::string label; // short display name, e.g. "ActorGroup r3 pid 4242"
+    std::string scope;            // verl torch trace scope: "train", "e2e" or a stage ("actor-update")
+    std::optional<int> worldSize; // verl torch trace "rank<r>-of-<W>"
+    std::string parallel;         // verl torch trace "tp0-pp0-dp1-cp0" as written
+    std::string part;             // verl torch trace file suffix "part1" / "mb0-3" as written
+    std::string host;             // from the path (Ray node folder) or the data
+    std::string label;            // short display name, e.g. "ActorGroup r3 pid 4242"
 };
 
 struct Report

@@ -1,5 +1,7 @@
 #include "core/trace/traceloader.h"
 
+#include "core/trace/formats/formatutil.h"
+#include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/identity.h"
 #include "core/trace/tracecache.h"
 
@@ -24,7 +26,8 @@ bool looksLikeReport(const fs::path &p)
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
     };
     return endsWith(".sqlite") || endsWith(".db") || endsWith(".pt.trace.json") || endsWith(".pt.trace.json.gz") ||
-           endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") || endsWith(".qdrep");
+           endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") || endsWith(".qdrep") ||
+           endsWith("trace_events.jsonl"); // RLinf tracer; other .jsonl in a run folder are logs
 }
 
 bool isRegisteredFormat(const fs::path &p)
@@ -155,7 +158,7 @@ public:
             const CancelToken *cancel, int perReport)
         : m_files(files), m_options(options), m_cancel(cancel), m_perReport(perReport),
           m_cache(options.cacheDir, options.cacheMaxBytes), m_progress(progress, files), m_reports(files.size()),
-          m_errors(files.size())
+          m_perWorker(files.size()), m_errors(files.size())
     {
     }
 
@@ -164,6 +167,8 @@ public:
         for (size_t i; (i = m_next.fetch_add(1)) < m_files.size();) {
             if (m_cancel && m_cancel->cancelled())
                 m_errors[i] = m_files[i] + ": cancelled";
+            else if (formats::endsWith(m_files[i], ".jsonl"))
+                readPerWorker(i);
             else if (!(m_options.useCache && fromCache(i)))
                 read(i);
         }
@@ -187,6 +192,8 @@ public:
         for (size_t i = 0; i < m_files.size(); ++i) {
             if (m_reports[i])
                 result.reports.push_back(m_reports[i]);
+            else if (!m_perWorker[i].empty())
+                result.reports.insert(result.reports.end(), m_perWorker[i].begin(), m_perWorker[i].end());
             else
                 result.failures.push_back({m_files[i], m_errors[i].empty() ? m_files[i] + ": failed" : m_errors[i]});
         }
@@ -201,14 +208,27 @@ private:
         finish(i, cached);
         return true;
     }
-    void read(size_t i)
+    ReadContext readContext(size_t i)
     {
         ReadContext ctx;
         ctx.cancel = m_cancel;
         ctx.threads = m_perReport;
         ctx.splitRows = m_options.splitRows;
         ctx.progress = [this, i](double f) { m_progress.update(i, f, false); };
-        ReportPtr r = loadReport(m_files[i], ctx, m_errors[i]);
+        return ctx;
+    }
+    // RLinf's tracer file holds every worker: one report each, not cached (a text read).
+    void readPerWorker(size_t i)
+    {
+        m_perWorker[i] = loadRlinfTraceReports(m_files[i], readContext(i), m_errors[i]);
+        if (m_options.onReport)
+            for (const ReportPtr &r : m_perWorker[i])
+                m_options.onReport(i, r);
+        m_progress.update(i, 1.0, true);
+    }
+    void read(size_t i)
+    {
+        ReportPtr r = loadReport(m_files[i], readContext(i), m_errors[i]);
         // A cache that cannot be written only costs the next open.
         if (r && m_options.useCache && m_cache.save(*r).empty()) {
             std::lock_guard lock(m_writtenMutex);
@@ -231,6 +251,7 @@ private:
     TraceCache m_cache;
     FileProgress m_progress;
     std::vector<ReportPtr> m_reports;
+    std::vector<std::vector<ReportPtr>> m_perWorker; // files split into one report per worker
     std::vector<std::string> m_errors;
     std::atomic<size_t> m_next{0};
     std::mutex m_writtenMutex;

@@ -14,6 +14,8 @@ std::string_view traceFormatName(TraceFormat f)
         return "ascend-db";
     case TraceFormat::KinetoJson:
         return "kineto-json";
+    case TraceFormat::RlinfTracer:
+        return "rlinf-tracer";
     }
     return "unknown";
 }

@@ -3,6 +3,7 @@
 #include "core/trace/formats/ascendreader.h"
 #include "core/trace/formats/kinetoreader.h"
 #include "core/trace/formats/nsysrepreader.h"
+#include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/formats/rocpdreader.h"
 
 namespace ps::core::trace {
@@ -14,6 +15,7 @@ void addFormatReaders(ReaderRegistry &registry)
     registry.add(std::make_shared<RocpdReader>());
     registry.add(std::make_shared<AscendReader>());
     registry.add(std::make_shared<NsysRepReader>());
+    registry.add(std::make_shared<RlinfTracerReader>());
 }
 
 } // namespace ps::core::trace
