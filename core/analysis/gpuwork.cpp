@@ -6,8 +6,14 @@ using trace::TrackKind;
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
+bool contains(std::string_view s, std::string_view p)
+{
+    return s.find(p) != std::string_view::npos;
+}
 bool endsWith(std::string_view s, std::string_view p)
 {
     return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
@@ -23,8 +29,13 @@ bool isCommunicationName(std::string_view n)
 // communication and memory prefixes already tested.
 bool isHtaNonComputeName(std::string_view n)
 {
-    static constexpr std::string_view kPrefixes[] = {"Stream Wait Event", "runFunction", "job_exe", "packet",
-                                                     "pe_exe", "cpum_exe_subgraph", "collective_subgraph_execution"};
+    static constexpr std::string_view kPrefixes[] = {"Stream Wait Event",
+                                                     "runFunction",
+                                                     "job_exe",
+                                                     "packet",
+                                                     "pe_exe",
+                                                     "cpum_exe_subgraph",
+                                                     "collective_subgraph_execution"};
     for (std::string_view p : kPrefixes)
         if (startsWith(n, p))
             return true;

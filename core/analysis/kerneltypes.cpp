@@ -37,7 +37,8 @@ std::vector<KernelTypeRow> typeRows(const WorkUnions &u)
             rows[m].label = htaOverlapLabel(m);
             out.push_back(rows[m]);
         }
-    std::stable_sort(out.begin(), out.end(), [](const KernelTypeRow &a, const KernelTypeRow &b) { return a.ns > b.ns; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const KernelTypeRow &a, const KernelTypeRow &b) { return a.ns > b.ns; });
     return out;
 }
 

@@ -35,7 +35,9 @@ const std::vector<TraceSet> &traceSets()
     static const std::vector<TraceSet> sets = {
         {"amd_trace", {"hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz"}, true},
         {"simple_add", {"hta__critical_path__simple_add__benchmark_result_493459_1694039959_trace.json.gz"}, false},
-        {"sampled_2rank", {"hta__trace_filter__sampled_rank-0.json.gz", "hta__trace_filter__sampled_rank-1.json.gz"}, false},
+        {"sampled_2rank",
+         {"hta__trace_filter__sampled_rank-0.json.gz", "hta__trace_filter__sampled_rank-1.json.gz"},
+         false},
     };
     return sets;
 }
@@ -54,7 +56,10 @@ std::map<int, ReportPtr> loadSet(const std::vector<std::string> &files)
     return byRank;
 }
 
-double us(int64_t ns) { return double(ns) / 1000.0; }
+double us(int64_t ns)
+{
+    return double(ns) / 1000.0;
+}
 
 void compareUs(double ours, double hta, bool floatTimestamps, const char *what)
 {
@@ -63,7 +68,10 @@ void compareUs(double ours, double hta, bool floatTimestamps, const char *what)
         QFAIL(qPrintable(QString("%1: ours %2 µs, HTA %3 µs").arg(what).arg(ours, 0, 'g', 15).arg(hta, 0, 'g', 15)));
 }
 
-int rankOf(const csvref::Row &row) { return int(*csvref::number(row, "rank")); }
+int rankOf(const csvref::Row &row)
+{
+    return int(*csvref::number(row, "rank"));
+}
 
 void addSetRows()
 {
@@ -205,7 +213,7 @@ private slots:
         QCOMPARE(b.idleNs, int64_t(0));
         const auto kernels = csvref::read(kHta + "triton_example/gpu_kernel_breakdown.kernels.csv");
         QCOMPARE(kernels.size(), size_t(1));
-        QCOMPARE(*csvref::number(kernels[0], "min (us)"), 1.76); // the real kernel...
+        QCOMPARE(*csvref::number(kernels[0], "min (us)"), 1.76);   // the real kernel...
         QCOMPARE(*csvref::number(kernels[0], "max (us)"), 95.812); // ...and the CPU op
         const KernelBreakdown k = kernelBreakdown(*reports.at(0)->store);
         QCOMPARE(k.kernels.size(), size_t(1));
