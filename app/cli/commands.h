@@ -23,6 +23,9 @@ int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceAlign(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err); // cachecommands.cpp
+// GPU time analyses (analysiscommands.cpp)
+int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err);
+int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err);
 // Demo run generator (democommand.cpp)
 int cmdDemo(const Args &args, std::ostream &out, std::ostream &err);
 

@@ -36,6 +36,8 @@ const std::vector<Command> &traceCommands()
         {"stats", "nvtx_sum, kernel_sum and compare across reports", ps::cli::cmdTraceStats},
         {"align", "offsets that put reports on one time axis", ps::cli::cmdTraceAlign},
         {"cache", "info, prune or clear the report cache (size cap, LRU eviction)", ps::cli::cmdTraceCache},
+        {"breakdown", "GPU time: compute, communication, memory, idle, comm/comp overlap", ps::cli::cmdTraceBreakdown},
+        {"projection", "nvtx_gpu_proj_sum: GPU time of the work launched in each range", ps::cli::cmdTraceProjection},
     };
     return k;
 }
@@ -50,7 +52,7 @@ void printHelp(std::ostream &out)
         out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
     out << "\nTrace commands:\n";
     for (const auto &c : traceCommands())
-        out << "  trace " << c.name << std::string(6 - std::strlen(c.name), ' ') << c.summary << "\n";
+        out << "  trace " << c.name << std::string(11 - std::strlen(c.name), ' ') << c.summary << "\n";
     out << "\nGlobal options:\n"
            "  --help, -h    show this help\n"
            "  --version     print the version\n\n"
@@ -88,10 +90,10 @@ int main(int argc, char **argv)
     if (first == "trace") {
         if (args.size() < 2 || args[1] == "--help" || args[1] == "-h") {
             std::ostream &o = args.size() < 2 ? std::cerr : std::cout;
-            o << "Usage: profstudio-cli trace info|stats|align [options] REPORT...\n"
+            o << "Usage: profstudio-cli trace info|stats|align|breakdown|projection [options] REPORT...\n"
                  "       profstudio-cli trace cache info|prune|clear [options]\n\n";
             for (const auto &c : traceCommands())
-                o << "  " << c.name << std::string(8 - std::strlen(c.name), ' ') << c.summary << "\n";
+                o << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
             return args.size() < 2 ? 2 : 0;
         }
         return dispatch(traceCommands(), args[1], ps::cli::Args(args.begin() + 2, args.end()), "trace command");

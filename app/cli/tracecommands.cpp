@@ -2,6 +2,7 @@
 
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "app/cli/traceargs.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/alignment.h"
 #include "core/trace/tracecache.h"
@@ -258,6 +259,19 @@ const std::vector<CountKey> &countKeys()
 }
 
 } // namespace
+
+std::vector<OptionSpec> traceLoadOptions()
+{
+    return commonOptions();
+}
+bool loadTraceArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result, int &status)
+{
+    return loadFromArgs(a, err, result, status);
+}
+std::string csvField(const std::string &s)
+{
+    return csvQuote(s);
+}
 
 int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
 {

@@ -1,0 +1,180 @@
+#include "core/analysis/breakdown.h"
+
+#include "core/analysis/workunions.h"
+
+namespace ps::core::analysis {
+
+using trace::EventStore;
+using trace::Track;
+using trace::TrackKind;
+
+namespace {
+
+constexpr uint32_t kCompBit = 1u << size_t(GpuWork::Compute);
+constexpr uint32_t kCommBit = 1u << size_t(GpuWork::Communication);
+
+// One class's intervals: a union per track, back to back.
+struct ClassRuns
+{
+    std::vector<Interval> all;
+    std::vector<size_t> bounds{0};
+
+    void closeRun()
+    {
+        if (all.size() > bounds.back())
+            bounds.push_back(all.size());
+    }
+    std::vector<Interval> takeUnion()
+    {
+        if (bounds.size() <= 2)
+            return std::move(all);
+        return unionOfRuns(std::move(all), bounds);
+    }
+};
+
+bool trackSelected(const Track &t, const BreakdownFilter &f)
+{
+    if (!trace::isGpuKind(t.kind()) || t.empty())
+        return false;
+    if (f.device && t.deviceId() != *f.device)
+        return false;
+    return !f.stream || t.streamId() == *f.stream;
+}
+
+// Adds the track's events (clipped to the window) to the per-class runs; false when cancelled.
+bool collectTrack(const Track &t, const WorkClassTable &classes, const BreakdownFilter &f,
+                  std::array<ClassRuns, kGpuWorkCount> &runs, size_t &events, const trace::CancelToken *cancel)
+{
+    const int64_t t0 = f.window ? f.window->start : INT64_MIN;
+    const int64_t t1 = f.window ? f.window->end : INT64_MAX;
+    trace::IndexRange range{0, t.size()};
+    if (f.window)
+        range = t.window(t0, t1);
+    std::array<size_t, kGpuWorkCount> runBegin;
+    for (size_t c = 0; c < kGpuWorkCount; ++c)
+        runBegin[c] = runs[c].all.size();
+    for (size_t i = range.first; i < range.last; ++i) {
+        if ((i & 0xFFFF) == 0 && cancel && cancel->cancelled())
+            return false;
+        const int64_t s = t.start(i), e = t.end(i);
+        if (s >= t1 || e < t0 || (e == t0 && s < t0))
+            continue;
+        const size_t c = size_t(classes.of(t, i));
+        appendToUnion(runs[c].all, runBegin[c], std::max(s, t0), std::min(e, t1));
+        ++events;
+    }
+    for (ClassRuns &r : runs)
+        r.closeRun();
+    return true;
+}
+
+void summarizeMasks(GpuBreakdown &b)
+{
+    for (uint32_t m = 1; m < b.maskNs.size(); ++m) {
+        const int64_t ns = b.maskNs[m];
+        if (ns == 0)
+            continue;
+        b.busyNs += ns;
+        for (size_t c = 0; c < kGpuWorkCount; ++c)
+            if (m & (1u << c))
+                b.unionNs[c] += ns;
+        b.exclusiveNs[size_t(__builtin_ctz(m))] += ns;
+        if ((m & kCompBit) && (m & kCommBit))
+            b.commCompOverlapNs += ns;
+    }
+    b.spanNs = b.lastEnd - b.firstStart;
+    b.idleNs = b.spanNs - b.busyNs;
+}
+
+} // namespace
+
+std::optional<double> GpuBreakdown::overlapPct() const
+{
+    const int64_t comm = unionNs[size_t(GpuWork::Communication)];
+    if (comm == 0)
+        return std::nullopt;
+    return 100.0 * double(commCompOverlapNs) / double(comm);
+}
+
+WorkClassTable::WorkClassTable(const EventStore &store)
+{
+    m_kernelClass.resize(store.names().size(), GpuWork::Compute);
+    std::vector<bool> seen(m_kernelClass.size(), false);
+    for (uint32_t k : store.tracksOfKind(TrackKind::Kernel)) {
+        const Track &t = store.track(k);
+        for (size_t i = 0; i < t.size(); ++i) {
+            const trace::NameId n = t.name(i);
+            if (n < seen.size() && !seen[n]) {
+                seen[n] = true;
+                m_kernelClass[n] = classifyGpuWork(TrackKind::Kernel, store.name(n));
+            }
+        }
+    }
+}
+
+GpuWork WorkClassTable::of(const Track &track, size_t index) const
+{
+    switch (track.kind()) {
+    case TrackKind::Kernel: {
+        const trace::NameId n = track.name(index);
+        return n < m_kernelClass.size() ? m_kernelClass[n] : GpuWork::Compute;
+    }
+    case TrackKind::Memcpy:
+        return GpuWork::Memcpy;
+    case TrackKind::Memset:
+        return GpuWork::Memset;
+    default:
+        return GpuWork::Sync;
+    }
+}
+
+GpuBreakdown computeBreakdown(const EventStore &store, const BreakdownFilter &filter, const trace::CancelToken *cancel)
+{
+    return computeBreakdown(store, WorkClassTable(store), filter, cancel);
+}
+
+std::optional<WorkUnions> gpuWorkUnions(const EventStore &store, const WorkClassTable &classes,
+                                        const BreakdownFilter &filter, const trace::CancelToken *cancel)
+{
+    WorkUnions u;
+    std::array<ClassRuns, kGpuWorkCount> runs;
+    for (const Track &t : store.tracks()) {
+        if (!trackSelected(t, filter))
+            continue;
+        if (!collectTrack(t, classes, filter, runs, u.events, cancel))
+            return std::nullopt;
+    }
+    for (size_t c = 0; c < kGpuWorkCount; ++c)
+        u.byClass[c] = runs[c].takeUnion();
+    return u;
+}
+
+GpuBreakdown computeBreakdown(const EventStore &store, const WorkClassTable &classes, const BreakdownFilter &filter,
+                              const trace::CancelToken *cancel)
+{
+    GpuBreakdown b;
+    std::optional<WorkUnions> u = gpuWorkUnions(store, classes, filter, cancel);
+    if (!u || (cancel && cancel->cancelled())) {
+        b.cancelled = true;
+        return b;
+    }
+    b.events = u->events;
+    if (b.events == 0)
+        return b;
+    std::array<std::span<const Interval>, kGpuWorkCount> lists;
+    b.firstStart = INT64_MAX;
+    b.lastEnd = INT64_MIN;
+    for (size_t c = 0; c < kGpuWorkCount; ++c) {
+        lists[c] = u->byClass[c];
+        if (!lists[c].empty()) {
+            b.firstStart = std::min(b.firstStart, lists[c].front().start);
+            b.lastEnd = std::max(b.lastEnd, lists[c].back().end);
+        }
+    }
+    sweepUnions(std::span<const std::span<const Interval>>(lists),
+                [&](uint32_t mask, int64_t s, int64_t e) { b.maskNs[mask] += e - s; });
+    summarizeMasks(b);
+    return b;
+}
+
+} // namespace ps::core::analysis

@@ -1,0 +1,40 @@
+#include "core/analysis/steps.h"
+
+#include <charconv>
+#include <map>
+
+namespace ps::core::analysis {
+
+std::vector<StepWindow> stepWindows(const trace::EventStore &store, std::string_view prefix)
+{
+    // Step number per name id, computed once per distinct name.
+    std::map<trace::NameId, std::optional<int64_t>> numbers;
+    std::map<int64_t, TimeWindow> steps;
+    for (uint32_t k : store.tracksOfKind(trace::TrackKind::NvtxPushPop)) {
+        const trace::Track &t = store.track(k);
+        for (size_t i = 0; i < t.size(); ++i) {
+            auto [it, fresh] = numbers.try_emplace(t.name(i));
+            if (fresh) {
+                const std::string_view name = store.name(t.name(i));
+                int64_t n = 0;
+                const char *end = name.data() + name.size();
+                if (name.substr(0, prefix.size()) == prefix &&
+                    std::from_chars(name.data() + prefix.size(), end, n).ptr == end && name.size() > prefix.size())
+                    it->second = n;
+            }
+            if (!it->second)
+                continue;
+            auto [s, added] = steps.try_emplace(*it->second, TimeWindow{t.start(i), t.end(i)});
+            if (!added) {
+                s->second.start = std::min(s->second.start, t.start(i));
+                s->second.end = std::max(s->second.end, t.end(i));
+            }
+        }
+    }
+    std::vector<StepWindow> out;
+    for (const auto &[n, w] : steps)
+        out.push_back({n, w});
+    return out;
+}
+
+} // namespace ps::core::analysis
