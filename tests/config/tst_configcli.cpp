@@ -7,7 +7,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <QProcess>
 #include <QtTest>
 
 namespace {
@@ -25,7 +24,7 @@ Run runCli(const QStringList &args, const QMap<QString, QString> &env = {})
     e.remove("HYDRA_CORPUS_UNSET");
     for (auto it = env.begin(); it != env.end(); ++it)
         e.insert(it.key(), it.value());
-    const ps::test::CliRun r = ps::test::runCli(args, e, 60000);
+    const ps::test::CliRun r = ps::test::runCli(args, e);
     return {r.exitCode, r.out.toUtf8(), r.err};
 }
 
@@ -48,6 +47,7 @@ private slots:
     {
         QTest::addColumn<int>("index");
         const auto cases = loadExpectedCases();
+        QVERIFY(!cases.isEmpty());
         for (int i = 0; i < cases.size(); ++i)
             QTest::newRow(qPrintable(cases[i].name)) << i;
     }
