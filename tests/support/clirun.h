@@ -45,7 +45,7 @@ public:
     ~ScopedEnvironment()
     {
         for (const auto &[name, old] : m_saved)
-            old ? qputenv(name.constData(), *old) : void(qunsetenv(name.constData()));
+            apply(name, old);
     }
     ScopedEnvironment(const ScopedEnvironment &) = delete;
     ScopedEnvironment &operator=(const ScopedEnvironment &) = delete;
@@ -57,7 +57,14 @@ private:
         m_saved.emplace(key, qEnvironmentVariableIsSet(key.constData())
                                  ? std::optional<QByteArray>(qgetenv(key.constData()))
                                  : std::nullopt);
-        value ? qputenv(key.constData(), *value) : void(qunsetenv(key.constData()));
+        apply(key, value);
+    }
+    static void apply(const QByteArray &name, const std::optional<QByteArray> &value)
+    {
+        if (value)
+            qputenv(name.constData(), *value);
+        else
+            qunsetenv(name.constData());
     }
     std::map<QByteArray, std::optional<QByteArray>> m_saved;
 };
