@@ -3,6 +3,10 @@
 # One Qt Test executable per unit, registered with CTest. Tests find the real samples through
 # PS_SHARED_DIR and built executables through PS_BIN_DIR (both compile definitions), so they run
 # from any working directory. GUI tests get the offscreen platform.
+#
+# Every test is labelled `fast` unless its LABELS say `slow` (a test that takes seconds, not
+# milliseconds, on a 2-core ASan build): `ctest -L fast`, or `scripts/test.sh -L fast`, is the
+# edit loop; the full run stays the check before a commit.
 function(ps_add_test)
   cmake_parse_arguments(T "GUI" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
@@ -23,6 +27,9 @@ function(ps_add_test)
   set(env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "UBSAN_OPTIONS=print_stacktrace=1")
   if(T_GUI)
     list(APPEND env "QT_QPA_PLATFORM=offscreen")
+  endif()
+  if(NOT "slow" IN_LIST T_LABELS)
+    list(APPEND T_LABELS fast)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${env}" LABELS "${T_LABELS}")
 endfunction()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command of the README: installs dependencies, builds with warnings as errors and
-# ASan+UBSan, and runs every test through CTest. Extra arguments go to ctest (e.g. -R config).
+# ASan+UBSan, and runs every test through CTest. Extra arguments go to ctest (e.g. -R config);
+# `scripts/test.sh -L fast` runs only the tests not labelled slow (cmake/PsTest.cmake), the edit loop.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"

@@ -1,11 +1,12 @@
 // profstudio-cli trace breakdown | projection: the GPU time analyses of core/analysis.
 
 #include "app/cli/commands.h"
-#include "app/cli/traceargs.h"
+#include "app/cli/traceload.h"
 #include "core/analysis/breakdown.h"
 #include "core/analysis/projection.h"
 #include "core/analysis/steps.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/statscsv.h"
 
 #include <cstdio>
 #include <set>
@@ -118,9 +119,10 @@ void writeBreakdownTable(std::ostream &out, const std::vector<BreakdownRow> &row
         const auto rank = rankOf(*r.report);
         auto opt = [csv](std::optional<int64_t> v) { return v ? std::to_string(*v) : std::string(csv ? "" : "-"); };
         if (csv) {
-            out << csvField(r.report->path) << sep << opt(rank) << sep << opt(r.device) << sep << opt(r.stream) << sep
-                << b.events << sep << b.spanNs << sep << b.idleNs << sep << b.computeNs() << sep << b.communicationNs()
-                << sep << b.memoryNs() << sep << b.otherNs() << sep << percent(b.overlapPct()) << "\n";
+            out << core::trace::csvField(r.report->path) << sep << opt(rank) << sep << opt(r.device) << sep
+                << opt(r.stream) << sep << b.events << sep << b.spanNs << sep << b.idleNs << sep << b.computeNs() << sep
+                << b.communicationNs() << sep << b.memoryNs() << sep << b.otherNs() << sep << percent(b.overlapPct())
+                << "\n";
             continue;
         }
         out << r.report->path << " rank " << opt(rank);
@@ -177,7 +179,7 @@ int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err)
     }
     tr::LoadResult r;
     int status = 0;
-    if (!loadTraceArgs(a, err, r, status))
+    if (!loadFromArgs(a, err, r, status))
         return status;
     const std::vector<BreakdownRow> rows = breakdownRows(r.reports, by);
     if (format == "json")
@@ -207,7 +209,7 @@ int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err)
         return s;
     tr::LoadResult r;
     int status = 0;
-    if (!loadTraceArgs(a, err, r, status))
+    if (!loadFromArgs(a, err, r, status))
         return status;
     JsonWriter w;
     w.beginObject().key("report").value("nvtx_gpu_proj_sum").key("reports").beginArray();
@@ -229,10 +231,10 @@ int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err)
             w.key("min_proj_ns").value(row.minProjNs).key("max_proj_ns").value(row.maxProjNs);
             w.key("stddev_proj_ns").value(row.stddevProjNs).key("gpu_ops").value(row.gpuOps).endObject();
             if (format == "csv")
-                out << csvField(rep->path) << "," << csvField(row.range) << "," << row.style << "," << row.instances
-                    << "," << row.totalProjNs << "," << row.totalRangeNs << "," << row.ratio() << "," << row.avgProjNs
-                    << "," << row.medProjNs << "," << row.minProjNs << "," << row.maxProjNs << "," << row.stddevProjNs
-                    << "," << row.gpuOps << "\n";
+                out << core::trace::csvField(rep->path) << "," << core::trace::csvField(row.range) << "," << row.style
+                    << "," << row.instances << "," << row.totalProjNs << "," << row.totalRangeNs << "," << row.ratio()
+                    << "," << row.avgProjNs << "," << row.medProjNs << "," << row.minProjNs << "," << row.maxProjNs
+                    << "," << row.stddevProjNs << "," << row.gpuOps << "\n";
             else if (format == "text")
                 out << "  " << row.totalProjNs << " ns projected / " << row.totalRangeNs << " ns wall ("
                     << percent(100 * row.ratio()) << "%)  " << row.instances << "x  " << row.gpuOps << " ops  "

@@ -45,20 +45,10 @@ CommandSpec demoSpec()
             "  profstudio-cli compose --config-dir /tmp/demo-run/config --config-name maniskill_ppo_demo"};
 }
 
-} // namespace
-
-int cmdDemo(const Args &args, std::ostream &out, std::ostream &err)
+// Checks the parsed options into `options` and `format`. Returns -1 to go on, else the exit
+// status of a usage error (reported).
+int demoOptionsFrom(const ParsedArgs &parsed, core::demo::DemoOptions &options, std::string &format, std::ostream &err)
 {
-    const ArgParser parser(demoSpec());
-    ParsedArgs parsed;
-    switch (parser.parse(args, parsed, out, err)) {
-    case ParseStatus::HelpShown:
-        return 0;
-    case ParseStatus::UsageError:
-        return 2;
-    case ParseStatus::Ok:
-        break;
-    }
     if (!parsed.positionals().empty()) {
         err << "error: demo takes no positional arguments (got '" << parsed.positionals().front() << "')\n";
         return 2;
@@ -67,13 +57,11 @@ int cmdDemo(const Args &args, std::ostream &out, std::ostream &err)
         err << "error: --out DIR is required\n";
         return 2;
     }
-    const std::string format = parsed.value("format", "text");
+    format = parsed.value("format", "text");
     if (format != "text" && format != "json") {
         err << "error: --format must be text or json (got '" << format << "')\n";
         return 2;
     }
-
-    core::demo::DemoOptions options;
     options.outDir = parsed.value("out");
     bool numbersOk = true;
     auto number = [&](const char *name, auto &target) {
@@ -98,49 +86,45 @@ int cmdDemo(const Args &args, std::ostream &out, std::ostream &err)
         err << "error: " << problem << "\n";
         return 2;
     }
+    return -1;
+}
 
-    const auto started = std::chrono::steady_clock::now();
-    core::demo::DemoResult result;
-    std::string error;
-    if (!core::demo::writeDemoRun(options, result, error)) {
-        err << "error: " << error << "\n";
-        return 1;
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
-    if (format == "json") {
-        core::JsonWriter json;
+void writeDemoJson(std::ostream &out, const core::demo::DemoResult &result, const core::demo::DemoOptions &options,
+                   double seconds)
+{
+    core::JsonWriter json;
+    json.beginObject();
+    json.key("out").value(result.outDir);
+    json.key("config_dir").value(result.configDir);
+    json.key("config_name").value(result.configName);
+    json.key("config").value(result.configPath);
+    json.key("preset").value(result.presetPath);
+    json.key("report_dir").value(result.reportDir);
+    json.key("steps").beginArray();
+    for (int s : result.profiledSteps)
+        json.value(s);
+    json.endArray();
+    json.key("straggler_rank").value(result.stragglerRank);
+    json.key("seed").value(options.seed);
+    json.key("total_rows").value(result.totalRows);
+    json.key("seconds").value(seconds);
+    json.key("reports").beginArray();
+    for (const auto &r : result.reports) {
         json.beginObject();
-        json.key("out").value(result.outDir);
-        json.key("config_dir").value(result.configDir);
-        json.key("config_name").value(result.configName);
-        json.key("config").value(result.configPath);
-        json.key("preset").value(result.presetPath);
-        json.key("report_dir").value(result.reportDir);
-        json.key("steps").beginArray();
-        for (int s : result.profiledSteps)
-            json.value(s);
-        json.endArray();
-        json.key("straggler_rank").value(result.stragglerRank);
-        json.key("seed").value(options.seed);
-        json.key("total_rows").value(result.totalRows);
-        json.key("seconds").value(seconds);
-        json.key("reports").beginArray();
-        for (const auto &r : result.reports) {
-            json.beginObject();
-            json.key("path").value(r.path);
-            json.key("rank").value(r.rank);
-            json.key("pid").value(r.pid);
-            json.key("utc_start_ns").value(r.utcEpochNs);
-            json.key("rows").value(r.rowCount);
-            json.endObject();
-        }
-        json.endArray();
+        json.key("path").value(r.path);
+        json.key("rank").value(r.rank);
+        json.key("pid").value(r.pid);
+        json.key("utc_start_ns").value(r.utcEpochNs);
+        json.key("rows").value(r.rowCount);
         json.endObject();
-        out << json.str() << "\n";
-        return 0;
     }
+    json.endArray();
+    json.endObject();
+    out << json.str() << "\n";
+}
 
+void printDemoSummary(std::ostream &out, const core::demo::DemoResult &result, double seconds)
+{
     out << "Demo run written to " << result.outDir << "\n"
         << "  config:  " << result.configPath << "\n"
         << "  preset:  " << result.presetPath << "\n"
@@ -154,6 +138,39 @@ int cmdDemo(const Args &args, std::ostream &out, std::ostream &err)
         << "  " << result.totalRows << " event rows in " << seconds << " s\n"
         << "Compose it with: profstudio-cli compose --config-dir " << result.configDir << " --config-name "
         << result.configName << "\n";
+}
+
+} // namespace
+
+int cmdDemo(const Args &args, std::ostream &out, std::ostream &err)
+{
+    const ArgParser parser(demoSpec());
+    ParsedArgs parsed;
+    switch (parser.parse(args, parsed, out, err)) {
+    case ParseStatus::HelpShown:
+        return 0;
+    case ParseStatus::UsageError:
+        return 2;
+    case ParseStatus::Ok:
+        break;
+    }
+    core::demo::DemoOptions options;
+    std::string format;
+    if (int s = demoOptionsFrom(parsed, options, format, err); s >= 0)
+        return s;
+
+    const auto started = std::chrono::steady_clock::now();
+    core::demo::DemoResult result;
+    std::string error;
+    if (!core::demo::writeDemoRun(options, result, error)) {
+        err << "error: " << error << "\n";
+        return 1;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (format == "json")
+        writeDemoJson(out, result, options, seconds);
+    else
+        printDemoSummary(out, result, seconds);
     return 0;
 }
 

@@ -26,7 +26,7 @@ Run runCli(const QStringList &args, const QMap<QString, QString> &env = {})
     e.remove("HYDRA_CORPUS_UNSET");
     for (auto it = env.begin(); it != env.end(); ++it)
         e.insert(it.key(), it.value());
-    const ps::test::CliRun r = ps::test::runCli(args, e, 60000);
+    const ps::test::CliRun r = ps::test::runCli(args, e);
     return {r.exitCode, r.out.toUtf8(), r.err};
 }
 

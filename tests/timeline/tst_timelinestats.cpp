@@ -242,7 +242,7 @@ private slots:
         QCOMPARE(pane.proxy()->rowCount(), 1);
         QCOMPARE(pane.visibleCsv(),
                  QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct,style\n"
-                                "\"step\",12,135000000,11250000.0,10000000.0,10000000,15000000,"
+                                "step,12,135000000,11250000.0,10000000.0,10000000,15000000,"
                                 "2261335.1,66.7,PushPop\n"));
         pane.setKind(StatsKind::KernelSum);
         QTRY_VERIFY(!pane.isBusy());
@@ -252,7 +252,7 @@ private slots:
         // Kernels have no style: the column is hidden and not in the CSV.
         QVERIFY(pane.table()->isColumnHidden(StatsTableModel::Style));
         QVERIFY(pane.visibleCsv().startsWith(
-            QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct\n\"gemm\",12,")));
+            QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct\ngemm,12,")));
         pane.setKind(StatsKind::NvtxSum);
         QTRY_VERIFY(!pane.isBusy());
         QVERIFY(!pane.table()->isColumnHidden(StatsTableModel::Style));
@@ -279,9 +279,9 @@ private slots:
         // CSV in view order: StartEnd (3 x 5 ms + 3 x 6 ms + 3 x 7 ms = 54 ms) first.
         const QStringList csv = pane.visibleCsv().split('\n', Qt::SkipEmptyParts);
         QCOMPARE(csv.size(), 3);
-        QVERIFY(csv[1].startsWith(QStringLiteral("\"step\",9,54000000,")));
+        QVERIFY(csv[1].startsWith(QStringLiteral("step,9,54000000,")));
         QVERIFY(csv[1].endsWith(QStringLiteral(",37.5,StartEnd")));
-        QVERIFY(csv[2].startsWith(QStringLiteral("\"train:step\",9,90000000,")));
+        QVERIFY(csv[2].startsWith(QStringLiteral("train:step,9,90000000,")));
         QVERIFY(csv[2].endsWith(QStringLiteral(",62.5,PushPop")));
         // Selecting the start/end row charts the start/end ranges only.
         pane.table()->selectRow(0);

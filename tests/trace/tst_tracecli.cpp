@@ -9,7 +9,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,6 +40,7 @@ class TestTraceCli : public QObject
 private slots:
     void infoJsonCountsMatchSql()
     {
+        QVERIFY(!ps::test::nsysFiles().isEmpty());
         for (int pass = 0; pass < 2; ++pass) { // second pass is served from the cache
             // The exports themselves: the folder also holds a raw .nsys-rep without an export, which
             // needs nsys (tests/formats covers it).
@@ -72,9 +72,12 @@ private slots:
                     QCOMPARE(o["utc_start_ns"].toInteger(), *utc);
                 else
                     QVERIFY(o["utc_start_ns"].isNull());
-                // Present and a number: toInteger() of a missing value is 0 and would pass.
+                // Present (a missing key reads as 0), and spans at least the export's kernels.
                 QVERIFY(o["duration_ns"].isDouble());
-                QVERIFY(o["duration_ns"].toInteger() >= 0);
+                const int64_t duration = o["duration_ns"].toInteger();
+                QVERIFY(duration > 0);
+                if (db.countWhere("CUPTI_ACTIVITY_KIND_KERNEL") > 0)
+                    QVERIFY(duration >= *db.scalar("SELECT max(end) - min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
             }
         }
     }
@@ -166,10 +169,13 @@ private slots:
         QCOMPARE(t.code, 0);
         const QString table = QString::fromUtf8(t.out);
         const QString header = table.split('\n').filter("Total Time (ns)").value(0);
-        QVERIFY2(header.indexOf("Time (%)") >= 0 && header.indexOf("Time (%)") < header.indexOf("Total Time (ns)") &&
-                     header.indexOf("StdDev (ns)") < header.indexOf("Style") &&
-                     header.indexOf("Style") < header.indexOf("Range"),
-                 qPrintable(table));
+        // Every column there (indexOf is -1 for a missing one), in nsys's order.
+        qsizetype previous = -1;
+        for (const char *column : {"Time (%)", "Total Time (ns)", "StdDev (ns)", "Style", "Range"}) {
+            const qsizetype at = header.indexOf(QLatin1String(column));
+            QVERIFY2(at > previous, qPrintable(QString(column) + " in: " + table));
+            previous = at;
+        }
         QVERIFY(table.contains("PushPop  MPI:MPI_Send"));
         QVERIFY(table.contains("645,678,983")); // MPI_Init's total, grouped as nsys prints it
 
@@ -224,9 +230,10 @@ private slots:
         // Range anchor with a residual.
         const Run a = cli(QStringList{"trace", "align", "--by", "range:main#1", "--format", "json"} + files);
         QCOMPARE(a.code, 0);
-        const QJsonValue residual = QJsonDocument::fromJson(a.out).object()["residual_ns"];
-        QVERIFY(residual.isDouble());
-        QVERIFY(residual.toInteger() >= 0);
+        const QJsonObject byRange = QJsonDocument::fromJson(a.out).object();
+        QCOMPARE(byRange["used"].toString(), QString("range:main#1")); // no fallback
+        QVERIFY(byRange["residual_ns"].isDouble());                    // null when there is none
+        QVERIFY(byRange["residual_ns"].toInteger() >= 0);
         // Fallback warning for the export without a UTC origin.
         const Run w =
             cli({"trace", "align", "--format", "json", files[0], ps::test::nsysDir() + "/extrap__ex-gpu.s10.sqlite"});

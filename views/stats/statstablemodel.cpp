@@ -1,8 +1,7 @@
 #include "views/stats/statstablemodel.h"
 
+#include "core/trace/statscsv.h"
 #include "views/scene/timeformat.h"
-
-#include <QStringList>
 
 #include <iterator>
 
@@ -90,27 +89,9 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation o, int role) c
 
 QString StatsTableModel::toCsv(const QList<int> &sourceRows) const
 {
-    const bool style = m_kind == core::trace::StatsKind::NvtxSum;
-    QString out = style ? QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct,style\n")
-                        : QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct\n");
-    auto line = [&](const core::trace::StatRow &r) {
-        QString name = QString::fromStdString(r.name);
-        name.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        // Concatenated, not QString::arg(): a name may itself contain "%1".
-        QStringList f{QLatin1Char('"') + name + QLatin1Char('"'),
-                      QString::number(r.count),
-                      QString::number(r.totalNs),
-                      QString::number(r.avgNs, 'f', 1),
-                      QString::number(r.medNs, 'f', 1),
-                      QString::number(r.minNs),
-                      QString::number(r.maxNs),
-                      QString::number(r.stddevNs, 'f', 1),
-                      QString::number(r.timePct, 'f', 1)};
-        out += f.join(QLatin1Char(','));
-        if (style)
-            out += QLatin1Char(',') + QString::fromStdString(r.style);
-        out += QLatin1Char('\n');
-    };
+    const core::trace::StatsCsvColumns columns{false, m_kind == core::trace::StatsKind::NvtxSum};
+    std::string out = core::trace::statsCsvHeader(columns);
+    auto line = [&](const core::trace::StatRow &r) { out += core::trace::statsCsvLine(r, columns); };
     if (sourceRows.isEmpty())
         for (const auto &r : m_rows)
             line(r);
@@ -118,7 +99,7 @@ QString StatsTableModel::toCsv(const QList<int> &sourceRows) const
         for (int i : sourceRows)
             if (i >= 0 && i < int(m_rows.size()))
                 line(m_rows[size_t(i)]);
-    return out;
+    return QString::fromStdString(out);
 }
 
 } // namespace ps::views

@@ -1,0 +1,78 @@
+#include "app/cli/texttable.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+namespace ps::cli {
+
+std::string groupedNumber(long double v, int decimals)
+{
+    std::ostringstream f;
+    f << std::fixed << std::setprecision(decimals) << v;
+    std::string digits = f.str();
+    const size_t sign = digits[0] == '-' ? 1 : 0;
+    const size_t point = std::min(digits.find('.'), digits.size());
+    for (size_t i = point; i > sign + 3; i -= 3)
+        digits.insert(i - 3, 1, ',');
+    return digits;
+}
+
+std::string fixed1(double v)
+{
+    std::ostringstream f;
+    f << std::fixed << std::setprecision(1) << v;
+    return f.str();
+}
+
+void TextTable::column(std::string header, bool left)
+{
+    headers.push_back(std::move(header));
+    leftAligned.push_back(left);
+}
+
+void TextTable::nameColumns(bool nvtx)
+{
+    if (nvtx)
+        column("Style", true);
+    column(nvtx ? "Range" : "Name", true);
+}
+
+void TextTable::nameCells(std::vector<std::string> &cells, bool nvtx, const std::string &style, const std::string &name)
+{
+    if (nvtx)
+        cells.push_back(style);
+    cells.push_back(name);
+}
+
+void TextTable::print(std::ostream &out) const
+{
+    std::vector<size_t> width;
+    for (const auto &h : headers)
+        width.push_back(h.size());
+    for (const auto &row : rows)
+        for (size_t c = 0; c < row.size() && c < width.size(); ++c)
+            width[c] = std::max(width[c], row[c].size());
+    auto line = [&](const std::vector<std::string> &cells) {
+        std::string l;
+        for (size_t c = 0; c < cells.size(); ++c) {
+            const size_t fill = width[c] - std::min(width[c], cells[c].size());
+            const bool last = c + 1 == cells.size();
+            l += c ? "  " : " ";
+            if (leftAligned[c])
+                l += cells[c] + (last ? std::string() : std::string(fill, ' '));
+            else
+                l += std::string(fill, ' ') + cells[c];
+        }
+        out << l << "\n";
+    };
+    line(headers);
+    std::vector<std::string> rule;
+    for (size_t w : width)
+        rule.push_back(std::string(w, '-'));
+    line(rule);
+    for (const auto &row : rows)
+        line(row);
+}
+
+} // namespace ps::cli

@@ -1,0 +1,66 @@
+#include "app/cli/traceload.h"
+
+#include "core/trace/tracecache.h"
+
+#include <charconv>
+
+namespace ps::cli {
+
+namespace tr = ps::core::trace;
+
+std::vector<OptionSpec> traceLoadOptions()
+{
+    return {
+        {"cache-dir", "DIR", "report cache directory (default: $PROFSTUDIO_CACHE_DIR, $XDG_CACHE_HOME/profstudio)"},
+        {"no-cache", "", "neither read nor write the report cache"},
+        {"threads", "N", "worker threads (default: all cores)"},
+    };
+}
+
+std::optional<long long> parseInt(const std::string &s)
+{
+    long long v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result, int &status)
+{
+    if (a.positionals().empty()) {
+        err << "error: no report given; pass report files or folders\n";
+        status = 2;
+        return false;
+    }
+    tr::LoadOptions opt;
+    opt.useCache = !a.has("no-cache");
+    opt.cacheDir = a.value("cache-dir");
+    if (opt.useCache) {
+        std::string capProblem; // the default cap is used then; say so rather than ignore it
+        opt.cacheMaxBytes = tr::defaultCacheMaxBytes(&capProblem); // parsed once, here
+        if (!capProblem.empty())
+            err << "warning: " << capProblem << "\n";
+    }
+    if (a.has("threads")) {
+        auto t = parseInt(a.value("threads"));
+        if (!t || *t < 1 || *t > 1024) {
+            err << "error: --threads expects a positive integer, got '" << a.value("threads") << "'\n";
+            status = 2;
+            return false;
+        }
+        opt.threads = int(*t);
+    }
+    result = tr::loadReports(a.positionals(), opt);
+    for (const auto &f : result.failures)
+        err << "error: " << f.reason << "\n";
+    status = result.failures.empty() ? 0 : 1;
+    if (result.reports.empty() && result.failures.empty()) {
+        err << "error: no reports found under the given paths (expected nsys .sqlite exports or .nsys-rep, "
+               "rocpd/Ascend .db, Kineto .json[.gz])\n";
+        status = 1;
+    }
+    return true;
+}
+
+} // namespace ps::cli

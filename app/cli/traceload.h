@@ -1,0 +1,23 @@
+#pragma once
+// What the trace commands (info, stats, align) share: the load options, and loading the reports
+// their positionals name with failures reported on `err`.
+
+#include "app/cli/cliargs.h"
+#include "core/trace/traceloader.h"
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ps::cli {
+
+// --cache-dir, --no-cache, --threads.
+std::vector<OptionSpec> traceLoadOptions();
+// A whole decimal integer, or nothing ("12x", "" and overflow are nothing).
+std::optional<long long> parseInt(const std::string &s);
+// Loads the positional paths. Failures go to `err` and make `status` 1; returns false on bad
+// usage (no report given, a bad --threads), with `status` 2.
+bool loadFromArgs(const ParsedArgs &a, std::ostream &err, core::trace::LoadResult &result, int &status);
+
+} // namespace ps::cli

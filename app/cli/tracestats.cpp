@@ -1,0 +1,309 @@
+// profstudio-cli trace stats: nvtx_sum, kernel_sum and compare as a table, CSV or JSON
+// (../shared/spec/cli.md, "Trace commands").
+
+#include "core/trace/tracestats.h"
+#include "app/cli/cliargs.h"
+#include "app/cli/commands.h"
+#include "app/cli/texttable.h"
+#include "app/cli/traceload.h"
+#include "core/common/jsonwriter.h"
+#include "core/trace/statscsv.h"
+
+#include <filesystem>
+#include <set>
+
+namespace ps::cli {
+
+namespace {
+
+namespace tr = ps::core::trace;
+using ps::core::JsonWriter;
+
+// What `trace stats` was asked for, once its options are checked.
+struct StatsRequest
+{
+    std::string which;  // nvtx_sum, kernel_sum or compare
+    std::string format; // table, csv or json
+    tr::StatsKind kind = tr::StatsKind::NvtxSum;
+    size_t top = SIZE_MAX; // rows per section
+    bool nvtx() const { return kind == tr::StatsKind::NvtxSum; }
+};
+
+// The loaded reports and a report index's path ("" for none), for the writers below.
+struct LoadedReports
+{
+    const std::vector<tr::ReportPtr> &reports;
+    std::string path(std::optional<size_t> i) const { return i ? reports[*i]->path : std::string(); }
+};
+
+CommandSpec statsSpec()
+{
+    CommandSpec spec{"profstudio-cli trace stats --report nvtx_sum|kernel_sum|compare [options] REPORT...",
+                     "Summaries with `nsys stats` semantics (time %, total, count, avg, median, min, max, stddev in "
+                     "ns) over all reports and per report: nvtx_sum per range and style (PushPop / StartEnd; the "
+                     "range is \"domain:name\" for ranges of a named NVTX domain), kernel_sum per kernel name; "
+                     "`compare` puts reports side by side per row and flags the slowest one (the straggler).",
+                     traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
+                     "Example: profstudio-cli trace stats --report nvtx_sum --top 10 runs/exp1/"};
+    spec.options.push_back({"report", "NAME", "nvtx_sum, kernel_sum or compare (default nvtx_sum)"});
+    spec.options.push_back({"of", "KIND", "for compare: nvtx (default) or kernel"});
+    spec.options.push_back({"format", "table|csv|json", "output format (default table)"});
+    spec.options.push_back({"top", "N", "at most N rows per section"});
+    return spec;
+}
+
+// Parses and checks the options. Returns -1 to go on, else the exit status (0 after --help).
+int parseStatsRequest(const Args &args, ParsedArgs &a, StatsRequest &req, std::ostream &out, std::ostream &err)
+{
+    if (int s = parseCommand(statsSpec(), args, a, {"table", "csv", "json"}, req.format, out, err); s >= 0)
+        return s;
+    req.which = a.value("report", "nvtx_sum");
+    if (req.which != "nvtx_sum" && req.which != "kernel_sum" && req.which != "compare") {
+        err << "error: --report expects nvtx_sum, kernel_sum or compare, got '" << req.which << "'\n";
+        return 2;
+    }
+    const std::string of = a.value("of", "nvtx");
+    if (of != "nvtx" && of != "kernel") {
+        err << "error: --of expects nvtx or kernel, got '" << of << "'\n";
+        return 2;
+    }
+    if (a.has("top")) {
+        auto t = parseInt(a.value("top"));
+        if (!t || *t < 0) {
+            err << "error: --top expects a non-negative integer, got '" << a.value("top") << "'\n";
+            return 2;
+        }
+        req.top = size_t(*t);
+    }
+    const bool kernels = req.which == "kernel_sum" || (req.which == "compare" && of == "kernel");
+    req.kind = kernels ? tr::StatsKind::KernelSum : tr::StatsKind::NvtxSum;
+    return -1;
+}
+
+// Column titles for reports side by side: the identity label ("ActorGroup r2 pid 4242") when
+// every report has a distinct one, else the file name; a legend maps titles to paths.
+std::vector<std::string> shortReportTitles(const std::vector<tr::ReportPtr> &reports)
+{
+    std::vector<std::string> titles;
+    std::set<std::string> seen;
+    bool unique = true;
+    for (const auto &rep : reports) {
+        std::string t = rep->identity.label;
+        if (t.empty())
+            t = std::filesystem::path(rep->path).filename().string();
+        unique = unique && seen.insert(t).second;
+        titles.push_back(t);
+    }
+    if (!unique)
+        for (size_t i = 0; i < reports.size(); ++i)
+            titles[i] = reports[i]->path;
+    return titles;
+}
+
+// Human-readable compare table: total ns per report ('*' = slowest), then Style (nvtx) and the
+// Range or kernel name, the way nsys ends its rows with them.
+void printCompareTable(std::ostream &out, const std::vector<tr::ReportPtr> &reports,
+                       const std::vector<tr::CompareRow> &rows, bool nvtx)
+{
+    const std::vector<std::string> titles = shortReportTitles(reports);
+    TextTable t;
+    for (const auto &title : titles)
+        t.column(title, false);
+    t.nameColumns(nvtx);
+    for (const auto &row : rows) {
+        std::vector<std::string> cells;
+        for (size_t i = 0; i < row.cells.size(); ++i)
+            cells.push_back(groupedNumber(row.cells[i].totalNs) + (row.slowest == i ? "*" : " "));
+        TextTable::nameCells(cells, nvtx, row.style, row.name);
+        t.rows.push_back(std::move(cells));
+    }
+    out << "total ns per report ('*' = slowest)\n\n";
+    t.print(out);
+    if (titles.size() && titles[0] != reports[0]->path) {
+        out << "\n";
+        for (size_t i = 0; i < titles.size(); ++i)
+            out << titles[i] << ": " << reports[i]->path << "\n";
+    }
+}
+
+void writeCompareJson(std::ostream &out, const LoadedReports &loaded, const std::vector<tr::CompareRow> &rows,
+                      bool nvtx)
+{
+    JsonWriter w;
+    w.beginObject().key("report").value("compare").key("rows").beginArray();
+    for (const auto &row : rows) {
+        w.beginObject().key("name").value(row.name);
+        if (nvtx)
+            w.key("style").value(row.style);
+        w.key("reports").beginArray();
+        for (const auto &c : row.cells) {
+            w.beginObject().key("report").value(loaded.path(c.report)).key("count").value(uint64_t(c.count));
+            w.key("total_ns").value(c.totalNs).key("avg_ns").value(c.avgNs).key("time_pct").value(c.timePct);
+            w.endObject();
+        }
+        w.endArray().key("slowest");
+        if (row.slowest)
+            w.value(loaded.path(row.slowest));
+        else
+            w.null();
+        w.endObject();
+    }
+    w.endArray().endObject();
+    out << w.str() << "\n";
+}
+
+void writeCompareCsv(std::ostream &out, const LoadedReports &loaded, const std::vector<tr::CompareRow> &rows, bool nvtx)
+{
+    out << "name";
+    for (const auto &rep : loaded.reports)
+        out << ',' << tr::csvField(rep->path);
+    out << ",slowest" << (nvtx ? ",style" : "") << "\n";
+    for (const auto &row : rows) {
+        out << tr::csvField(row.name);
+        for (const auto &c : row.cells)
+            out << ',' << c.totalNs;
+        out << ',' << tr::csvField(loaded.path(row.slowest));
+        if (nvtx)
+            out << ',' << tr::csvField(row.style);
+        out << "\n";
+    }
+}
+
+void writeCompare(std::ostream &out, const LoadedReports &loaded, const StatsRequest &req)
+{
+    auto rows = tr::compareReports(loaded.reports, req.kind);
+    if (rows.size() > req.top)
+        rows.resize(req.top);
+    if (req.format == "json")
+        writeCompareJson(out, loaded, rows, req.nvtx());
+    else if (req.format == "csv")
+        writeCompareCsv(out, loaded, rows, req.nvtx());
+    else
+        printCompareTable(out, loaded.reports, rows, req.nvtx());
+}
+
+// The overall rows, then each report's, each section limited to `top` rows.
+std::vector<tr::StatRow> topRows(const tr::StatsResult &s, size_t top)
+{
+    std::vector<tr::StatRow> rows;
+    for (size_t i = 0; i < s.overall.size() && i < top; ++i)
+        rows.push_back(s.overall[i]);
+    std::optional<size_t> cur;
+    size_t inSection = 0;
+    for (const auto &row : s.perReport) {
+        if (row.report != cur) {
+            cur = row.report;
+            inSection = 0;
+        }
+        if (inSection++ < top)
+            rows.push_back(row);
+    }
+    return rows;
+}
+
+void writeStatsJson(std::ostream &out, const LoadedReports &loaded, const std::vector<tr::StatRow> &rows,
+                    const StatsRequest &req)
+{
+    JsonWriter w;
+    w.beginObject().key("report").value(req.which).key("rows").beginArray();
+    for (const auto &row : rows) {
+        w.beginObject().key("name").value(row.name);
+        if (req.nvtx())
+            w.key("style").value(row.style);
+        w.key("report");
+        if (row.report)
+            w.value(loaded.path(row.report));
+        else
+            w.null();
+        w.key("count").value(uint64_t(row.count)).key("total_ns").value(row.totalNs);
+        w.key("avg_ns").value(row.avgNs).key("med_ns").value(row.medNs);
+        w.key("min_ns").value(row.minNs).key("max_ns").value(row.maxNs).key("stddev_ns").value(row.stddevNs);
+        w.key("time_pct").value(row.timePct);
+        w.endObject();
+    }
+    w.endArray().endObject();
+    out << w.str() << "\n";
+}
+
+void writeStatsCsv(std::ostream &out, const LoadedReports &loaded, const std::vector<tr::StatRow> &rows, bool nvtx)
+{
+    const tr::StatsCsvColumns columns{true, nvtx};
+    out << tr::statsCsvHeader(columns);
+    for (const auto &row : rows)
+        out << tr::statsCsvLine(row, columns, row.report ? loaded.path(row.report) : "(all)");
+}
+
+// One section of nvtx_sum / kernel_sum in nsys's column order.
+void printStatsTable(std::ostream &out, std::span<const tr::StatRow> rows, bool nvtx)
+{
+    TextTable t;
+    for (const char *h :
+         {"Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)"})
+        t.column(h, false);
+    t.nameColumns(nvtx);
+    for (const auto &r : rows) {
+        std::vector<std::string> cells{fixed1(r.timePct),         groupedNumber(r.totalNs),    groupedNumber(r.count),
+                                       groupedNumber(r.avgNs, 1), groupedNumber(r.medNs, 1),   groupedNumber(r.minNs),
+                                       groupedNumber(r.maxNs),    groupedNumber(r.stddevNs, 1)};
+        TextTable::nameCells(cells, nvtx, r.style, r.name);
+        t.rows.push_back(std::move(cells));
+    }
+    t.print(out);
+}
+
+// Sections: all reports, then each report; each in nsys's layout. With one report the two would
+// be the same table, so only the report's is printed (json and csv keep both).
+void printStatsSections(std::ostream &out, const LoadedReports &loaded, const std::vector<tr::StatRow> &rows,
+                        const StatsRequest &req)
+{
+    const bool oneReport = loaded.reports.size() == 1;
+    bool firstSection = true;
+    for (size_t i = 0; i < rows.size();) {
+        size_t j = i;
+        while (j < rows.size() && rows[j].report == rows[i].report)
+            ++j;
+        if (!(oneReport && !rows[i].report)) {
+            out << (firstSection ? "" : "\n")
+                << "== " << (rows[i].report ? loaded.path(rows[i].report) : std::string("all reports")) << " ("
+                << req.which << ")\n\n";
+            firstSection = false;
+            printStatsTable(out, std::span(rows).subspan(i, j - i), req.nvtx());
+        }
+        i = j;
+    }
+}
+
+void writeSummary(std::ostream &out, const LoadedReports &loaded, const StatsRequest &req)
+{
+    const tr::StatsResult s = tr::summarize(loaded.reports, req.kind);
+    const std::vector<tr::StatRow> rows = topRows(s, req.top);
+    if (req.format == "json")
+        return writeStatsJson(out, loaded, rows, req);
+    if (req.format == "csv")
+        return writeStatsCsv(out, loaded, rows, req.nvtx());
+    if (s.overall.empty())
+        out << (req.nvtx() ? "no NVTX push/pop or start/end ranges" : "no kernels") << " in the given reports\n";
+    printStatsSections(out, loaded, rows, req);
+}
+
+} // namespace
+
+int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
+{
+    ParsedArgs a;
+    StatsRequest req;
+    if (int s = parseStatsRequest(args, a, req, out, err); s >= 0)
+        return s;
+    tr::LoadResult r;
+    int status = 0;
+    if (!loadFromArgs(a, err, r, status))
+        return status;
+    const LoadedReports loaded{r.reports};
+    if (req.which == "compare")
+        writeCompare(out, loaded, req);
+    else
+        writeSummary(out, loaded, req);
+    return status;
+}
+
+} // namespace ps::cli

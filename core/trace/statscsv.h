@@ -1,0 +1,29 @@
+#pragma once
+// The nvtx_sum / kernel_sum rows as CSV, one format for `profstudio-cli trace stats --format csv`
+// and the Stats pane's Copy CSV: counts and ns as integers, averages, median, stddev and Time (%)
+// with one decimal, the style column last (nvtx_sum only) so that scripts reading the older
+// columns by position keep working, and RFC 4180 quoting.
+
+#include "core/trace/tracestats.h"
+
+#include <string>
+#include <string_view>
+
+namespace ps::core::trace {
+
+// A CSV field: as is, or in double quotes with inner quotes doubled when it holds a comma, a
+// quote or a line break.
+std::string csvField(std::string_view text);
+
+struct StatsCsvColumns
+{
+    bool report = false; // a first "report" column (the CLI: the report's path, or "(all)")
+    bool style = false;  // a last "style" column (nvtx_sum)
+};
+
+// The header line, "\n" included.
+std::string statsCsvHeader(StatsCsvColumns columns);
+// One row, "\n" included; `report` fills the report column when there is one.
+std::string statsCsvLine(const StatRow &row, StatsCsvColumns columns, std::string_view report = {});
+
+} // namespace ps::core::trace
