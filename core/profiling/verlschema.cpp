@@ -199,6 +199,19 @@ struct RoleSpec
     const char *path;
 };
 
+// The schedule as composed, enabled or not, so plans and the Configure workspace see what the YAML
+// holds; verlversionrules.cpp checks the field types for the releases that have it.
+void readTorchSchedule(const ConfigReader &cfg, VerlRoleProfiler &r)
+{
+    const std::string base = r.path + ".tool_config.torch.schedule.";
+    auto &s = r.torchSchedule;
+    s.skipFirst = cfg.integer(base + "skip_first", 0);
+    s.wait = cfg.integer(base + "wait", 0);
+    s.warmup = cfg.integer(base + "warmup", 0);
+    s.active = cfg.integer(base + "active", 0);
+    s.repeat = cfg.integer(base + "repeat", 0);
+}
+
 void readRole(const ConfigReader &cfg, const RoleSpec &spec, bool validate, const VerlProfiling &global,
               VerlRoleProfiler &r, Diagnostics &diags)
 {
@@ -245,6 +258,7 @@ void readRole(const ConfigReader &cfg, const RoleSpec &spec, bool validate, cons
     r.nsysDiscrete = cfg.boolean(r.path + ".tool_config.nsys.discrete", global.nsysDiscrete);
     r.npuDiscrete = cfg.boolean(r.path + ".tool_config.npu.discrete", false);
     r.torchDiscrete = cfg.boolean(r.path + ".tool_config.torch.discrete", false);
+    readTorchSchedule(cfg, r);
     if (!validate || !r.tool || !contains(verlVersionTraits(global.version).tools, *r.tool))
         return;
     // Only the selected tool's config is instantiated (fsdp_workers.py), so only it is checked.

@@ -40,7 +40,7 @@ private slots:
             for (const char *key : {"path", "rank", "span_ns", "idle_ns", "compute_ns", "communication_ns", "memory_ns",
                                     "other_ns", "overlap_pct"})
                 QVERIFY2(o.contains(key), key);
-            const sqlref::Db db(o["path"].toString().toStdString());
+            const ps::test::SqlRef db(o["path"].toString().toStdString());
             QVERIFY(db.ok());
             std::string intervals = kGpuIntervals;
             for (const char *t : {"CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})

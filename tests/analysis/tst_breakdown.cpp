@@ -41,7 +41,7 @@ void checkParts(const GpuBreakdown &b)
 }
 
 // Union of a SELECT of (start, end) in SQL vs ours.
-void compareUnion(const sqlref::Db &db, const std::string &select, int64_t oursLength, const char *what)
+void compareUnion(const ps::test::SqlRef &db, const std::string &select, int64_t oursLength, const char *what)
 {
     const unionsql::Stats s = unionsql::query(db, select);
     QVERIFY2(s.length == oursLength,
@@ -201,7 +201,7 @@ private slots:
     void nsysAgainstSql_data()
     {
         QTest::addColumn<QString>("path");
-        const QStringList files = sqlref::nsysFiles();
+        const QStringList files = ps::test::nsysFiles();
         QVERIFY(!files.isEmpty());
         for (const QString &f : files)
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
@@ -209,7 +209,7 @@ private slots:
     void nsysAgainstSql()
     {
         QFETCH(QString, path);
-        const sqlref::Db db(path.toStdString());
+        const ps::test::SqlRef db(path.toStdString());
         QVERIFY(db.ok());
         const ReportPtr r = load(path.toStdString());
         const GpuBreakdown b = computeBreakdown(*r->store);
@@ -241,7 +241,7 @@ private slots:
     void rocpdAgainstSql()
     {
         const std::string path = PS_TESTDATA_DIR "/traces/rocpd/batched_gemm__37ca13315e70__28_results.db";
-        const sqlref::Db db(path);
+        const ps::test::SqlRef db(path);
         const GpuBreakdown b = computeBreakdown(*load(path)->store);
         QVERIFY(b.events > 0);
         const unionsql::Stats u =
@@ -256,7 +256,7 @@ private slots:
     {
         const std::string path =
             PS_TESTDATA_DIR "/traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db";
-        const sqlref::Db db(path);
+        const ps::test::SqlRef db(path);
         const GpuBreakdown b = computeBreakdown(*load(path)->store);
         QVERIFY(b.events > 0);
         const unionsql::Stats u = unionsql::query(db, "SELECT startNs AS start, endNs AS end FROM TASK");

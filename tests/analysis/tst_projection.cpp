@@ -4,7 +4,8 @@
 #include "core/analysis/projection.h"
 #include "core/trace/storebuilder.h"
 #include "core/trace/traceloader.h"
-#include "tests/trace/sqlref.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <QtTest>
 
@@ -27,7 +28,7 @@ const char *kProjectionSql =
     "   JOIN calls c ON c.tid = rg.globalTid AND c.start >= rg.start AND c.end <= rg.end GROUP BY rg.id)"
     " SELECT 'all', count(*), ifnull(sum(p), 0), ifnull(sum(wall), 0), ifnull(sum(n), 0) FROM proj";
 
-std::string projectionSql(const sqlref::Db &db)
+std::string projectionSql(const ps::test::SqlRef &db)
 {
     std::string sql = kProjectionSql;
     auto put = [&](const std::string &slot, const char *table) {
@@ -52,8 +53,8 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         int rows = 0;
-        for (const QString &f : sqlref::nsysFiles()) {
-            const sqlref::Db db(f.toStdString());
+        for (const QString &f : ps::test::nsysFiles()) {
+            const ps::test::SqlRef db(f.toStdString());
             if (db.hasTable("NVTX_EVENTS") && db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL") &&
                 db.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
                 QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
@@ -65,8 +66,8 @@ private slots:
     void nsysAgainstSql()
     {
         QFETCH(QString, path);
-        const sqlref::Db db(path.toStdString());
-        const auto ref = db.rows(projectionSql(db));
+        const ps::test::SqlRef db(path.toStdString());
+        const auto ref = db.summaryRows(projectionSql(db));
         QCOMPARE(ref.size(), size_t(1));
         std::string error;
         const ReportPtr r = loadReport(path.toStdString(), ReadContext{}, error);

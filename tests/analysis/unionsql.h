@@ -2,7 +2,8 @@
 // Interval unions computed in SQL (gaps and islands with window functions) over the same files
 // the readers load: the independent reference of the breakdown tests.
 
-#include "tests/trace/sqlref.h"
+#include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include <string>
 
@@ -27,9 +28,9 @@ struct Stats
     int64_t length = 0, first = 0, last = 0;
 };
 
-inline Stats query(const sqlref::Db &db, const std::string &intervals)
+inline Stats query(const ps::test::SqlRef &db, const std::string &intervals)
 {
-    const auto rows = db.rows("SELECT 'x', * FROM (" + unionStats(intervals) + ")");
+    const auto rows = db.summaryRows("SELECT 'x', * FROM (" + unionStats(intervals) + ")");
     if (rows.empty())
         return {};
     return {rows[0].count, rows[0].total, rows[0].min};

@@ -37,9 +37,14 @@ private slots:
     {
         TimelineViewState s;
         s.setWidth(1000);
+        // A window inside the limits' length is moved back inside them...
+        s.setMapping(TimeMapping({-2'000, 3'000}, 1000), {0, 10'000});
+        QCOMPARE(s.window(), (TimeWindow{0, 5'000}));
+        s.setMapping(TimeMapping({8'000, 13'000}, 1000), {0, 10'000});
+        QCOMPARE(s.window(), (TimeWindow{5'000, 10'000}));
+        // ...one wider than the limits (zoomed out past the data) is centred on them.
         s.setMapping(TimeMapping({-50'000, 50'000}, 1000), {0, 10'000});
-        QVERIFY(s.window().start >= 0);
-        QVERIFY(s.window().end <= 10'000);
+        QCOMPARE(s.window(), (TimeWindow{-45'000, 55'000}));
     }
 
     void scrollIsClampedAndEmitsOnlyOnChange()

@@ -2,6 +2,7 @@
 // column sets and number formats, on rows summarised from a real nsys export.
 
 #include "tests/support/sqlref.h"
+#include "tests/support/testdata.h"
 
 #include "core/trace/statscsv.h"
 #include "core/trace/traceloader.h"

@@ -128,6 +128,8 @@ void ConfigureWorkspace::buildVersionPicker(QWidget *bar, QLayout *row)
     m_versionPick->addItem("detected", QString());
     for (const char *name : {"legacy", "0.5-0.7.0", "0.7.1", "0.8", "0.9", "main"})
         m_versionPick->addItem(QString("verl ") + name, QString(name));
+    m_versionPick->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_versionPick->setMinimumContentsLength(12);
     m_versionPick->setToolTip("The verl release whose rules, tools, panels, file names and launch plan apply, as "
                               "profstudio-cli's --verl-version. \"detected\" reads it from the config's schema.");
     connect(m_versionPick, &QComboBox::activated, this, [this](int index) {
@@ -144,6 +146,9 @@ QWidget *ConfigureWorkspace::buildHeader()
     row->setContentsMargins(8, 4, 8, 4);
     m_title = new QLabel(bar);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The title (a config path) and the combos must not set the window's minimum width: the
+    // window has to fit a laptop screen whatever the config or preset is called.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_title, 1);
 
     m_preset = new QComboBox(bar);
@@ -153,6 +158,8 @@ QWidget *ConfigureWorkspace::buildHeader()
         m_preset->addItem(r.label, r.id);
         m_preset->setItemData(m_preset->count() - 1, r.description, Qt::ToolTipRole);
     }
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(14);
     m_preset->setToolTip("Built-in preset applied as the baseline (a group override); the diff pane compares "
                          "against it");
     connect(m_preset, &QComboBox::activated, this,

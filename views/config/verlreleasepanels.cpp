@@ -241,7 +241,7 @@ VerlTorchSchedulePanel::VerlTorchSchedulePanel(ConfigSession *session, std::func
         auto *spin = new QSpinBox(this);
         spin->setObjectName("schedule-" + name);
         spin->setRange(0, 1000000);
-        spin->setToolTip(verlTooltip("tool_config.torch.schedule." + name, verlFieldDoc("schedule." + name)));
+        spin->setToolTip(verlTooltip("tool_config.torch.schedule." + name, "schedule." + name));
         m_fields.insert(name, spin);
         form->addRow(name, spin);
         for (const char *role : {"actor_rollout_ref.actor", "actor_rollout_ref.ref", "critic"})
