@@ -448,6 +448,8 @@ void readRunFacts(const ConfigReader &cfg, const ClusterDescription &cluster, Ve
     out.agentLoop = cfg.string("actor_rollout_ref.rollout.mode") == "async";
     const std::string rollout = "actor_rollout_ref.rollout.";
     out.rolloutEngine = cfg.string(rollout + "name");
+    if (out.rolloutEngine == "???") // verl's tree leaves the engine mandatory-missing: unknown, not a name
+        out.rolloutEngine.clear();
     out.rolloutGpusPerReplica = std::max<long long>(1, cfg.integer(rollout + "tensor_model_parallel_size", 1) *
                                                            cfg.integer(rollout + "data_parallel_size", 1) *
                                                            cfg.integer(rollout + "pipeline_model_parallel_size", 1));
