@@ -83,8 +83,7 @@ void torchSchedule(RuleContext &c)
         const Node *sched = c.cfg.get(path);
         if (!sched || !sched->isDict())
             continue;
-        long long *fields[] = {&r->torchSchedule.skipFirst, &r->torchSchedule.wait, &r->torchSchedule.warmup,
-                               &r->torchSchedule.active, &r->torchSchedule.repeat};
+        // The values themselves are read into r->torchSchedule by the schema reader; this only checks.
         const char *names[] = {"skip_first", "wait", "warmup", "active", "repeat"};
         bool othersSet = false;
         for (size_t i = 0; i < 5; ++i) {
@@ -100,7 +99,6 @@ void torchSchedule(RuleContext &c)
                 c.cfg.report(c.diags, "verl.torch-schedule-negative",
                              std::string(names[i]) + " must be >= 0, got " + std::to_string(v->asInt()),
                              path + "." + names[i]);
-            *fields[i] = v->asInt();
             othersSet = othersSet || (i != 3 && v->asInt() > 0);
         }
         if (othersSet && r->torchSchedule.active <= 0)
