@@ -24,6 +24,8 @@ bool composeOptionsFrom(const ParsedArgs &args, const std::vector<std::string> &
     out.configDirs = args.values("config-dir");
     out.configName = args.value("config-name");
     out.overrides = overrides;
+    // One composition per command: a cache of parsed files would only cost a copy of each.
+    out.reuseParsedFiles = false;
     return true;
 }
 

@@ -56,6 +56,7 @@ int cmdCompose(const Args &args, std::ostream &out, std::ostream &err)
     cfg::ComposeOptions options;
     if (!composeOptionsFrom(parsed, parsed.positionals(), options, err))
         return 2;
+    options.recordProvenance = false; // printed as a tree only
     auto result = composeOrReport(options, err);
     if (!result)
         return 1;

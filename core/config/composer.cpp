@@ -130,6 +130,7 @@ public:
     explicit Composition(const ComposeOptions &options)
         : m_options(options), m_repo(options.configDirs, options.builtinPresets, options.reuseParsedFiles)
     {
+        m_result.provenance.setEnabled(options.recordProvenance);
     }
 
     ComposeResult run()
@@ -193,10 +194,13 @@ private:
                 searchPath = holder.find("v");
             }
         }
-        Node primaryCopy;
+        // Interpolations in the primary's own searchpath resolve against the primary; `primary`
+        // stays valid until appendDir() below.
+        const Node emptyRoot;
+        const Node *resolutionRoot = &emptyRoot;
         if (!searchPath) {
             searchPath = findPath(primary->content, "hydra.searchpath");
-            primaryCopy = primary->content;
+            resolutionRoot = &primary->content;
         }
         if (!searchPath || searchPath->isNull())
             return;
@@ -213,7 +217,7 @@ private:
             std::string value = item.asString();
             if (item.isInterpolation()) {
                 try {
-                    Node r = resolveString(primaryCopy, itemKey, value, m_options.env);
+                    Node r = resolveString(*resolutionRoot, itemKey, value, m_options.env);
                     value = r.toPythonString();
                 } catch (const ConfigError &e) {
                     throw ConfigError("cannot resolve " + itemKey + " '" + item.asString() + "': " + e.message(),
@@ -782,6 +786,8 @@ private:
     SourceMark whereSet(const std::string &keyPath) const
     {
         std::vector<std::string> parts = splitKeyPath(keyPath);
+        if (!m_result.provenance.isEnabled())
+            return nearestFileMark(parts);
         while (!parts.empty()) {
             if (const auto *chain = m_result.provenance.find(joinKeyPath(parts))) {
                 for (auto it = chain->rbegin(); it != chain->rend(); ++it)
@@ -789,6 +795,17 @@ private:
                         return it->mark;
                 return {};
             }
+            parts.pop_back();
+        }
+        return {};
+    }
+
+    // whereSet() without provenance: the mark the nearest existing node carries from its file.
+    SourceMark nearestFileMark(std::vector<std::string> parts) const
+    {
+        while (!parts.empty()) {
+            if (const Node *n = findPath(m_result.config, joinKeyPath(parts)))
+                return n->mark.line > 0 ? n->mark : SourceMark{};
             parts.pop_back();
         }
         return {};

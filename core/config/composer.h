@@ -33,6 +33,10 @@ struct ComposeOptions
     // Reuse parsed files across compositions in this process while their size and modification
     // time are unchanged (the GUI recomposes on every edit; parsing dominates the cost).
     bool reuseParsedFiles = true;
+    // Record where every value came from (ComposeResult::provenance, for explain, validate's
+    // locations and the GUI). `compose`, which only prints the tree, turns it off: on verl's
+    // trainer it is a fifth of the work.
+    bool recordProvenance = true;
 };
 
 struct ComposeResult

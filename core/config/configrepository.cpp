@@ -65,8 +65,8 @@ public:
         std::lock_guard<std::mutex> lock(m_mutex);
         if (m_entries.size() >= kMaxEntries)
             m_entries.clear();
-        m_entries[path] = Entry{size, mtime, y};
-        return y;
+        Entry &entry = m_entries[path] = Entry{size, mtime, std::move(y)};
+        return entry.yaml;
     }
 
 private:

@@ -87,6 +87,12 @@ public:
     const std::vector<Node> &items() const { return m_items; }
     std::vector<Node> &items() { return m_items; }
     void append(Node value);
+    // Drops spare capacity (a loaded file's containers are final once parsed).
+    void shrinkToFit()
+    {
+        m_keys.shrink_to_fit();
+        m_items.shrink_to_fit();
+    }
 
     // Where this node was written: a scalar at its own token, a nested dict or list at its key.
     SourceMark mark;

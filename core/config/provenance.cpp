@@ -14,7 +14,8 @@ const std::vector<ProvenanceStep> *Provenance::find(std::string_view keyPath) co
 
 void Provenance::record(const std::string &keyPath, ProvenanceStep step)
 {
-    m_chains[keyPath].push_back(std::move(step));
+    if (m_enabled)
+        m_chains[keyPath].push_back(std::move(step));
 }
 
 void Provenance::eraseSubtree(std::string_view keyPath)

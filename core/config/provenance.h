@@ -52,10 +52,14 @@ public:
     // Drops the chains strictly below keyPath (its children), keeping keyPath's own chain.
     void eraseBelow(std::string_view keyPath);
     size_t size() const { return m_chains.size(); }
+    // A disabled provenance records nothing (find() always answers nullptr).
+    void setEnabled(bool enabled) { m_enabled = enabled; }
+    bool isEnabled() const { return m_enabled; }
     const std::unordered_map<std::string, std::vector<ProvenanceStep>> &chains() const { return m_chains; }
 
 private:
     std::unordered_map<std::string, std::vector<ProvenanceStep>> m_chains;
+    bool m_enabled = true;
 };
 
 } // namespace ps::core::config

@@ -2,7 +2,7 @@
 
 #include "core/common/jsonwriter.h"
 #include "core/config/pythonfloat.h"
-#include "core/config/yamlloader.h"
+#include "core/config/yamlscalar.h"
 
 #include <cstdio>
 
@@ -78,7 +78,7 @@ bool isPyWhitespace(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-std::string pyStrip(const std::string &s)
+std::string_view pyStrip(std::string_view s)
 {
     size_t b = 0, e = s.size();
     while (b < e && isPyWhitespace(s[b]))
@@ -89,7 +89,7 @@ std::string pyStrip(const std::string &s)
 }
 
 // Digits with single underscores between them, from i; returns the end (== i when none).
-size_t pyDigits(const std::string &s, size_t i)
+size_t pyDigits(std::string_view s, size_t i)
 {
     size_t start = i;
     while (i < s.size()) {
@@ -106,7 +106,7 @@ size_t pyDigits(const std::string &s, size_t i)
 
 bool pythonIntAccepts(const std::string &text)
 {
-    std::string s = pyStrip(text);
+    std::string_view s = pyStrip(text);
     size_t i = 0;
     if (i < s.size() && (s[i] == '+' || s[i] == '-'))
         ++i;
@@ -116,15 +116,17 @@ bool pythonIntAccepts(const std::string &text)
 
 bool pythonFloatAccepts(const std::string &text)
 {
-    std::string s = pyStrip(text);
+    std::string_view s = pyStrip(text);
     size_t i = 0;
     if (i < s.size() && (s[i] == '+' || s[i] == '-'))
         ++i;
-    std::string rest;
-    for (size_t k = i; k < s.size(); ++k)
-        rest += static_cast<char>(std::tolower(static_cast<unsigned char>(s[k])));
-    if (rest == "inf" || rest == "infinity" || rest == "nan")
-        return true;
+    if (s.size() - i <= 8) { // "infinity" is the longest word float() takes
+        std::string rest;
+        for (size_t k = i; k < s.size(); ++k)
+            rest += static_cast<char>(std::tolower(static_cast<unsigned char>(s[k])));
+        if (rest == "inf" || rest == "infinity" || rest == "nan")
+            return true;
+    }
     size_t intEnd = pyDigits(s, i);
     bool haveDigits = intEnd > i;
     size_t j = intEnd;
@@ -149,10 +151,12 @@ bool pythonFloatAccepts(const std::string &text)
 
 bool isYamlBoolWord(const std::string &s)
 {
-    static const char *const kWords[] = {"y",  "Y",  "yes",  "Yes",  "YES",  "n",     "N",     "no",
-                                         "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-                                         "on", "On", "ON",   "off",  "Off",  "OFF"};
-    for (const char *w : kWords)
+    static const std::string_view kWords[] = {"y",  "Y",  "yes",  "Yes",  "YES",  "n",     "N",     "no",
+                                              "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+                                              "on", "On", "ON",   "off",  "Off",  "OFF"};
+    if (s.size() > 5)
+        return false;
+    for (std::string_view w : kWords)
         if (s == w)
             return true;
     return false;
@@ -258,72 +262,134 @@ struct Analysis
     bool allowBlock = true;
 };
 
-Analysis analyzeScalar(const std::u32string &s)
+// PyYAML's indicator sets (analyze_scalar), as switches: this runs on every key and value.
+bool isLeadingIndicator(char32_t ch)
 {
-    Analysis a;
-    if (s.empty()) {
-        a.empty = true;
-        a.allowFlowPlain = false;
-        a.allowBlock = false;
-        return a;
+    switch (ch) {
+    case U'#':
+    case U',':
+    case U'[':
+    case U']':
+    case U'{':
+    case U'}':
+    case U'&':
+    case U'*':
+    case U'!':
+    case U'|':
+    case U'>':
+    case U'\'':
+    case U'"':
+    case U'%':
+    case U'@':
+    case U'`':
+        return true;
+    default:
+        return false;
     }
+}
+
+bool isFlowIndicator(char32_t ch)
+{
+    switch (ch) {
+    case U',':
+    case U'?':
+    case U'[':
+    case U']':
+    case U'{':
+    case U'}':
+        return true;
+    default:
+        return false;
+    }
+}
+
+// A word of letters, digits and '_' (then also '.', '/'): no indicator, space, break or special
+// character, so analyzeScalar would allow every style. Most keys and values are such words.
+bool isPlainWord(const std::u32string &s)
+{
+    auto wordChar = [](char32_t c) {
+        return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9') || c == U'_';
+    };
+    if (s.empty() || !wordChar(s[0]))
+        return false;
+    for (char32_t c : s)
+        if (!wordChar(c) && c != U'.' && c != U'/')
+            return false;
+    return true;
+}
+
+// What PyYAML's analyze_scalar finds in a scalar's characters, before it turns that into the
+// styles it allows.
+struct ScalarFindings
+{
     bool blockIndicators = false, flowIndicators = false, lineBreaks = false, specialCharacters = false;
     bool leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
     bool breakSpace = false, spaceBreak = false;
+};
+
+bool isSpecialCharacter(char32_t ch)
+{
+    if (ch == U'\n' || (ch >= 0x20 && ch <= 0x7E))
+        return false;
+    const bool unicodeOk = (ch == 0x85 || (ch >= 0xA0 && ch <= 0xD7FF) || (ch >= 0xE000 && ch <= 0xFFFD) ||
+                            (ch >= 0x10000 && ch < 0x10FFFF)) &&
+                           ch != 0xFEFF;
+    return !unicodeOk; // allow_unicode=True: other non-ASCII is fine
+}
+
+// The indicator checks of one character (PyYAML treats the first character apart).
+void findIndicators(char32_t ch, size_t index, bool precededByWhitespace, bool followedByWhitespace, ScalarFindings &f)
+{
+    if (index == 0) {
+        if (isLeadingIndicator(ch))
+            f.flowIndicators = f.blockIndicators = true;
+        if (ch == U'?' || ch == U':') {
+            f.flowIndicators = true;
+            if (followedByWhitespace)
+                f.blockIndicators = true;
+        }
+        if (ch == U'-' && followedByWhitespace)
+            f.flowIndicators = f.blockIndicators = true;
+        return;
+    }
+    if (isFlowIndicator(ch))
+        f.flowIndicators = true;
+    if (ch == U':') {
+        f.flowIndicators = true;
+        if (followedByWhitespace)
+            f.blockIndicators = true;
+    }
+    if (ch == U'#' && precededByWhitespace)
+        f.flowIndicators = f.blockIndicators = true;
+}
+
+ScalarFindings scanScalar(const std::u32string &s)
+{
+    ScalarFindings f;
     auto startsWith = [&](const char32_t *p) { return s.compare(0, 3, p) == 0; };
     if (s.size() >= 3 && (startsWith(U"---") || startsWith(U"...")))
-        blockIndicators = flowIndicators = true;
+        f.blockIndicators = f.flowIndicators = true;
     bool precededByWhitespace = true;
     bool followedByWhitespace = s.size() == 1 || isSpaceOrBreakOrNul(s[1]);
     bool previousSpace = false, previousBreak = false;
     for (size_t index = 0; index < s.size(); ++index) {
-        char32_t ch = s[index];
-        if (index == 0) {
-            if (std::u32string_view(U"#,[]{}&*!|>'\"%@`").find(ch) != std::u32string_view::npos)
-                flowIndicators = blockIndicators = true;
-            if (ch == U'?' || ch == U':') {
-                flowIndicators = true;
-                if (followedByWhitespace)
-                    blockIndicators = true;
-            }
-            if (ch == U'-' && followedByWhitespace)
-                flowIndicators = blockIndicators = true;
-        } else {
-            if (std::u32string_view(U",?[]{}").find(ch) != std::u32string_view::npos)
-                flowIndicators = true;
-            if (ch == U':') {
-                flowIndicators = true;
-                if (followedByWhitespace)
-                    blockIndicators = true;
-            }
-            if (ch == U'#' && precededByWhitespace)
-                flowIndicators = blockIndicators = true;
-        }
+        const char32_t ch = s[index];
+        findIndicators(ch, index, precededByWhitespace, followedByWhitespace, f);
         if (isBreak(ch))
-            lineBreaks = true;
-        if (!(ch == U'\n' || (ch >= 0x20 && ch <= 0x7E))) {
-            bool unicodeOk = (ch == 0x85 || (ch >= 0xA0 && ch <= 0xD7FF) || (ch >= 0xE000 && ch <= 0xFFFD) ||
-                              (ch >= 0x10000 && ch < 0x10FFFF)) &&
-                             ch != 0xFEFF;
-            if (!unicodeOk)
-                specialCharacters = true; // allow_unicode=True: other non-ASCII is fine
-        }
+            f.lineBreaks = true;
+        if (isSpecialCharacter(ch))
+            f.specialCharacters = true;
+        const bool first = index == 0, last = index == s.size() - 1;
         if (ch == U' ') {
-            if (index == 0)
-                leadingSpace = true;
-            if (index == s.size() - 1)
-                trailingSpace = true;
-            if (previousBreak)
-                breakSpace = true;
+            f.leadingSpace = f.leadingSpace || first;
+            f.trailingSpace = f.trailingSpace || last;
+            f.breakSpace = f.breakSpace || previousBreak;
             previousSpace = true;
             previousBreak = false;
         } else if (isBreak(ch)) {
-            if (index == 0)
-                leadingBreak = true;
-            if (index == s.size() - 1)
-                trailingBreak = true;
-            if (previousSpace)
-                spaceBreak = true;
+            f.leadingBreak = f.leadingBreak || first;
+            f.trailingBreak = f.trailingBreak || last;
+            f.spaceBreak = f.spaceBreak || previousSpace;
             previousSpace = false;
             previousBreak = true;
         } else {
@@ -332,21 +398,36 @@ Analysis analyzeScalar(const std::u32string &s)
         precededByWhitespace = isSpaceOrBreakOrNul(ch);
         followedByWhitespace = index + 2 >= s.size() || isSpaceOrBreakOrNul(s[index + 2]);
     }
-    if (leadingSpace || leadingBreak || trailingSpace || trailingBreak)
-        a.allowFlowPlain = a.allowBlockPlain = false;
-    if (trailingSpace)
-        a.allowBlock = false;
-    if (breakSpace)
-        a.allowFlowPlain = a.allowBlockPlain = a.allowSingleQuoted = false;
-    if (spaceBreak || specialCharacters)
-        a.allowFlowPlain = a.allowBlockPlain = a.allowSingleQuoted = a.allowBlock = false;
-    if (lineBreaks)
-        a.allowFlowPlain = a.allowBlockPlain = false;
-    if (flowIndicators)
+    return f;
+}
+
+Analysis analyzeScalar(const std::u32string &s)
+{
+    Analysis a;
+    if (isPlainWord(s))
+        return a;
+    if (s.empty()) {
+        a.empty = true;
         a.allowFlowPlain = false;
-    if (blockIndicators)
+        a.allowBlock = false;
+        return a;
+    }
+    const ScalarFindings f = scanScalar(s);
+    if (f.leadingSpace || f.leadingBreak || f.trailingSpace || f.trailingBreak)
+        a.allowFlowPlain = a.allowBlockPlain = false;
+    if (f.trailingSpace)
+        a.allowBlock = false;
+    if (f.breakSpace)
+        a.allowFlowPlain = a.allowBlockPlain = a.allowSingleQuoted = false;
+    if (f.spaceBreak || f.specialCharacters)
+        a.allowFlowPlain = a.allowBlockPlain = a.allowSingleQuoted = a.allowBlock = false;
+    if (f.lineBreaks)
+        a.allowFlowPlain = a.allowBlockPlain = false;
+    if (f.flowIndicators)
+        a.allowFlowPlain = false;
+    if (f.blockIndicators)
         a.allowBlockPlain = false;
-    a.multiline = lineBreaks;
+    a.multiline = f.lineBreaks;
     return a;
 }
 
@@ -520,7 +601,7 @@ private:
                 m_sequenceContext = false;
                 m_mappingContext = true;
                 m_simpleKeyContext = true;
-                emitScalar(key);
+                emitScalar(key, ka);
                 writeIndicator(":", false);
             } else {
                 writeIndicator("?", true, false, true);
@@ -528,7 +609,7 @@ private:
                 m_sequenceContext = false;
                 m_mappingContext = true;
                 m_simpleKeyContext = false;
-                emitScalar(key);
+                emitScalar(key, ka);
                 writeIndent();
                 writeIndicator(":", true, false, true);
             }
@@ -549,10 +630,11 @@ private:
         return '"';
     }
 
-    void emitScalar(const Scalar &s)
+    void emitScalar(const Scalar &s) { emitScalar(s, analyzeScalar(s.text)); }
+
+    void emitScalar(const Scalar &s, const Analysis &a)
     {
         increaseIndent(true, false);
-        Analysis a = analyzeScalar(s.text);
         char style = chooseStyle(s, a);
         bool split = !m_simpleKeyContext;
         if (style == '"')

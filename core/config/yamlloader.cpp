@@ -1,293 +1,37 @@
 #include "core/config/yamlloader.h"
 
 #include "core/common/atomicfile.h"
-#include "core/config/bigint.h"
 #include "core/config/configerror.h"
 #include "core/config/nodecount.h"
+#include "core/config/yamlscalar.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/parser.h>
+#include <yaml.h>
 
-#include <cmath>
-#include <cstdlib>
-#include <istream>
-#include <map>
-#include <streambuf>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ps::core::config {
 
 namespace {
 
-// ---- OmegaConf's implicit typing of plain scalars (PyYAML's YAML 1.1 resolvers, timestamps
-// removed, floats extended to accept "1e3" and "1e-6") ----
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-// [0-9_]* from i; returns the end.
-size_t skipDigitsUnderscore(const std::string &s, size_t i)
-{
-    while (i < s.size() && (isDigit(s[i]) || s[i] == '_'))
-        ++i;
-    return i;
-}
-
-// (:[0-5]?[0-9])+ from i; returns the end or npos when there is no such group.
-size_t skipSexagesimal(const std::string &s, size_t i)
-{
-    size_t groups = 0;
-    while (i < s.size() && s[i] == ':') {
-        size_t j = i + 1;
-        if (j + 1 < s.size() && s[j] >= '0' && s[j] <= '5' && isDigit(s[j + 1]))
-            j += 2;
-        else if (j < s.size() && isDigit(s[j]))
-            j += 1;
-        else
-            break;
-        i = j;
-        ++groups;
-    }
-    return groups ? i : std::string::npos;
-}
-
-bool matchesBool(const std::string &s, bool &value)
-{
-    static const std::map<std::string, bool> k = {
-        {"yes", true},  {"Yes", true},  {"YES", true},  {"no", false},    {"No", false},    {"NO", false},
-        {"true", true}, {"True", true}, {"TRUE", true}, {"false", false}, {"False", false}, {"FALSE", false},
-        {"on", true},   {"On", true},   {"ON", true},   {"off", false},   {"Off", false},   {"OFF", false}};
-    auto it = k.find(s);
-    if (it == k.end())
-        return false;
-    value = it->second;
-    return true;
-}
-
-bool matchesInt(const std::string &s)
-{
-    size_t i = 0;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+'))
-        ++i;
-    std::string body = s.substr(i);
-    if (body.empty())
-        return false;
-    auto allOf = [&](size_t from, auto pred) {
-        if (from >= body.size())
-            return false;
-        for (size_t k = from; k < body.size(); ++k)
-            if (!pred(body[k]))
-                return false;
-        return true;
-    };
-    if (body.rfind("0b", 0) == 0)
-        return allOf(2, [](char c) { return c == '0' || c == '1' || c == '_'; });
-    if (body.rfind("0x", 0) == 0)
-        return allOf(2, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '_'; });
-    if (body[0] == '0')
-        return body.size() == 1 || allOf(1, [](char c) { return (c >= '0' && c <= '7') || c == '_'; });
-    if (body[0] < '1' || body[0] > '9')
-        return false;
-    size_t j = skipDigitsUnderscore(body, 1);
-    if (j == body.size())
-        return true;
-    size_t k = skipSexagesimal(body, j);
-    return k == body.size();
-}
-
-bool matchesFloat(const std::string &s)
-{
-    size_t i = 0;
-    bool signedForm = i < s.size() && (s[i] == '-' || s[i] == '+');
-    if (signedForm)
-        ++i;
-    auto exponentAt = [&](size_t j, bool signRequired) {
-        if (j >= s.size() || (s[j] != 'e' && s[j] != 'E'))
-            return std::string::npos;
-        ++j;
-        if (j < s.size() && (s[j] == '-' || s[j] == '+'))
-            ++j;
-        else if (signRequired)
-            return std::string::npos;
-        size_t k = j;
-        while (k < s.size() && isDigit(s[k]))
-            ++k;
-        return k > j ? k : std::string::npos;
-    };
-    std::string rest = s.substr(i);
-    if (rest == ".inf" || rest == ".Inf" || rest == ".INF")
-        return true;
-    if (!signedForm && (rest == ".nan" || rest == ".NaN" || rest == ".NAN"))
-        return true;
-    if (i < s.size() && s[i] == '.') {
-        // \.[0-9_]+([eE][-+][0-9]+)?   (no sign allowed)
-        if (signedForm)
-            return false;
-        size_t j = skipDigitsUnderscore(s, i + 1);
-        if (j == i + 1)
-            return false;
-        if (j == s.size())
-            return true;
-        return exponentAt(j, true) == s.size();
-    }
-    if (i >= s.size() || !isDigit(s[i]))
-        return false;
-    size_t j = skipDigitsUnderscore(s, i + 1);
-    if (j == s.size())
-        return false; // an int
-    if (s[j] == '.') {
-        size_t k = skipDigitsUnderscore(s, j + 1);
-        if (k == s.size())
-            return true;
-        return exponentAt(k, false) == s.size();
-    }
-    if (s[j] == 'e' || s[j] == 'E')
-        return exponentAt(j, false) == s.size();
-    if (s[j] == ':') {
-        size_t k = skipSexagesimal(s, j);
-        if (k == std::string::npos || k >= s.size() || s[k] != '.')
-            return false;
-        return skipDigitsUnderscore(s, k + 1) == s.size();
-    }
-    return false;
-}
-
-std::string withoutUnderscores(const std::string &s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s)
-        if (c != '_')
-            out += c;
-    return out;
-}
-
-// Base-60 value of "1:30:05" style digits (sign handled by the caller), in double so that a
-// long chain of groups cannot overflow an integer.
-bool sexagesimal(const std::string &body, double &out)
-{
-    double value = 0;
-    size_t start = 0;
-    while (start <= body.size()) {
-        size_t colon = body.find(':', start);
-        std::string part = body.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-        if (part.empty())
-            return false;
-        value = value * 60 + std::strtod(part.c_str(), nullptr);
-        if (colon == std::string::npos)
-            break;
-        start = colon + 1;
-    }
-    out = value;
-    return true;
-}
-
-// PyYAML's int constructor: sign, then 0b / 0x / leading-0 octal / sexagesimal / decimal.
-// Values beyond 64 bits are kept exactly as decimal text in `big` (Python ints are unbounded).
-bool constructInt(const std::string &text, int64_t &out, std::string &big)
-{
-    std::string v = withoutUnderscores(text);
-    bool negative = false;
-    if (!v.empty() && (v[0] == '-' || v[0] == '+')) {
-        negative = v[0] == '-';
-        v.erase(0, 1);
-    }
-    if (v.empty())
-        return false;
-    std::string_view digits = v;
-    int base = 10;
-    if (v == "0") {
-        out = 0;
-        return true;
-    }
-    if (v.rfind("0b", 0) == 0) {
-        base = 2;
-        digits.remove_prefix(2);
-    } else if (v.rfind("0x", 0) == 0) {
-        base = 16;
-        digits.remove_prefix(2);
-    } else if (v[0] == '0') {
-        base = 8;
-    } else if (v.find(':') != std::string::npos) {
-        double d = 0;
-        // Sexagesimal beyond 64 bits keeps the text (it would need exact base-60 arithmetic).
-        if (!sexagesimal(v, d) || d >= 9.2e18)
-            return false;
-        out = (negative ? -1 : 1) * static_cast<long long>(d);
-        return true;
-    }
-    errno = 0;
-    const long long value = std::strtoll(std::string(digits).c_str(), nullptr, base);
-    if (errno != ERANGE) {
-        out = negative ? -value : value;
-        return true;
-    }
-    big = decimalFromDigits(digits, base, negative);
-    if (big.empty())
-        return false;
-    if (big == "-9223372036854775808") { // INT64_MIN itself: overflowed only as a positive body
-        big.clear();
-        out = INT64_MIN;
-    }
-    return true;
-}
-
-bool constructFloat(const std::string &text, double &out)
-{
-    std::string v = withoutUnderscores(text);
-    for (char &c : v)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    double sign = 1.0;
-    if (!v.empty() && (v[0] == '-' || v[0] == '+')) {
-        sign = v[0] == '-' ? -1.0 : 1.0;
-        v.erase(0, 1);
-    }
-    if (v == ".inf") {
-        out = sign * INFINITY;
-        return true;
-    }
-    if (v == ".nan") {
-        out = NAN;
-        return true;
-    }
-    if (v.find(':') != std::string::npos) {
-        double value = 0;
-        if (!sexagesimal(v, value))
-            return false;
-        out = sign * value;
-        return true;
-    }
-    if (v.empty() || v == ".")
-        return false; // PyYAML would raise on "._"; keep the text instead of crashing
-    char *end = nullptr;
-    double value = std::strtod(v.c_str(), &end);
-    if (end != v.c_str() + v.size())
-        return false;
-    out = sign * value;
-    return true;
-}
-
-// ---- yaml-cpp event handler that builds Nodes ----
-
-class StringViewBuf : public std::streambuf
-{
-public:
-    explicit StringViewBuf(std::string_view s)
-    {
-        char *p = const_cast<char *>(s.data());
-        setg(p, p, p + s.size());
-    }
-};
-
 // Aliases are expanded into copies. A "billion laughs" document (ten levels of anchors, each a
 // list of ten aliases of the one before) would expand to 10^10 values from a few hundred bytes;
 // a file may hold at most this many values once expanded (real configs hold a few thousand).
 constexpr size_t kMaxValuesPerFile = 100000;
+// Containers nested deeper than this are refused (PyYAML would hit Python's recursion limit;
+// Node's destructor recurses).
+constexpr size_t kMaxNesting = 1000;
 
-class TreeBuilder : public YAML::EventHandler
+const char *const kStrTag = "tag:yaml.org,2002:str";
+
+std::string tagOf(const yaml_char_t *tag)
+{
+    return tag ? std::string(reinterpret_cast<const char *>(tag)) : std::string();
+}
+
+// Builds Nodes from libyaml's events (libyaml is PyYAML's own C scanner and parser, so what
+// fails to parse here fails in OmegaConf too, at the same place).
+class TreeBuilder
 {
 public:
     explicit TreeBuilder(const std::string &file) : m_file(file) {}
@@ -295,87 +39,109 @@ public:
     Node takeRoot() { return std::move(m_root); }
     bool hasRoot() const { return m_haveRoot; }
 
-    void OnDocumentStart(const YAML::Mark &) override {}
-    void OnDocumentEnd() override {}
-
-    void OnNull(const YAML::Mark &mark, YAML::anchor_t anchor) override
+    void onEvent(const yaml_event_t &e)
     {
-        Node n = Node::null();
-        add(std::move(n), mark, anchor, nullptr);
+        switch (e.type) {
+        case YAML_SCALAR_EVENT:
+            onScalar(e);
+            break;
+        case YAML_ALIAS_EVENT:
+            onAlias(e);
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+            openContainer(Node::list(), e.start_mark, e.data.sequence_start.anchor);
+            break;
+        case YAML_MAPPING_START_EVENT:
+            openContainer(Node::dict(), e.start_mark, e.data.mapping_start.anchor);
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            finishContainer();
+            break;
+        default:
+            break;
+        }
     }
-
-    void OnAlias(const YAML::Mark &mark, YAML::anchor_t anchor) override
-    {
-        auto it = m_anchors.find(anchor);
-        if (it == m_anchors.end())
-            throw ConfigError("found undefined alias", markOf(mark));
-        const size_t size = countValues(it->second);
-        if (m_values + size > kMaxValuesPerFile)
-            throw ConfigError("YAML aliases expand to more than " + std::to_string(kMaxValuesPerFile) +
-                                  " values (anchors that repeat each other, as in a 'billion laughs' document); "
-                                  "refusing to load the file",
-                              markOf(mark));
-        m_values += size - 1; // add() counts the alias itself
-        add(it->second, mark, 0, nullptr);
-    }
-
-    void OnScalar(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor,
-                  const std::string &value) override
-    {
-        Node n;
-        if (tag == "?")
-            n = typePlainScalar(value);
-        else if (tag == "!" || tag == "tag:yaml.org,2002:str")
-            n = Node::text(value);
-        else if (tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
-                 tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null")
-            n = typePlainScalar(value);
-        else
-            throw ConfigError("could not determine a constructor for the tag '" + tag + "'", markOf(mark));
-        add(std::move(n), mark, anchor, &value);
-    }
-
-    void OnSequenceStart(const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor,
-                         YAML::EmitterStyle::value) override
-    {
-        m_stack.push_back(Frame{Node::list(), markOf(mark), anchor, {}, {}, {}, false});
-    }
-
-    void OnSequenceEnd() override { finishContainer(); }
-
-    void OnMapStart(const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor,
-                    YAML::EmitterStyle::value) override
-    {
-        m_stack.push_back(Frame{Node::dict(), markOf(mark), anchor, {}, {}, {}, false});
-    }
-
-    void OnMapEnd() override { finishContainer(); }
 
 private:
     struct Frame
     {
         Node node;
         SourceMark mark;
-        YAML::anchor_t anchor;
+        std::string anchor;
         std::string pendingKey;
         SourceMark pendingKeyMark;
         std::unordered_set<std::string> seenKeys;
-        bool haveKey;
+        bool haveKey = false;
     };
 
-    SourceMark markOf(const YAML::Mark &m) const { return SourceMark{m_file, m.line + 1, m.column + 1}; }
+    SourceMark markOf(const yaml_mark_t &m) const
+    {
+        return SourceMark{m_file, static_cast<int>(m.line) + 1, static_cast<int>(m.column) + 1};
+    }
+
+    static std::string anchorOf(const yaml_char_t *anchor)
+    {
+        return anchor ? std::string(reinterpret_cast<const char *>(anchor)) : std::string();
+    }
+
+    void onScalar(const yaml_event_t &e)
+    {
+        const auto &s = e.data.scalar;
+        std::string value(reinterpret_cast<const char *>(s.value), s.length);
+        const std::string tag = tagOf(s.tag);
+        Node n;
+        if (tag.empty())
+            n = s.style == YAML_PLAIN_SCALAR_STYLE ? typePlainScalar(value) : Node::text(value);
+        else if (tag == "!" || tag == kStrTag)
+            n = Node::text(value);
+        else if (tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
+                 tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null")
+            n = typePlainScalar(value);
+        else
+            throw ConfigError("could not determine a constructor for the tag '" + tag + "'", markOf(e.start_mark));
+        add(std::move(n), markOf(e.start_mark), anchorOf(s.anchor), &value);
+    }
+
+    void onAlias(const yaml_event_t &e)
+    {
+        const SourceMark mark = markOf(e.start_mark);
+        const std::string anchor = anchorOf(e.data.alias.anchor);
+        auto it = m_anchors.find(anchor);
+        if (it == m_anchors.end())
+            throw ConfigError("found undefined alias '" + anchor + "'", mark);
+        const size_t size = countValues(it->second);
+        if (m_values + size > kMaxValuesPerFile)
+            throw ConfigError("YAML aliases expand to more than " + std::to_string(kMaxValuesPerFile) +
+                                  " values (anchors that repeat each other, as in a 'billion laughs' document); "
+                                  "refusing to load the file",
+                              mark);
+        m_values += size - 1; // add() counts the alias itself
+        add(it->second, mark, {}, nullptr);
+    }
+
+    void openContainer(Node node, const yaml_mark_t &mark, const yaml_char_t *anchor)
+    {
+        if (m_stack.size() >= kMaxNesting)
+            throw ConfigError("YAML nested deeper than " + std::to_string(kMaxNesting) + " levels", markOf(mark));
+        Frame f;
+        f.node = std::move(node);
+        f.mark = markOf(mark);
+        f.anchor = anchorOf(anchor);
+        m_stack.push_back(std::move(f));
+    }
 
     void finishContainer()
     {
         Frame f = std::move(m_stack.back());
         m_stack.pop_back();
         f.node.mark = f.mark;
+        f.node.shrinkToFit();
         placeValue(std::move(f.node), f.mark, f.anchor);
     }
 
-    void add(Node n, const YAML::Mark &mark, YAML::anchor_t anchor, const std::string *rawKeyText)
+    void add(Node n, const SourceMark &sm, const std::string &anchor, const std::string *rawKeyText)
     {
-        SourceMark sm = markOf(mark);
         if (++m_values > kMaxValuesPerFile)
             throw ConfigError("the file holds more than " + std::to_string(kMaxValuesPerFile) + " values", sm);
         n.mark = sm;
@@ -391,19 +157,19 @@ private:
                 throw ConfigError("found duplicate key " + key + " (while constructing a mapping at line " +
                                       std::to_string(f.mark.line) + ", column " + std::to_string(f.mark.column) + ")",
                                   sm);
-            f.pendingKey = key;
+            f.pendingKey = std::move(key);
             f.pendingKeyMark = sm;
             f.haveKey = true;
-            if (anchor)
+            if (!anchor.empty())
                 m_anchors[anchor] = n;
             return;
         }
         placeValue(std::move(n), sm, anchor);
     }
 
-    void placeValue(Node n, const SourceMark &mark, YAML::anchor_t anchor)
+    void placeValue(Node n, const SourceMark &mark, const std::string &anchor)
     {
-        if (anchor)
+        if (!anchor.empty())
             m_anchors[anchor] = n;
         if (m_stack.empty()) {
             m_root = std::move(n);
@@ -421,8 +187,7 @@ private:
             throw ConfigError("complex (non-scalar) mapping keys are not supported", mark);
         }
         // A scalar value is marked at its own token (a diagnostic points at the offending value);
-        // a nested dict or list at its key, the line a reader looks for (yaml-cpp would give the
-        // position of its first child instead).
+        // a nested dict or list at its key, the line a reader looks for.
         n.mark = n.isContainer() ? f.pendingKeyMark : mark;
         f.node.set(f.pendingKey, std::move(n));
         f.haveKey = false;
@@ -430,11 +195,90 @@ private:
 
     std::string m_file;
     std::vector<Frame> m_stack;
-    std::map<YAML::anchor_t, Node> m_anchors;
+    std::unordered_map<std::string, Node> m_anchors;
     size_t m_values = 0; // values built so far, alias copies included
     Node m_root;
     bool m_haveRoot = false;
 };
+
+// One libyaml parser over a string; frees what libyaml allocated on every path.
+class EventReader
+{
+public:
+    EventReader(std::string_view text, const std::string &file) : m_text(text), m_file(file)
+    {
+        if (!yaml_parser_initialize(&m_parser))
+            throw ConfigError("out of memory initialising the YAML parser", SourceMark{file, 0, 0});
+        yaml_parser_set_input_string(&m_parser, reinterpret_cast<const unsigned char *>(text.data()), text.size());
+    }
+    ~EventReader() { yaml_parser_delete(&m_parser); }
+    EventReader(const EventReader &) = delete;
+    EventReader &operator=(const EventReader &) = delete;
+
+    // Reads the next event into `event` (which the caller deletes); throws on malformed YAML.
+    void next(yaml_event_t &event)
+    {
+        if (!yaml_parser_parse(&m_parser, &event))
+            throw parseError();
+    }
+
+private:
+    ConfigError parseError() const
+    {
+        std::string what = m_parser.problem ? m_parser.problem : "cannot parse";
+        if (m_parser.context)
+            what = std::string(m_parser.context) + ": " + what;
+        if (m_parser.error == YAML_READER_ERROR)
+            return ConfigError("malformed YAML: " + what, markAtOffset(m_parser.problem_offset));
+        const yaml_mark_t &m = m_parser.problem_mark;
+        return ConfigError("malformed YAML: " + what,
+                           SourceMark{m_file, static_cast<int>(m.line) + 1, static_cast<int>(m.column) + 1});
+    }
+
+    // Reader errors (bad UTF-8, control characters) carry a byte offset only.
+    SourceMark markAtOffset(size_t offset) const
+    {
+        int line = 1, column = 1;
+        for (size_t i = 0; i < offset && i < m_text.size(); ++i) {
+            if (m_text[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        return SourceMark{m_file, line, column};
+    }
+
+    yaml_parser_t m_parser{};
+    std::string_view m_text;
+    const std::string &m_file;
+};
+
+struct EventGuard
+{
+    yaml_event_t event{};
+    ~EventGuard() { yaml_event_delete(&event); }
+};
+
+// Feeds the first document's events to `builder`; a second document is PyYAML's error.
+void buildSingleDocument(std::string_view text, const std::string &fileName, TreeBuilder &builder)
+{
+    EventReader reader(text, fileName);
+    int documents = 0;
+    for (;;) {
+        EventGuard g;
+        reader.next(g.event);
+        const yaml_event_type_t type = g.event.type;
+        if (type == YAML_STREAM_END_EVENT)
+            return;
+        if (type == YAML_DOCUMENT_START_EVENT && ++documents > 1)
+            throw ConfigError("expected a single document in the stream, but found another document",
+                              SourceMark{fileName, static_cast<int>(g.event.start_mark.line) + 1,
+                                         static_cast<int>(g.event.start_mark.column) + 1});
+        builder.onEvent(g.event);
+    }
+}
 
 // Hydra's header: leading "# @key value" lines (blank lines skipped) up to the first other line.
 void parseHeader(std::string_view text, LoadedYaml &out, const std::string &fileName)
@@ -488,45 +332,12 @@ void parseHeader(std::string_view text, LoadedYaml &out, const std::string &file
 
 } // namespace
 
-Node typePlainScalar(const std::string &text)
-{
-    if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL")
-        return Node::null();
-    bool b = false;
-    if (matchesBool(text, b))
-        return Node::boolean(b);
-    char c = text[0];
-    if (isDigit(c) || c == '-' || c == '+' || c == '.') {
-        if (matchesInt(text)) {
-            int64_t v = 0;
-            std::string big;
-            if (constructInt(text, v, big))
-                return big.empty() ? Node::integer(v) : Node::bigInteger(std::move(big));
-        } else if (matchesFloat(text)) {
-            double d = 0;
-            if (constructFloat(text, d))
-                return Node::floating(d);
-        }
-    }
-    return Node::text(text);
-}
-
 LoadedYaml loadYamlText(std::string_view text, const std::string &fileName)
 {
     LoadedYaml out;
     parseHeader(text, out, fileName);
-    StringViewBuf buf(text);
-    std::istream in(&buf);
     TreeBuilder builder(fileName);
-    try {
-        YAML::Parser parser(in);
-        parser.HandleNextDocument(builder);
-        TreeBuilder second(fileName);
-        if (parser.HandleNextDocument(second))
-            throw ConfigError("expected a single document in the stream, but found another document", {fileName, 0, 0});
-    } catch (const YAML::Exception &e) {
-        throw ConfigError("malformed YAML: " + e.msg, SourceMark{fileName, e.mark.line + 1, e.mark.column + 1});
-    }
+    buildSingleDocument(text, fileName, builder);
     if (builder.hasRoot())
         out.root = builder.takeRoot();
     return out;

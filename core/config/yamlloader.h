@@ -1,6 +1,7 @@
 #pragma once
-// YAML loading on yaml-cpp with OmegaConf's typing (YAML 1.1 bools such as yes/off, 1e3 as a
-// float, '1' quoted stays a string, timestamps stay strings) and a source mark on every node.
+// YAML loading on libyaml (the C twin of the PyYAML parser OmegaConf uses, so a file fails to
+// parse here where it fails in Hydra) with OmegaConf's typing (yamlscalar.h: YAML 1.1 bools such
+// as yes/off, 1e3 as a float, '1' quoted stays a string) and a source mark on every node.
 // Duplicate keys and malformed YAML are errors located at file:line:col.
 
 #include "core/config/node.h"
@@ -21,9 +22,5 @@ struct LoadedYaml
 LoadedYaml loadYamlText(std::string_view text, const std::string &fileName);
 // Throws ConfigError (also when the file cannot be read).
 LoadedYaml loadYamlFile(const std::string &path);
-
-// Types one plain (unquoted) YAML scalar as OmegaConf's loader does: "yes" -> Bool, "1e3" ->
-// Float, "~"/"null"/"" -> Null, "0x1f" -> Int, else Node::text(). Marks are left empty.
-Node typePlainScalar(const std::string &text);
 
 } // namespace ps::core::config

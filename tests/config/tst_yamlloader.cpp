@@ -155,7 +155,10 @@ private slots:
         QTest::newRow("nested duplicate") << "x:\n  k: 1\n  k: 2\n" << 3 << "found duplicate key k";
         QTest::newRow("bad indentation") << "a:\n  b: 1\n c: 2\n" << 3 << "malformed YAML";
         QTest::newRow("unclosed flow") << "a: [1, 2\n" << 2 << "malformed YAML";
-        QTest::newRow("two documents") << "a: 1\n---\nb: 2\n" << 0 << "single document";
+        // Placed where PyYAML places them (libyaml is its C twin).
+        QTest::newRow("two documents") << "a: 1\n---\nb: 2\n" << 2 << "single document";
+        QTest::newRow("undefined alias") << "a: 1\nb: *nope\n" << 2 << "found undefined alias 'nope'";
+        QTest::newRow("control character") << "a: 1\nb: \x01\n" << 2 << "control characters are not allowed";
         QTest::newRow("unknown tag") << "a: !!python/object:x 1\n" << 1 << "tag";
         QTest::newRow("bad header") << "# @package\na: 1\n" << 1 << "Expected header format";
     }

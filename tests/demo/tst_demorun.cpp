@@ -2,6 +2,7 @@
 // real files in testdata), hold sane data (id packing, correlation, NVTX nesting, a straggler),
 // be deterministic for a seed, and come with an RLinf config that composes.
 
+#include "core/config/yamlloader.h"
 #include "core/demo/demorun.h"
 #include "core/trace/nsys/nvtxeventtype.h"
 #include "tests/support/sqlref.h"
@@ -9,8 +10,6 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <climits>
@@ -465,16 +464,30 @@ private slots:
         QCOMPARE(readText(m_result.presetPath),
                  readText(PS_TESTDATA_DIR "/configs/rlinf-with-profile/examples/embodiment/config/profile/"
                                           "default.yaml"));
-        const YAML::Node primary = YAML::LoadFile(m_result.configPath);
-        QCOMPARE(primary["defaults"][0].as<std::string>(), std::string("profile/default@cluster.profiling"));
-        const YAML::Node profiling = primary["cluster"]["profiling"];
-        QCOMPARE(profiling["worker_groups"][0].as<std::string>(), std::string("ActorGroup"));
-        QCOMPARE(profiling["steps"].as<std::vector<int>>(), m_result.profiledSteps);
-        QCOMPARE(profiling["output_dir"].as<std::string>(), m_result.reportDir);
-        QCOMPARE(profiling["options"]["capture-range-end"].as<std::string>(), std::string("none"));
-        QCOMPARE(primary["actor"]["group_name"].as<std::string>(), std::string("ActorGroup"));
-        const YAML::Node preset = YAML::LoadFile(m_result.presetPath);
-        QCOMPARE(preset["backend"].as<std::string>(), std::string("nsight"));
+        using ps::core::config::Node;
+        // A missing key fails the test here instead of crashing on a null pointer.
+        auto at = [](const Node &from, std::initializer_list<const char *> path) -> const Node & {
+            const Node *n = &from;
+            for (const char *key : path) {
+                n = n->find(key);
+                if (!n)
+                    throw std::runtime_error(std::string("no key ") + key);
+            }
+            return *n;
+        };
+        const Node primary = ps::core::config::loadYamlFile(m_result.configPath).root;
+        QCOMPARE(at(primary, {"defaults"}).items().at(0).asString(), std::string("profile/default@cluster.profiling"));
+        const Node &profiling = at(primary, {"cluster", "profiling"});
+        QCOMPARE(at(profiling, {"worker_groups"}).items().at(0).asString(), std::string("ActorGroup"));
+        std::vector<int> steps;
+        for (const Node &step : at(profiling, {"steps"}).items())
+            steps.push_back(static_cast<int>(step.asInt()));
+        QCOMPARE(steps, m_result.profiledSteps);
+        QCOMPARE(at(profiling, {"output_dir"}).asString(), m_result.reportDir);
+        QCOMPARE(at(profiling, {"options", "capture-range-end"}).asString(), std::string("none"));
+        QCOMPARE(at(primary, {"actor", "group_name"}).asString(), std::string("ActorGroup"));
+        const Node preset = ps::core::config::loadYamlFile(m_result.presetPath).root;
+        QCOMPARE(at(preset, {"backend"}).asString(), std::string("nsight"));
     }
 
     void invalidOptions_data()
