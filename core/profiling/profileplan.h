@@ -140,8 +140,15 @@ struct VerlProfiling
     std::string rolloutEngine;           // actor_rollout_ref.rollout.name: vllm, sglang, trtllm, ...
     long long rolloutGpusPerReplica = 1; // rollout tp * dp * pp (main: global rank -> replica)
     bool megatron = false;               // actor strategy megatron: torch names carry tp/pp/dp/cp
-    long long updateMiniBatches = 0;     // per step: train_batch_size / ppo_mini_batch_size * ppo_epochs (0 = unknown)
-    bool fullyAsync = false;             // fully-async trainer: steps count parameter versions
+    // Megatron model-parallel sizes of the process group that writes a role's traces (actor and
+    // ref share the actor's engine, the critic has its own); 0 = not an integer in the config.
+    struct MegatronSizes
+    {
+        long long tp = 1, pp = 1, cp = 1;
+    };
+    MegatronSizes actorMegatron, criticMegatron;
+    long long updateMiniBatches = 0; // per step: train_batch_size / ppo_mini_batch_size * ppo_epochs (0 = unknown)
+    bool fullyAsync = false;         // fully-async trainer: steps count parameter versions
     // verl main: reports relocated into save_path, and a shell command after the last step.
     bool relocateResults = false;
     std::optional<std::string> finishHookCmd;

@@ -205,8 +205,10 @@ void rolloutEngineOutputs(const PoolContext &c, WorkerLaunch &w)
         (p.rolloutEngine != "vllm" && p.rolloutEngine != "sglang") || w.rank % p.rolloutGpusPerReplica != 0)
         return;
     const long long replica = w.rank / p.rolloutGpusPerReplica;
-    bool profiled = false; // main: ranks are global GPU ranks mapped to replicas
-    for (long long g = w.rank; g < w.rank + p.rolloutGpusPerReplica; ++g)
+    // 0.9 keys the server's DistProfiler on its replica index; main maps the global GPU ranks in
+    // `ranks` to the replicas that own them (build_rollout_dist_profiler).
+    bool profiled = p.version < VerlVersion::Main && rollout->profilesRank(replica, false);
+    for (long long g = w.rank; p.version >= VerlVersion::Main && g < w.rank + p.rolloutGpusPerReplica; ++g)
         profiled = profiled || rollout->profilesRank(g, false);
     if (!profiled)
         return;

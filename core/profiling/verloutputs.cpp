@@ -45,9 +45,27 @@ std::vector<RoleWriter> writersForRank(const VerlProfiling &p, long long rank)
     return out;
 }
 
-std::string parallelPart(const VerlProfiling &p)
+// The `tp<i>-pp<i>-dp<i>-cp<i>` part a Megatron process puts in its trace names (verl's
+// get_dist_topology reads them from megatron.core.parallel_state). verl initialises Megatron
+// with its default rank order "tp-cp-ep-dp-pp": tp varies fastest, then cp, dp and pp, so
+// rank = tp + TP * (cp + CP * (dp + DP * pp)). Placeholders when the sizes do not divide the
+// world (the launch would fail) or are not plain integers.
+std::string parallelPart(const VerlProfiling &p, const std::string &role, long long rank)
 {
-    return p.megatron ? "tp<TP>-pp<PP>-dp<DP>-cp<CP>" : "";
+    if (!p.megatron)
+        return "";
+    const VerlProfiling::MegatronSizes s = role == "critic" ? p.criticMegatron : p.actorMegatron;
+    const long long world = p.nnodes * p.gpusPerNode;
+    const long long modelParallel = s.tp * s.pp * s.cp;
+    if (s.tp <= 0 || s.pp <= 0 || s.cp <= 0 || world <= 0 || world % modelParallel != 0)
+        return "tp<TP>-pp<PP>-dp<DP>-cp<CP>";
+    const long long dp = world / modelParallel;
+    const long long tpRank = rank % s.tp;
+    const long long cpRank = rank / s.tp % s.cp;
+    const long long dpRank = rank / (s.tp * s.cp) % dp;
+    const long long ppRank = rank / (s.tp * s.cp * dp);
+    return "tp" + std::to_string(tpRank) + "-pp" + std::to_string(ppRank) + "-dp" + std::to_string(dpRank) + "-cp" +
+           std::to_string(cpRank);
 }
 
 std::vector<long long> sortedSteps(const VerlProfiling &p)
@@ -91,7 +109,7 @@ void torchWindowFiles(const VerlProfiling &p, const RoleWriter &w, const std::st
     n.scope = scope;
     n.rank = rank;
     n.worldSize = p.nnodes * p.gpusPerNode;
-    n.parallel = parallelPart(p);
+    n.parallel = parallelPart(p, w.role, rank);
     if (p.version >= VerlVersion::Main)
         n.step = step;
     else

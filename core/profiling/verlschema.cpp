@@ -454,6 +454,13 @@ void readRunFacts(const ConfigReader &cfg, const ClusterDescription &cluster, Ve
                                                            cfg.integer(rollout + "data_parallel_size", 1) *
                                                            cfg.integer(rollout + "pipeline_model_parallel_size", 1));
     out.megatron = cfg.string("actor_rollout_ref.actor.strategy") == "megatron";
+    const auto sizesAt = [&](const std::string &block) {
+        return VerlProfiling::MegatronSizes{cfg.integer(block + ".tensor_model_parallel_size", 1),
+                                            cfg.integer(block + ".pipeline_model_parallel_size", 1),
+                                            cfg.integer(block + ".context_parallel_size", 1)};
+    };
+    out.actorMegatron = sizesAt("actor_rollout_ref.actor.megatron");
+    out.criticMegatron = sizesAt("critic.megatron");
     const long long miniBatch = cfg.integer("actor_rollout_ref.actor.ppo_mini_batch_size", 0);
     if (miniBatch > 0)
         out.updateMiniBatches = cfg.integer("data.train_batch_size", 0) / miniBatch *

@@ -293,6 +293,46 @@ void rolloutEngineTool(RuleContext &c)
                      "actor_rollout_ref.rollout.name");
 }
 
+// V7: what the rollout's `ranks` select. 0.9 reads them as replica indices; main as global GPU
+// ranks, each profiling the replica that owns it (replica = rank // (tp * dp * pp)).
+void rolloutRanks(RuleContext &c)
+{
+    const VerlRoleProfiler *rollout = c.out.role("rollout");
+    if (!c.out.tool || !stepsSet(c.out) || !rollout || !rollout->enable || rollout->allRanks || rollout->ranks.empty())
+        return;
+    const long long perReplica = c.out.rolloutGpusPerReplica;
+    const long long world = c.out.nnodes * c.out.gpusPerNode;
+    const long long replicas = perReplica > 0 ? world / perReplica : 0;
+    const bool global = c.out.version >= VerlVersion::Main;
+    const std::string key = rollout->path + ".ranks";
+    std::set<long long> selected;
+    for (long long rank : rollout->ranks) {
+        const long long limit = global ? world : replicas;
+        if (rank >= limit) {
+            c.cfg.report(c.diags, "verl.rollout-rank-out-of-range",
+                         "rollout profiler rank " + std::to_string(rank) + " selects no rollout replica: verl " +
+                             verlVersionName(c.out.version) + " reads rollout ranks as " +
+                             (global ? "global GPU ranks, and there are " + std::to_string(world) + " GPUs"
+                                     : "replica indices, and there are " + std::to_string(replicas) + " replicas of " +
+                                           std::to_string(perReplica) + " GPUs"),
+                         key);
+            continue;
+        }
+        selected.insert(global ? rank / perReplica : rank);
+    }
+    if (!global || perReplica <= 1 || selected.empty())
+        return;
+    std::string list;
+    for (long long r : selected)
+        list += (list.empty() ? "" : ", ") + std::to_string(r);
+    c.cfg.report(c.diags, "verl.rollout-ranks-global",
+                 "on verl main the rollout's ranks are global GPU ranks: they profile rollout replica(s) [" + list +
+                     "] (" + std::to_string(perReplica) +
+                     " GPUs per replica = tensor * data * pipeline parallel size); before main they were replica "
+                     "indices",
+                 key);
+}
+
 struct VersionRule
 {
     VerlVersion from;
@@ -305,6 +345,7 @@ const VersionRule kRules[] = {
     {V::V0_7_1, V::Main, rewardModelProfilerRemoved},
     {V::V0_7_1, V::Main, torchUnknownKeys},
     {V::V0_7_1, V::Main, rolloutEngineTool},
+    {V::V0_9, V::Main, rolloutRanks},
     {V::V0_8, V::Main, precisionDebugger},
     {V::V0_9, V::Main, torchSchedule},
     {V::V0_9, V::Main, profileTokens},

@@ -16,6 +16,8 @@ const QString kConfigs = QStringLiteral(PS_TESTDATA_DIR "/configs");
 const QString kRLinf = kConfigs + "/rlinf-with-profile/examples/embodiment";
 const QString kVerl = kConfigs + "/verl/verl/trainer/config";
 const QString kCorpus = QStringLiteral(PS_SOURCE_DIR "/tests/profiling/corpus");
+const QString kVerl09 = kConfigs + "/verl-versions/v0.9.0/verl/trainer/config";
+const QString kVerlMain = kConfigs + "/verl-versions/main-1dda039b/verl/trainer/config";
 
 struct Run
 {
@@ -154,6 +156,68 @@ private slots:
         QVERIFY(text.contains("global_pool:15 (node 1)"));
         QVERIFY(text.contains("TaskRunner (any node)"));
         QVERIFY(text.contains("--capture-range-end=repeat-shutdown:6"));
+    }
+
+    // The verl release: detected from the tree with its evidence (text and JSON), overridden by
+    // --verl-version, explained by --explain-version; a bad name is a usage error.
+    void verlVersionDetectedAndOverridden_data()
+    {
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("source");
+        QTest::newRow("0.5-0.7.0 tree") << kVerl << QStringList{} << "0.5-0.7.0"
+                                        << "detected";
+        QTest::newRow("0.9 tree") << kVerl09 << QStringList{} << "0.9"
+                                  << "detected";
+        QTest::newRow("main tree") << kVerlMain << QStringList{} << "main"
+                                   << "detected";
+        QTest::newRow("0.9 tree read as main") << kVerl09 << QStringList{"--verl-version", "main"} << "main"
+                                               << "override";
+    }
+    void verlVersionDetectedAndOverridden()
+    {
+        QFETCH(QString, dir);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, version);
+        QFETCH(QString, source);
+        const QStringList base = QStringList{"--config-dir", dir, "--config-name", "ppo_trainer"} + extra;
+        Run r = cli(QStringList{"validate", "--format", "json"} + base);
+        QVERIFY2(r.code == 0 || r.code == 1, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("verl_version").toString(), version);
+        QCOMPARE(o.value("verl_version_source").toString(), source);
+        if (source == "detected") // the keys that decided it
+            QVERIFY(!o.value("verl_version_evidence").toArray().isEmpty());
+
+        r = cli(QStringList{"validate"} + base);
+        const QString line = "verl version: " + version + (source == "override" ? " (--verl-version)" : " (detected: ");
+        QVERIFY2(QString::fromUtf8(r.out).contains(line), r.out.constData());
+
+        r = cli(QStringList{"plan", "--format", "json"} + base);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("verl_version").toString(), version);
+
+        r = cli(QStringList{"validate", "--explain-version"} + base);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString explained = QString::fromUtf8(r.out);
+        QVERIFY2(explained.startsWith("verl version: " + version), r.out.constData());
+        // What that release accepts: precision_debugger from 0.8, reward_model.profiler until 0.7.0.
+        const QString tools = explained.section("\n  tools: ", 1).section('\n', 0, 0);
+        QCOMPARE(tools.contains("precision_debugger"), version == "0.9" || version == "main");
+        QVERIFY(explained.contains(version == "0.5-0.7.0" ? "reward_model.profiler: yes"
+                                                          : "reward_model.profiler: no (removed in 0.7.1)"));
+    }
+
+    void verlVersionUsageErrors()
+    {
+        Run r = cli(QStringList{"validate", "--verl-version", "0.6.3", "--config-dir", kVerl09, "--config-name",
+                                "ppo_trainer"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--verl-version must be one of"), r.err.constData());
+        r = cli(QStringList{"validate", "--explain-version"} + rlinf({}));
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("--explain-version applies to verl configs"), r.err.constData());
     }
 
     void exportFormats()

@@ -334,6 +334,89 @@ private slots:
         QCOMPARE(r->launch.workers.at(0).env, env); // the TaskRunner too: it is the Ray job's runtime env
     }
 
+    // Megatron: each trace name carries the process's tp/pp/dp/cp coordinates, laid out as
+    // Megatron's default order "tp-cp-ep-dp-pp" puts them (tp fastest), and the critic's own sizes.
+    void megatronParallelRanksInTorchNames()
+    {
+        const auto r = pstest::analyzeCase(
+            onTree("main-1dda039b", "ppo_trainer",
+                   {"model_engine=megatron", "global_profiler.tool=torch", "global_profiler.steps=[2]",
+                    "actor_rollout_ref.actor.profiler.enable=True", "actor_rollout_ref.actor.profiler.all_ranks=True",
+                    "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2",
+                    "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size=2"}));
+        QVERIFY2(!hasErrors(r->diagnostics), qPrintable(dump(*r)));
+        // 8 GPUs = tp 2 x cp 1 x dp 2 x pp 2. Workers: TaskRunner, then ranks 0..7.
+        const std::vector<std::pair<long long, std::string>> want = {{0, "tp0-pp0-dp0-cp0"}, {1, "tp1-pp0-dp0-cp0"},
+                                                                     {2, "tp0-pp0-dp1-cp0"}, {3, "tp1-pp0-dp1-cp0"},
+                                                                     {5, "tp1-pp1-dp0-cp0"}, {6, "tp0-pp1-dp1-cp0"}};
+        for (const auto &[rank, coords] : want) {
+            const WorkerLaunch &w = r->launch.workers.at(static_cast<size_t>(rank) + 1);
+            QCOMPARE(w.rank, rank);
+            QVERIFY(!w.outputs.empty());
+            const std::string expectedPart = "_rank" + std::to_string(rank) + "-of-8_" + coords + "_pid<PID>_";
+            for (const std::string &o : w.outputs)
+                QVERIFY2(o.find(expectedPart) != std::string::npos, (o + " lacks " + expectedPart).c_str());
+        }
+    }
+
+    // V7: 0.9 keys a vLLM server's profiler on its replica index, main on the global GPU ranks
+    // each replica owns (tp 2: replica r owns ranks 2r and 2r+1). The plan lists the engine's
+    // trace folder on the replica's first worker.
+    void rolloutRanksPerRelease_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("ranks");
+        QTest::addColumn<long long>("profiledWorkerRank");
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("0.9: rank 3 is replica 3") << "v0.9.0"
+                                                  << "[3]" << 6LL << ""
+                                                  << "";
+        QTest::newRow("main: rank 3 is on replica 1") << "main-1dda039b"
+                                                      << "[3]" << 2LL << "verl.rollout-ranks-global"
+                                                      << "profile rollout replica(s) [1]";
+        QTest::newRow("0.9: only 4 replicas")
+            << "v0.9.0"
+            << "[5]" << -1LL << "verl.rollout-rank-out-of-range"
+            << "rollout profiler rank 5 selects no rollout replica: verl 0.9 reads rollout ranks as replica "
+               "indices, and there are 4 replicas of 2 GPUs";
+        QTest::newRow("main: only 8 GPUs") << "main-1dda039b"
+                                           << "[8]" << -1LL << "verl.rollout-rank-out-of-range"
+                                           << "reads rollout ranks as global GPU ranks, and there are 8 GPUs";
+    }
+
+    void rolloutRanksPerRelease()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, ranks);
+        QFETCH(long long, profiledWorkerRank);
+        QFETCH(QString, rule);
+        QFETCH(QString, message);
+        const auto r = pstest::analyzeCase(onTree(
+            version.toStdString(), "_generated_ppo_trainer",
+            {"global_profiler.tool=torch", "global_profiler.steps=[1]", "actor_rollout_ref.rollout.name=vllm",
+             "actor_rollout_ref.rollout.tensor_model_parallel_size=2", "actor_rollout_ref.actor.profiler.enable=True",
+             "actor_rollout_ref.rollout.profiler.ranks=" + ranks.toStdString()}));
+        QVERIFY2(!hasErrors(r->diagnostics), qPrintable(dump(*r)));
+        for (const WorkerLaunch &w : r->launch.workers) {
+            bool engineFolder = false;
+            for (const std::string &o : w.outputs)
+                engineFolder = engineFolder || o.find("rollout_replica_") != std::string::npos ||
+                               o.find("rollout-replica") != std::string::npos;
+            QVERIFY2(engineFolder == (w.rank == profiledWorkerRank && w.group == "global_pool"),
+                     qPrintable(QString("worker rank %1").arg(w.rank)));
+        }
+        const Diagnostic *d = rule.isEmpty() ? nullptr : find(*r, rule.toStdString());
+        if (rule.isEmpty()) {
+            QVERIFY2(!find(*r, "verl.rollout-ranks-global") && !find(*r, "verl.rollout-rank-out-of-range"),
+                     qPrintable(dump(*r)));
+        } else {
+            QVERIFY2(d, qPrintable(dump(*r)));
+            QVERIFY2(d->message.find(message.toStdString()) != std::string::npos, d->message.c_str());
+            QVERIFY2(d->line > 0, "located");
+        }
+    }
+
     // expected-verl/verl-main-relocate-hook: relocation and the finish hook with its environment.
     void relocateAndFinishHookOnMain()
     {

@@ -5,6 +5,7 @@
 #include "tests/support/testdata.h"
 
 #include "tests/support/clirun.h"
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -240,6 +241,36 @@ private slots:
         QCOMPARE(w.code, 0);
         QCOMPARE(QJsonDocument::fromJson(w.out).object()["warnings"].toArray().size(), 1);
         QVERIFY(w.err.contains("warning:"));
+    }
+
+    // Reports under the names verl >= 0.9 writes (a relocated nsys export with role and host, a
+    // torch trace with role, scope, step, rank, world size and Megatron coordinates): trace info
+    // reports the identity the names carry. The files are real exports, copied under those names.
+    void infoReadsVerlNames()
+    {
+        QTemporaryDir dir;
+        const QString nsysName = dir.filePath("actor_rollout_node-3_worker_process_4242.sqlite");
+        const QString torchName =
+            dir.filePath("actor-rollout-ref_train_step3_rank5-of-8_tp1-pp1-dp0-cp0_pid4343_20260822103000123.json.gz");
+        QVERIFY(QFile::copy(ps::test::nsysFiles().first(), nsysName));
+        QVERIFY(QFile::copy(PS_TESTDATA_DIR "/traces/kineto/hta__trace_filter__sampled_rank-1.json.gz", torchName));
+        const Run r = cli({"trace", "info", "--format", "json", nsysName, torchName});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray reports = QJsonDocument::fromJson(r.out).object()["reports"].toArray();
+        QCOMPARE(reports.size(), 2);
+        QJsonObject nsys, torch;
+        for (const QJsonValue &v : reports)
+            (v.toObject()["path"].toString() == nsysName ? nsys : torch) = v.toObject();
+        QCOMPARE(nsys["group"].toString(), QString("actor_rollout"));
+        QCOMPARE(nsys["host"].toString(), QString("node-3"));
+        QCOMPARE(nsys["pid"].toInteger(), 4242);
+        QCOMPARE(torch["group"].toString(), QString("actor-rollout-ref"));
+        QCOMPARE(torch["scope"].toString(), QString("train"));
+        QCOMPARE(torch["step"].toInteger(), 3);
+        QCOMPARE(torch["rank"].toInteger(), 5);
+        QCOMPARE(torch["world_size"].toInteger(), 8);
+        QCOMPARE(torch["parallel"].toString(), QString("tp1-pp1-dp0-cp0"));
+        QCOMPARE(torch["pid"].toInteger(), 4343);
     }
 
     void errorsAndUsage_data()
