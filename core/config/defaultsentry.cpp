@@ -112,6 +112,81 @@ std::string DefaultEntry::overrideKey() const
     return key;
 }
 
+namespace {
+
+// Strips the keywords before a group ("optional group", "override group") into `e`.
+std::string stripKeywords(std::string group, const std::string &key, const std::string &configPath,
+                          const SourceMark &mark, DefaultEntry &e)
+{
+    for (;;) {
+        size_t sp = group.find(' ');
+        if (sp == std::string::npos)
+            return group;
+        std::string word = group.substr(0, sp);
+        std::string rest = group.substr(sp + 1);
+        while (!rest.empty() && rest[0] == ' ')
+            rest.erase(0, 1);
+        if (word == "optional")
+            e.optional = true;
+        else if (word == "override")
+            e.override = true;
+        else
+            throw ConfigError("In " + configPath + ": invalid keyword '" + word + "' in defaults entry '" + key +
+                                  "' (expected optional or override)",
+                              mark);
+        group = rest;
+    }
+}
+
+// The option(s) of a group entry: null, a list, ???, or one name. Returns the value as the
+// entry's text shows it.
+std::string readGroupOptions(const Node &value, DefaultEntry &e)
+{
+    if (value.isNull()) {
+        e.isNull = true;
+        return "null";
+    }
+    if (value.isList()) {
+        e.isList = true;
+        for (const Node &opt : value.items()) {
+            if (!opt.isStringLike())
+                throw ConfigError(std::string("Unsupported item value in defaults : ") + kindName(opt.kind()) +
+                                      ". Supported: string or list",
+                                  opt.mark);
+            e.options.push_back(opt.asString());
+        }
+        return "[...]";
+    }
+    if (value.isMissing()) {
+        e.isMissing = true;
+        return "???";
+    }
+    if (value.isStringLike()) {
+        e.options.push_back(value.asString());
+        return value.asString();
+    }
+    throw ConfigError(std::string("Unsupported item value in defaults : ") + kindName(value.kind()) +
+                          ". Supported: string or list",
+                      value.mark);
+}
+
+// `group@package: option` (with keywords).
+void readGroupEntry(const Node &item, const std::string &configPath, DefaultEntry &e)
+{
+    if (item.size() == 0)
+        throw ConfigError("In " + configPath + ": Missing group name in {}", item.mark);
+    if (item.size() > 1)
+        throw ConfigError("In " + configPath + ": Too many keys in default item", item.mark);
+    const std::string key = item.keyAt(0);
+    std::string group;
+    splitGroup(key, group, e.package);
+    e.kind = DefaultEntry::Kind::Group;
+    e.path = stripKeywords(group, key, configPath, item.mark, e);
+    e.text = key + ": " + readGroupOptions(item.valueAt(0), e);
+}
+
+} // namespace
+
 std::vector<DefaultEntry> parseDefaultsList(const Node &defaults, const std::string &configPath)
 {
     std::vector<DefaultEntry> out;
@@ -126,61 +201,7 @@ std::vector<DefaultEntry> parseDefaultsList(const Node &defaults, const std::str
         DefaultEntry e;
         e.mark = item.mark;
         if (item.isDict()) {
-            if (item.size() == 0)
-                throw ConfigError("In " + configPath + ": Missing group name in {}", item.mark);
-            if (item.size() > 1)
-                throw ConfigError("In " + configPath + ": Too many keys in default item", item.mark);
-            std::string key = item.keyAt(0);
-            const Node &value = item.valueAt(0);
-            std::string group;
-            splitGroup(key, group, e.package);
-            // Keywords: "optional group", "override group".
-            for (;;) {
-                size_t sp = group.find(' ');
-                if (sp == std::string::npos)
-                    break;
-                std::string word = group.substr(0, sp);
-                std::string rest = group.substr(sp + 1);
-                while (!rest.empty() && rest[0] == ' ')
-                    rest.erase(0, 1);
-                if (word == "optional")
-                    e.optional = true;
-                else if (word == "override")
-                    e.override = true;
-                else
-                    throw ConfigError("In " + configPath + ": invalid keyword '" + word + "' in defaults entry '" +
-                                          key + "' (expected optional or override)",
-                                      item.mark);
-                group = rest;
-            }
-            e.kind = DefaultEntry::Kind::Group;
-            e.path = group;
-            std::string valueText;
-            if (value.isNull()) {
-                e.isNull = true;
-                valueText = "null";
-            } else if (value.isList()) {
-                e.isList = true;
-                for (const Node &opt : value.items()) {
-                    if (!opt.isStringLike())
-                        throw ConfigError(std::string("Unsupported item value in defaults : ") + kindName(opt.kind()) +
-                                              ". Supported: string or list",
-                                          opt.mark);
-                    e.options.push_back(opt.asString());
-                }
-                valueText = "[...]";
-            } else if (value.isMissing()) {
-                e.isMissing = true;
-                valueText = "???";
-            } else if (value.isStringLike()) {
-                e.options.push_back(value.asString());
-                valueText = value.asString();
-            } else {
-                throw ConfigError(std::string("Unsupported item value in defaults : ") + kindName(value.kind()) +
-                                      ". Supported: string or list",
-                                  value.mark);
-            }
-            e.text = key + ": " + valueText;
+            readGroupEntry(item, configPath, e);
         } else if (item.isStringLike()) {
             const std::string &s = item.asString();
             e.text = s;

@@ -240,39 +240,16 @@ private:
         // oc.select needs its default unevaluated only in the sense of laziness; evaluating it is fine.
         for (const std::string &a : rawArgs)
             args.push_back(evalArg(a, path));
-        if (name == "oc.env") {
-            if (args.empty() || args.size() > 2)
-                throw ConfigError("oc.env takes a variable name and an optional default");
-            std::string var = args[0].toPythonString();
-            if (auto v = m_env ? m_env(var) : std::nullopt)
-                return Node::string(*v);
-            if (args.size() == 2) {
-                // OmegaConf 2.2 returns str(default): `${oc.env:UNSET,10}` is the string '10'.
-                if (args[1].isNull())
-                    return Node::null();
-                return Node::string(args[1].isStringLike() ? args[1].asString() : args[1].toPythonString());
-            }
-            throw ConfigError("Environment variable '" + var + "' not found");
-        }
+        if (name == "oc.env")
+            return ocEnv(args);
         if (name == "oc.select") {
             if (args.empty() || args.size() > 2)
                 throw ConfigError("oc.select takes a key and an optional default");
             Node fallback = args.size() == 2 ? args[1] : Node::null();
             return select(args[0].toPythonString(), path, false, &fallback);
         }
-        if (name == "oc.decode") {
-            if (args.size() != 1)
-                throw ConfigError("oc.decode takes one argument");
-            if (args[0].isNull())
-                return Node::null();
-            if (!args[0].isStringLike())
-                throw ConfigError("`oc.decode` can only take strings or None as input, but `" +
-                                  args[0].toPythonString() + "` is of type " + kindName(args[0].kind()));
-            Node v = parseOverrideValue(args[0].asString());
-            if (v.isInterpolation())
-                return resolveText(v.asString(), path);
-            return resolveNode(v, path);
-        }
+        if (name == "oc.decode")
+            return ocDecode(args, path);
         if (name == "oc.create") {
             if (args.size() != 1)
                 throw ConfigError("oc.create takes one argument");
@@ -282,35 +259,8 @@ private:
             }
             return args[0];
         }
-        if (name == "oc.dict.keys" || name == "oc.dict.values") {
-            // OmegaConf 2.2 resolvers/oc/dict.py: the argument is a key (absolute, or relative
-            // with leading dots) naming a dict; keys gives its keys, values its values resolved.
-            if (args.size() != 1)
-                throw ConfigError(name + " takes one argument");
-            if (!args[0].isStringLike())
-                throw ConfigError("`" + name + "` requires a string as input, but obtained `" +
-                                  args[0].toPythonString() + "` of type: " + kindName(args[0].kind()));
-            const std::string key = args[0].asString();
-            Path target;
-            const Node *dict = lookup(key, path, target);
-            if (!dict)
-                throw ConfigError("Key not found: '" + key + "'");
-            if (dict->isMissing())
-                throw ConfigError("Missing mandatory value: " + joinKeyPath(target));
-            Node resolved;
-            if (dict->isInterpolation()) {
-                resolved = select(key, path, false, nullptr);
-                dict = &resolved;
-            }
-            if (!dict->isDict())
-                throw ConfigError("`" + name + "` cannot be applied to objects of type: " +
-                                  (dict->isList() ? std::string("ListConfig") : std::string(kindName(dict->kind()))));
-            Node out = Node::list();
-            for (size_t i = 0; i < dict->size(); ++i)
-                out.append(name == "oc.dict.keys" ? Node::string(dict->keyAt(i))
-                                                  : select(key + "." + dict->keyAt(i), path, false, nullptr));
-            return out;
-        }
+        if (name == "oc.dict.keys" || name == "oc.dict.values")
+            return ocDictKeysOrValues(name, args, path);
         if (name == "oc.deprecated") {
             // The value of the new key; OmegaConf also warns, which a composed config cannot carry.
             if (args.empty() || args.size() > 2 || !args[0].isStringLike())
@@ -322,6 +272,68 @@ private:
             return select(args[0].asString(), path, false, nullptr);
         }
         throw ConfigError("Unsupported interpolation type " + name);
+    }
+
+    Node ocEnv(const std::vector<Node> &args)
+    {
+        if (args.empty() || args.size() > 2)
+            throw ConfigError("oc.env takes a variable name and an optional default");
+        std::string var = args[0].toPythonString();
+        if (auto v = m_env ? m_env(var) : std::nullopt)
+            return Node::string(*v);
+        if (args.size() == 2) {
+            // OmegaConf 2.2 returns str(default): `${oc.env:UNSET,10}` is the string '10'.
+            if (args[1].isNull())
+                return Node::null();
+            return Node::string(args[1].isStringLike() ? args[1].asString() : args[1].toPythonString());
+        }
+        throw ConfigError("Environment variable '" + var + "' not found");
+    }
+
+    Node ocDecode(const std::vector<Node> &args, const Path &path)
+    {
+        if (args.size() != 1)
+            throw ConfigError("oc.decode takes one argument");
+        if (args[0].isNull())
+            return Node::null();
+        if (!args[0].isStringLike())
+            throw ConfigError("`oc.decode` can only take strings or None as input, but `" + args[0].toPythonString() +
+                              "` is of type " + kindName(args[0].kind()));
+        Node v = parseOverrideValue(args[0].asString());
+        if (v.isInterpolation())
+            return resolveText(v.asString(), path);
+        return resolveNode(v, path);
+    }
+
+    // OmegaConf 2.2 resolvers/oc/dict.py: the argument is a key (absolute, or relative with
+    // leading dots) naming a dict; keys gives its keys, values its values resolved.
+    Node ocDictKeysOrValues(const std::string &name, const std::vector<Node> &args, const Path &path)
+    {
+        if (args.size() != 1)
+            throw ConfigError(name + " takes one argument");
+        if (!args[0].isStringLike())
+            throw ConfigError("`" + name + "` requires a string as input, but obtained `" + args[0].toPythonString() +
+                              "` of type: " + kindName(args[0].kind()));
+        const std::string key = args[0].asString();
+        Path target;
+        const Node *dict = lookup(key, path, target);
+        if (!dict)
+            throw ConfigError("Key not found: '" + key + "'");
+        if (dict->isMissing())
+            throw ConfigError("Missing mandatory value: " + joinKeyPath(target));
+        Node resolved;
+        if (dict->isInterpolation()) {
+            resolved = select(key, path, false, nullptr);
+            dict = &resolved;
+        }
+        if (!dict->isDict())
+            throw ConfigError("`" + name + "` cannot be applied to objects of type: " +
+                              (dict->isList() ? std::string("ListConfig") : std::string(kindName(dict->kind()))));
+        Node out = Node::list();
+        for (size_t i = 0; i < dict->size(); ++i)
+            out.append(name == "oc.dict.keys" ? Node::string(dict->keyAt(i))
+                                              : select(key + "." + dict->keyAt(i), path, false, nullptr));
+        return out;
     }
 
     // The node `key` names, unresolved, or nullptr; `target` gets its path.

@@ -141,41 +141,33 @@ OptionList stringifyMapping(const ConfigReader &cfg, const Node &map, const std:
     return out;
 }
 
-void readNsight(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, Diagnostics &diags)
+// NsightConfig's flags: a string or a list of non-empty names.
+void readNsightFlags(const ConfigReader &cfg, const Node &flags, RLinfProfiling &out, Diagnostics &diags)
 {
     const std::string base = "cluster.profiling";
-    // 1. flags
-    if (const Node *flags = prof.find("flags"); flags && !flags->isNull()) {
-        if (flags->isStringLike()) {
-            out.flags = {flags->asString()};
-        } else if (flags->isList()) {
-            for (const Node &f : flags->items())
-                out.flags.push_back(pythonStr(f));
-        } else {
-            cfg.report(diags, "rlinf.flags-type",
-                       "flags must be a list of strings or a single string in cluster profiling config. But got " +
-                           pythonTypeName(*flags) + ": " + pythonStr(*flags),
-                       base + ".flags");
-        }
-        for (size_t i = 0; i < out.flags.size(); ++i)
-            if (out.flags[i].empty())
-                cfg.report(diags, "rlinf.flags-empty", "Nsight flags must not contain empty names.",
-                           base + ".flags." + std::to_string(i));
+    if (flags.isStringLike()) {
+        out.flags = {flags.asString()};
+    } else if (flags.isList()) {
+        for (const Node &f : flags.items())
+            out.flags.push_back(pythonStr(f));
+    } else {
+        cfg.report(diags, "rlinf.flags-type",
+                   "flags must be a list of strings or a single string in cluster profiling config. But got " +
+                       pythonTypeName(flags) + ": " + pythonStr(flags),
+                   base + ".flags");
     }
-    // 2. options
-    bool haveOptions = false;
-    if (const Node *opts = prof.find("options"); opts && !opts->isNull()) {
-        if (!opts->isDict()) {
-            cfg.report(diags, "rlinf.options-type",
-                       "Nsight options must be a dictionary in cluster profiling config. But got " +
-                           pythonTypeName(*opts) + ": " + pythonStr(*opts),
-                       base + ".options");
-        } else {
-            haveOptions = true;
-            out.options = stringifyMapping(cfg, *opts, base + ".options", true, false, diags);
-        }
-    }
-    // 3. alias stop-on-range-end
+    for (size_t i = 0; i < out.flags.size(); ++i)
+        if (out.flags[i].empty())
+            cfg.report(diags, "rlinf.flags-empty", "Nsight flags must not contain empty names.",
+                       base + ".flags." + std::to_string(i));
+}
+
+// NsightConfig's options as it normalises them: the stop-on-range-end alias, o vs output, the
+// capture range steps inject (user values win; appended after the user's keys), and names
+// given both as a flag and an option.
+void normaliseNsightOptions(const ConfigReader &cfg, RLinfProfiling &out, Diagnostics &diags)
+{
+    const std::string base = "cluster.profiling";
     auto it = std::find_if(out.options.begin(), out.options.end(),
                            [](const auto &kv) { return kv.first == "stop-on-range-end"; });
     if (it != out.options.end()) {
@@ -194,20 +186,15 @@ void readNsight(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, 
             out.options.emplace_back("capture-range-end", converted);
         }
     }
-    // 4. o and output
     if (findOption(out.options, "o") && findOption(out.options, "output"))
         cfg.report(diags, "rlinf.options-o-and-output", "Nsight options must not specify both 'o' and 'output'.",
                    base + ".options.output");
-    // 5. steps injection (user values win; appended after the user's keys)
     if (out.steps) {
-        haveOptions = true;
         if (!findOption(out.options, "capture-range"))
             out.options.emplace_back("capture-range", "cudaProfilerApi");
         if (!findOption(out.options, "capture-range-end"))
             out.options.emplace_back("capture-range-end", "stop");
     }
-    (void)haveOptions;
-    // 6. flags and options sharing names
     std::vector<std::string> dups;
     for (const auto &f : out.flags)
         if (findOption(out.options, f))
@@ -218,8 +205,36 @@ void readNsight(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, 
         cfg.report(diags, "rlinf.flags-options-duplicate",
                    "Nsight flags and options must not specify the same names. Got duplicates: " + pythonListRepr(dups),
                    base + ".flags");
+}
 
-    // ---- extra checks ----
+// Several steps with capture-range-end 'stop' capture only the first one.
+void checkMultiStepStop(const ConfigReader &cfg, const Node &prof, const RLinfProfiling &out, Diagnostics &diags)
+{
+    const std::string base = "cluster.profiling";
+    const std::string *cre = findOption(out.options, "capture-range-end");
+    if (!out.steps || !cre || *cre != "stop")
+        return;
+    const std::set<long long> distinct(out.steps->begin(), out.steps->end());
+    if (distinct.size() <= 1)
+        return;
+    const Node *userOpts = prof.find("options");
+    const bool explicitEnd = userOpts && userOpts->isDict() && userOpts->find("capture-range-end");
+    const bool aliasEnd = userOpts && userOpts->isDict() && userOpts->find("stop-on-range-end");
+    const bool injected = !explicitEnd && !aliasEnd;
+    cfg.report(diags, "rlinf.multi-step-stop",
+               std::to_string(distinct.size()) + " steps are listed but capture-range-end is 'stop'" +
+                   (injected ? " (injected by RLinf)" : "") +
+                   ": nsys ends collection after the first capture range, so only step " +
+                   std::to_string(*distinct.begin()) + " is captured; set capture-range-end: repeat",
+               injected      ? base + ".steps"
+               : explicitEnd ? base + ".options.capture-range-end"
+                             : base + ".options.stop-on-range-end");
+}
+
+// Checks beyond NsightConfig's own: options that are accepted but do not do what users expect.
+void checkNsightOptions(const ConfigReader &cfg, const Node &prof, const RLinfProfiling &out, Diagnostics &diags)
+{
+    const std::string base = "cluster.profiling";
     for (const auto &[k, v] : out.options) {
         if (k.empty())
             cfg.report(diags, "rlinf.option-name-empty", "Nsight option names must not be empty.", base + ".options");
@@ -234,24 +249,7 @@ void readNsight(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, 
                    "option 'o' (" + *o +
                        ") has no %p: every process of a profiled group writes the same report path; add %p",
                    base + ".options.o");
-    const std::string *cre = findOption(out.options, "capture-range-end");
-    if (out.steps && cre && *cre == "stop") {
-        std::set<long long> distinct(out.steps->begin(), out.steps->end());
-        if (distinct.size() > 1) {
-            const Node *userOpts = prof.find("options");
-            const bool explicitEnd = userOpts && userOpts->isDict() && userOpts->find("capture-range-end");
-            const bool aliasEnd = userOpts && userOpts->isDict() && userOpts->find("stop-on-range-end");
-            const bool injected = !explicitEnd && !aliasEnd;
-            cfg.report(diags, "rlinf.multi-step-stop",
-                       std::to_string(distinct.size()) + " steps are listed but capture-range-end is 'stop'" +
-                           (injected ? " (injected by RLinf)" : "") +
-                           ": nsys ends collection after the first capture range, so only step " +
-                           std::to_string(*distinct.begin()) + " is captured; set capture-range-end: repeat",
-                       injected      ? base + ".steps"
-                       : explicitEnd ? base + ".options.capture-range-end"
-                                     : base + ".options.stop-on-range-end");
-        }
-    }
+    checkMultiStepStop(cfg, prof, out, diags);
     if (const std::string *cr = findOption(out.options, "capture-range"); cr && toLower(*cr) == "nvtx") {
         const std::string *t = findOption(out.options, "t");
         if (!t)
@@ -264,6 +262,24 @@ void readNsight(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, 
                        ": the capture may stay empty; prefer cudaProfilerApi",
                    base + ".options.capture-range");
     }
+}
+
+void readNsight(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, Diagnostics &diags)
+{
+    const std::string base = "cluster.profiling";
+    if (const Node *flags = prof.find("flags"); flags && !flags->isNull())
+        readNsightFlags(cfg, *flags, out, diags);
+    if (const Node *opts = prof.find("options"); opts && !opts->isNull()) {
+        if (!opts->isDict())
+            cfg.report(diags, "rlinf.options-type",
+                       "Nsight options must be a dictionary in cluster profiling config. But got " +
+                           pythonTypeName(*opts) + ": " + pythonStr(*opts),
+                       base + ".options");
+        else
+            out.options = stringifyMapping(cfg, *opts, base + ".options", true, false, diags);
+    }
+    normaliseNsightOptions(cfg, out, diags);
+    checkNsightOptions(cfg, prof, out, diags);
 }
 
 void readRocprof(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, Diagnostics &diags)
@@ -396,6 +412,162 @@ bool rlinfProfilesGroup(const RLinfProfiling &p, const std::string &rootGroupNam
     return false;
 }
 
+namespace {
+
+// cluster.nsight: the block RLinf read before cluster.profiling; read for the plan, reported as
+// ignored.
+void readLegacyNsight(const ConfigReader &cfg, const Node &legacy, RLinfProfiling &out, Diagnostics &diags)
+{
+    out.legacyNsight = true;
+    if (legacy.isDict()) {
+        RLinfLegacyNsight &l = out.legacy;
+        if (const Node *en = legacy.find("enabled"))
+            l.enabled = pythonTruthy(*en);
+        if (const Node *wg = legacy.find("worker_groups"); wg && wg->isList())
+            for (const Node &g : wg->items())
+                l.workerGroups.push_back(pythonStr(g));
+        if (const Node *fl = legacy.find("flags"); fl && fl->isList())
+            for (const Node &f : fl->items())
+                l.flags.push_back(pythonStr(f));
+        if (const Node *opts = legacy.find("options"); opts && opts->isDict())
+            for (size_t i = 0; i < opts->size(); ++i) {
+                const Node &v = opts->valueAt(i);
+                l.options.emplace_back(opts->keyAt(i),
+                                       v.kind() == Node::Kind::Bool ? (v.asBool() ? "true" : "false") : pythonStr(v));
+            }
+        if (!out.logPath.empty())
+            l.outputDir = joinPath(joinPath(out.logPath, out.experimentName), "nsights");
+    }
+    cfg.report(diags, "rlinf.legacy-nsight-block",
+               "cluster.nsight is silently ignored by RLinf since profiling moved to cluster.profiling; use "
+               "'- profile/default@cluster.profiling' (backend: nsight) instead",
+               "cluster.nsight");
+}
+
+// `enabled` and `backend`, then the fields that backend's config class accepts. False when the
+// backend is missing or unknown (RLinf raises there; nothing further is read).
+bool readBackendAndFields(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, Diagnostics &diags)
+{
+    const std::string base = "cluster.profiling";
+    if (const Node *en = prof.find("enabled")) {
+        out.enabled = pythonTruthy(*en);
+        if (en->kind() != Node::Kind::Bool)
+            cfg.report(diags, "rlinf.enabled-not-bool",
+                       "enabled is " + pythonRepr(*en) + ", not a bool; RLinf tests its truthiness, so profiling is " +
+                           (out.enabled ? "ON" : "OFF"),
+                       base + ".enabled");
+    }
+    const Node *backend = prof.find("backend");
+    out.backend = backend && !backend->isNull() ? pythonStr(*backend) : std::string();
+    if (out.backend.empty()) {
+        cfg.report(diags, "rlinf.backend-missing",
+                   "cluster.profiling.backend must be specified (known backends: " + knownBackendsRepr() + ")",
+                   base + ".backend");
+        return false;
+    }
+    if (std::find(kKnownBackends.begin(), kKnownBackends.end(), out.backend) == kKnownBackends.end()) {
+        cfg.report(diags, "rlinf.backend-unknown",
+                   "Unknown profiling backend '" + out.backend + "'. Known backends: " + knownBackendsRepr(),
+                   base + ".backend");
+        return false;
+    }
+    const bool nsight = out.backend == "nsight";
+    std::vector<std::string> valid = kCommonFields;
+    if (nsight)
+        valid.insert(valid.end(), {"options", "flags"});
+    else
+        valid.insert(valid.end(), {"args", "env"});
+    if (prof.find("BACKEND_TYPE"))
+        cfg.report(diags, "rlinf.backend-type-key",
+                   std::string(nsight ? "NsightConfig" : "RocprofSysConfig") +
+                       ".__init__() got an unexpected keyword argument 'BACKEND_TYPE'",
+                   base + ".BACKEND_TYPE");
+    std::vector<std::string> unknown;
+    for (const auto &k : prof.keys())
+        if (k != "BACKEND_TYPE" && std::find(valid.begin(), valid.end(), k) == valid.end())
+            unknown.push_back(k);
+    if (!unknown.empty())
+        cfg.report(diags, "rlinf.unknown-field",
+                   "Unknown fields '" + setRepr(unknown) +
+                       "' detected in cluster profiling yaml config. Valid fields are: " + setRepr(valid) + ".",
+                   base + "." + unknown.front());
+    return true;
+}
+
+// worker_groups: a string or a list; false when it is neither (RLinf raises).
+bool readWorkerGroups(const ConfigReader &cfg, const Node &prof, RLinfProfiling &out, Diagnostics &diags)
+{
+    const Node *wg = prof.find("worker_groups");
+    if (!wg || wg->isNull())
+        return true;
+    if (wg->isStringLike()) {
+        out.workerGroups = {wg->asString()};
+    } else if (wg->isList()) {
+        for (const Node &g : wg->items())
+            out.workerGroups.push_back(pythonStr(g));
+    } else {
+        cfg.report(diags, "rlinf.worker-groups-type",
+                   "worker_groups must be a list of strings or a single string in profiling config. But got " +
+                       pythonTypeName(*wg) + ": " + pythonStr(*wg),
+                   "cluster.profiling.worker_groups");
+        return false;
+    }
+    return true;
+}
+
+// One worker_groups entry against the run's groups and channels.
+void checkWorkerGroup(const ConfigReader &cfg, const RLinfTopology &topology, const RLinfProfiling &out, size_t index,
+                      Diagnostics &diags)
+{
+    const std::string &g = out.workerGroups[index];
+    const std::string itemPath = "cluster.profiling.worker_groups." + std::to_string(index);
+    if (equalsIgnoreCase(g, "all"))
+        return;
+    const bool isComponent = std::any_of(topology.components.begin(), topology.components.end(),
+                                         [&](const RLinfComponent &c) { return equalsIgnoreCase(c.group, g); });
+    const bool isChannel = std::any_of(topology.channels.begin(), topology.channels.end(),
+                                       [&](const std::string &c) { return equalsIgnoreCase(c, g); });
+    if (!isComponent && !isChannel) {
+        std::string known;
+        for (const auto &c : topology.components)
+            known += (known.empty() ? "" : ", ") + c.group;
+        for (const auto &c : topology.channels)
+            known += (known.empty() ? "" : ", ") + c + " (channel)";
+        cfg.report(diags, "rlinf.unknown-worker-group",
+                   "worker_groups entry '" + g + "' names no worker group of this run" +
+                       (known.empty() ? std::string() : " (groups: " + known + ")") +
+                       "; RLinf matches names case-insensitively and ignores the rest silently",
+                   itemPath);
+    }
+    if (out.steps && (isChannel || equalsIgnoreCase(g, "RewardGroup")))
+        cfg.report(diags, "rlinf.channel-group-steps",
+                   "'" + g + "' is " + (isChannel ? "a channel worker group" : "the reward group") +
+                       ": the runner never calls start_profile on it, so with steps (capture-range "
+                       "cudaProfilerApi) its nsys capture stays empty",
+                   itemPath);
+}
+
+// What an enabled profiling block still needs: worker groups that exist and an output dir.
+void checkEnabled(const ConfigReader &cfg, const RLinfTopology &topology, const LaunchOptions &options,
+                  const RLinfProfiling &out, Diagnostics &diags)
+{
+    if (out.workerGroups.empty()) {
+        cfg.report(diags, "rlinf.no-worker-groups",
+                   "profiling is enabled but worker_groups is empty: RLinf wraps no worker (list groups, or 'all')",
+                   "cluster.profiling.worker_groups");
+        return;
+    }
+    for (size_t i = 0; i < out.workerGroups.size(); ++i)
+        checkWorkerGroup(cfg, topology, out, i, diags);
+    if (out.outputDir.empty())
+        cfg.report(diags, "rlinf.no-output-dir",
+                   "Profiling is enabled for worker group '" + out.workerGroups.front() +
+                       "' but no output directory is configured. Reports will be saved to: " + options.tempDir + ".",
+                   "cluster.profiling.output_dir");
+}
+
+} // namespace
+
 void readRLinfProfiling(const ConfigReader &cfg, const RLinfTopology &topology, const LaunchOptions &options,
                         RLinfProfiling &out, Diagnostics &diags)
 {
@@ -405,33 +577,9 @@ void readRLinfProfiling(const ConfigReader &cfg, const RLinfTopology &topology, 
     // Outside cluster.profiling, so read whether or not it exists.
     readRLinfTracer(cfg, out, diags);
     readRLinfTorchProfilers(cfg, out, diags);
+    if (const Node *legacy = cfg.get("cluster.nsight"); legacy && !legacy->isNull())
+        readLegacyNsight(cfg, *legacy, out, diags);
 
-    if (const Node *legacy = cfg.get("cluster.nsight"); legacy && !legacy->isNull()) {
-        out.legacyNsight = true;
-        if (legacy->isDict()) {
-            RLinfLegacyNsight &l = out.legacy;
-            if (const Node *en = legacy->find("enabled"))
-                l.enabled = pythonTruthy(*en);
-            if (const Node *wg = legacy->find("worker_groups"); wg && wg->isList())
-                for (const Node &g : wg->items())
-                    l.workerGroups.push_back(pythonStr(g));
-            if (const Node *fl = legacy->find("flags"); fl && fl->isList())
-                for (const Node &f : fl->items())
-                    l.flags.push_back(pythonStr(f));
-            if (const Node *opts = legacy->find("options"); opts && opts->isDict())
-                for (size_t i = 0; i < opts->size(); ++i) {
-                    const Node &v = opts->valueAt(i);
-                    l.options.emplace_back(
-                        opts->keyAt(i), v.kind() == Node::Kind::Bool ? (v.asBool() ? "true" : "false") : pythonStr(v));
-                }
-            if (!out.logPath.empty())
-                l.outputDir = joinPath(joinPath(out.logPath, out.experimentName), "nsights");
-        }
-        cfg.report(diags, "rlinf.legacy-nsight-block",
-                   "cluster.nsight is silently ignored by RLinf since profiling moved to cluster.profiling; use "
-                   "'- profile/default@cluster.profiling' (backend: nsight) instead",
-                   "cluster.nsight");
-    }
     const std::string base = "cluster.profiling";
     const Node *prof = cfg.get(base);
     if (!prof || prof->isNull())
@@ -443,65 +591,11 @@ void readRLinfProfiling(const ConfigReader &cfg, const RLinfTopology &topology, 
         return;
     }
     out.present = true;
-    if (const Node *en = prof->find("enabled")) {
-        out.enabled = pythonTruthy(*en);
-        if (en->kind() != Node::Kind::Bool)
-            cfg.report(diags, "rlinf.enabled-not-bool",
-                       "enabled is " + pythonRepr(*en) + ", not a bool; RLinf tests its truthiness, so profiling is " +
-                           (out.enabled ? "ON" : "OFF"),
-                       base + ".enabled");
-    }
-    const Node *backend = prof->find("backend");
-    out.backend = backend && !backend->isNull() ? pythonStr(*backend) : std::string();
-    if (out.backend.empty()) {
-        cfg.report(diags, "rlinf.backend-missing",
-                   "cluster.profiling.backend must be specified (known backends: " + knownBackendsRepr() + ")",
-                   base + ".backend");
+    if (!readBackendAndFields(cfg, *prof, out, diags) || !readWorkerGroups(cfg, *prof, out, diags))
         return;
-    }
-    if (std::find(kKnownBackends.begin(), kKnownBackends.end(), out.backend) == kKnownBackends.end()) {
-        cfg.report(diags, "rlinf.backend-unknown",
-                   "Unknown profiling backend '" + out.backend + "'. Known backends: " + knownBackendsRepr(),
-                   base + ".backend");
-        return;
-    }
-    const bool nsight = out.backend == "nsight";
-    std::vector<std::string> valid = kCommonFields;
-    if (nsight)
-        valid.insert(valid.end(), {"options", "flags"});
-    else
-        valid.insert(valid.end(), {"args", "env"});
-    if (prof->find("BACKEND_TYPE"))
-        cfg.report(diags, "rlinf.backend-type-key",
-                   std::string(nsight ? "NsightConfig" : "RocprofSysConfig") +
-                       ".__init__() got an unexpected keyword argument 'BACKEND_TYPE'",
-                   base + ".BACKEND_TYPE");
-    std::vector<std::string> unknown;
-    for (const auto &k : prof->keys())
-        if (k != "BACKEND_TYPE" && std::find(valid.begin(), valid.end(), k) == valid.end())
-            unknown.push_back(k);
-    if (!unknown.empty())
-        cfg.report(diags, "rlinf.unknown-field",
-                   "Unknown fields '" + setRepr(unknown) +
-                       "' detected in cluster profiling yaml config. Valid fields are: " + setRepr(valid) + ".",
-                   base + "." + unknown.front());
-
-    if (const Node *wg = prof->find("worker_groups"); wg && !wg->isNull()) {
-        if (wg->isStringLike())
-            out.workerGroups = {wg->asString()};
-        else if (wg->isList())
-            for (const Node &g : wg->items())
-                out.workerGroups.push_back(pythonStr(g));
-        else
-            return cfg.report(
-                diags, "rlinf.worker-groups-type",
-                "worker_groups must be a list of strings or a single string in profiling config. But got " +
-                    pythonTypeName(*wg) + ": " + pythonStr(*wg),
-                base + ".worker_groups");
-    }
     if (const Node *steps = prof->find("steps"))
         readSteps(cfg, *steps, out, diags);
-    if (nsight)
+    if (out.backend == "nsight")
         readNsight(cfg, *prof, out, diags);
     else
         readRocprof(cfg, *prof, out, diags);
@@ -514,48 +608,8 @@ void readRLinfProfiling(const ConfigReader &cfg, const RLinfTopology &topology, 
         out.outputDir = absolutePath(joinPath(joinPath(out.logPath, out.experimentName), "profiling"), cwd);
         out.outputDirDerived = true;
     }
-
-    if (!out.enabled)
-        return;
-    if (out.workerGroups.empty()) {
-        cfg.report(diags, "rlinf.no-worker-groups",
-                   "profiling is enabled but worker_groups is empty: RLinf wraps no worker (list groups, or 'all')",
-                   base + ".worker_groups");
-        return;
-    }
-    for (size_t i = 0; i < out.workerGroups.size(); ++i) {
-        const std::string &g = out.workerGroups[i];
-        const std::string itemPath = base + ".worker_groups." + std::to_string(i);
-        if (equalsIgnoreCase(g, "all"))
-            continue;
-        const bool isComponent = std::any_of(topology.components.begin(), topology.components.end(),
-                                             [&](const RLinfComponent &c) { return equalsIgnoreCase(c.group, g); });
-        const bool isChannel = std::any_of(topology.channels.begin(), topology.channels.end(),
-                                           [&](const std::string &c) { return equalsIgnoreCase(c, g); });
-        if (!isComponent && !isChannel) {
-            std::string known;
-            for (const auto &c : topology.components)
-                known += (known.empty() ? "" : ", ") + c.group;
-            for (const auto &c : topology.channels)
-                known += (known.empty() ? "" : ", ") + c + " (channel)";
-            cfg.report(diags, "rlinf.unknown-worker-group",
-                       "worker_groups entry '" + g + "' names no worker group of this run" +
-                           (known.empty() ? std::string() : " (groups: " + known + ")") +
-                           "; RLinf matches names case-insensitively and ignores the rest silently",
-                       itemPath);
-        }
-        if (out.steps && (isChannel || equalsIgnoreCase(g, "RewardGroup")))
-            cfg.report(diags, "rlinf.channel-group-steps",
-                       "'" + g + "' is " + (isChannel ? "a channel worker group" : "the reward group") +
-                           ": the runner never calls start_profile on it, so with steps (capture-range "
-                           "cudaProfilerApi) its nsys capture stays empty",
-                       itemPath);
-    }
-    if (out.outputDir.empty())
-        cfg.report(diags, "rlinf.no-output-dir",
-                   "Profiling is enabled for worker group '" + out.workerGroups.front() +
-                       "' but no output directory is configured. Reports will be saved to: " + options.tempDir + ".",
-                   base + ".output_dir");
+    if (out.enabled)
+        checkEnabled(cfg, topology, options, out, diags);
 }
 
 } // namespace ps::core::profiling

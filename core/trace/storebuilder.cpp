@@ -93,6 +93,136 @@ template <typename T> size_t bytesOf(const std::vector<T> &v)
     return v.capacity() * sizeof(T);
 }
 
+// Sorts a track's events by start (ties: longer first, so parents precede children), keeping
+// every column and the cross-thread end indices in step.
+void sortEvents(BuildTrack &b)
+{
+    const size_t n = b.start.size();
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; ++i)
+        sorted = b.start[i - 1] < b.start[i] || (b.start[i - 1] == b.start[i] && b.end[i - 1] >= b.end[i]);
+    if (!sorted) {
+        std::vector<uint32_t> perm(n);
+        std::iota(perm.begin(), perm.end(), 0u);
+        std::stable_sort(perm.begin(), perm.end(), [&](uint32_t x, uint32_t y) {
+            return b.start[x] != b.start[y] ? b.start[x] < b.start[y] : b.end[x] > b.end[y];
+        });
+        permute(b.start, perm);
+        permute(b.end, perm);
+        permute(b.name, perm);
+        permute(b.aux, perm);
+        permute(b.attr, perm);
+        permute(b.bytes, perm);
+        if (!b.crossEnds.empty()) {
+            std::vector<uint32_t> inverse(n);
+            for (size_t i = 0; i < n; ++i)
+                inverse[perm[i]] = uint32_t(i);
+            for (auto &c : b.crossEnds)
+                c.index = inverse[c.index];
+        }
+    }
+    std::sort(b.crossEnds.begin(), b.crossEnds.end(),
+              [](const CrossThreadEnd &x, const CrossThreadEnd &y) { return x.index < y.index; });
+    if (!b.bytes.empty())
+        b.bytes.resize(n, 0);
+}
+
+// Durations (32-bit, longer ones kept aside) and the running maximum end per block.
+void fillDurations(const BuildTrack &b, OwnedTrack &o)
+{
+    const size_t n = b.start.size();
+    o.duration.resize(n);
+    o.blockMaxEnd.resize((n + Track::kBlock - 1) / Track::kBlock);
+    int64_t runningMax = n ? b.end[0] : 0;
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t dur = b.end[i] - b.start[i];
+        if (dur >= int64_t(Track::kDurationOverflow)) {
+            o.duration[i] = Track::kDurationOverflow;
+            o.longDurations.push_back({uint32_t(i), 0, dur});
+        } else {
+            o.duration[i] = uint32_t(dur);
+        }
+        runningMax = std::max(runningMax, b.end[i]);
+        if ((i + 1) % Track::kBlock == 0 || i + 1 == n)
+            o.blockMaxEnd[i / Track::kBlock] = runningMax;
+    }
+}
+
+// What a finished track tells the store besides its columns.
+struct TrackSummary
+{
+    TrackKey key;
+    uint16_t levelCount = 0;
+    bool auxSorted = false;
+    uint16_t uniformAttr = 0; // the attribute of every event when they all share one (column dropped)
+};
+
+// Turns a build track into its stored columns (sorted, levels, durations) and empties it.
+TrackSummary finishTrack(BuildTrack &b, OwnedTrack &o)
+{
+    sortEvents(b);
+    fillDurations(b, o);
+    TrackSummary t;
+    t.key = b.key;
+    t.levelCount = computeLevels(b.start, b.end, o.level);
+    if (t.levelCount <= 1)
+        std::vector<uint16_t>().swap(o.level);
+    t.auxSorted = std::is_sorted(b.aux.begin(), b.aux.end());
+    const bool uniformAttr =
+        !b.attr.empty() && std::all_of(b.attr.begin(), b.attr.end(), [&](uint16_t a) { return a == b.attr[0]; });
+    t.uniformAttr = uniformAttr ? b.attr[0] : 0;
+    if (uniformAttr)
+        std::vector<uint16_t>().swap(b.attr);
+    std::vector<int64_t>().swap(b.end);
+    o.start = std::move(b.start);
+    o.name = std::move(b.name);
+    o.aux = std::move(b.aux);
+    o.attr = std::move(b.attr);
+    o.bytes = std::move(b.bytes);
+    o.crossEnds = std::move(b.crossEnds);
+    fit(o.start);
+    fit(o.name);
+    fit(o.aux);
+    fit(o.attr);
+    fit(o.bytes);
+    b = BuildTrack{};
+    return t;
+}
+
+size_t trackBytes(const OwnedTrack &o)
+{
+    return bytesOf(o.start) + bytesOf(o.duration) + bytesOf(o.name) + bytesOf(o.aux) + bytesOf(o.level) +
+           bytesOf(o.attr) + bytesOf(o.bytes) + bytesOf(o.longDurations) + bytesOf(o.crossEnds) +
+           bytesOf(o.blockMaxEnd);
+}
+
+// The store's parts over `owned` (which they keep alive), with each track's label.
+StoreParts assembleParts(std::shared_ptr<OwnedStore> owned, const std::vector<TrackSummary> &tracks,
+                         const std::vector<NameId> &labels)
+{
+    StoreParts parts;
+    parts.names = NameTable(owned->offsets, owned->chars);
+    parts.processes = owned->processes;
+    parts.threads = owned->threads;
+    parts.launchConfigs = owned->launchConfigs;
+    parts.nvtxScopes = owned->scopes;
+    parts.shortNames = owned->shortNames;
+    size_t bytes = bytesOf(owned->chars) + bytesOf(owned->offsets) + bytesOf(owned->processes) +
+                   bytesOf(owned->threads) + bytesOf(owned->launchConfigs) + bytesOf(owned->scopes) +
+                   bytesOf(owned->shortNames);
+    for (size_t ti = 0; ti < owned->tracks.size(); ++ti) {
+        const OwnedTrack &o = owned->tracks[ti];
+        const TrackSummary &t = tracks[ti];
+        TrackColumns c{o.start, o.duration,      o.name,      o.aux,         o.level,      o.attr,
+                       o.bytes, o.longDurations, o.crossEnds, o.blockMaxEnd, t.uniformAttr};
+        parts.tracks.emplace_back(t.key, labels[ti], t.levelCount, t.auxSorted, c);
+        bytes += trackBytes(o);
+    }
+    parts.backingBytes = bytes + parts.tracks.capacity() * sizeof(Track);
+    parts.backing = std::move(owned);
+    return parts;
+}
+
 } // namespace
 
 struct StoreBuilder::Impl
@@ -232,82 +362,10 @@ EventStore StoreBuilder::build() &&
 
     std::map<uint32_t, NameId> processes = d->processNames;
     owned->tracks.resize(order.size());
-    std::vector<TrackKey> keys;
-    std::vector<uint16_t> levelCounts;
-    std::vector<bool> auxSorted;
-    std::vector<uint16_t> uniformAttrs;
+    std::vector<TrackSummary> summaries;
     for (size_t ti = 0; ti < order.size(); ++ti) {
-        BuildTrack &b = d->tracks[order[ti]];
-        OwnedTrack &o = owned->tracks[ti];
-        processes.try_emplace(b.key.pid, kNoName);
-        const size_t n = b.start.size();
-        bool sorted = true;
-        for (size_t i = 1; i < n && sorted; ++i)
-            sorted = b.start[i - 1] < b.start[i] || (b.start[i - 1] == b.start[i] && b.end[i - 1] >= b.end[i]);
-        if (!sorted) {
-            std::vector<uint32_t> perm(n);
-            std::iota(perm.begin(), perm.end(), 0u);
-            std::stable_sort(perm.begin(), perm.end(), [&](uint32_t x, uint32_t y) {
-                return b.start[x] != b.start[y] ? b.start[x] < b.start[y] : b.end[x] > b.end[y];
-            });
-            permute(b.start, perm);
-            permute(b.end, perm);
-            permute(b.name, perm);
-            permute(b.aux, perm);
-            permute(b.attr, perm);
-            permute(b.bytes, perm);
-            if (!b.crossEnds.empty()) {
-                std::vector<uint32_t> inverse(n);
-                for (size_t i = 0; i < n; ++i)
-                    inverse[perm[i]] = uint32_t(i);
-                for (auto &c : b.crossEnds)
-                    c.index = inverse[c.index];
-            }
-        }
-        std::sort(b.crossEnds.begin(), b.crossEnds.end(),
-                  [](const CrossThreadEnd &x, const CrossThreadEnd &y) { return x.index < y.index; });
-        if (!b.bytes.empty())
-            b.bytes.resize(n, 0);
-
-        o.duration.resize(n);
-        const size_t blocks = (n + Track::kBlock - 1) / Track::kBlock;
-        o.blockMaxEnd.resize(blocks);
-        int64_t runningMax = n ? b.end[0] : 0;
-        for (size_t i = 0; i < n; ++i) {
-            const int64_t dur = b.end[i] - b.start[i];
-            if (dur >= int64_t(Track::kDurationOverflow)) {
-                o.duration[i] = Track::kDurationOverflow;
-                o.longDurations.push_back({uint32_t(i), 0, dur});
-            } else {
-                o.duration[i] = uint32_t(dur);
-            }
-            runningMax = std::max(runningMax, b.end[i]);
-            if ((i + 1) % Track::kBlock == 0 || i + 1 == n)
-                o.blockMaxEnd[i / Track::kBlock] = runningMax;
-        }
-        levelCounts.push_back(computeLevels(b.start, b.end, o.level));
-        if (levelCounts.back() <= 1)
-            std::vector<uint16_t>().swap(o.level);
-        auxSorted.push_back(std::is_sorted(b.aux.begin(), b.aux.end()));
-        const bool uniformAttr =
-            !b.attr.empty() && std::all_of(b.attr.begin(), b.attr.end(), [&](uint16_t a) { return a == b.attr[0]; });
-        uniformAttrs.push_back(uniformAttr ? b.attr[0] : 0);
-        if (uniformAttr)
-            std::vector<uint16_t>().swap(b.attr);
-        std::vector<int64_t>().swap(b.end);
-        o.start = std::move(b.start);
-        o.name = std::move(b.name);
-        o.aux = std::move(b.aux);
-        o.attr = std::move(b.attr);
-        o.bytes = std::move(b.bytes);
-        o.crossEnds = std::move(b.crossEnds);
-        fit(o.start);
-        fit(o.name);
-        fit(o.aux);
-        fit(o.attr);
-        fit(o.bytes);
-        keys.push_back(b.key);
-        b = BuildTrack{};
+        processes.try_emplace(d->tracks[order[ti]].key.pid, kNoName);
+        summaries.push_back(finishTrack(d->tracks[order[ti]], owned->tracks[ti]));
     }
 
     for (const auto &[pid, name] : processes)
@@ -315,7 +373,8 @@ EventStore StoreBuilder::build() &&
     for (const auto &[k, name] : d->threadNames)
         owned->threads.push_back({k.first, k.second, name});
     std::vector<NameId> labels;
-    for (const TrackKey &k : keys) {
+    for (const TrackSummary &t : summaries) {
+        const TrackKey &k = t.key;
         if (isGpuKind(k.kind)) {
             labels.push_back(intern(k.id == kNoStream ? std::string("no stream") : "stream " + std::to_string(k.id)));
         } else {
@@ -330,29 +389,7 @@ EventStore StoreBuilder::build() &&
     for (const auto &[full, shortName] : d->shortNames)
         owned->shortNames.push_back({full, shortName});
     d = std::make_unique<Impl>(); // frees the name index now
-
-    StoreParts parts;
-    parts.names = NameTable(owned->offsets, owned->chars);
-    parts.processes = owned->processes;
-    parts.threads = owned->threads;
-    parts.launchConfigs = owned->launchConfigs;
-    parts.nvtxScopes = owned->scopes;
-    parts.shortNames = owned->shortNames;
-    size_t bytes = bytesOf(owned->chars) + bytesOf(owned->offsets) + bytesOf(owned->processes) +
-                   bytesOf(owned->threads) + bytesOf(owned->launchConfigs) + bytesOf(owned->scopes) +
-                   bytesOf(owned->shortNames);
-    for (size_t ti = 0; ti < owned->tracks.size(); ++ti) {
-        const OwnedTrack &o = owned->tracks[ti];
-        TrackColumns c{o.start, o.duration,      o.name,      o.aux,         o.level,         o.attr,
-                       o.bytes, o.longDurations, o.crossEnds, o.blockMaxEnd, uniformAttrs[ti]};
-        parts.tracks.emplace_back(keys[ti], labels[ti], levelCounts[ti], auxSorted[ti], c);
-        bytes += bytesOf(o.start) + bytesOf(o.duration) + bytesOf(o.name) + bytesOf(o.aux) + bytesOf(o.level) +
-                 bytesOf(o.attr) + bytesOf(o.bytes) + bytesOf(o.longDurations) + bytesOf(o.crossEnds) +
-                 bytesOf(o.blockMaxEnd);
-    }
-    parts.backingBytes = bytes + parts.tracks.capacity() * sizeof(Track);
-    parts.backing = std::move(owned);
-    return EventStore(std::move(parts));
+    return EventStore(assembleParts(std::move(owned), summaries, labels));
 }
 
 } // namespace ps::core::trace

@@ -22,13 +22,16 @@ constexpr CharTable kStringStop("\"\\");
 constexpr CharTable kStructural("\"{}[]");
 } // namespace
 
-std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
+namespace {
+
+// The scanner's state, kept across blocks: where it is in strings and brackets, and which part
+// of the buffer holds complete events not yet handed out.
+struct Scan
 {
-    m_header.clear();
-    m_top = 0;
-    std::vector<char> buf;
-    size_t len = 0; // bytes in buf
-    size_t i = 0;   // scan position
+    Scan(std::string &header, char &top) : header(header), top(top) {}
+
+    std::string &header;
+    char &top;
     bool inString = false, escape = false;
     int depth = 0;
     bool inEvents = false;    // inside the traceEvents array
@@ -39,52 +42,95 @@ std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
     size_t batchEnd = npos;   // end of the last complete event
     std::string key, lastKey; // strings directly inside the top-level object
 
-    for (;;) {
-        if (buf.size() < len + m_block)
-            buf.resize(len + m_block);
-        const size_t got = src.read(buf.data() + len, m_block);
-        if (!src.error().empty())
-            return src.error();
-        if (got == 0)
-            break;
-        len += got;
-        const char *b = buf.data();
-        while (i < len) {
-            if (inString && inEvents) {
-                // Hot path: strings inside events (most of the file). Keys and names are
-                // short, so a tight loop beats memchr's call overhead.
-                if (escape) {
-                    escape = false;
-                    ++i;
-                    continue;
-                }
-                while (i < len && !kStringStop[uint8_t(b[i])])
-                    ++i;
-                if (i >= len)
-                    break;
-                if (b[i] == '\\')
-                    escape = true;
-                else
-                    inString = false;
-                ++i;
-                continue;
+    // Hot path: strings inside events (most of the file). Keys and names are short, so a tight
+    // loop beats memchr's call overhead.
+    void eventString(const char *b, size_t &i, size_t len)
+    {
+        if (escape) {
+            escape = false;
+            ++i;
+            return;
+        }
+        while (i < len && !kStringStop[uint8_t(b[i])])
+            ++i;
+        if (i >= len)
+            return;
+        if (b[i] == '\\')
+            escape = true;
+        else
+            inString = false;
+        ++i;
+    }
+
+    // Header strings (outside the events): kept, and top-level keys remembered.
+    void headerStringChar(char c)
+    {
+        header += c;
+        if (escape) {
+            escape = false;
+        } else if (c == '\\') {
+            escape = true;
+        } else if (c == '"') {
+            inString = false;
+            if (depth == 1)
+                lastKey.swap(key);
+            return;
+        }
+        if (depth == 1)
+            key += c;
+    }
+
+    // '{' or '['; true when the character opened the events array (and is already in the header).
+    bool open(char c, size_t i)
+    {
+        ++depth;
+        if (depth == 1 && !top) {
+            top = c;
+            if (c == '[') { // bare array of events
+                inEvents = eventsSeen = true;
+                elemDepth = 2;
+                header += "[";
+                return true;
             }
+        } else if (!inEvents && !eventsSeen && depth == 2 && c == '[' && top == '{' && lastKey == "traceEvents") {
+            inEvents = eventsSeen = true;
+            elemDepth = 3;
+            header += "[";
+            return true;
+        } else if (inEvents && depth == elemDepth && c == '{') {
+            elemStart = i;
+        }
+        return false;
+    }
+
+    // '}' or ']'; true when the character closed the events array (and is already in the header).
+    bool close(char c, size_t i)
+    {
+        --depth;
+        if (!inEvents)
+            return false;
+        if (depth == elemDepth - 1 && c == '}' && elemStart != npos) {
+            if (batchStart == npos)
+                batchStart = elemStart;
+            batchEnd = i + 1;
+            elemStart = npos;
+        } else if (depth == elemDepth - 2 && c == ']') {
+            inEvents = false;
+            header += "]";
+            return true;
+        }
+        return false;
+    }
+
+    // Scans b[i, len); returns a reason when the text cannot be a Chrome trace.
+    const char *block(const char *b, size_t &i, size_t len)
+    {
+        while (i < len) {
             if (inString) {
-                // Header strings (outside the events): kept, and top-level keys remembered.
-                const char c = b[i++];
-                m_header += c;
-                if (escape) {
-                    escape = false;
-                } else if (c == '\\') {
-                    escape = true;
-                } else if (c == '"') {
-                    inString = false;
-                    if (depth == 1)
-                        lastKey.swap(key);
-                    continue;
-                }
-                if (depth == 1)
-                    key += c;
+                if (inEvents)
+                    eventString(b, i, len);
+                else
+                    headerStringChar(b[i++]);
                 continue;
             }
             if (inEvents) {
@@ -95,6 +141,7 @@ std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
                     break;
             }
             const char c = b[i];
+            bool consumed = false; // the events array's own bracket, already in the header
             switch (c) {
             case '"':
                 inString = true;
@@ -103,76 +150,74 @@ std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
                 break;
             case '{':
             case '[':
-                ++depth;
-                if (depth == 1 && !m_top) {
-                    m_top = c;
-                    if (c == '[') { // bare array of events
-                        inEvents = eventsSeen = true;
-                        elemDepth = 2;
-                        m_header += "[";
-                        ++i;
-                        continue;
-                    }
-                } else if (!inEvents && !eventsSeen && depth == 2 && c == '[' && m_top == '{' &&
-                           lastKey == "traceEvents") {
-                    inEvents = eventsSeen = true;
-                    elemDepth = 3;
-                    m_header += "[";
-                    ++i;
-                    continue;
-                } else if (inEvents && depth == elemDepth && c == '{') {
-                    elemStart = i;
-                }
+                consumed = open(c, i);
                 break;
             case '}':
             case ']':
-                --depth;
-                if (inEvents) {
-                    if (depth == elemDepth - 1 && c == '}' && elemStart != npos) {
-                        if (batchStart == npos)
-                            batchStart = elemStart;
-                        batchEnd = i + 1;
-                        elemStart = npos;
-                    } else if (depth == elemDepth - 2 && c == ']') {
-                        inEvents = false;
-                        m_header += "]";
-                        ++i;
-                        continue;
-                    }
-                }
+                consumed = close(c, i);
                 break;
             default:
-                if (!m_top && c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != '\xEF' && c != '\xBB' &&
+                if (!top && c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != '\xEF' && c != '\xBB' &&
                     c != '\xBF')
                     return "not JSON (expected '{' or '[' at the start)";
                 break;
             }
-            if (!inEvents)
-                m_header += c;
+            if (!consumed && !inEvents)
+                header += c;
             ++i;
         }
+        return nullptr;
+    }
+
+    std::string endOfInput() const
+    {
+        if (!top)
+            return "empty document (expected a JSON object with traceEvents)";
+        if (depth != 0 || inString)
+            return inEvents ? "truncated JSON (the file ends inside traceEvents)" : "truncated JSON";
+        if (!eventsSeen)
+            return "no traceEvents array (not a Chrome trace)";
+        return {};
+    }
+};
+
+} // namespace
+
+std::string TraceEventSplitter::run(ByteSource &src, const BatchFn &onBatch)
+{
+    m_header.clear();
+    m_top = 0;
+    Scan scan(m_header, m_top);
+    std::vector<char> buf;
+    size_t len = 0; // bytes in buf
+    size_t i = 0;   // scan position
+    for (;;) {
+        if (buf.size() < len + m_block)
+            buf.resize(len + m_block);
+        const size_t got = src.read(buf.data() + len, m_block);
+        if (!src.error().empty())
+            return src.error();
+        if (got == 0)
+            break;
+        len += got;
+        if (const char *bad = scan.block(buf.data(), i, len))
+            return bad;
         // Hand out the complete events, then drop what was consumed.
-        if (batchStart != npos) {
-            if (!onBatch(std::string_view(b + batchStart, batchEnd - batchStart)))
+        if (scan.batchStart != npos) {
+            if (!onBatch(std::string_view(buf.data() + scan.batchStart, scan.batchEnd - scan.batchStart)))
                 return "cancelled";
-            batchStart = batchEnd = npos;
+            scan.batchStart = scan.batchEnd = npos;
         }
-        const size_t keepFrom = elemStart != npos ? elemStart : len;
+        const size_t keepFrom = scan.elemStart != npos ? scan.elemStart : len;
         if (keepFrom > 0) {
             std::memmove(buf.data(), buf.data() + keepFrom, len - keepFrom);
             len -= keepFrom;
             i -= keepFrom;
-            if (elemStart != npos)
-                elemStart -= keepFrom;
+            if (scan.elemStart != npos)
+                scan.elemStart -= keepFrom;
         }
     }
-    if (!m_top)
-        return "empty document (expected a JSON object with traceEvents)";
-    if (depth != 0 || inString)
-        return inEvents ? "truncated JSON (the file ends inside traceEvents)" : "truncated JSON";
-    if (!eventsSeen)
-        return "no traceEvents array (not a Chrome trace)";
-    return {};
+    return scan.endOfInput();
 }
 
 } // namespace ps::core::trace::formats
