@@ -1,5 +1,7 @@
 #include "core/trace/tracestats.h"
 
+#include "core/trace/tracereader.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -28,9 +30,9 @@ uint8_t styleCode(StatsKind kind, TrackKind t)
     return t == TrackKind::NvtxPushPop ? 1 : 2;
 }
 
-bool isCancelled(const std::atomic<bool> *cancel)
+bool isCancelled(const CancelToken *cancel)
 {
-    return cancel && cancel->load(std::memory_order_relaxed);
+    return cancel && cancel->cancelled();
 }
 
 // a - b, saturated (window bounds minus offsets may leave the int64 range).
@@ -66,7 +68,7 @@ using Groups = std::map<std::pair<std::string, uint8_t>, std::vector<int64_t>>;
 // Adds the durations of one report's events (those starting in the window, when given) to
 // `out`. False when cancelled.
 bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
-             const std::atomic<bool> *cancel, Groups &out)
+             const CancelToken *cancel, Groups &out)
 {
     // Durations per id key first (ids are per report), strings once per key at the end.
     // nvtx_sum key: text id << 32 | domain name id; kernel_sum key: name id.

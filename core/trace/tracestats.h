@@ -15,7 +15,6 @@
 
 #include "core/trace/report.h"
 
-#include <atomic>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +22,8 @@
 #include <vector>
 
 namespace ps::core::trace {
+
+class CancelToken; // tracereader.h
 
 enum class StatsKind { NvtxSum, KernelSum };
 
@@ -68,8 +69,8 @@ struct SummarizeOptions
     std::optional<std::vector<size_t>> reports;
     // Also compute StatsResult::perReport (a view that only shows the overall rows skips it).
     bool perReport = true;
-    // Polled while summarising; once true, summarize() returns an empty, cancelled result.
-    const std::atomic<bool> *cancel = nullptr;
+    // Polled while summarising; once cancelled, summarize() returns an empty, cancelled result.
+    const CancelToken *cancel = nullptr;
 };
 
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const SummarizeOptions &options);

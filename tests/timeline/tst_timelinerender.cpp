@@ -1,6 +1,7 @@
 // `profstudio --render`: argument checks, time-range parsing, and a real render of the Extra-P
 // sweep whose PNG has the requested size and shows lanes (coloured boxes right of the labels).
 #include "app/gui/render.h"
+#include "tests/support/envguard.h"
 #include "views/scene/timeparse.h"
 #include "views/timeline/timelinecanvas.h"
 
@@ -13,9 +14,10 @@ class TestTimelineRender : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_cache;
+    ps::test::EnvGuard m_cacheEnv{"PROFSTUDIO_CACHE_DIR"}; // never the user's cache
 
 private slots:
-    void initTestCase() { qputenv("PROFSTUDIO_CACHE_DIR", m_cache.path().toUtf8()); }
+    void initTestCase() { m_cacheEnv.set(m_cache.path().toUtf8()); }
 
     void timeValues_data()
     {

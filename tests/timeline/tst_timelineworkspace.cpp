@@ -4,6 +4,7 @@
 // step overlay, and session save / restore.
 #include "core/demo/demorun.h"
 #include "testreports.h"
+#include "tests/support/envguard.h"
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
@@ -66,11 +67,12 @@ class TestTimelineWorkspace : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_cache;
+    ps::test::EnvGuard m_cacheEnv{"PROFSTUDIO_CACHE_DIR"};
 
 private slots:
     void initTestCase()
     {
-        qputenv("PROFSTUDIO_CACHE_DIR", m_cache.path().toUtf8()); // never the user's cache
+        m_cacheEnv.set(m_cache.path().toUtf8()); // never the user's cache
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("ProfStudioTest");
         QCoreApplication::setApplicationName("tst_timelineworkspace");
@@ -162,7 +164,7 @@ private slots:
         std::string error;
         QVERIFY2(ps::core::demo::writeDemoRun(demo, written, error), error.c_str());
         QTemporaryDir cacheDir;
-        qputenv("PROFSTUDIO_CACHE_DIR", cacheDir.path().toUtf8()); // a cold load
+        const ps::test::EnvGuard coldCache("PROFSTUDIO_CACHE_DIR", cacheDir.path().toUtf8()); // a cold load
         TimelineWorkspace w;
         w.resize(1400, 900);
         w.show();
@@ -171,7 +173,6 @@ private slots:
         QVERIFY(w.isBusy());
         QTest::keyClick(w.canvas(), Qt::Key_Escape);
         QVERIFY(waitIdle(w));
-        qunsetenv("PROFSTUDIO_CACHE_DIR");
         QVERIFY(w.reports().size() < size_t(demo.ranks));
         bool said = false;
         for (const auto &s : status)

@@ -567,7 +567,8 @@ private slots:
         QCOMPARE(lean.overall.size(), s.overall.size());
         QCOMPARE(lean.overall.front().medNs, s.overall.front().medNs);
 
-        std::atomic<bool> cancel{true};
+        CancelToken cancel;
+        cancel.cancel();
         o.cancel = &cancel;
         const StatsResult c = summarize(reports, StatsKind::NvtxSum, o);
         QVERIFY(c.cancelled);

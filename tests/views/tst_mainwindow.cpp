@@ -4,6 +4,7 @@
 #include "app/gui/screenshot.h"
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
+#include "tests/support/envguard.h"
 #include "views/config/configureworkspace.h"
 #include "views/timeline/timelineworkspace.h"
 
@@ -139,7 +140,7 @@ private slots:
     void clearReportCache()
     {
         QTemporaryDir cacheDir;
-        qputenv("PROFSTUDIO_CACHE_DIR", cacheDir.path().toLocal8Bit());
+        const ps::test::EnvGuard cacheEnv("PROFSTUDIO_CACHE_DIR", cacheDir.path().toLocal8Bit());
         ps::core::trace::LoadOptions opt;
         opt.threads = 1;
         const auto loaded = ps::core::trace::loadReports({kSample.toStdString()}, opt);
@@ -159,7 +160,6 @@ private slots:
         QVERIFY2(w.statusBar()->currentMessage().startsWith("Freed "), qPrintable(w.statusBar()->currentMessage()));
         QCOMPARE(w.clearReportCache(false), 0);
         QVERIFY(w.statusBar()->currentMessage().contains("empty"));
-        qunsetenv("PROFSTUDIO_CACHE_DIR");
     }
 
     void geometryIsRestored()

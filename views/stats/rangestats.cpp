@@ -1,21 +1,8 @@
 #include "views/stats/rangestats.h"
 
-#include <type_traits>
-
 namespace ps::views {
 
 using namespace ps::core::trace;
-
-namespace {
-// core::trace::SummarizeOptions::cancel still takes a raw `const std::atomic<bool> *` (core/trace
-// owns it; it should take a CancelToken like the readers do). A CancelToken is a standard-layout
-// class whose first member is that atomic, so the two are pointer-interconvertible.
-const std::atomic<bool> *rawFlag(const CancelToken *token)
-{
-    static_assert(std::is_standard_layout_v<CancelToken> && sizeof(CancelToken) == sizeof(std::atomic<bool>));
-    return reinterpret_cast<const std::atomic<bool> *>(token);
-}
-} // namespace
 
 std::vector<StatRow> summarizeWindow(const TimelineScene &scene, const std::vector<int> &entries, TimeWindow window,
                                      StatsKind kind, const CancelToken *cancel)
@@ -32,7 +19,7 @@ std::vector<StatRow> summarizeWindow(const TimelineScene &scene, const std::vect
     }
     opt.window = StatsWindow{window.start, window.end};
     opt.perReport = false;
-    opt.cancel = rawFlag(cancel);
+    opt.cancel = cancel;
     StatsResult r = summarize(reports, kind, opt);
     return std::move(r.overall);
 }
