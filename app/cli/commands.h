@@ -26,6 +26,7 @@ int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err); // ca
 // GPU time analyses (analysiscommands.cpp)
 int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err);
+int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err);
 // Demo run generator (democommand.cpp)
 int cmdDemo(const Args &args, std::ostream &out, std::ostream &err);
 

@@ -41,8 +41,16 @@ const std::vector<Command> &traceCommands()
         {"cache", "info, prune or clear the report cache (size cap, LRU eviction)", cmdTraceCache},
         {"breakdown", "GPU time: compute, communication, memory, idle, comm/comp overlap", cmdTraceBreakdown},
         {"projection", "nvtx_gpu_proj_sum: GPU time of the work launched in each range", cmdTraceProjection},
+        {"phases", "RL phases per step and rank: wall time, straggler, GPU breakdown", cmdTracePhases},
     };
     return k;
+}
+
+// `name` and spaces up to `width` columns, at least one space.
+std::string padded(const char *name, size_t width)
+{
+    const size_t n = std::strlen(name);
+    return std::string(name) + std::string(n < width ? width - n : 1, ' ');
 }
 
 void printHelp(std::ostream &out)
@@ -52,10 +60,10 @@ void printHelp(std::ostream &out)
            "Ascend and PyTorch profiler traces. Run 'profstudio-cli COMMAND --help' for a command's options.\n\n"
            "Config commands:\n";
     for (const auto &c : configCommands())
-        out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+        out << "  " << padded(c.name, 12) << c.summary << "\n";
     out << "\nTrace commands:\n";
     for (const auto &c : traceCommands())
-        out << "  trace " << c.name << std::string(11 - std::strlen(c.name), ' ') << c.summary << "\n";
+        out << "  trace " << padded(c.name, 11) << c.summary << "\n";
     out << "\nGlobal options:\n"
            "  --help, -h    show this help\n"
            "  --version     print the version\n\n"
@@ -76,10 +84,10 @@ int dispatch(const std::vector<Command> &table, const std::string &word, const A
 int traceHelp(const Args &args, std::ostream &out, std::ostream &err)
 {
     std::ostream &o = args.size() < 2 ? err : out;
-    o << "Usage: profstudio-cli trace info|stats|align|breakdown|projection [options] REPORT...\n"
+    o << "Usage: profstudio-cli trace info|stats|align|breakdown|projection|phases [options] REPORT...\n"
          "       profstudio-cli trace cache info|prune|clear [options]\n\n";
     for (const auto &c : traceCommands())
-        o << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+        o << "  " << padded(c.name, 12) << c.summary << "\n";
     return args.size() < 2 ? 2 : 0;
 }
 

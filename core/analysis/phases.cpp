@@ -1,0 +1,247 @@
+#include "core/analysis/phases.h"
+
+#include "core/analysis/steps.h"
+#include "core/trace/tracereader.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace ps::core::analysis {
+
+namespace {
+
+struct Occurrence
+{
+    int64_t start = 0;
+    int64_t end = 0;
+    const std::string *phase = nullptr;
+};
+
+// Every range whose label maps to a phase, on every annotation track, sorted by start (longer
+// first on ties, so that an enclosing range precedes what it holds).
+std::vector<Occurrence> knownRanges(const trace::EventStore &store, const PhaseMapping &mapping,
+                                    std::vector<std::string> &phaseNames)
+{
+    std::unordered_map<trace::NameId, const std::string *> phaseOfName;
+    std::vector<Occurrence> out;
+    for (const trace::Track &t : store.tracks()) {
+        if (!trace::isRangeKind(t.kind()))
+            continue;
+        for (size_t i = 0; i < t.size(); ++i) {
+            auto [it, fresh] = phaseOfName.try_emplace(t.name(i), nullptr);
+            if (fresh) {
+                if (auto phase = mapping.phaseOf(store.name(t.name(i)))) {
+                    auto known = std::find(phaseNames.begin(), phaseNames.end(), *phase);
+                    if (known == phaseNames.end())
+                        known = phaseNames.insert(phaseNames.end(), *phase);
+                    it->second = &*known;
+                }
+            }
+            if (it->second)
+                out.push_back({t.start(i), t.end(i), it->second});
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const Occurrence &a, const Occurrence &b) {
+        return a.start != b.start ? a.start < b.start : a.end > b.end;
+    });
+    return out;
+}
+
+// Drops ranges inside an earlier kept one (a known label nested in another is part of it).
+std::vector<Occurrence> outermost(const std::vector<Occurrence> &sorted)
+{
+    std::vector<Occurrence> out;
+    int64_t coveredUntil = INT64_MIN;
+    for (const Occurrence &o : sorted) {
+        if (o.end <= coveredUntil && !out.empty() && o.start >= out.back().start)
+            continue;
+        out.push_back(o);
+        coveredUntil = std::max(coveredUntil, o.end);
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const PhaseMapping &mapping,
+                                        std::optional<int> reportStep)
+{
+    // The names live as long as this call; occurrences copy them out.
+    std::vector<std::string> phaseNames;
+    phaseNames.reserve(mapping.rules().size());
+    const std::vector<Occurrence> ranges = outermost(knownRanges(store, mapping, phaseNames));
+    const std::vector<StepWindow> profilerSteps = reportStep ? std::vector<StepWindow>() : stepWindows(store);
+    std::vector<PhaseOccurrence> out;
+    int64_t counted = 1;
+    std::set<const std::string *> seenThisStep;
+    for (const Occurrence &o : ranges) {
+        int64_t step = 0;
+        if (reportStep) {
+            step = *reportStep;
+        } else if (!profilerSteps.empty()) {
+            auto in = std::find_if(profilerSteps.begin(), profilerSteps.end(), [&](const StepWindow &w) {
+                return o.start >= w.window.start && o.start < w.window.end;
+            });
+            if (in == profilerSteps.end())
+                continue; // between steps
+            step = in->step;
+        } else {
+            if (!seenThisStep.insert(o.phase).second) {
+                ++counted;
+                seenThisStep = {o.phase};
+            }
+            step = counted;
+        }
+        out.push_back({*o.phase, step, {o.start, o.end}});
+    }
+    return out;
+}
+
+void accumulate(GpuBreakdown &into, const GpuBreakdown &part)
+{
+    if (part.events && (!into.events || part.firstStart < into.firstStart))
+        into.firstStart = part.firstStart;
+    if (part.events && (!into.events || part.lastEnd > into.lastEnd))
+        into.lastEnd = part.lastEnd;
+    into.events += part.events;
+    into.spanNs += part.spanNs;
+    into.busyNs += part.busyNs;
+    into.idleNs += part.idleNs;
+    for (size_t c = 0; c < into.unionNs.size(); ++c) {
+        into.unionNs[c] += part.unionNs[c];
+        into.exclusiveNs[c] += part.exclusiveNs[c];
+    }
+    for (size_t m = 0; m < into.maskNs.size(); ++m)
+        into.maskNs[m] += part.maskNs[m];
+    into.commCompOverlapNs += part.commCompOverlapNs;
+    into.cancelled = into.cancelled || part.cancelled;
+}
+
+double PhaseRow::lagPct() const
+{
+    return medianWallNs > 0 ? 100.0 * double(maxWallNs - medianWallNs) / double(medianWallNs) : 0.0;
+}
+
+namespace {
+
+PhaseColumn columnOf(const trace::Report &r, size_t index)
+{
+    PhaseColumn c;
+    c.report = index;
+    c.group = r.identity.group;
+    c.rank = r.identity.rank ? r.identity.rank : r.meta.rank;
+    if (c.rank)
+        c.label = (c.group.empty() ? std::string("rank") : c.group) + ":" + std::to_string(*c.rank);
+    else
+        c.label = r.path.substr(r.path.find_last_of('/') + 1);
+    return c;
+}
+
+// One report's cells: (step, phase) -> cell, with the phase's position in its step.
+struct ReportCells
+{
+    std::map<std::pair<int64_t, std::string>, PhaseCell> cells;
+    std::map<std::pair<int64_t, std::string>, size_t> position;
+    bool counted = false;
+};
+
+ReportCells cellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel)
+{
+    ReportCells out;
+    const trace::EventStore &store = *r.store;
+    out.counted = !r.identity.step && stepWindows(store).empty();
+    const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step);
+    const WorkClassTable classes(store);
+    std::map<int64_t, size_t> nextPosition;
+    for (const PhaseOccurrence &o : phases) {
+        if (cancel && cancel->cancelled())
+            return out;
+        const auto key = std::make_pair(o.step, o.phase);
+        PhaseCell &cell = out.cells[key];
+        if (!cell.present) {
+            cell.present = true;
+            cell.startNs = o.window.start;
+            out.position[key] = nextPosition[o.step]++;
+        }
+        ++cell.occurrences;
+        cell.wallNs += o.window.end - o.window.start;
+        BreakdownFilter f;
+        f.window = o.window;
+        accumulate(cell.gpu, computeBreakdown(store, classes, f, cancel));
+    }
+    return out;
+}
+
+// Straggler and median of a finished row.
+void rankRow(PhaseRow &row)
+{
+    std::vector<int64_t> walls;
+    for (size_t c = 0; c < row.cells.size(); ++c) {
+        const PhaseCell &cell = row.cells[c];
+        if (!cell.present)
+            continue;
+        walls.push_back(cell.wallNs);
+        if (row.straggler < 0 || cell.wallNs > row.maxWallNs) {
+            row.straggler = int(c);
+            row.maxWallNs = cell.wallNs;
+        }
+    }
+    if (walls.empty())
+        return;
+    std::sort(walls.begin(), walls.end());
+    const size_t n = walls.size();
+    row.medianWallNs = n % 2 ? walls[n / 2] : (walls[n / 2 - 1] + walls[n / 2]) / 2;
+}
+
+} // namespace
+
+PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
+                             const trace::CancelToken *cancel)
+{
+    PhaseTable table;
+    std::vector<ReportCells> perReport;
+    for (size_t i = 0; i < reports.size(); ++i) {
+        table.columns.push_back(columnOf(*reports[i], i));
+        perReport.push_back(cellsOf(*reports[i], mapping, cancel));
+        table.stepsCounted = table.stepsCounted || perReport.back().counted;
+        if (cancel && cancel->cancelled()) {
+            table.cancelled = true;
+            table.rows.clear();
+            return table;
+        }
+    }
+    // Rows: every (step, phase) any report has, ordered by step, then by the earliest position
+    // the phase takes in that step on any rank, then by the mapping's order.
+    std::map<std::pair<int64_t, std::string>, size_t> firstPosition;
+    for (const ReportCells &rc : perReport)
+        for (const auto &[key, pos] : rc.position) {
+            auto [it, fresh] = firstPosition.try_emplace(key, pos);
+            if (!fresh)
+                it->second = std::min(it->second, pos);
+        }
+    std::vector<std::pair<int64_t, std::string>> keys;
+    for (const auto &[key, pos] : firstPosition)
+        keys.push_back(key);
+    std::sort(keys.begin(), keys.end(), [&](const auto &a, const auto &b) {
+        if (a.first != b.first)
+            return a.first < b.first;
+        const size_t pa = firstPosition[a], pb = firstPosition[b];
+        return pa != pb ? pa < pb : mapping.orderOf(a.second) < mapping.orderOf(b.second);
+    });
+    for (const auto &key : keys) {
+        PhaseRow row;
+        row.step = key.first;
+        row.phase = key.second;
+        for (const ReportCells &rc : perReport) {
+            auto it = rc.cells.find(key);
+            row.cells.push_back(it == rc.cells.end() ? PhaseCell{} : it->second);
+        }
+        rankRow(row);
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
+} // namespace ps::core::analysis

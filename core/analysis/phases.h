@@ -1,0 +1,80 @@
+#pragma once
+// The RL phase table: rows are (step, phase), columns are the reports of a run (one per worker
+// rank, all roles and worker groups together), and each cell holds that phase's wall time on that
+// rank in that step with its GPU breakdown. Each row names its straggler (the slowest rank).
+//
+// Phases are the outermost annotation ranges (NVTX, roctx, mstx, record_function) whose label
+// the PhaseMapping knows; a range nested in another known range is part of it. Steps:
+//   - a report that is one step (per-step exports, identity.h) puts every phase in that step;
+//   - a report with PyTorch "ProfilerStep#N" ranges puts each phase in the step it starts in;
+//   - otherwise steps are counted: a phase that already ran in the current step starts the next
+//     one (capture step 1, 2, ... of the report, the same count on every rank).
+// A pure function of immutable reports: safe on any thread, cancellable.
+
+#include "core/analysis/breakdown.h"
+#include "core/analysis/phasemapping.h"
+#include "core/trace/report.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ps::core::analysis {
+
+// One phase range of one report.
+struct PhaseOccurrence
+{
+    std::string phase;
+    int64_t step = 0;
+    TimeWindow window;
+};
+
+// The phases of one report, in time order.
+std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const PhaseMapping &mapping,
+                                        std::optional<int> reportStep);
+
+struct PhaseCell
+{
+    bool present = false;
+    int occurrences = 0;  // ranges of the phase in the step (a retried phase runs twice)
+    int64_t wallNs = 0;   // their summed durations
+    int64_t startNs = 0;  // the first one's start, on the report's own clock
+    GpuBreakdown gpu;     // GPU work inside them (spans and idle summed over the ranges)
+};
+
+struct PhaseColumn
+{
+    size_t report = 0; // index into the input reports
+    std::string group;
+    std::optional<int> rank;
+    std::string label; // "ActorGroup:3", or the file name when the report has no rank
+};
+
+struct PhaseRow
+{
+    int64_t step = 0;
+    std::string phase;
+    std::vector<PhaseCell> cells; // one per column
+    int straggler = -1;           // the column with the longest wall time
+    int64_t maxWallNs = 0;
+    int64_t medianWallNs = 0;
+    // How much longer the straggler took than the median rank, in % of the median.
+    double lagPct() const;
+};
+
+struct PhaseTable
+{
+    std::vector<PhaseColumn> columns;
+    std::vector<PhaseRow> rows; // by step, then by when the phase runs in it
+    bool stepsCounted = false;  // steps were counted from repeats, not read from the data
+    bool cancelled = false;
+};
+
+PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
+                             const trace::CancelToken *cancel = nullptr);
+
+// Adds `part`'s times to `into` (events, span, busy, idle, per-class and overlap times).
+void accumulate(GpuBreakdown &into, const GpuBreakdown &part);
+
+} // namespace ps::core::analysis
