@@ -27,6 +27,7 @@ int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err); // ca
 int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err);
+int cmdTraceCompare(const Args &args, std::ostream &out, std::ostream &err);
 // Demo run generator (democommand.cpp)
 int cmdDemo(const Args &args, std::ostream &out, std::ostream &err);
 

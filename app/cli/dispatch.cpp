@@ -42,6 +42,7 @@ const std::vector<Command> &traceCommands()
         {"breakdown", "GPU time: compute, communication, memory, idle, comm/comp overlap", cmdTraceBreakdown},
         {"projection", "nvtx_gpu_proj_sum: GPU time of the work launched in each range", cmdTraceProjection},
         {"phases", "RL phases per step and rank: wall time, straggler, GPU breakdown", cmdTracePhases},
+        {"compare", "run against run: phase, range, kernel and GPU breakdown deltas", cmdTraceCompare},
     };
     return k;
 }
@@ -85,6 +86,7 @@ int traceHelp(const Args &args, std::ostream &out, std::ostream &err)
 {
     std::ostream &o = args.size() < 2 ? err : out;
     o << "Usage: profstudio-cli trace info|stats|align|breakdown|projection|phases [options] REPORT...\n"
+         "       profstudio-cli trace compare [options] BASELINE CANDIDATE\n"
          "       profstudio-cli trace cache info|prune|clear [options]\n\n";
     for (const auto &c : traceCommands())
         o << "  " << padded(c.name, 12) << c.summary << "\n";

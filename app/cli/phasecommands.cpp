@@ -1,9 +1,9 @@
 // profstudio-cli trace phases: the RL phase table of core/analysis/phases.h.
 
 #include "app/cli/commands.h"
+#include "app/cli/phaseargs.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/phases.h"
-#include "core/common/atomicfile.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/statscsv.h"
 
@@ -30,28 +30,6 @@ std::string oneDecimal(double v)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", v);
     return buf;
-}
-
-// The mapping: the defaults, with a --phases file's rules first. False (reported) when the file
-// cannot be read or has a bad line.
-bool mappingFromArgs(const ParsedArgs &a, std::ostream &err, an::PhaseMapping &mapping)
-{
-    mapping = an::PhaseMapping::defaults();
-    if (!a.has("phases"))
-        return true;
-    const std::string file = a.value("phases");
-    std::string text, error;
-    if (!core::readWholeFile(file, text, error)) {
-        err << "error: " << error << "\n";
-        return false;
-    }
-    const auto user = an::PhaseMapping::parse(text, file, error);
-    if (!user) {
-        err << error << "\n";
-        return false;
-    }
-    mapping.prepend(*user);
-    return true;
 }
 
 void writeCellJson(JsonWriter &w, const an::PhaseCell &c, size_t column)
@@ -115,8 +93,8 @@ void writePhasesText(std::ostream &out, const an::PhaseTable &t)
     out << "Phases of " << t.columns.size() << " report(s)"
         << (t.stepsCounted ? "; steps counted from repeated phases (1 = the first profiled step)" : "") << "\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%5s  %-18s %5s %12s %12s  %-20s %7s  %s\n", "step", "phase", "ranks",
-                  "median ms", "max ms", "straggler", "lag", "straggler's GPU: compute/comm/memory/idle %");
+    std::snprintf(line, sizeof line, "%5s  %-18s %5s %12s %12s  %-20s %7s  %s\n", "step", "phase", "ranks", "median ms",
+                  "max ms", "straggler", "lag", "straggler's GPU: compute/comm/memory/idle %");
     out << line;
     for (const an::PhaseRow &r : t.rows) {
         size_t ranks = 0;
@@ -158,7 +136,7 @@ int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
         "\"communication_ns\", \"memory_ns\", \"other_ns\", \"idle_ns\"}]}]}\n"
         "Example: profstudio-cli trace phases runs/exp1/profiling/"};
     spec.options.push_back({"format", "text|csv|json", "output format (default text)"});
-    spec.options.push_back({"phases", "FILE", "extra LABEL = PHASE rules, tried before the built-in ones"});
+    spec.options.push_back(phasesOption());
     ParsedArgs a;
     std::string format;
     if (int s = parseCommand(spec, args, a, {"text", "csv", "json"}, format, out, err); s >= 0)

@@ -26,14 +26,8 @@ std::optional<long long> parseInt(const std::string &s)
     return v;
 }
 
-bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result, int &status)
+bool loadOptionsFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadOptions &opt, int &status)
 {
-    if (a.positionals().empty()) {
-        err << "error: no report given; pass report files or folders\n";
-        status = 2;
-        return false;
-    }
-    tr::LoadOptions opt;
     opt.useCache = !a.has("no-cache");
     opt.cacheDir = a.value("cache-dir");
     if (opt.useCache) {
@@ -51,7 +45,13 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
         }
         opt.threads = int(*t);
     }
-    result = tr::loadReports(a.positionals(), opt);
+    return true;
+}
+
+void loadPaths(const std::vector<std::string> &paths, const tr::LoadOptions &opt, std::ostream &err,
+               tr::LoadResult &result, int &status)
+{
+    result = tr::loadReports(paths, opt);
     for (const auto &f : result.failures)
         err << "error: " << f.reason << "\n";
     status = result.failures.empty() ? 0 : 1;
@@ -60,6 +60,19 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
                "rocpd/Ascend .db, Kineto .json[.gz])\n";
         status = 1;
     }
+}
+
+bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result, int &status)
+{
+    if (a.positionals().empty()) {
+        err << "error: no report given; pass report files or folders\n";
+        status = 2;
+        return false;
+    }
+    tr::LoadOptions opt;
+    if (!loadOptionsFromArgs(a, err, opt, status))
+        return false;
+    loadPaths(a.positionals(), opt, err, result, status);
     return true;
 }
 

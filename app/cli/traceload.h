@@ -16,6 +16,12 @@ namespace ps::cli {
 std::vector<OptionSpec> traceLoadOptions();
 // A whole decimal integer, or nothing ("12x", "" and overflow are nothing).
 std::optional<long long> parseInt(const std::string &s);
+// The load options the arguments give (--cache-dir, --no-cache, --threads); false on bad usage,
+// reported, with `status` 2.
+bool loadOptionsFromArgs(const ParsedArgs &a, std::ostream &err, core::trace::LoadOptions &opt, int &status);
+// Loads `paths`. Failures go to `err`; `status` is 1 when any failed or none was found, else 0.
+void loadPaths(const std::vector<std::string> &paths, const core::trace::LoadOptions &opt, std::ostream &err,
+               core::trace::LoadResult &result, int &status);
 // Loads the positional paths. Failures go to `err` and make `status` 1; returns false on bad
 // usage (no report given, a bad --threads), with `status` 2.
 bool loadFromArgs(const ParsedArgs &a, std::ostream &err, core::trace::LoadResult &result, int &status);

@@ -664,6 +664,20 @@ private:
         }
     }
 
+    // The composed tree stays under kMaxMergedValues: checked on the flattened list before any
+    // merge, so a hostile defaults list fails at once instead of after building most of it.
+    void ensureMergedSizeBounded() const
+    {
+        size_t mergedValues = 0;
+        for (const TreeNode *n : m_flat) {
+            mergedValues += countValues(n->loaded->content);
+            if (mergedValues > kMaxMergedValues)
+                throw ConfigError("The composed config would hold more than " + std::to_string(kMaxMergedValues) +
+                                      " values (config '" + n->loaded->configPath + "' merged many times?)",
+                                  located(n->entry.mark));
+        }
+    }
+
     void mergeAll()
     {
         Node &cfg = m_result.config;
@@ -671,14 +685,9 @@ private:
         std::map<const TreeNode *, int> indexOf;
         for (size_t i = 0; i < m_flat.size(); ++i)
             indexOf[m_flat[i]] = static_cast<int>(i);
-        size_t mergedValues = 0;
+        ensureMergedSizeBounded();
         for (size_t i = 0; i < m_flat.size(); ++i) {
             const TreeNode &n = *m_flat[i];
-            mergedValues += countValues(n.loaded->content);
-            if (mergedValues > kMaxMergedValues)
-                throw ConfigError("The composed config would hold more than " + std::to_string(kMaxMergedValues) +
-                                      " values (config '" + n.loaded->configPath + "' merged many times?)",
-                                  located(n.entry.mark));
             ConfigSource src;
             src.configPath = n.loaded->configPath;
             src.file = n.loaded->file;

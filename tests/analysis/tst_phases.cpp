@@ -20,11 +20,10 @@ namespace tr = ps::core::trace;
 namespace {
 
 // The demo's four driver calls per step (RLinf's labels), in the order they run.
-const std::vector<std::pair<std::string, std::string>> kDemoPhases = {
-    {"actor/sync_model_to_rollout", "weight_sync"},
-    {"actor/recv_traj", "recv_trajectories"},
-    {"actor/compute_adv", "adv"},
-    {"run_training", "update_actor"}};
+const std::vector<std::pair<std::string, std::string>> kDemoPhases = {{"actor/sync_model_to_rollout", "weight_sync"},
+                                                                      {"actor/recv_traj", "recv_trajectories"},
+                                                                      {"actor/compute_adv", "adv"},
+                                                                      {"run_training", "update_actor"}};
 
 // Durations of the ranges labelled `label` in an nsys export, in time order (SQL, not the reader).
 std::vector<int64_t> sqlDurations(const std::string &path, const std::string &label)
@@ -74,25 +73,42 @@ private slots:
         QTest::addColumn<QString>("label");
         QTest::addColumn<QString>("phase");
         // verl: controller marked_timer names, V1 worker stage labels, legacy method names.
-        QTest::newRow("verl gen") << "gen" << "rollout";
-        QTest::newRow("verl generate_sequences") << "generate_sequences" << "rollout";
-        QTest::newRow("verl old_log_prob") << "old_log_prob" << "old_log_prob";
-        QTest::newRow("verl V1 actor_compute_log_prob") << "actor_compute_log_prob" << "old_log_prob";
-        QTest::newRow("verl V1 ref_compute_log_prob") << "ref_compute_log_prob" << "ref";
-        QTest::newRow("verl compute_values") << "compute_values" << "values";
-        QTest::newRow("verl update_critic") << "update_critic" << "update_critic";
-        QTest::newRow("verl V1 actor_update") << "actor_update" << "update_actor";
-        QTest::newRow("verl update_weights") << "update_weights" << "weight_sync";
-        QTest::newRow("verl testing") << "testing" << "validation";
+        QTest::newRow("verl gen") << "gen"
+                                  << "rollout";
+        QTest::newRow("verl generate_sequences") << "generate_sequences"
+                                                 << "rollout";
+        QTest::newRow("verl old_log_prob") << "old_log_prob"
+                                           << "old_log_prob";
+        QTest::newRow("verl V1 actor_compute_log_prob") << "actor_compute_log_prob"
+                                                        << "old_log_prob";
+        QTest::newRow("verl V1 ref_compute_log_prob") << "ref_compute_log_prob"
+                                                      << "ref";
+        QTest::newRow("verl compute_values") << "compute_values"
+                                             << "values";
+        QTest::newRow("verl update_critic") << "update_critic"
+                                            << "update_critic";
+        QTest::newRow("verl V1 actor_update") << "actor_update"
+                                              << "update_actor";
+        QTest::newRow("verl update_weights") << "update_weights"
+                                             << "weight_sync";
+        QTest::newRow("verl testing") << "testing"
+                                      << "validation";
         // RLinf Worker.timer labels (profiling-config.md A9).
-        QTest::newRow("RLinf rollout/generate") << "rollout/generate" << "rollout";
-        QTest::newRow("RLinf run_training") << "run_training" << "update_actor";
-        QTest::newRow("RLinf env_interact_step") << "env_interact_step" << "env";
-        QTest::newRow("RLinf compute_rewards") << "compute_rewards" << "reward";
+        QTest::newRow("RLinf rollout/generate") << "rollout/generate"
+                                                << "rollout";
+        QTest::newRow("RLinf run_training") << "run_training"
+                                            << "update_actor";
+        QTest::newRow("RLinf env_interact_step") << "env_interact_step"
+                                                 << "env";
+        QTest::newRow("RLinf compute_rewards") << "compute_rewards"
+                                               << "reward";
         // An NVTX domain drawn in front of the label.
-        QTest::newRow("domain prefix") << "verl:update_actor" << "update_actor";
-        QTest::newRow("unknown") << "forward_actor" << "";
-        QTest::newRow("inner V1 label is not a phase") << "train_batch" << "";
+        QTest::newRow("domain prefix") << "verl:update_actor"
+                                       << "update_actor";
+        QTest::newRow("unknown") << "forward_actor"
+                                 << "";
+        QTest::newRow("inner V1 label is not a phase") << "train_batch"
+                                                       << "";
     }
     void defaultLabels()
     {

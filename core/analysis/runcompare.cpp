@@ -1,0 +1,205 @@
+#include "core/analysis/runcompare.h"
+
+#include "core/analysis/breakdown.h"
+#include "core/analysis/phases.h"
+#include "core/trace/tracereader.h"
+#include "core/trace/tracestats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ps::core::analysis {
+
+const char *deltaKindName(DeltaKind kind)
+{
+    switch (kind) {
+    case DeltaKind::Phase:
+        return "phase";
+    case DeltaKind::PhaseRank:
+        return "phase_rank";
+    case DeltaKind::Range:
+        return "range";
+    case DeltaKind::Kernel:
+        return "kernel";
+    case DeltaKind::Breakdown:
+        return "breakdown";
+    }
+    return "";
+}
+
+std::optional<double> Delta::deltaPct() const
+{
+    if (baselineNs == 0)
+        return std::nullopt;
+    return 100.0 * double(candidateNs - baselineNs) / double(baselineNs);
+}
+
+std::string matchKey(const trace::Report &r)
+{
+    const std::optional<int> rank = r.identity.rank ? r.identity.rank : r.meta.rank;
+    if (!rank)
+        return r.path.substr(r.path.find_last_of('/') + 1);
+    std::string key = (r.identity.group.empty() ? std::string("rank") : r.identity.group) + ":" + std::to_string(*rank);
+    if (r.identity.step)
+        key += "#" + std::to_string(*r.identity.step);
+    return key;
+}
+
+RunMatch matchReports(const std::vector<trace::ReportPtr> &baseline, const std::vector<trace::ReportPtr> &candidate)
+{
+    // Several reports may share a key (capture ranges without a step): the k-th matches the k-th.
+    std::map<std::string, std::vector<size_t>> waiting;
+    for (size_t i = 0; i < candidate.size(); ++i)
+        waiting[matchKey(*candidate[i])].push_back(i);
+    RunMatch m;
+    std::vector<bool> used(candidate.size(), false);
+    for (size_t i = 0; i < baseline.size(); ++i) {
+        auto it = waiting.find(matchKey(*baseline[i]));
+        if (it == waiting.end() || it->second.empty()) {
+            m.baselineOnly.push_back(i);
+            continue;
+        }
+        const size_t c = it->second.front();
+        it->second.erase(it->second.begin());
+        used[c] = true;
+        m.pairs.emplace_back(i, c);
+    }
+    for (size_t c = 0; c < candidate.size(); ++c)
+        if (!used[c])
+            m.candidateOnly.push_back(c);
+    return m;
+}
+
+namespace {
+
+using Totals = std::map<std::string, int64_t>;
+
+void addDeltas(DeltaKind kind, const Totals &base, const Totals &cand, std::vector<Delta> &out)
+{
+    std::map<std::string, std::pair<int64_t, int64_t>> both;
+    for (const auto &[name, ns] : base)
+        both[name].first = ns;
+    for (const auto &[name, ns] : cand)
+        both[name].second = ns;
+    for (const auto &[name, ns] : both) {
+        Delta d;
+        d.kind = kind;
+        d.name = name;
+        d.baselineNs = ns.first;
+        d.candidateNs = ns.second;
+        out.push_back(std::move(d));
+    }
+}
+
+Totals statTotals(const std::vector<trace::ReportPtr> &reports, trace::StatsKind kind, const trace::CancelToken *cancel)
+{
+    trace::SummarizeOptions o;
+    o.perReport = false;
+    o.cancel = cancel;
+    Totals t;
+    for (const trace::StatRow &row : trace::summarize(reports, kind, o).overall)
+        t[row.name] += row.totalNs;
+    return t;
+}
+
+Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const trace::CancelToken *cancel)
+{
+    Totals t;
+    for (const trace::ReportPtr &r : reports) {
+        const GpuBreakdown b = computeBreakdown(*r->store, {}, cancel);
+        t["compute"] += b.computeNs();
+        t["communication"] += b.communicationNs();
+        t["memory"] += b.memoryNs();
+        t["other"] += b.otherNs();
+        t["idle"] += b.idleNs;
+        t["gpu span"] += b.spanNs;
+    }
+    return t;
+}
+
+// Per (step, phase): the slowest rank's wall time; per (step, phase, rank): each rank's.
+void addPhaseDeltas(const PhaseTable &base, const PhaseTable &cand, std::vector<Delta> &out)
+{
+    std::map<std::pair<int64_t, std::string>, const PhaseRow *> candRows;
+    for (const PhaseRow &r : cand.rows)
+        candRows[{r.step, r.phase}] = &r;
+    std::map<std::pair<int64_t, std::string>, const PhaseRow *> baseRows;
+    for (const PhaseRow &r : base.rows)
+        baseRows[{r.step, r.phase}] = &r;
+    std::map<std::pair<int64_t, std::string>, bool> keys;
+    for (const auto &[k, r] : baseRows)
+        keys[k] = true;
+    for (const auto &[k, r] : candRows)
+        keys[k] = true;
+    for (const auto &[key, unused] : keys) {
+        const PhaseRow *b = baseRows.count(key) ? baseRows[key] : nullptr;
+        const PhaseRow *c = candRows.count(key) ? candRows[key] : nullptr;
+        Delta d;
+        d.kind = DeltaKind::Phase;
+        d.name = key.second;
+        d.step = key.first;
+        d.baselineNs = b ? b->maxWallNs : 0;
+        d.candidateNs = c ? c->maxWallNs : 0;
+        out.push_back(d);
+        // Columns are the matched pairs, in the same order in both tables.
+        for (size_t col = 0; col < base.columns.size(); ++col) {
+            const PhaseCell bc = b ? b->cells[col] : PhaseCell{};
+            const PhaseCell cc = c ? c->cells[col] : PhaseCell{};
+            if (!bc.present && !cc.present)
+                continue;
+            Delta r = d;
+            r.kind = DeltaKind::PhaseRank;
+            r.name = base.columns[col].label + " " + key.second;
+            r.baselineNs = bc.wallNs;
+            r.candidateNs = cc.wallNs;
+            out.push_back(std::move(r));
+        }
+    }
+}
+
+void markAndRank(double tolerancePct, std::vector<Delta> &deltas)
+{
+    for (Delta &d : deltas) {
+        const auto pct = d.deltaPct();
+        d.changed = pct ? std::abs(*pct) > tolerancePct : d.candidateNs != 0;
+    }
+    std::stable_sort(deltas.begin(), deltas.end(), [](const Delta &a, const Delta &b) {
+        return std::llabs(a.deltaNs()) > std::llabs(b.deltaNs());
+    });
+}
+
+} // namespace
+
+RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline,
+                          const std::vector<trace::ReportPtr> &candidate, const CompareOptions &options,
+                          const trace::CancelToken *cancel)
+{
+    RunComparison out;
+    out.match = matchReports(baseline, candidate);
+    std::vector<trace::ReportPtr> base, cand;
+    for (const auto &[b, c] : out.match.pairs) {
+        base.push_back(baseline[b]);
+        cand.push_back(candidate[c]);
+    }
+    const auto stopped = [&] { return cancel && cancel->cancelled(); };
+    addPhaseDeltas(computePhaseTable(base, options.phases, cancel), computePhaseTable(cand, options.phases, cancel),
+                   out.deltas);
+    if (!stopped())
+        addDeltas(DeltaKind::Range, statTotals(base, trace::StatsKind::NvtxSum, cancel),
+                  statTotals(cand, trace::StatsKind::NvtxSum, cancel), out.deltas);
+    if (!stopped())
+        addDeltas(DeltaKind::Kernel, statTotals(base, trace::StatsKind::KernelSum, cancel),
+                  statTotals(cand, trace::StatsKind::KernelSum, cancel), out.deltas);
+    if (!stopped())
+        addDeltas(DeltaKind::Breakdown, breakdownTotals(base, cancel), breakdownTotals(cand, cancel), out.deltas);
+    if (stopped()) {
+        out.cancelled = true;
+        out.deltas.clear();
+        return out;
+    }
+    markAndRank(options.tolerancePct, out.deltas);
+    return out;
+}
+
+} // namespace ps::core::analysis

@@ -1,0 +1,183 @@
+// Run against run (core/analysis/runcompare.h and `trace compare`): two demo runs whose planted
+// stragglers differ. The comparison matches the ranks, names the phases that changed on the rank
+// that became slow and on the one that recovered, lists unmatched reports, and fails a CI gate.
+#include "core/analysis/runcompare.h"
+#include "core/demo/demorun.h"
+#include "core/trace/traceloader.h"
+#include "tests/support/clirun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ps::core::analysis;
+namespace tr = ps::core::trace;
+namespace demo = ps::core::demo;
+
+namespace {
+
+std::vector<tr::ReportPtr> load(const std::string &dir)
+{
+    tr::LoadOptions lo;
+    lo.useCache = false;
+    return tr::loadReports({dir}, lo).reports;
+}
+
+const Delta *findDelta(const RunComparison &c, DeltaKind kind, const std::string &name, int64_t step)
+{
+    for (const Delta &d : c.deltas)
+        if (d.kind == kind && d.name == name && d.step == step)
+            return &d;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRunCompare : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    demo::DemoResult m_base, m_cand;
+
+    demo::DemoResult write(const QString &name, uint64_t seed)
+    {
+        demo::DemoOptions o;
+        o.outDir = m_dir.filePath(name).toStdString();
+        o.ranks = 4;
+        o.steps = 2;
+        o.seed = seed;
+        demo::DemoResult r;
+        std::string error;
+        if (!demo::writeDemoRun(o, r, error))
+            qFatal("demo: %s", error.c_str());
+        return r;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_base = write("base", 1);
+        // A seed whose straggler is another rank.
+        for (uint64_t seed = 2; seed < 40; ++seed) {
+            m_cand = write("cand", seed);
+            if (m_cand.stragglerRank != m_base.stragglerRank)
+                break;
+            QDir(m_dir.filePath("cand")).removeRecursively();
+        }
+        QVERIFY(m_cand.stragglerRank != m_base.stragglerRank);
+    }
+
+    void matchesRanksAndListsTheRest()
+    {
+        const auto base = load(m_base.reportDir);
+        auto cand = load(m_cand.reportDir);
+        QCOMPARE(base.size(), size_t(4));
+        cand.pop_back(); // one rank missing from the candidate
+        const RunMatch m = matchReports(base, cand);
+        QCOMPARE(m.pairs.size(), size_t(3));
+        QCOMPARE(m.baselineOnly.size(), size_t(1));
+        QVERIFY(m.candidateOnly.empty());
+        for (const auto &[b, c] : m.pairs)
+            QCOMPARE(matchKey(*base[b]), matchKey(*cand[c]));
+        QCOMPARE(matchKey(*base[m.baselineOnly[0]]), std::string("ActorGroup:3"));
+    }
+
+    // The rank that started to straggle got slower in every phase of every step, the one that
+    // stopped got faster.
+    void findsTheChangedPhases()
+    {
+        const RunComparison c = compareRuns(load(m_base.reportDir), load(m_cand.reportDir), {});
+        QVERIFY(!c.cancelled);
+        const std::string slower = "ActorGroup:" + std::to_string(m_cand.stragglerRank);
+        const std::string faster = "ActorGroup:" + std::to_string(m_base.stragglerRank);
+        for (int64_t step : {1, 2})
+            for (const char *phase : {"weight_sync", "recv_trajectories", "adv", "update_actor"}) {
+                const Delta *up = findDelta(c, DeltaKind::PhaseRank, slower + " " + phase, step);
+                const Delta *down = findDelta(c, DeltaKind::PhaseRank, faster + " " + phase, step);
+                QVERIFY(up && down);
+                // Training is the straggler's own work (+30 %); the shorter phases wait on
+                // communication with the other ranks too, so they move less.
+                const double bound = std::string(phase) == "update_actor" ? 15 : 5;
+                QVERIFY2(up->changed && *up->deltaPct() > bound, phase);
+                QVERIFY2(down->changed && *down->deltaPct() < -bound, phase);
+            }
+        // Ranked by size: the first phase_rank delta is an update_actor one (the longest phase).
+        for (const Delta &d : c.deltas)
+            if (d.kind == DeltaKind::PhaseRank) {
+                QVERIFY2(d.name.find("update_actor") != std::string::npos, d.name.c_str());
+                break;
+            }
+        for (size_t i = 1; i < c.deltas.size(); ++i)
+            QVERIFY(std::llabs(c.deltas[i - 1].deltaNs()) >= std::llabs(c.deltas[i].deltaNs()));
+        // Breakdown rows exist and add up on each side.
+        int64_t base = 0, cand = 0;
+        for (const char *part : {"compute", "communication", "memory", "other", "idle"}) {
+            const Delta *d = findDelta(c, DeltaKind::Breakdown, part, 0);
+            if (!d) {
+                for (const Delta &x : c.deltas)
+                    if (x.kind == DeltaKind::Breakdown && x.name == part)
+                        d = &x;
+            }
+            QVERIFY2(d, part);
+            base += d->baselineNs;
+            cand += d->candidateNs;
+        }
+        const Delta *span = nullptr;
+        for (const Delta &x : c.deltas)
+            if (x.kind == DeltaKind::Breakdown && x.name == "gpu span")
+                span = &x;
+        QVERIFY(span);
+        QCOMPARE(base, span->baselineNs);
+        QCOMPARE(cand, span->candidateNs);
+    }
+
+    void sameRunHasNoChange()
+    {
+        const RunComparison c = compareRuns(load(m_base.reportDir), load(m_base.reportDir), {});
+        QCOMPARE(c.match.pairs.size(), size_t(4));
+        for (const Delta &d : c.deltas) {
+            QCOMPARE(d.deltaNs(), int64_t(0));
+            QVERIFY(!d.changed);
+        }
+    }
+
+    void cliFormatsAndGate()
+    {
+        const auto env = QProcessEnvironment::systemEnvironment();
+        const QString base = QString::fromStdString(m_base.reportDir);
+        const QString cand = QString::fromStdString(m_cand.reportDir);
+        ps::test::CliRun r = ps::test::runCli({"trace", "compare", "--no-cache", "--format", "json", base, cand}, env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err)); // no --fail-above: a report, not a gate
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["matched"].toArray().size(), 4);
+        QVERIFY(o["baseline_only"].toArray().isEmpty() && o["candidate_only"].toArray().isEmpty());
+        const QJsonArray deltas = o["deltas"].toArray();
+        QVERIFY(!deltas.isEmpty());
+        bool phaseRank = false;
+        for (const QJsonValue &v : deltas)
+            phaseRank = phaseRank || v.toObject()["kind"].toString() == "phase_rank";
+        QVERIFY(phaseRank);
+
+        r = ps::test::runCli({"trace", "compare", "--no-cache", "--fail-above", "10", base, cand}, env);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("phase_rank") && r.out.contains("Matched 4 report(s)"), qPrintable(r.out));
+        r = ps::test::runCli({"trace", "compare", "--no-cache", "--fail-above", "10", base, base}, env);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("0 change(s)"), qPrintable(r.out));
+
+        r = ps::test::runCli({"trace", "compare", "--no-cache", "--format", "csv", base, cand}, env);
+        QVERIFY(r.out.startsWith("kind,step,name,baseline_ns,candidate_ns,delta_ns,delta_pct,changed\n"));
+
+        r = ps::test::runCli({"trace", "compare", "--no-cache", base}, env);
+        QCOMPARE(r.exitCode, 2);
+        r = ps::test::runCli({"trace", "compare", "--tolerance", "x", base, cand}, env);
+        QCOMPARE(r.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunCompare)
+#include "tst_runcompare.moc"
