@@ -74,8 +74,8 @@ void writeCompareText(std::ostream &out, const an::RunComparison &c, const std::
     out << changed << " change(s) beyond the tolerance, largest first" << (changed > top ? " (--top shown)" : "")
         << ":\n";
     char line[512];
-    std::snprintf(line, sizeof line, "  %-10s %5s  %-44s %12s %12s %12s %8s\n", "kind", "step", "name",
-                  "baseline ms", "candidate ms", "delta ms", "delta");
+    std::snprintf(line, sizeof line, "  %-10s %5s  %-44s %12s %12s %12s %8s\n", "kind", "step", "name", "baseline ms",
+                  "candidate ms", "delta ms", "delta");
     out << line;
     size_t shown = 0;
     for (const an::Delta &d : c.deltas) {
@@ -151,8 +151,9 @@ CommandSpec compareSpec()
         "GPU breakdown (compute, communication, memory, other, idle), each as baseline, candidate, delta in ns "
         "and in % of the baseline, largest first. Exit status 1 when --fail-above is given and something got "
         "slower by more than that (or is new).",
-        traceLoadOptions(), "BASELINE   the baseline run: a report or a folder of reports\n"
-                            "  CANDIDATE  the run to compare with it",
+        traceLoadOptions(),
+        "BASELINE   the baseline run: a report or a folder of reports\n"
+        "  CANDIDATE  the run to compare with it",
         "JSON: {\"matched\": [{\"key\", \"baseline\", \"candidate\"}], \"baseline_only\": [{\"path\", \"key\"}], "
         "\"candidate_only\": [...], \"deltas\": [{\"kind\" (phase|phase_rank|range|kernel|breakdown), \"step\", "
         "\"name\", \"baseline_ns\", \"candidate_ns\", \"delta_ns\", \"delta_pct\" (null when new), \"changed\"}]}\n"

@@ -10,7 +10,8 @@ namespace ps::cli {
 
 inline OptionSpec phasesOption()
 {
-    return {"phases", "FILE", "extra LABEL = PHASE rules ('*' wildcards, '#' comments), tried before the built-in ones"};
+    return {"phases", "FILE",
+            "extra LABEL = PHASE rules ('*' wildcards, '#' comments), tried before the built-in ones"};
 }
 
 // The built-in mapping with the --phases file's rules first. False, reported on `err` as

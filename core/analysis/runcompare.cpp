@@ -164,16 +164,14 @@ void markAndRank(double tolerancePct, std::vector<Delta> &deltas)
         const auto pct = d.deltaPct();
         d.changed = pct ? std::abs(*pct) > tolerancePct : d.candidateNs != 0;
     }
-    std::stable_sort(deltas.begin(), deltas.end(), [](const Delta &a, const Delta &b) {
-        return std::llabs(a.deltaNs()) > std::llabs(b.deltaNs());
-    });
+    std::stable_sort(deltas.begin(), deltas.end(),
+                     [](const Delta &a, const Delta &b) { return std::llabs(a.deltaNs()) > std::llabs(b.deltaNs()); });
 }
 
 } // namespace
 
-RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline,
-                          const std::vector<trace::ReportPtr> &candidate, const CompareOptions &options,
-                          const trace::CancelToken *cancel)
+RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const std::vector<trace::ReportPtr> &candidate,
+                          const CompareOptions &options, const trace::CancelToken *cancel)
 {
     RunComparison out;
     out.match = matchReports(baseline, candidate);

@@ -32,7 +32,7 @@ const char *deltaKindName(DeltaKind kind);
 struct Delta
 {
     DeltaKind kind = DeltaKind::Range;
-    std::string name; // "update_actor", "ActorGroup:3 update_actor", a range, a kernel, "idle"
+    std::string name;            // "update_actor", "ActorGroup:3 update_actor", a range, a kernel, "idle"
     std::optional<int64_t> step; // phases
     int64_t baselineNs = 0;
     int64_t candidateNs = 0;
@@ -66,8 +66,7 @@ struct CompareOptions
 std::string matchKey(const trace::Report &report);
 RunMatch matchReports(const std::vector<trace::ReportPtr> &baseline, const std::vector<trace::ReportPtr> &candidate);
 
-RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline,
-                          const std::vector<trace::ReportPtr> &candidate, const CompareOptions &options,
-                          const trace::CancelToken *cancel = nullptr);
+RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const std::vector<trace::ReportPtr> &candidate,
+                          const CompareOptions &options, const trace::CancelToken *cancel = nullptr);
 
 } // namespace ps::core::analysis

@@ -3,8 +3,10 @@
 // match count and next/previous, the details pane and its jump to the correlated call, the
 // step overlay, and session save / restore.
 #include "core/demo/demorun.h"
+#include "core/trace/traceloader.h"
 #include "testreports.h"
 #include "tests/support/envguard.h"
+#include "views/common/problemsbanner.h"
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
@@ -13,10 +15,13 @@
 #include "views/timeline/timelineview.h"
 #include "views/timeline/timelineworkspace.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -149,6 +154,56 @@ private slots:
         QCOMPARE(done.first().first().toBool(), true);
         QVERIFY(ready.count() < 4);
         QVERIFY(!loader.isRunning());
+    }
+
+    // Files that cannot be loaded are listed in a banner with the core's own message, the good
+    // ones load beside them, the status bar points at the banner, and Open Recent records only
+    // what opened. The next load replaces the list.
+    void loadFailuresAreVisible()
+    {
+        QTemporaryDir dir;
+        const QString fake = dir.filePath("not-a-report.sqlite");
+        QFile f(fake);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not an SQLite database\n");
+        f.close();
+        const QString good = sweep().first();
+        std::string coreMessage; // what the core says about the fake file
+        QVERIFY(!loadReport(fake.toStdString(), ReadContext{}, coreMessage));
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.show();
+        QSignalSpy opened(&w, &Workspace::openedPath);
+        QSignalSpy status(&w, &Workspace::statusMessage);
+        w.openPaths({fake, good});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.reports().size(), size_t(1));
+        const ProblemsBanner *banner = w.problems();
+        QVERIFY(banner->isVisible());
+        QCOMPARE(banner->lines().size(), 1);
+        QVERIFY2(banner->lines().first().contains(QString::fromStdString(coreMessage)),
+                 qPrintable(banner->lines().first()));
+        QVERIFY(banner->lines().first().contains("not-a-report.sqlite"));
+        QVERIFY(banner->title().startsWith("1 file(s) could not be loaded"));
+        QVERIFY(banner->geometry().bottom() < w.height() / 3); // at the top, not pushing the timeline away
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(opened.first().first().toString(), QFileInfo(good).absoluteFilePath());
+        QVERIFY(status.last().first().toString().contains("1 file(s) could not be loaded (listed above)"));
+
+        // Only bad files: the empty page, and the banner still says why.
+        TimelineWorkspace only;
+        only.resize(1280, 720);
+        only.show();
+        only.openPaths({fake});
+        QVERIFY(waitIdle(only));
+        QVERIFY(only.reports().empty());
+        QVERIFY(only.problems()->isVisible());
+
+        // A load that succeeds replaces the list.
+        w.openPaths({sweep().at(1)});
+        QVERIFY(waitIdle(w));
+        QVERIFY(!banner->isVisible());
+        QVERIFY(banner->lines().isEmpty());
     }
 
     void escapeCancelsALoadAndClearsTheSelection()

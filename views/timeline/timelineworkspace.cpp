@@ -3,6 +3,7 @@
 #include "core/trace/alignment.h"
 #include "views/common/emptystate.h"
 #include "views/common/latestjob.h"
+#include "views/common/problemsbanner.h"
 #include "views/common/recentfiles.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/detailspane.h"
@@ -55,8 +56,8 @@ TimelineWorkspace::TimelineWorkspace(QWidget *parent)
     });
     connect(m_loader, &TimelineLoader::reportsReady, this, &TimelineWorkspace::onReportsReady);
     connect(m_loader, &TimelineLoader::failed, this, [this](const QStringList &reasons) {
-        emit statusMessage(
-            QStringLiteral("%1 report(s) could not be loaded: %2").arg(reasons.size()).arg(reasons.first()), 15000);
+        m_problems->setProblems(
+            QStringLiteral("%1 file(s) could not be loaded; the others are open").arg(reasons.size()), reasons);
     });
     connect(m_loader, &TimelineLoader::finished, this, &TimelineWorkspace::onLoadFinished);
 }
@@ -87,6 +88,8 @@ void TimelineWorkspace::buildUi()
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    m_problems = new ProblemsBanner(this); // above both pages: an empty result still shows why
+    layout->addWidget(m_problems);
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack);
     buildEmptyState();
@@ -301,7 +304,6 @@ void TimelineWorkspace::openPaths(const QStringList &paths)
             continue;
         }
         reports << fi.absoluteFilePath();
-        emit openedPath(fi.absoluteFilePath());
     }
     if (reports.isEmpty())
         return;
@@ -313,6 +315,8 @@ void TimelineWorkspace::openPaths(const QStringList &paths)
             open = open || QString::fromStdString(r->report().path) == p;
         if (!open)
             fresh << p;
+        else
+            emit openedPath(p); // open already: it belongs in Open Recent
     }
     if (fresh.isEmpty())
         return;
@@ -322,6 +326,8 @@ void TimelineWorkspace::openPaths(const QStringList &paths)
     }
     const bool was = isBusy();
     m_loadBase = m_reports.size();
+    m_problems->clear();
+    m_requested = fresh;
     m_loader->load(fresh);
     setBusyState(was);
     m_stack->setCurrentWidget(m_main);
@@ -366,6 +372,22 @@ void TimelineWorkspace::onReportsReady(const std::vector<PreparedReportPtr> &rep
     }
 }
 
+// Open Recent gets the requested files and folders that gave at least one report.
+void TimelineWorkspace::recordOpened()
+{
+    for (const QString &p : std::as_const(m_requested)) {
+        bool loaded = false;
+        for (const auto &r : m_reports) {
+            const QString path = QString::fromStdString(r->report().path);
+            loaded = loaded || path == p || path.startsWith(p + QLatin1Char('/')) ||
+                     path.startsWith(p + QLatin1Char('#')); // a worker of an RLinf tracer file
+        }
+        if (loaded)
+            emit openedPath(p);
+    }
+    m_requested.clear();
+}
+
 void TimelineWorkspace::onLoadFinished(bool cancelled)
 {
     const bool was = true;
@@ -373,11 +395,17 @@ void TimelineWorkspace::onLoadFinished(bool cancelled)
     size_t events = 0;
     for (const auto &r : m_reports)
         events += r->store().eventCount();
-    emit statusMessage(QStringLiteral("%1%2 report(s), %3 events")
+    recordOpened();
+    const QString failures =
+        m_problems->lines().isEmpty()
+            ? QString()
+            : QStringLiteral("; %1 file(s) could not be loaded (listed above)").arg(m_problems->lines().size());
+    emit statusMessage(QStringLiteral("%1%2 report(s), %3 events%4")
                            .arg(cancelled ? QStringLiteral("Loading cancelled — ") : QString())
                            .arg(m_reports.size())
-                           .arg(QLocale().toString(qulonglong(events))),
-                       8000);
+                           .arg(QLocale().toString(qulonglong(events)))
+                           .arg(failures),
+                       failures.isEmpty() ? 8000 : 0);
     if (m_reports.empty())
         m_stack->setCurrentWidget(m_empty);
     if (!m_queuedPaths.isEmpty()) {

@@ -32,6 +32,7 @@ namespace ps::views {
 
 class DetailsPane;
 class EmptyState;
+class ProblemsBanner;
 class LatestJobBase;
 template <typename T> class LatestJob;
 class RecentFiles;
@@ -63,6 +64,8 @@ public:
     // Adds reports loaded elsewhere (tests, the render command); prepared in the background.
     void addReports(std::vector<core::trace::ReportPtr> reports);
     const std::vector<PreparedReportPtr> &reports() const { return m_reports; }
+    // The files the last load could not read, with the core's messages (empty when all loaded).
+    const ProblemsBanner *problems() const { return m_problems; }
     std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
     void cancelLoad();
 
@@ -107,6 +110,7 @@ private:
     void connectToolbar();
     void onReportsReady(const std::vector<PreparedReportPtr> &reports);
     void onLoadFinished(bool cancelled);
+    void recordOpened();
     void realign();
     void rebuildScene();
     void applyScene(std::shared_ptr<const TimelineScene> scene);
@@ -141,7 +145,9 @@ private:
     bool m_fitOnNextScene = true;
     std::optional<TimelineSession> m_pendingSession; // applied when its reports have loaded
     QStringList m_queuedPaths;                       // opened while a load ran
+    QStringList m_requested;                         // paths of the running load: Open Recent gets those that loaded
 
+    ProblemsBanner *m_problems = nullptr;
     QStackedWidget *m_stack = nullptr;
     EmptyState *m_empty = nullptr;
     QWidget *m_main = nullptr;

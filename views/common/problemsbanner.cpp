@@ -1,0 +1,78 @@
+#include "views/common/problemsbanner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ps::views {
+
+namespace {
+constexpr int kVisibleRows = 4; // more scroll: the banner must not push the timeline away
+}
+
+ProblemsBanner::ProblemsBanner(QWidget *parent) : QFrame(parent)
+{
+    setObjectName(QStringLiteral("problemsBanner"));
+    setFrameShape(QFrame::StyledPanel);
+    setStyleSheet(QStringLiteral("#problemsBanner { background: #fdecea; border: 1px solid #e0a19b; }"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 4, 4, 4);
+    layout->setSpacing(2);
+    auto *head = new QHBoxLayout;
+    m_title = new QLabel(this);
+    m_title->setTextFormat(Qt::PlainText);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    // A long title wraps instead of widening the window.
+    m_title->setWordWrap(true);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    head->addWidget(m_title, 1);
+    auto *dismiss = new QToolButton(this);
+    dismiss->setText(QStringLiteral("Dismiss"));
+    dismiss->setAutoRaise(true);
+    connect(dismiss, &QToolButton::clicked, this, &ProblemsBanner::clear);
+    head->addWidget(dismiss);
+    layout->addLayout(head);
+    m_list = new QListWidget(this);
+    m_list->setSelectionMode(QAbstractItemView::ExtendedSelection); // to copy the messages
+    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_list->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    layout->addWidget(m_list);
+    hide();
+}
+
+void ProblemsBanner::setProblems(const QString &title, const QStringList &lines)
+{
+    m_lines = lines;
+    if (lines.isEmpty()) {
+        clear();
+        return;
+    }
+    m_title->setText(title);
+    m_list->clear();
+    for (const QString &line : lines) {
+        auto *item = new QListWidgetItem(line, m_list);
+        item->setToolTip(line);
+    }
+    const int rows = std::min<int>(int(lines.size()), kVisibleRows);
+    m_list->setFixedHeight(rows * m_list->sizeHintForRow(0) + 2 * m_list->frameWidth() + 4);
+    show();
+}
+
+void ProblemsBanner::clear()
+{
+    m_lines.clear();
+    m_list->clear();
+    hide();
+}
+
+QString ProblemsBanner::title() const
+{
+    return m_title->text();
+}
+
+} // namespace ps::views

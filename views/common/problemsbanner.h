@@ -1,0 +1,33 @@
+#pragma once
+// A banner at the top of a workspace that lists what went wrong, one line per file with the
+// core's own message ("/runs/x.sqlite: not an Nsight Systems export (no table ...)"). It stays
+// until dismissed or replaced, so a screenshot or a user who looked away still sees it; the
+// status bar only says that it is there.
+
+#include <QFrame>
+#include <QStringList>
+
+class QLabel;
+class QListWidget;
+
+namespace ps::views {
+
+class ProblemsBanner : public QFrame
+{
+    Q_OBJECT
+public:
+    explicit ProblemsBanner(QWidget *parent = nullptr);
+
+    // Shows `title` over `lines` (hidden when `lines` is empty).
+    void setProblems(const QString &title, const QStringList &lines);
+    void clear();
+    QStringList lines() const { return m_lines; }
+    QString title() const;
+
+private:
+    QLabel *m_title = nullptr;
+    QListWidget *m_list = nullptr;
+    QStringList m_lines;
+};
+
+} // namespace ps::views
