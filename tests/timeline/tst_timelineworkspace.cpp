@@ -156,6 +156,46 @@ private slots:
         QVERIFY(!loader.isRunning());
     }
 
+    // Two runs whose UTC origins are days apart open aligned by start (a status note says why);
+    // one run keeps UTC, and so does a user who chose UTC.
+    void farApartRunsAlignByStart()
+    {
+        QTemporaryDir dir;
+        ps::core::demo::DemoResult runs[2];
+        for (int i = 0; i < 2; ++i) {
+            ps::core::demo::DemoOptions o;
+            o.outDir = dir.filePath(QStringLiteral("run%1").arg(i)).toStdString();
+            o.ranks = 2;
+            o.steps = 1;
+            o.seed = i == 0 ? 1 : 5;
+            std::string error;
+            QVERIFY2(ps::core::demo::writeDemoRun(o, runs[i], error), error.c_str());
+        }
+        const int64_t apart = std::llabs(runs[0].reports[0].utcEpochNs - runs[1].reports[0].utcEpochNs);
+        QVERIFY2(apart > 86'400'000'000'000, "the two seeds' runs must start on different days");
+        const QString a = QString::fromStdString(runs[0].reportDir), b = QString::fromStdString(runs[1].reportDir);
+
+        TimelineWorkspace one;
+        one.openPaths({a});
+        QVERIFY(waitIdle(one));
+        QCOMPARE(one.alignment(), QString("utc"));
+
+        TimelineWorkspace w;
+        QSignalSpy status(&w, &Workspace::statusMessage);
+        w.openPaths({a, b});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.reports().size(), size_t(4));
+        QCOMPARE(w.alignment(), QString("start"));
+        bool noted = false;
+        for (const auto &m : status)
+            noted = noted || m.first().toString().contains("days apart: aligned by start");
+        QVERIFY(noted);
+
+        QVERIFY(w.setAlignment("utc")); // the user's choice stands
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.alignment(), QString("utc"));
+    }
+
     // Files that cannot be loaded are listed in a banner with the core's own message, the good
     // ones load beside them, the status bar points at the banner, and Open Recent records only
     // what opened. The next load replaces the list.

@@ -427,6 +427,7 @@ bool TimelineWorkspace::setAlignment(const QString &spec)
         return false;
     }
     m_align = spec;
+    m_alignChosen = true;
     m_toolbar->showAlignment(spec);
     realign();
     return true;
@@ -438,12 +439,37 @@ void TimelineWorkspace::realign()
         applyScene(nullptr);
         return;
     }
-    std::string error;
-    AlignSpec spec = parseAlignSpec(m_align.toStdString(), error).value_or(AlignSpec{});
     std::vector<ReportPtr> plain;
     for (const auto &r : m_reports)
         plain.push_back(r->reportPtr());
+    m_defaultAlignNote.clear();
+    if (!m_alignChosen && m_align == QLatin1String("utc"))
+        chooseDefaultAlignment(plain);
+    std::string error;
+    AlignSpec spec = parseAlignSpec(m_align.toStdString(), error).value_or(AlignSpec{});
     m_alignJob->run([plain, spec](const CancelToken &) { return alignReports(plain, spec); });
+}
+
+// UTC origins more than a day apart are separate runs (or a host whose clock was never set):
+// aligned by UTC they would sit days apart on one axis with every event a sliver, so the default
+// becomes "start". Choosing UTC in Align keeps UTC.
+void TimelineWorkspace::chooseDefaultAlignment(const std::vector<ReportPtr> &reports)
+{
+    std::optional<int64_t> first, last;
+    for (const ReportPtr &r : reports) {
+        if (const auto utc = r->meta.utcStartNs) {
+            first = first ? std::min(*first, *utc) : *utc;
+            last = last ? std::max(*last, *utc) : *utc;
+        }
+    }
+    constexpr int64_t kDayNs = 86'400'000'000'000;
+    if (!first || *last - *first <= kDayNs)
+        return;
+    m_align = QStringLiteral("start");
+    m_toolbar->showAlignment(m_align);
+    m_defaultAlignNote = QStringLiteral("Reports' UTC origins are %1 days apart: aligned by start (choose UTC in "
+                                        "Align to align by wall clock)")
+                             .arg(double(*last - *first) / double(kDayNs), 0, 'f', 1);
 }
 
 void TimelineWorkspace::applyAlignment(const AlignResult &res)
@@ -452,6 +478,8 @@ void TimelineWorkspace::applyAlignment(const AlignResult &res)
         return; // reports were removed meanwhile (a session was restored)
     m_alignOffsets = res.offsets;
     m_alignWarnings.clear();
+    if (!m_defaultAlignNote.isEmpty())
+        m_alignWarnings << m_defaultAlignNote;
     for (const auto &w : res.warnings)
         m_alignWarnings << QString::fromStdString(w);
     if (!m_alignWarnings.isEmpty())
@@ -644,6 +672,7 @@ void TimelineWorkspace::restoreSession(const TimelineSession &s)
     m_overlay.reset();
     m_nudges = s.nudges;
     m_align = s.align;
+    m_alignChosen = true; // the session says how it was aligned
     std::string error;
     if (!parseAlignSpec(m_align.toStdString(), error))
         m_align = QStringLiteral("utc");

@@ -111,6 +111,7 @@ private:
     void onReportsReady(const std::vector<PreparedReportPtr> &reports);
     void onLoadFinished(bool cancelled);
     void recordOpened();
+    void chooseDefaultAlignment(const std::vector<core::trace::ReportPtr> &reports);
     void realign();
     void rebuildScene();
     void applyScene(std::shared_ptr<const TimelineScene> scene);
@@ -134,6 +135,8 @@ private:
     std::vector<int64_t> m_alignOffsets;
     QMap<QString, qint64> m_nudges; // by report path
     QString m_align = QStringLiteral("utc");
+    bool m_alignChosen = false; // by the user or a session; else UTC, or start (chooseDefaultAlignment)
+    QString m_defaultAlignNote; // why the default alignment is not UTC
     QStringList m_alignWarnings;
     std::optional<std::pair<int, QString>> m_overlay;
     std::shared_ptr<const TimelineScene> m_scene;
