@@ -7,18 +7,22 @@
 #include "testreports.h"
 #include "tests/support/envguard.h"
 #include "views/common/problemsbanner.h"
+#include "views/stats/crossrankdata.h"
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineloader.h"
+#include "views/timeline/timelinetoolbar.h"
 #include "views/timeline/timelineview.h"
 #include "views/timeline/timelineworkspace.h"
 
+#include <QAction>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -193,6 +197,36 @@ private slots:
 
         QVERIFY(w.setAlignment("utc")); // the user's choice stands
         QVERIFY(waitIdle(w));
+        QCOMPARE(w.alignment(), QString("utc"));
+
+        // The cross-rank chart keeps the runs apart: four ranks, each run's slowest is the
+        // straggler that run's demo planted.
+        const CrossRankData d = crossRankData(*w.scene(), QStringLiteral("run_training"));
+        QCOMPARE(d.ranks.size(), 4);
+        for (int i = 0; i < 2; ++i) {
+            const QString run = QStringLiteral("run%1").arg(i);
+            int slowest = -1;
+            for (int r = 0; r < d.ranks.size(); ++r)
+                if (d.ranks[r].startsWith(run + " ") &&
+                    (slowest < 0 || d.totals[size_t(r)] > d.totals[size_t(slowest)]))
+                    slowest = r;
+            QVERIFY2(slowest >= 0, qPrintable(d.ranks.join(", ")));
+            QCOMPARE(d.ranks[slowest], run + QStringLiteral(" rank %1").arg(runs[i].stragglerRank));
+        }
+
+        // Session > Close All Reports empties the workspace; the next open starts afresh.
+        QAction *closeAll = nullptr;
+        emit w.findChild<TimelineToolbar *>()->sessionMenu()->aboutToShow();
+        for (QAction *act : w.findChild<TimelineToolbar *>()->sessionMenu()->actions())
+            if (act->text() == QLatin1String("Close All Reports"))
+                closeAll = act;
+        QVERIFY(closeAll && closeAll->isEnabled());
+        closeAll->trigger();
+        QVERIFY(w.reports().empty());
+        QVERIFY(!w.scene() || w.scene()->entries.empty());
+        w.openPaths({a});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.reports().size(), size_t(2));
         QCOMPARE(w.alignment(), QString("utc"));
     }
 

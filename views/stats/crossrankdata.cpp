@@ -27,18 +27,26 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
     out.style = style;
     const std::string name = rangeName.toStdString();
     const std::string wantStyle = style.toStdString();
-    // Rank key: (group, rank) when the identity has a rank, else the report itself.
+    // Rank key: (run, group, rank) when the identity has a rank, else the report itself. Two
+    // runs' rank 3 are two bars: a straggler is named within its own run. With several runs
+    // open, labels name the run.
+    std::set<std::string> runs;
+    for (const TimelineEntry &e : scene.entries)
+        runs.insert(e.report->report().identity.run);
     std::map<QString, int> rankIndex;
     std::vector<int> stepsSoFar;
     for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
         const TimelineEntry &e = scene.entries[ei];
         const ReportIdentity &id = e.report->report().identity;
-        const QString key = id.rank ? QStringLiteral("%1|%2").arg(QString::fromStdString(id.group)).arg(*id.rank)
-                                    : QStringLiteral("report|") + e.key;
+        const QString run = QString::fromStdString(id.run);
+        const QString key = id.rank
+                                ? QStringLiteral("%1|%2|%3").arg(run, QString::fromStdString(id.group)).arg(*id.rank)
+                                : QStringLiteral("report|") + e.key;
         auto it = rankIndex.find(key);
         if (it == rankIndex.end()) {
             it = rankIndex.emplace(key, int(out.ranks.size())).first;
-            out.ranks << (id.rank ? QStringLiteral("rank %1").arg(*id.rank) : e.label);
+            const QString rankLabel = id.rank ? QStringLiteral("rank %1").arg(*id.rank) : e.label;
+            out.ranks << (runs.size() > 1 && id.rank ? run + QStringLiteral(" ") + rankLabel : rankLabel);
             out.totals.push_back(0);
             stepsSoFar.push_back(0);
         }

@@ -710,12 +710,32 @@ void TimelineWorkspace::openSessionFile(const QString &file)
     restoreSession(*s);
 }
 
+void TimelineWorkspace::closeAll()
+{
+    cancelLoad();
+    m_queuedPaths.clear();
+    m_reports.clear();
+    m_alignOffsets.clear();
+    m_overlay.reset();
+    m_nudges.clear();
+    m_pendingSession.reset();
+    m_problems->clear();
+    m_align = QStringLiteral("utc");
+    m_alignChosen = false; // the next run gets the default again
+    m_toolbar->showAlignment(m_align);
+    applyScene(nullptr);
+    m_stack->setCurrentWidget(m_empty);
+    emit statusMessage(QStringLiteral("Closed all reports"), 4000);
+}
+
 void TimelineWorkspace::rebuildRecentSessions()
 {
     QMenu *m = m_toolbar->sessionMenu();
     m->clear();
     m->addAction(QStringLiteral("Open Reports…"), this, [this] { showOpenDialog(false); });
     m->addAction(QStringLiteral("Open Report Folder…"), this, [this] { showOpenDialog(true); });
+    m->addAction(QStringLiteral("Close All Reports"), this, &TimelineWorkspace::closeAll)
+        ->setEnabled(!m_reports.empty());
     m->addSeparator();
     m->addAction(QStringLiteral("Open Session…"), this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(), kSessionFilter);

@@ -64,6 +64,8 @@ public:
     // Adds reports loaded elsewhere (tests, the render command); prepared in the background.
     void addReports(std::vector<core::trace::ReportPtr> reports);
     const std::vector<PreparedReportPtr> &reports() const { return m_reports; }
+    // Closes every report (Session > Close All Reports); the empty page shows again.
+    void closeAll();
     // The files the last load could not read, with the core's messages (empty when all loaded).
     const ProblemsBanner *problems() const { return m_problems; }
     std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
