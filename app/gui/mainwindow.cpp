@@ -13,9 +13,11 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -25,6 +27,16 @@ namespace ps::app {
 namespace {
 const char kReportFilter[] = "Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)";
 const char kConfigFilter[] = "Hydra configs (*.yaml *.yml);;All files (*)";
+
+// 1400x860 on a desktop; on a smaller screen (a 1366x768 laptop) the available area, so that the
+// first window fits without being dragged or maximised.
+QSize defaultSize()
+{
+    QSize size(1400, 860);
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    return size;
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -47,7 +59,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
-        resize(1400, 860);
+        resize(defaultSize());
     restoreState(settings.value("window/state").toByteArray());
     const QString last = settings.value("window/workspace").toString();
     if (!last.isEmpty())

@@ -17,6 +17,7 @@ struct Occurrence
     int64_t start = 0;
     int64_t end = 0;
     const std::string *phase = nullptr;
+    trace::EventRef ref;
 };
 
 // Every range whose label maps to a phase, on every annotation track, sorted by start (longer
@@ -26,7 +27,8 @@ std::vector<Occurrence> knownRanges(const trace::EventStore &store, const PhaseM
 {
     std::unordered_map<trace::NameId, const std::string *> phaseOfName;
     std::vector<Occurrence> out;
-    for (const trace::Track &t : store.tracks()) {
+    for (uint32_t k = 0; k < store.tracks().size(); ++k) {
+        const trace::Track &t = store.track(k);
         if (!trace::isRangeKind(t.kind()))
             continue;
         for (size_t i = 0; i < t.size(); ++i) {
@@ -40,7 +42,7 @@ std::vector<Occurrence> knownRanges(const trace::EventStore &store, const PhaseM
                 }
             }
             if (it->second)
-                out.push_back({t.start(i), t.end(i), it->second});
+                out.push_back({t.start(i), t.end(i), it->second, {k, uint32_t(i)}});
         }
     }
     std::sort(out.begin(), out.end(), [](const Occurrence &a, const Occurrence &b) {
@@ -94,7 +96,7 @@ std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const Ph
             }
             step = counted;
         }
-        out.push_back({*o.phase, step, {o.start, o.end}});
+        out.push_back({*o.phase, step, {o.start, o.end}, o.ref});
     }
     return out;
 }
@@ -163,6 +165,7 @@ ReportCells cellsOf(const trace::Report &r, const PhaseMapping &mapping, const t
         if (!cell.present) {
             cell.present = true;
             cell.startNs = o.window.start;
+            cell.first = o.range;
             out.position[key] = nextPosition[o.step]++;
         }
         ++cell.occurrences;

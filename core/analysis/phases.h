@@ -28,6 +28,7 @@ struct PhaseOccurrence
     std::string phase;
     int64_t step = 0;
     TimeWindow window;
+    trace::EventRef range; // the annotation range itself
 };
 
 // The phases of one report, in time order.
@@ -37,10 +38,11 @@ std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const Ph
 struct PhaseCell
 {
     bool present = false;
-    int occurrences = 0; // ranges of the phase in the step (a retried phase runs twice)
-    int64_t wallNs = 0;  // their summed durations
-    int64_t startNs = 0; // the first one's start, on the report's own clock
-    GpuBreakdown gpu;    // GPU work inside them (spans and idle summed over the ranges)
+    int occurrences = 0;   // ranges of the phase in the step (a retried phase runs twice)
+    int64_t wallNs = 0;    // their summed durations
+    int64_t startNs = 0;   // the first one's start, on the report's own clock
+    trace::EventRef first; // the first range (what a view selects for the cell)
+    GpuBreakdown gpu;      // GPU work inside them (spans and idle summed over the ranges)
 };
 
 struct PhaseColumn

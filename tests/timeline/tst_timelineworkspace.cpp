@@ -8,6 +8,7 @@
 #include "tests/support/envguard.h"
 #include "views/common/problemsbanner.h"
 #include "views/stats/crossrankdata.h"
+#include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
@@ -27,7 +28,9 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -158,6 +161,53 @@ private slots:
         QCOMPARE(done.first().first().toBool(), true);
         QVERIFY(ready.count() < 4);
         QVERIFY(!loader.isRunning());
+    }
+
+    // The RL Phases tab tabulates the demo run's phases per step with its planted straggler, and
+    // a click on a rank's cell selects that phase's range on that rank in the timeline.
+    void phasesTabFindsTheStragglerAndSelects()
+    {
+        QTemporaryDir dir;
+        ps::core::demo::DemoOptions o;
+        o.outDir = dir.filePath("run").toStdString();
+        o.ranks = 4;
+        o.steps = 2;
+        ps::core::demo::DemoResult demo;
+        std::string error;
+        QVERIFY2(ps::core::demo::writeDemoRun(o, demo, error), error.c_str());
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.show();
+        w.openPaths({QString::fromStdString(demo.reportDir)});
+        QVERIFY(waitIdle(w));
+        const PhasesPane *pane = w.phasesPane();
+        const QStandardItemModel *m = pane->model();
+        QCOMPARE(m->rowCount(), 2 * 4); // 2 steps x the demo's 4 phases
+        QCOMPARE(m->columnCount(), PhasesPane::kFirstRankColumn + 4);
+        const QString straggler = QStringLiteral("ActorGroup:%1").arg(demo.stragglerRank);
+        for (int r = 0; r < m->rowCount(); ++r)
+            QCOMPARE(m->item(r, 2)->text(), straggler);
+        QCOMPARE(m->item(3, 1)->text(), QString("update_actor"));
+
+        // Rank 1's update_actor of step 1: the canvas selects that range in rank 1's report.
+        int rank1Column = -1;
+        for (int c = PhasesPane::kFirstRankColumn; c < m->columnCount(); ++c)
+            if (m->horizontalHeaderItem(c)->text() == QLatin1String("ActorGroup:1"))
+                rank1Column = c;
+        QVERIFY(rank1Column > 0);
+        const QRect cell = pane->table()->visualRect(m->index(3, rank1Column));
+        pane->table()->scrollTo(m->index(3, rank1Column));
+        QTest::mouseClick(pane->table()->viewport(), Qt::LeftButton, {},
+                          pane->table()->visualRect(m->index(3, rank1Column)).center());
+        Q_UNUSED(cell);
+        const auto sel = w.findChild<TimelineCanvas *>()->selection();
+        QVERIFY(sel);
+        const TimelineEntry &e = w.scene()->entries[size_t(sel->entry)];
+        QCOMPARE(e.report->report().identity.rank, std::optional<int>(1));
+        const Track &t = e.report->store().track(sel->ref.track);
+        QCOMPARE(QString::fromUtf8(e.report->store().name(t.name(sel->ref.index)).data(),
+                                   int(e.report->store().name(t.name(sel->ref.index)).size())),
+                 QString("run_training"));
     }
 
     // Two runs whose UTC origins are days apart open aligned by start (a status note says why);

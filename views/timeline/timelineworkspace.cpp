@@ -5,6 +5,7 @@
 #include "views/common/latestjob.h"
 #include "views/common/problemsbanner.h"
 #include "views/common/recentfiles.h"
+#include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/timelinecanvas.h"
@@ -25,6 +26,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -171,9 +173,14 @@ QWidget *TimelineWorkspace::buildPanes()
     hsplit->addWidget(m_details);
     hsplit->setStretchFactor(0, 1);
     hsplit->setSizes({1200, 280});
-    m_stats = new StatsPane(vsplit);
+    // Below the timeline: the statistics of the visible window, and the RL phase table.
+    m_bottomTabs = new QTabWidget(vsplit);
+    m_stats = new StatsPane(m_bottomTabs);
+    m_phases = new PhasesPane(m_bottomTabs);
+    m_bottomTabs->addTab(m_stats, QStringLiteral("Statistics"));
+    m_bottomTabs->addTab(m_phases, QStringLiteral("RL Phases"));
     vsplit->addWidget(hsplit);
-    vsplit->addWidget(m_stats);
+    vsplit->addWidget(m_bottomTabs);
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 1);
     vsplit->setSizes({700, 260});
@@ -201,6 +208,10 @@ void TimelineWorkspace::connectPanes()
         m_view->canvas()->reveal({entry, ref});
     });
     connect(m_stats, &StatsPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
+    connect(m_phases, &PhasesPane::jumpTo, this, [this](int entry, EventRef ref) {
+        m_view->canvas()->reveal({entry, ref});
+    });
+    connect(m_phases, &PhasesPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
 }
 
 void TimelineWorkspace::connectToolbar()
@@ -264,8 +275,8 @@ bool TimelineWorkspace::accepts(const QString &path) const
 
 bool TimelineWorkspace::isBusy() const
 {
-    return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_statsDebounce->isActive() ||
-           m_realignThrottle->isActive();
+    return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() ||
+           m_statsDebounce->isActive() || m_realignThrottle->isActive();
 }
 
 bool TimelineWorkspace::jobsRunning() const
@@ -638,6 +649,7 @@ void TimelineWorkspace::updateStatsInput()
 {
     if (!m_scene) {
         m_stats->setInput(nullptr, {}, {});
+        m_phases->setInput(nullptr, {});
         return;
     }
     // Visible reports: those whose header row is laid out (not inside a collapsed group).
@@ -646,6 +658,7 @@ void TimelineWorkspace::updateStatsInput()
     for (const Row &r : layout.rows())
         if (r.kind == RowKind::Report)
             entries.push_back(r.entry);
+    m_phases->setInput(m_scene, entries);
     m_stats->setInput(m_scene, std::move(entries), m_view->canvas()->window());
 }
 

@@ -22,6 +22,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
+class QTabWidget;
 class QTimer;
 
 namespace ps::core::trace {
@@ -33,6 +34,7 @@ namespace ps::views {
 class DetailsPane;
 class EmptyState;
 class ProblemsBanner;
+class PhasesPane;
 class LatestJobBase;
 template <typename T> class LatestJob;
 class RecentFiles;
@@ -68,6 +70,7 @@ public:
     void closeAll();
     // The files the last load could not read, with the core's messages (empty when all loaded).
     const ProblemsBanner *problems() const { return m_problems; }
+    PhasesPane *phasesPane() const { return m_phases; }
     std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
     void cancelLoad();
 
@@ -159,6 +162,8 @@ private:
     TimelineView *m_view = nullptr;
     DetailsPane *m_details = nullptr;
     StatsPane *m_stats = nullptr;
+    PhasesPane *m_phases = nullptr;
+    QTabWidget *m_bottomTabs = nullptr;
     TimelineToolbar *m_toolbar = nullptr;
     TimelineSearchBar *m_search = nullptr;
     QWidget *m_progressRow = nullptr;

@@ -1,0 +1,144 @@
+#include "views/stats/phasespane.h"
+
+#include "views/scene/timelinescene.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ps::views {
+
+namespace an = core::analysis;
+
+namespace {
+
+QString ms(int64_t ns)
+{
+    return QString::number(double(ns) / 1e6, 'f', 3);
+}
+
+QStandardItem *item(const QString &text, const QString &tip = {})
+{
+    auto *i = new QStandardItem(text);
+    i->setEditable(false);
+    if (!tip.isEmpty())
+        i->setToolTip(tip);
+    return i;
+}
+
+// "compute 91 / comm 8 / mem 0 / idle 1 %" of a cell's GPU breakdown.
+QString gpuShares(const an::GpuBreakdown &b)
+{
+    if (b.spanNs <= 0)
+        return QStringLiteral("-");
+    const double span = double(b.spanNs);
+    auto pct = [&](int64_t v) { return QString::number(100.0 * double(v) / span, 'f', 0); };
+    return QStringLiteral("compute %1 / comm %2 / mem %3 / idle %4 %")
+        .arg(pct(b.computeNs()), pct(b.communicationNs()), pct(b.memoryNs()), pct(b.idleNs));
+}
+
+} // namespace
+
+PhasesPane::PhasesPane(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_summary = new QLabel(QStringLiteral("Open reports with verl or RLinf phase ranges to see their phases."), this);
+    m_summary->setWordWrap(true);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    layout->addWidget(m_summary);
+    m_model = new QStandardItemModel(this);
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    layout->addWidget(m_table, 1);
+    connect(m_table, &QTableView::clicked, this,
+            [this](const QModelIndex &index) { onClicked(index.row(), index.column()); });
+    m_job = new LatestJob<an::PhaseTable>(this, [this](an::PhaseTable t) { show(t); });
+    connect(m_job, &LatestJobBase::busyChanged, this, &PhasesPane::busyChanged);
+}
+
+bool PhasesPane::isBusy() const
+{
+    return m_job->isBusy();
+}
+
+void PhasesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries)
+{
+    if (scene == m_scene && entries == m_entries)
+        return;
+    m_scene = std::move(scene);
+    m_entries = std::move(entries);
+    std::vector<core::trace::ReportPtr> reports;
+    if (m_scene)
+        for (int e : m_entries)
+            reports.push_back(m_scene->entries[size_t(e)].report->reportPtr());
+    if (reports.empty()) {
+        m_job->cancel();
+        show({});
+        return;
+    }
+    m_summary->setText(QStringLiteral("Finding the phases of %1 report(s)…").arg(reports.size()));
+    m_job->run([reports](const CancelToken &cancel) {
+        return an::computePhaseTable(reports, an::PhaseMapping::defaults(), &cancel);
+    });
+}
+
+void PhasesPane::show(const an::PhaseTable &t)
+{
+    m_shown = t;
+    m_model->clear();
+    QStringList headers = {QStringLiteral("Step"),   QStringLiteral("Phase"),  QStringLiteral("Straggler"),
+                           QStringLiteral("Lag %"),  QStringLiteral("Max ms"), QStringLiteral("Straggler GPU")};
+    for (const an::PhaseColumn &c : t.columns)
+        headers << QString::fromStdString(c.label);
+    m_model->setHorizontalHeaderLabels(headers);
+    for (const an::PhaseRow &r : t.rows) {
+        QList<QStandardItem *> row;
+        const bool hasStraggler = r.straggler >= 0;
+        row << item(QString::number(r.step)) << item(QString::fromStdString(r.phase))
+            << item(hasStraggler ? QString::fromStdString(t.columns[size_t(r.straggler)].label) : QStringLiteral("-"))
+            << item(QString::number(r.lagPct(), 'f', 1), QStringLiteral("the straggler over the median rank"))
+            << item(ms(r.maxWallNs), QStringLiteral("median %1 ms").arg(ms(r.medianWallNs)))
+            << item(hasStraggler ? gpuShares(r.cells[size_t(r.straggler)].gpu) : QStringLiteral("-"));
+        for (size_t c = 0; c < r.cells.size(); ++c) {
+            const an::PhaseCell &cell = r.cells[c];
+            QStandardItem *i = item(cell.present ? ms(cell.wallNs) : QString(), cell.present ? gpuShares(cell.gpu) : QString());
+            if (int(c) == r.straggler)
+                i->setBackground(QColor(0xfd, 0xd8, 0xd3));
+            row << i;
+        }
+        m_model->appendRow(row);
+    }
+    m_table->resizeColumnsToContents();
+    if (t.rows.empty())
+        m_summary->setText(t.columns.empty() ? QStringLiteral("No reports.")
+                                             : QStringLiteral("No verl or RLinf phase ranges in these %1 report(s).")
+                                                   .arg(t.columns.size()));
+    else
+        m_summary->setText(QStringLiteral("%1 phase(s) over %2 rank(s)%3. Click a cell to select that phase on that "
+                                          "rank (other columns: on the straggler).")
+                               .arg(t.rows.size())
+                               .arg(t.columns.size())
+                               .arg(t.stepsCounted ? QStringLiteral("; steps counted from repeated phases") : QString()));
+}
+
+void PhasesPane::onClicked(int row, int column)
+{
+    if (row < 0 || size_t(row) >= m_shown.rows.size())
+        return;
+    const an::PhaseRow &r = m_shown.rows[size_t(row)];
+    const int c = column >= kFirstRankColumn ? column - kFirstRankColumn : r.straggler;
+    if (c < 0 || size_t(c) >= r.cells.size() || !r.cells[size_t(c)].present)
+        return;
+    const size_t report = m_shown.columns[size_t(c)].report;
+    if (report < m_entries.size())
+        emit jumpTo(m_entries[report], r.cells[size_t(c)].first);
+}
+
+} // namespace ps::views

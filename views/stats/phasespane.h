@@ -1,0 +1,55 @@
+#pragma once
+// The RL phase table of the reports on screen (core/analysis/phases.h): rows are steps x phases,
+// columns the straggler, its lag over the median, the spread, what the straggler's GPU did, then
+// one column per rank with its wall time. Computed in the background whenever the set of reports
+// changes (not on zoom: phases span whole steps). Clicking a rank's cell selects that phase on
+// that rank in the timeline; clicking the row's other cells selects it on the straggler.
+
+#include "core/analysis/phases.h"
+#include "views/common/latestjob.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QStandardItemModel;
+class QTableView;
+
+namespace ps::views {
+
+struct TimelineScene;
+
+class PhasesPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PhasesPane(QWidget *parent = nullptr);
+
+    // The scene and the entries (reports) to tabulate; recomputes only when they change.
+    void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries);
+    bool isBusy() const;
+    const QStandardItemModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    // Index of the first rank column in the model.
+    static constexpr int kFirstRankColumn = 6;
+
+signals:
+    void jumpTo(int entry, ps::core::trace::EventRef ref);
+    void busyChanged(bool busy);
+
+private:
+    void show(const core::analysis::PhaseTable &table);
+    void onClicked(int row, int column);
+
+    QLabel *m_summary = nullptr;
+    QTableView *m_table = nullptr;
+    QStandardItemModel *m_model = nullptr;
+    LatestJob<core::analysis::PhaseTable> *m_job = nullptr;
+    std::shared_ptr<const TimelineScene> m_scene;
+    std::vector<int> m_entries;     // column -> scene entry, for the table being computed or shown
+    core::analysis::PhaseTable m_shown; // what the model holds
+};
+
+} // namespace ps::views
