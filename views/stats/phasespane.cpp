@@ -93,8 +93,8 @@ void PhasesPane::show(const an::PhaseTable &t)
 {
     m_shown = t;
     m_model->clear();
-    QStringList headers = {QStringLiteral("Step"),   QStringLiteral("Phase"),  QStringLiteral("Straggler"),
-                           QStringLiteral("Lag %"),  QStringLiteral("Max ms"), QStringLiteral("Straggler GPU")};
+    QStringList headers = {QStringLiteral("Step"),  QStringLiteral("Phase"),  QStringLiteral("Straggler"),
+                           QStringLiteral("Lag %"), QStringLiteral("Max ms"), QStringLiteral("Straggler GPU")};
     for (const an::PhaseColumn &c : t.columns)
         headers << QString::fromStdString(c.label);
     m_model->setHorizontalHeaderLabels(headers);
@@ -108,7 +108,8 @@ void PhasesPane::show(const an::PhaseTable &t)
             << item(hasStraggler ? gpuShares(r.cells[size_t(r.straggler)].gpu) : QStringLiteral("-"));
         for (size_t c = 0; c < r.cells.size(); ++c) {
             const an::PhaseCell &cell = r.cells[c];
-            QStandardItem *i = item(cell.present ? ms(cell.wallNs) : QString(), cell.present ? gpuShares(cell.gpu) : QString());
+            QStandardItem *i =
+                item(cell.present ? ms(cell.wallNs) : QString(), cell.present ? gpuShares(cell.gpu) : QString());
             if (int(c) == r.straggler)
                 i->setBackground(QColor(0xfd, 0xd8, 0xd3));
             row << i;
@@ -117,15 +118,17 @@ void PhasesPane::show(const an::PhaseTable &t)
     }
     m_table->resizeColumnsToContents();
     if (t.rows.empty())
-        m_summary->setText(t.columns.empty() ? QStringLiteral("No reports.")
-                                             : QStringLiteral("No verl or RLinf phase ranges in these %1 report(s).")
-                                                   .arg(t.columns.size()));
+        m_summary->setText(
+            t.columns.empty()
+                ? QStringLiteral("No reports.")
+                : QStringLiteral("No verl or RLinf phase ranges in these %1 report(s).").arg(t.columns.size()));
     else
-        m_summary->setText(QStringLiteral("%1 phase(s) over %2 rank(s)%3. Click a cell to select that phase on that "
-                                          "rank (other columns: on the straggler).")
-                               .arg(t.rows.size())
-                               .arg(t.columns.size())
-                               .arg(t.stepsCounted ? QStringLiteral("; steps counted from repeated phases") : QString()));
+        m_summary->setText(
+            QStringLiteral("%1 phase(s) over %2 rank(s)%3. Click a cell to select that phase on that "
+                           "rank (other columns: on the straggler).")
+                .arg(t.rows.size())
+                .arg(t.columns.size())
+                .arg(t.stepsCounted ? QStringLiteral("; steps counted from repeated phases") : QString()));
 }
 
 void PhasesPane::onClicked(int row, int column)

@@ -48,7 +48,7 @@ private:
     QStandardItemModel *m_model = nullptr;
     LatestJob<core::analysis::PhaseTable> *m_job = nullptr;
     std::shared_ptr<const TimelineScene> m_scene;
-    std::vector<int> m_entries;     // column -> scene entry, for the table being computed or shown
+    std::vector<int> m_entries;         // column -> scene entry, for the table being computed or shown
     core::analysis::PhaseTable m_shown; // what the model holds
 };
 
