@@ -13,24 +13,40 @@ namespace {
 constexpr uint32_t kCompBit = 1u << size_t(GpuWork::Compute);
 constexpr uint32_t kCommBit = 1u << size_t(GpuWork::Communication);
 
-// One class's intervals: a union per track, back to back.
+// One class's intervals: a union per track, back to back, then (unite()) their union.
 struct ClassRuns
 {
     std::vector<Interval> all;
     std::vector<size_t> bounds{0};
+    std::vector<Interval> scratch;
 
+    void reset()
+    {
+        all.clear();
+        bounds.assign(1, 0);
+    }
     void closeRun()
     {
         if (all.size() > bounds.back())
             bounds.push_back(all.size());
     }
-    std::vector<Interval> takeUnion()
+    void unite()
     {
-        if (bounds.size() <= 2)
-            return std::move(all);
-        return unionOfRuns(std::move(all), bounds);
+        if (bounds.size() > 2)
+            unionOfRunsInPlace(all, scratch, bounds);
+    }
+    // Keeps at most kKeptIntervals of capacity for the next call (16 MB per buffer), so a
+    // thread that once met a huge report does not hold its memory for good.
+    void trim()
+    {
+        constexpr size_t kKeptIntervals = size_t(1) << 20;
+        if (all.capacity() > kKeptIntervals)
+            std::vector<Interval>().swap(all);
+        if (scratch.capacity() > kKeptIntervals)
+            std::vector<Interval>().swap(scratch);
     }
 };
+using AllRuns = std::array<ClassRuns, kGpuWorkCount>;
 
 bool trackSelected(const Track &t, const BreakdownFilter &f)
 {
@@ -42,8 +58,8 @@ bool trackSelected(const Track &t, const BreakdownFilter &f)
 }
 
 // Adds the track's events (clipped to the window) to the per-class runs; false when cancelled.
-bool collectTrack(const Track &t, const WorkClassTable &classes, const BreakdownFilter &f,
-                  std::array<ClassRuns, kGpuWorkCount> &runs, size_t &events, const trace::CancelToken *cancel)
+bool collectTrack(const Track &t, const WorkClassTable &classes, const BreakdownFilter &f, AllRuns &runs,
+                  size_t &events, const trace::CancelToken *cancel)
 {
     const int64_t t0 = f.window ? f.window->start : INT64_MIN;
     const int64_t t1 = f.window ? f.window->end : INT64_MAX;
@@ -133,19 +149,36 @@ GpuBreakdown computeBreakdown(const EventStore &store, const BreakdownFilter &fi
     return computeBreakdown(store, WorkClassTable(store), filter, cancel);
 }
 
+namespace {
+
+// The per-class unions of the selected GPU events into `runs[c].all`; false when cancelled.
+bool collectUnions(const EventStore &store, const WorkClassTable &classes, const BreakdownFilter &filter,
+                   const trace::CancelToken *cancel, AllRuns &runs, size_t &events)
+{
+    for (ClassRuns &r : runs)
+        r.reset();
+    for (const Track &t : store.tracks()) {
+        if (!trackSelected(t, filter))
+            continue;
+        if (!collectTrack(t, classes, filter, runs, events, cancel))
+            return false;
+    }
+    for (ClassRuns &r : runs)
+        r.unite();
+    return true;
+}
+
+} // namespace
+
 std::optional<WorkUnions> gpuWorkUnions(const EventStore &store, const WorkClassTable &classes,
                                         const BreakdownFilter &filter, const trace::CancelToken *cancel)
 {
     WorkUnions u;
-    std::array<ClassRuns, kGpuWorkCount> runs;
-    for (const Track &t : store.tracks()) {
-        if (!trackSelected(t, filter))
-            continue;
-        if (!collectTrack(t, classes, filter, runs, u.events, cancel))
-            return std::nullopt;
-    }
+    AllRuns runs;
+    if (!collectUnions(store, classes, filter, cancel, runs, u.events))
+        return std::nullopt;
     for (size_t c = 0; c < kGpuWorkCount; ++c)
-        u.byClass[c] = runs[c].takeUnion();
+        u.byClass[c] = std::move(runs[c].all);
     return u;
 }
 
@@ -153,19 +186,22 @@ GpuBreakdown computeBreakdown(const EventStore &store, const WorkClassTable &cla
                               const trace::CancelToken *cancel)
 {
     GpuBreakdown b;
-    std::optional<WorkUnions> u = gpuWorkUnions(store, classes, filter, cancel);
-    if (!u || (cancel && cancel->cancelled())) {
+    // Per-thread buffers that keep their capacity: a breakdown per report or per phase window
+    // then allocates nothing, where fresh vectors of a 1 M-event report (16 MB, above malloc's
+    // mmap threshold) were mapped and faulted in on every call.
+    thread_local AllRuns runs;
+    if (!collectUnions(store, classes, filter, cancel, runs, b.events) || (cancel && cancel->cancelled())) {
+        b = GpuBreakdown{};
         b.cancelled = true;
         return b;
     }
-    b.events = u->events;
     if (b.events == 0)
         return b;
     std::array<std::span<const Interval>, kGpuWorkCount> lists;
     b.firstStart = INT64_MAX;
     b.lastEnd = INT64_MIN;
     for (size_t c = 0; c < kGpuWorkCount; ++c) {
-        lists[c] = u->byClass[c];
+        lists[c] = runs[c].all;
         if (!lists[c].empty()) {
             b.firstStart = std::min(b.firstStart, lists[c].front().start);
             b.lastEnd = std::max(b.lastEnd, lists[c].back().end);
@@ -174,6 +210,8 @@ GpuBreakdown computeBreakdown(const EventStore &store, const WorkClassTable &cla
     sweepUnions(std::span<const std::span<const Interval>>(lists),
                 [&](uint32_t mask, int64_t s, int64_t e) { b.maskNs[mask] += e - s; });
     summarizeMasks(b);
+    for (ClassRuns &r : runs)
+        r.trim();
     return b;
 }
 

@@ -19,28 +19,35 @@ void mergeTwo(std::span<const Interval> a, std::span<const Interval> b, std::vec
 
 } // namespace
 
-std::vector<Interval> unionOfRuns(std::vector<Interval> all, std::span<const size_t> bounds)
+void unionOfRunsInPlace(std::vector<Interval> &all, std::vector<Interval> &scratch, std::span<const size_t> bounds)
 {
     std::vector<size_t> runs(bounds.begin(), bounds.end());
-    if (runs.size() < 2)
-        return {};
-    std::vector<Interval> next;
+    if (runs.size() < 2) {
+        all.clear();
+        return;
+    }
     // Pairwise merging: O(n log k) for k runs.
     while (runs.size() > 2) {
-        next.clear();
-        next.reserve(all.size());
+        scratch.clear();
+        scratch.reserve(all.size());
         std::vector<size_t> merged{0};
         for (size_t r = 0; r + 1 < runs.size(); r += 2) {
             const std::span<const Interval> a(all.data() + runs[r], runs[r + 1] - runs[r]);
             if (r + 2 < runs.size())
-                mergeTwo(a, std::span<const Interval>(all.data() + runs[r + 1], runs[r + 2] - runs[r + 1]), next);
+                mergeTwo(a, std::span<const Interval>(all.data() + runs[r + 1], runs[r + 2] - runs[r + 1]), scratch);
             else
-                next.insert(next.end(), a.begin(), a.end());
-            merged.push_back(next.size());
+                scratch.insert(scratch.end(), a.begin(), a.end());
+            merged.push_back(scratch.size());
         }
-        all.swap(next);
+        all.swap(scratch);
         runs.swap(merged);
     }
+}
+
+std::vector<Interval> unionOfRuns(std::vector<Interval> all, std::span<const size_t> bounds)
+{
+    std::vector<Interval> scratch;
+    unionOfRunsInPlace(all, scratch, bounds);
     return all;
 }
 

@@ -31,6 +31,9 @@ inline void appendToUnion(std::vector<Interval> &out, size_t runBegin, int64_t s
 // Union of several runs stored back to back in `all`: run i is [bounds[i], bounds[i+1]), each a
 // union in start order. Returns one union in start order.
 std::vector<Interval> unionOfRuns(std::vector<Interval> all, std::span<const size_t> bounds);
+// Same, leaving the union in `all`; `scratch` is working space. Both keep their capacity, so a
+// caller that reuses them allocates nothing after the first call.
+void unionOfRunsInPlace(std::vector<Interval> &all, std::vector<Interval> &scratch, std::span<const size_t> bounds);
 
 // Total length of a union.
 int64_t measure(std::span<const Interval> u);
