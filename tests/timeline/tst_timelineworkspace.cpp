@@ -26,6 +26,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -263,6 +264,27 @@ private slots:
             QVERIFY2(slowest >= 0, qPrintable(d.ranks.join(", ")));
             QCOMPARE(d.ranks[slowest], run + QStringLiteral(" rank %1").arg(runs[i].stragglerRank));
         }
+
+        // Statistics never mix runs: they cover one run, the selected event's.
+        const StatsPane *stats = w.findChild<StatsPane *>();
+        const auto runOfStats = [&] {
+            QSet<QString> seen;
+            for (int e : stats->entries())
+                seen << QString::fromStdString(w.scene()->entries[size_t(e)].report->report().identity.run);
+            return seen;
+        };
+        QCOMPARE(stats->entries().size(), size_t(2));
+        QCOMPARE(runOfStats().size(), 1);
+        const QString first = *runOfStats().begin();
+        int other = -1;
+        for (size_t e = 0; e < w.scene()->entries.size(); ++e)
+            if (QString::fromStdString(w.scene()->entries[e].report->report().identity.run) != first)
+                other = int(e);
+        QVERIFY(other >= 0);
+        w.findChild<TimelineCanvas *>()->reveal({other, EventRef{0, 0}});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(runOfStats().size(), 1);
+        QVERIFY(*runOfStats().begin() != first);
 
         // Session > Close All Reports empties the workspace; the next open starts afresh.
         QAction *closeAll = nullptr;

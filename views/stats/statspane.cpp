@@ -132,15 +132,21 @@ void StatsPane::recompute()
     });
 }
 
+void StatsPane::setScopeNote(const QString &note)
+{
+    m_scopeNote = note;
+}
+
 void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
 {
     const StatsKind k = m_rowsKind;
     m_model->setRows(std::move(rows), k);
     m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
-    m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)")
+    m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)%5")
                            .arg(m_model->rowCount())
                            .arg(m_entries.size())
-                           .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000)));
+                           .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000))
+                           .arg(m_scopeNote.isEmpty() ? QString() : QStringLiteral(" · ") + m_scopeNote));
 }
 
 void StatsPane::showCrossRank(const QString &rangeName, const QString &style)

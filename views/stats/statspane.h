@@ -36,6 +36,10 @@ public:
     // What to summarise; recomputed shortly after the last change.
     void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window);
     void setKind(core::trace::StatsKind kind);
+    // Said after the summary, e.g. which of several open runs the statistics cover.
+    void setScopeNote(const QString &note);
+    // The scene entries the statistics cover.
+    const std::vector<int> &entries() const { return m_entries; }
     core::trace::StatsKind kind() const;
     // Shows the cross-rank chart of an nvtx_sum Range ("domain:text" or "text"), of one Style
     // ("PushPop" / "StartEnd") or, when `style` is empty, of both.
@@ -62,6 +66,7 @@ private:
     QComboBox *m_kind = nullptr;
     QLineEdit *m_filter = nullptr;
     QLabel *m_summary = nullptr;
+    QString m_scopeNote;
     QTableView *m_table = nullptr;
     StatsTableModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;

@@ -196,6 +196,7 @@ void TimelineWorkspace::connectPanes()
             cancelLoad();
     });
     connect(c, &TimelineCanvas::selectionChanged, this, &TimelineWorkspace::updateDetails);
+    connect(c, &TimelineCanvas::selectionChanged, m_statsDebounce, qOverload<>(&QTimer::start)); // the run may change
     connect(c, &TimelineCanvas::windowChanged, m_statsDebounce, qOverload<>(&QTimer::start));
     connect(c, &TimelineCanvas::collapsedChanged, m_statsDebounce, qOverload<>(&QTimer::start));
     connect(m_statsDebounce, &QTimer::timeout, this, &TimelineWorkspace::updateStatsInput);
@@ -645,6 +646,34 @@ void TimelineWorkspace::updateDetails()
     m_details->showDetails(&e, s->ref, nudge(e.reportIndex));
 }
 
+// Statistics never mix runs: with several runs on screen they cover the run of the selected
+// event, else the first one, and say so.
+std::vector<int> TimelineWorkspace::entriesOfOneRun(const std::vector<int> &entries)
+{
+    const auto runOf = [this](int e) { return m_scene->entries[size_t(e)].report->report().identity.run; };
+    QStringList runs;
+    for (int e : entries)
+        if (!runs.contains(QString::fromStdString(runOf(e))))
+            runs << QString::fromStdString(runOf(e));
+    if (runs.size() < 2) {
+        m_stats->setScopeNote({});
+        return entries;
+    }
+    std::string chosen = runs.first().toStdString();
+    if (const auto s = m_view->canvas()->selection(); s && s->entry >= 0 && size_t(s->entry) < m_scene->entries.size())
+        if (runs.contains(QString::fromStdString(runOf(s->entry))))
+            chosen = runOf(s->entry);
+    std::vector<int> mine;
+    for (int e : entries)
+        if (runOf(e) == chosen)
+            mine.push_back(e);
+    m_stats->setScopeNote(QStringLiteral("run %1 (%2 runs open: select an event of another run to see its "
+                                         "statistics)")
+                              .arg(QString::fromStdString(chosen))
+                              .arg(runs.size()));
+    return mine;
+}
+
 void TimelineWorkspace::updateStatsInput()
 {
     if (!m_scene) {
@@ -658,6 +687,7 @@ void TimelineWorkspace::updateStatsInput()
     for (const Row &r : layout.rows())
         if (r.kind == RowKind::Report)
             entries.push_back(r.entry);
+    entries = entriesOfOneRun(entries);
     m_phases->setInput(m_scene, entries);
     m_stats->setInput(m_scene, std::move(entries), m_view->canvas()->window());
 }

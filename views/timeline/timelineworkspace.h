@@ -116,6 +116,7 @@ private:
     void onReportsReady(const std::vector<PreparedReportPtr> &reports);
     void onLoadFinished(bool cancelled);
     void recordOpened();
+    std::vector<int> entriesOfOneRun(const std::vector<int> &entries);
     void chooseDefaultAlignment(const std::vector<core::trace::ReportPtr> &reports);
     void realign();
     void rebuildScene();
