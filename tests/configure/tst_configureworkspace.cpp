@@ -33,6 +33,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QUndoStack>
 
@@ -141,6 +142,14 @@ private slots:
         compareWithEngine(ws, root, "maniskill_ppo_mlp", true);
         QCOMPARE(ws.launchPlanPane()->commandOf("ActorGroup:0").toStdString(), kR2);
         QVERIFY(ws.launchPlanPane()->commandOf("RolloutGroup:0").isEmpty()); // not wrapped any more
+
+        // The Undo button keeps its text and width; the change it would undo is in the tooltip.
+        const QToolButton *undoButton = ws.findChild<QToolButton *>("undoButton");
+        QVERIFY(undoButton);
+        QCOMPARE(undoButton->text(), QString("Undo"));
+        QVERIFY2(undoButton->toolTip().startsWith("Undo: ") && undoButton->toolTip().size() > 6,
+                 qPrintable(undoButton->toolTip()));
+        QVERIFY(ws.minimumSizeHint().width() <= 1280);
 
         // Undo / redo walk the same override list; the panes follow.
         QUndoStack *undo = ws.session()->undoStack();

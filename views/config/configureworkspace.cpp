@@ -19,6 +19,7 @@
 #include "views/config/workergroupspanel.h"
 #include "views/config/yamlpane.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -139,6 +140,30 @@ void ConfigureWorkspace::buildVersionPicker(QWidget *bar, QLayout *row)
     row->addWidget(m_versionPick);
 }
 
+// "Undo" / "Redo" with the change it would undo or redo in the tooltip: QUndoStack's own actions
+// put the change in the text, and each edit widened the button and the window (1400 -> 1808 px).
+QToolButton *ConfigureWorkspace::undoRedoButton(QWidget *parent, bool undo)
+{
+    QUndoStack *stack = m_session->undoStack();
+    auto *action = new QAction(undo ? QStringLiteral("Undo") : QStringLiteral("Redo"), this);
+    action->setShortcut(undo ? QKeySequence::Undo : QKeySequence::Redo);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    action->setEnabled(undo ? stack->canUndo() : stack->canRedo());
+    connect(action, &QAction::triggered, stack, undo ? &QUndoStack::undo : &QUndoStack::redo);
+    connect(stack, undo ? &QUndoStack::canUndoChanged : &QUndoStack::canRedoChanged, action, &QAction::setEnabled);
+    const auto describe = [action, undo](const QString &change) {
+        const QString verb = undo ? QStringLiteral("Undo") : QStringLiteral("Redo");
+        action->setToolTip(change.isEmpty() ? verb : verb + QStringLiteral(": ") + change);
+    };
+    describe(undo ? stack->undoText() : stack->redoText());
+    connect(stack, undo ? &QUndoStack::undoTextChanged : &QUndoStack::redoTextChanged, action, describe);
+    addAction(action);
+    auto *button = new QToolButton(parent);
+    button->setObjectName(undo ? QStringLiteral("undoButton") : QStringLiteral("redoButton"));
+    button->setDefaultAction(action);
+    return button;
+}
+
 QWidget *ConfigureWorkspace::buildHeader()
 {
     auto *bar = new QWidget(this);
@@ -168,18 +193,8 @@ QWidget *ConfigureWorkspace::buildHeader()
     row->addWidget(new QLabel("Preset:", bar));
     row->addWidget(m_preset);
 
-    auto *undo = new QToolButton(bar);
-    undo->setDefaultAction(m_session->undoStack()->createUndoAction(this, "Undo"));
-    undo->defaultAction()->setShortcut(QKeySequence::Undo);
-    undo->defaultAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(undo->defaultAction());
-    auto *redo = new QToolButton(bar);
-    redo->setDefaultAction(m_session->undoStack()->createRedoAction(this, "Redo"));
-    redo->defaultAction()->setShortcut(QKeySequence::Redo);
-    redo->defaultAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(redo->defaultAction());
-    row->addWidget(undo);
-    row->addWidget(redo);
+    row->addWidget(undoRedoButton(bar, true));
+    row->addWidget(undoRedoButton(bar, false));
 
     auto *exportButton = new QToolButton(bar);
     exportButton->setText("Export");

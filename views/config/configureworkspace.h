@@ -119,6 +119,7 @@ private:
     QWidget *buildStartPage();
     QWidget *buildEditor();
     QWidget *buildHeader();
+    QToolButton *undoRedoButton(QWidget *parent, bool undo);
     QWidget *buildProfilerPage();
     QWidget *buildBackendPage();
     void buildLivePanes(QSplitter *split);
