@@ -211,6 +211,41 @@ private slots:
                  QString("run_training"));
     }
 
+    // Selecting a kernel with a 360-character name neither widens the details pane nor shrinks
+    // the timeline: the name wraps.
+    void longNamesDoNotWidenThePanes()
+    {
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.show();
+        w.openPaths({QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/dlprof__nsys_profile.sqlite")});
+        QVERIFY(waitIdle(w));
+        const auto &store = w.reports().at(0)->store();
+        std::optional<EventRef> longest;
+        size_t longestSize = 0;
+        for (uint32_t k : store.tracksOfKind(TrackKind::Kernel)) {
+            const Track &t = store.track(k);
+            for (size_t i = 0; i < t.size(); ++i)
+                if (store.name(t.name(i)).size() > longestSize) {
+                    longestSize = store.name(t.name(i)).size();
+                    longest = EventRef{k, uint32_t(i)};
+                }
+        }
+        QVERIFY(longest && longestSize > 200);
+        const int canvasWidth = w.findChild<TimelineCanvas *>()->width();
+        const int detailsWidth = w.details()->width();
+        int entry = -1;
+        for (size_t e = 0; e < w.scene()->entries.size(); ++e)
+            if (w.scene()->entries[e].reportIndex == 0)
+                entry = int(e);
+        w.findChild<TimelineCanvas *>()->reveal({entry, *longest});
+        QVERIFY(waitIdle(w));
+        QTest::qWait(50); // layouts settle on the event loop
+        QCOMPARE(w.details()->width(), detailsWidth);
+        QCOMPARE(w.findChild<TimelineCanvas *>()->width(), canvasWidth);
+        QVERIFY(w.minimumSizeHint().width() <= 1280);
+    }
+
     // Two runs whose UTC origins are days apart open aligned by start (a status note says why);
     // one run keeps UTC, and so does a user who chose UTC.
     void farApartRunsAlignByStart()

@@ -11,6 +11,23 @@
 
 namespace ps::views {
 
+namespace {
+
+// HTML-escaped, with a zero-width space after the punctuation of C++ and Python names so that a
+// long template or module path can wrap.
+QString breakable(const QString &text)
+{
+    QString out;
+    for (const QChar c : text.toHtmlEscaped()) {
+        out += c;
+        if (c == u'_' || c == u',' || c == u':' || c == u'(' || c == u'/' || c == u';')
+            out += QChar(0x200B);
+    }
+    return out;
+}
+
+} // namespace
+
 DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
@@ -20,6 +37,9 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    // The pane's width is the splitter's to give: a 360-character kernel name wraps inside it
+    // instead of widening the pane and shrinking the timeline.
+    m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_text);
     m_jump = new QPushButton(this);
     layout->addWidget(m_jump);
@@ -63,9 +83,9 @@ void DetailsPane::showDetails(const TimelineEntry *entry, core::trace::EventRef 
     m_info = describeEvent(*entry, ref);
     m_reportIndex = entry->reportIndex;
     auto row = [](const QString &k, const QString &v) {
-        return QStringLiteral("<tr><td style='color:#667'>%1&nbsp;</td><td>%2</td></tr>").arg(k, v.toHtmlEscaped());
+        return QStringLiteral("<tr><td style='color:#667'>%1&nbsp;</td><td>%2</td></tr>").arg(k, breakable(v));
     };
-    QString html = QStringLiteral("<b>%1</b><table>").arg(m_info.name.toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><table>").arg(breakable(m_info.name));
     if (m_info.fullName != m_info.name)
         html += row(QStringLiteral("full name"), m_info.fullName);
     html += row(QStringLiteral("kind"), m_info.kind);
