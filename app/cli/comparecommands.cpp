@@ -2,6 +2,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/phaseargs.h"
+#include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/runcompare.h"
 #include "core/common/jsonwriter.h"
@@ -35,13 +36,6 @@ std::string pctText(std::optional<double> v)
         return "new";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%+.1f%%", *v);
-    return buf;
-}
-
-std::string msText(int64_t ns)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", double(ns) / 1e6);
     return buf;
 }
 
@@ -83,8 +77,8 @@ void writeCompareText(std::ostream &out, const an::RunComparison &c, const std::
             continue;
         std::snprintf(line, sizeof line, "  %-10s %5s  %-44s %12s %12s %12s %8s\n", an::deltaKindName(d.kind),
                       d.step ? std::to_string(*d.step).c_str() : "", d.name.substr(0, 44).c_str(),
-                      msText(d.baselineNs).c_str(), msText(d.candidateNs).c_str(), msText(d.deltaNs()).c_str(),
-                      pctText(d.deltaPct()).c_str());
+                      millisecondsText(d.baselineNs).c_str(), millisecondsText(d.candidateNs).c_str(),
+                      millisecondsText(d.deltaNs()).c_str(), pctText(d.deltaPct()).c_str());
         out << line;
     }
 }

@@ -2,6 +2,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/phaseargs.h"
+#include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/phases.h"
 #include "core/common/jsonwriter.h"
@@ -17,20 +18,6 @@ namespace tr = ps::core::trace;
 using ps::core::JsonWriter;
 
 namespace {
-
-std::string milliseconds(int64_t ns)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", double(ns) / 1e6);
-    return buf;
-}
-
-std::string oneDecimal(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
 
 void writeCellJson(JsonWriter &w, const an::PhaseCell &c, size_t column)
 {
@@ -104,13 +91,14 @@ void writePhasesText(std::ostream &out, const an::PhaseTable &t)
         if (r.straggler >= 0 && r.cells[size_t(r.straggler)].gpu.spanNs > 0) {
             const an::GpuBreakdown &b = r.cells[size_t(r.straggler)].gpu;
             const double span = double(b.spanNs);
-            gpu = oneDecimal(100 * b.computeNs() / span) + "/" + oneDecimal(100 * b.communicationNs() / span) + "/" +
-                  oneDecimal(100 * b.memoryNs() / span) + "/" + oneDecimal(100 * b.idleNs / span);
+            gpu = fixed1(100 * b.computeNs() / span) + "/" + fixed1(100 * b.communicationNs() / span) + "/" +
+                  fixed1(100 * b.memoryNs() / span) + "/" + fixed1(100 * b.idleNs / span);
         }
         const std::string straggler = r.straggler >= 0 ? t.columns[size_t(r.straggler)].label : "-";
         std::snprintf(line, sizeof line, "%5lld  %-18s %5zu %12s %12s  %-20s %6s%%  %s\n", (long long)r.step,
-                      r.phase.c_str(), ranks, milliseconds(r.medianWallNs).c_str(), milliseconds(r.maxWallNs).c_str(),
-                      straggler.c_str(), oneDecimal(r.lagPct()).c_str(), gpu.c_str());
+                      r.phase.c_str(), ranks, millisecondsText(r.medianWallNs).c_str(),
+                      millisecondsText(r.maxWallNs).c_str(), straggler.c_str(), fixed1(r.lagPct()).c_str(),
+                      gpu.c_str());
         out << line;
     }
 }

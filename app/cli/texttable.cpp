@@ -18,6 +18,13 @@ std::string groupedNumber(long double v, int decimals)
     return digits;
 }
 
+std::string millisecondsText(int64_t ns)
+{
+    std::ostringstream f;
+    f << std::fixed << std::setprecision(3) << double(ns) / 1e6;
+    return f.str();
+}
+
 std::string fixed1(double v)
 {
     std::ostringstream f;

@@ -1,6 +1,7 @@
 #pragma once
 // Text tables of the trace commands, laid out as `nsys stats` prints them.
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@ namespace ps::cli {
 std::string groupedNumber(long double v, int decimals = 0);
 // One digit after the point: 66.66 -> "66.7".
 std::string fixed1(double v);
+// Nanoseconds as milliseconds with three decimals: 1234567 -> "1.235".
+std::string millisecondsText(int64_t ns);
 
 // A header, a dashed rule, right-aligned numbers, left-aligned text; two spaces between columns,
 // the last one unpadded.

@@ -68,13 +68,15 @@ std::vector<Occurrence> outermost(const std::vector<Occurrence> &sorted)
 } // namespace
 
 std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const PhaseMapping &mapping,
-                                        std::optional<int> reportStep)
+                                        std::optional<int> reportStep, bool *stepsCounted)
 {
     // The names live as long as this call; occurrences copy them out.
     std::vector<std::string> phaseNames;
     phaseNames.reserve(mapping.rules().size());
     const std::vector<Occurrence> ranges = outermost(knownRanges(store, mapping, phaseNames));
     const std::vector<StepWindow> profilerSteps = reportStep ? std::vector<StepWindow>() : stepWindows(store);
+    if (stepsCounted)
+        *stepsCounted = !reportStep && profilerSteps.empty();
     std::vector<PhaseOccurrence> out;
     int64_t counted = 1;
     std::set<const std::string *> seenThisStep;
@@ -153,8 +155,7 @@ ReportCells cellsOf(const trace::Report &r, const PhaseMapping &mapping, const t
 {
     ReportCells out;
     const trace::EventStore &store = *r.store;
-    out.counted = !r.identity.step && stepWindows(store).empty();
-    const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step);
+    const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step, &out.counted);
     const WorkClassTable classes(store);
     std::map<int64_t, size_t> nextPosition;
     for (const PhaseOccurrence &o : phases) {

@@ -31,9 +31,10 @@ struct PhaseOccurrence
     trace::EventRef range; // the annotation range itself
 };
 
-// The phases of one report, in time order.
+// The phases of one report, in time order. `stepsCounted`, when given, says whether the steps
+// were counted from repeats (no per-step report, no ProfilerStep#N ranges).
 std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const PhaseMapping &mapping,
-                                        std::optional<int> reportStep);
+                                        std::optional<int> reportStep, bool *stepsCounted = nullptr);
 
 struct PhaseCell
 {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace ps::core::analysis {
 
@@ -127,14 +128,18 @@ void addPhaseDeltas(const PhaseTable &base, const PhaseTable &cand, std::vector<
     std::map<std::pair<int64_t, std::string>, const PhaseRow *> baseRows;
     for (const PhaseRow &r : base.rows)
         baseRows[{r.step, r.phase}] = &r;
-    std::map<std::pair<int64_t, std::string>, bool> keys;
+    std::set<std::pair<int64_t, std::string>> keys;
     for (const auto &[k, r] : baseRows)
-        keys[k] = true;
+        keys.insert(k);
     for (const auto &[k, r] : candRows)
-        keys[k] = true;
-    for (const auto &[key, unused] : keys) {
-        const PhaseRow *b = baseRows.count(key) ? baseRows[key] : nullptr;
-        const PhaseRow *c = candRows.count(key) ? candRows[key] : nullptr;
+        keys.insert(k);
+    const auto rowOf = [](const auto &rows, const auto &key) -> const PhaseRow * {
+        auto it = rows.find(key);
+        return it == rows.end() ? nullptr : it->second;
+    };
+    for (const auto &key : keys) {
+        const PhaseRow *b = rowOf(baseRows, key);
+        const PhaseRow *c = rowOf(candRows, key);
         Delta d;
         d.kind = DeltaKind::Phase;
         d.name = key.second;

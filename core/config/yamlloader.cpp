@@ -193,7 +193,7 @@ private:
         f.haveKey = false;
     }
 
-    std::string m_file;
+    FileName m_file; // interned once: every node's mark shares it
     std::vector<Frame> m_stack;
     std::unordered_map<std::string, Node> m_anchors;
     size_t m_values = 0; // values built so far, alias copies included

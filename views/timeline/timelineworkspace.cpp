@@ -650,18 +650,20 @@ void TimelineWorkspace::updateDetails()
 // event, else the first one, and say so.
 std::vector<int> TimelineWorkspace::entriesOfOneRun(const std::vector<int> &entries)
 {
-    const auto runOf = [this](int e) { return m_scene->entries[size_t(e)].report->report().identity.run; };
-    QStringList runs;
+    const auto runOf = [this](int e) -> const std::string & {
+        return m_scene->entries[size_t(e)].report->report().identity.run;
+    };
+    std::vector<std::string> runs; // in screen order
     for (int e : entries)
-        if (!runs.contains(QString::fromStdString(runOf(e))))
-            runs << QString::fromStdString(runOf(e));
+        if (std::find(runs.begin(), runs.end(), runOf(e)) == runs.end())
+            runs.push_back(runOf(e));
     if (runs.size() < 2) {
         m_stats->setScopeNote({});
         return entries;
     }
-    std::string chosen = runs.first().toStdString();
+    std::string chosen = runs.front();
     if (const auto s = m_view->canvas()->selection(); s && s->entry >= 0 && size_t(s->entry) < m_scene->entries.size())
-        if (runs.contains(QString::fromStdString(runOf(s->entry))))
+        if (std::find(runs.begin(), runs.end(), runOf(s->entry)) != runs.end())
             chosen = runOf(s->entry);
     std::vector<int> mine;
     for (int e : entries)
