@@ -24,7 +24,10 @@ function(ps_add_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
   endif()
-  set(env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "UBSAN_OPTIONS=print_stacktrace=1")
+  # A 16 MB quarantine (ASan's default is 256 MB) still catches a use of memory freed during the
+  # last 16 MB of frees, and it spares each test process faulting in fresh pages for every
+  # allocation: on this project's 2-core VMs page faults were 40 % of the suite's CPU time.
+  set(env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:quarantine_size_mb=16" "UBSAN_OPTIONS=print_stacktrace=1")
   if(T_GUI)
     list(APPEND env "QT_QPA_PLATFORM=offscreen")
   endif()

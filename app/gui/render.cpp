@@ -50,8 +50,10 @@ int runRender(const RenderRequest &request)
     workspace.openPaths(request.reports);
     QElapsedTimer timer;
     timer.start();
-    while (workspace.isBusy() && timer.elapsed() < 600000)
+    while (workspace.isBusy() && timer.elapsed() < 600000) {
         QApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+        workspace.flushDeferred();
+    }
     if (workspace.isBusy()) {
         std::fprintf(stderr, "error: loading did not finish within 600 s\n");
         return 1;

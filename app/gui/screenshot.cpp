@@ -51,6 +51,7 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const Sc
     timer.start();
     do {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
+        ws->flushDeferred();
     } while (ws->isBusy() && timer.elapsed() < 120000);
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents(QEventLoop::AllEvents, 20);

@@ -12,6 +12,7 @@
 #include "core/trace/traceloader.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
@@ -24,6 +25,18 @@ using namespace ps::core::trace;
 
 namespace {
 constexpr int64_t kMs = 1'000'000;
+
+// Waits for the pane's background jobs, starting debounced work at once.
+bool settled(StatsPane &pane)
+{
+    QElapsedTimer t;
+    t.start();
+    while (pane.isBusy() && t.elapsed() < 30000) {
+        pane.flushDeferred();
+        QTest::qWait(2);
+    }
+    return !pane.isBusy();
+}
 
 // Ranks 0..3, three steps each; rank 2 is the straggler (15 ms steps instead of 10 ms).
 std::shared_ptr<const TimelineScene> run()
@@ -226,7 +239,7 @@ private slots:
         QAbstractItemModelTester tester(pane.model());
         const auto s = run();
         pane.setInput(s, all(*s), {0, 400 * kMs});
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         QCOMPARE(pane.model()->rowCount(), 2); // step, forward
         QCOMPARE(pane.proxy()->index(0, StatsTableModel::Name).data().toString(), QStringLiteral("step"));
         QCOMPARE(pane.proxy()->index(0, StatsTableModel::Style).data().toString(), QStringLiteral("PushPop"));
@@ -245,7 +258,7 @@ private slots:
                                 "step,12,135000000,11250000.0,10000000.0,10000000,15000000,"
                                 "2261335.1,66.7,PushPop\n"));
         pane.setKind(StatsKind::KernelSum);
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         pane.filterEdit()->clear();
         QCOMPARE(pane.model()->rowCount(), 1);
         QCOMPARE(pane.proxy()->index(0, 0).data().toString(), QStringLiteral("gemm"));
@@ -254,7 +267,7 @@ private slots:
         QVERIFY(pane.visibleCsv().startsWith(
             QStringLiteral("name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct\ngemm,12,")));
         pane.setKind(StatsKind::NvtxSum);
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         QVERIFY(!pane.table()->isColumnHidden(StatsTableModel::Style));
     }
 
@@ -266,7 +279,7 @@ private slots:
         QAbstractItemModelTester tester(pane.model());
         const auto s = styledRun();
         pane.setInput(s, all(*s), {0, 400 * kMs});
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         QCOMPARE(pane.model()->rowCount(), 2);
         auto cell = [&](int row, int col) { return pane.proxy()->index(row, col).data().toString(); };
         pane.table()->sortByColumn(StatsTableModel::Style, Qt::AscendingOrder);
@@ -285,13 +298,13 @@ private slots:
         QVERIFY(csv[2].endsWith(QStringLiteral(",62.5,PushPop")));
         // Selecting the start/end row charts the start/end ranges only.
         pane.table()->selectRow(0);
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         QCOMPARE(pane.chart()->data().name, QStringLiteral("step"));
         QCOMPARE(pane.chart()->data().style, QStringLiteral("StartEnd"));
         QCOMPARE(int(pane.chart()->data().bars.size()), 9);
         QCOMPARE(pane.chart()->data().straggler, 2); // 7 ms ranges
         pane.table()->selectRow(1);
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         QCOMPARE(pane.chart()->data().name, QStringLiteral("train:step"));
         QCOMPARE(pane.chart()->data().totals[0], 30 * kMs);
     }
@@ -319,9 +332,9 @@ private slots:
         StatsPane pane;
         const auto s = run();
         pane.setInput(s, all(*s), {0, 400 * kMs});
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         pane.table()->selectRow(0); // "step"
-        QTRY_VERIFY(!pane.isBusy());
+        QVERIFY(settled(pane));
         QCOMPARE(pane.chart()->data().name, QStringLiteral("step"));
         QCOMPARE(pane.chart()->data().straggler, 2);
         QSignalSpy jump(&pane, &StatsPane::jumpTo);

@@ -49,12 +49,16 @@ QStringList sweep()
     return out;
 }
 
-bool waitIdle(const Workspace &w, int ms = 60000)
+// Waits for the background work to end; debounced work starts at once rather than after its
+// delay, as in headless screenshots.
+bool waitIdle(Workspace &w, int ms = 60000)
 {
     QElapsedTimer t;
     t.start();
-    while (w.isBusy() && t.elapsed() < ms)
-        QTest::qWait(10);
+    while (w.isBusy() && t.elapsed() < ms) {
+        w.flushDeferred();
+        QTest::qWait(2);
+    }
     return !w.isBusy();
 }
 

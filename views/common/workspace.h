@@ -22,6 +22,10 @@ public:
     // True while background work (loading, composing) is running; headless screenshots wait for
     // it to end.
     virtual bool isBusy() const { return false; }
+    // Starts now any work that waits out a debounce or throttle delay (those delays keep typing
+    // and dragging smooth). Headless screenshots and renders call it, as they want the settled
+    // view at once, and so do tests.
+    virtual void flushDeferred() {}
     // Asked before the window closes; a workspace with unsaved edits asks the user and returns
     // false to keep the window open.
     virtual bool confirmClose() { return true; }

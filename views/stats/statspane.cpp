@@ -95,6 +95,14 @@ bool StatsPane::isBusy() const
     return m_rowsJob->isBusy() || m_chartJob->isBusy() || m_debounce->isActive();
 }
 
+void StatsPane::flushDeferred()
+{
+    if (m_debounce->isActive()) {
+        m_debounce->stop();
+        recompute();
+    }
+}
+
 void StatsPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window)
 {
     m_scene = std::move(scene);

@@ -54,6 +54,8 @@ public:
     QString visibleCsv() const;
     // True from a change of input until its results are shown.
     bool isBusy() const;
+    // Recomputes now if a change is waiting out the debounce.
+    void flushDeferred();
 
 signals:
     void jumpTo(int entry, ps::core::trace::EventRef ref);

@@ -280,6 +280,19 @@ bool TimelineWorkspace::isBusy() const
            m_statsDebounce->isActive() || m_realignThrottle->isActive();
 }
 
+void TimelineWorkspace::flushDeferred()
+{
+    if (m_realignThrottle->isActive()) {
+        m_realignThrottle->stop();
+        realign();
+    }
+    if (m_statsDebounce->isActive()) {
+        m_statsDebounce->stop();
+        updateStatsInput();
+    }
+    m_stats->flushDeferred();
+}
+
 bool TimelineWorkspace::jobsRunning() const
 {
     const auto j = jobs();
@@ -454,9 +467,12 @@ void TimelineWorkspace::realign()
     std::vector<ReportPtr> plain;
     for (const auto &r : m_reports)
         plain.push_back(r->reportPtr());
-    m_defaultAlignNote.clear();
-    if (!m_alignChosen && m_align == QLatin1String("utc"))
+    // Reports arrive as they load: the default is chosen again over all of them each time, so
+    // the note stays with the alignment it explains.
+    if (!m_alignChosen && (m_align == QLatin1String("utc") || !m_defaultAlignNote.isEmpty()))
         chooseDefaultAlignment(plain);
+    else
+        m_defaultAlignNote.clear();
     std::string error;
     AlignSpec spec = parseAlignSpec(m_align.toStdString(), error).value_or(AlignSpec{});
     m_alignJob->run([plain, spec](const CancelToken &) { return alignReports(plain, spec); });
@@ -475,8 +491,12 @@ void TimelineWorkspace::chooseDefaultAlignment(const std::vector<ReportPtr> &rep
         }
     }
     constexpr int64_t kDayNs = 86'400'000'000'000;
-    if (!first || *last - *first <= kDayNs)
+    m_defaultAlignNote.clear();
+    m_align = QStringLiteral("utc");
+    if (!first || *last - *first <= kDayNs) {
+        m_toolbar->showAlignment(m_align);
         return;
+    }
     m_align = QStringLiteral("start");
     m_toolbar->showAlignment(m_align);
     m_defaultAlignNote = QStringLiteral("Reports' UTC origins are %1 days apart: aligned by start (choose UTC in "

@@ -57,6 +57,7 @@ public:
     // Report files and folders are loaded and added; a *.psession file replaces the session.
     void openPaths(const QStringList &paths) override;
     bool isBusy() const override;
+    void flushDeferred() override;
 
     // True for the file names ProfStudio reads as reports (nsys SQLite/.nsys-rep, rocpd and
     // Ascend .db, Kineto .json/.json.gz).
