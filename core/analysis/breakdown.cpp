@@ -112,20 +112,13 @@ std::optional<double> GpuBreakdown::overlapPct() const
     return 100.0 * double(commCompOverlapNs) / double(comm);
 }
 
+// Every name is classed, not only the kernels' ones: names are few, and finding which ones
+// kernels use would cost a pass over every kernel event.
 WorkClassTable::WorkClassTable(const EventStore &store)
 {
-    m_kernelClass.resize(store.names().size(), GpuWork::Compute);
-    std::vector<bool> seen(m_kernelClass.size(), false);
-    for (uint32_t k : store.tracksOfKind(TrackKind::Kernel)) {
-        const Track &t = store.track(k);
-        for (size_t i = 0; i < t.size(); ++i) {
-            const trace::NameId n = t.name(i);
-            if (n < seen.size() && !seen[n]) {
-                seen[n] = true;
-                m_kernelClass[n] = classifyGpuWork(TrackKind::Kernel, store.name(n));
-            }
-        }
-    }
+    m_kernelClass.reserve(store.names().size());
+    for (trace::NameId n = 0; n < store.names().size(); ++n)
+        m_kernelClass.push_back(classifyGpuWork(TrackKind::Kernel, store.name(n)));
 }
 
 GpuWork WorkClassTable::of(const Track &track, size_t index) const
