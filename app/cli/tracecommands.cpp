@@ -69,6 +69,16 @@ void writeInfoJson(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         for (const auto &k : countKeys())
             w.key(k.key).value(uint64_t(eventCount(*rep, k)));
         w.endObject();
+        w.key("memory").beginArray();
+        for (const tr::MemorySeries &m : rep->meta.memory) {
+            const size_t peak = m.peakIndex();
+            w.beginObject().key("device").value(uint64_t(m.device)).key("source").value(m.source);
+            w.key("samples").value(uint64_t(m.timeNs.size()));
+            w.key("peak_bytes").value(m.empty() ? 0 : m.bytes[peak]);
+            w.key("peak_ns").value(m.empty() ? std::nullopt : std::optional<int64_t>(m.timeNs[peak]));
+            w.endObject();
+        }
+        w.endArray();
         w.key("warnings").beginArray();
         for (const auto &wn : rep->meta.warnings)
             w.value(wn);
@@ -98,6 +108,9 @@ void printInfo(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         for (const auto &k : countKeys())
             out << " " << k.key << "=" << eventCount(*rep, k);
         out << "\n";
+        for (const tr::MemorySeries &m : rep->meta.memory)
+            out << "  memory device " << m.device << " " << m.source << ": peak " << m.peakBytes() << " B at "
+                << (m.empty() ? 0 : m.timeNs[m.peakIndex()]) << " ns (" << m.timeNs.size() << " samples)\n";
         for (const auto &wn : rep->meta.warnings)
             out << "  warning: " << wn << "\n";
     }
@@ -202,7 +215,7 @@ int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
 {
     CommandSpec spec{"profstudio-cli trace info [options] REPORT...",
                      "Per report: format, exporter version, host, pid, rank and step where known, UTC start, "
-                     "duration and event counts per kind.",
+                     "duration, event counts per kind and the peak of each device-memory series.",
                      traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace info --format json runs/exp1/"};
     spec.options.push_back({"format", "text|json", "output format (default text)"});

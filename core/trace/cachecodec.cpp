@@ -9,8 +9,9 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 5; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
-                                 // 5: readers other than nsys give categories, not domains
+constexpr uint64_t kVersion = 6; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+                                 // 5: readers other than nsys give categories, not domains,
+                                 // 6: device memory series
 constexpr size_t kHeaderSize = 64;
 
 struct Header
@@ -169,6 +170,13 @@ std::string encodeCache(const Report &report, const CacheKey &key)
         o.str(ps.file);
         o.str(ps.content);
     }
+    o.u64(m.memory.size());
+    for (const MemorySeries &ms : m.memory) {
+        o.u64(ms.device);
+        o.str(ms.source);
+        o.array(std::span<const int64_t>(ms.timeNs));
+        o.array(std::span<const int64_t>(ms.bytes));
+    }
 
     const EventStore &s = *report.store;
     o.array(s.names().offsets());
@@ -296,6 +304,21 @@ void readMetaLists(In &in, ReportMeta &m)
         ps.file = in.str();
         ps.content = in.str();
         m.processStreams.push_back(std::move(ps));
+    }
+    const uint64_t memory = in.u64();
+    for (uint64_t i = 0; in.ok && i < memory && i < 65536; ++i) {
+        MemorySeries ms;
+        ms.device = uint32_t(in.u64());
+        ms.source = in.str();
+        const auto times = in.array<int64_t>();
+        const auto bytes = in.array<int64_t>();
+        if (times.size() != bytes.size()) {
+            in.ok = false;
+            return;
+        }
+        ms.timeNs.assign(times.begin(), times.end());
+        ms.bytes.assign(bytes.begin(), bytes.end());
+        m.memory.push_back(std::move(ms));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "core/trace/nsysreader.h"
 
 #include "core/trace/nsys/nsysjobs.h"
+#include "core/trace/nsys/nsysmemory.h"
 #include "core/trace/nsys/nsysmerge.h"
 #include "core/trace/nsys/nsysmetadata.h"
 #include "core/trace/nsys/nsystimebase.h"
@@ -60,6 +61,7 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
     if (std::string err = readJobs(db, path, plan, strings, ctx, chunks); !err.empty())
         return err;
 
+    readGpuMemory(db, tables, meta);
     closeOpenRanges(db, chunks);
     applyTimeBase(clock, chunks, meta);
     mergeChunks(plan.jobs, chunks, names, b, meta);

@@ -4,6 +4,7 @@
 // shared between threads and views through std::shared_ptr<const Report>.
 
 #include "core/trace/eventstore.h"
+#include "core/trace/memoryseries.h"
 
 #include <array>
 #include <cstdint>
@@ -54,6 +55,8 @@ struct ReportMeta
     // ascend_pytorch_profiler_<rank>.db / RANK_DEVICE_MAP); absent for nsys.
     std::optional<int> rank;
     std::vector<ProcessStreamInfo> processStreams;
+    // Device memory over time, per device and source, in the events' clock (memoryseries.h).
+    std::vector<MemorySeries> memory;
 };
 
 // Who the report is in the run; every field optional. Derived from the path (identity.h) and

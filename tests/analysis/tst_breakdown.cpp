@@ -2,6 +2,7 @@
 // the nsys, rocpd and Ascend samples against unions computed in SQL over the same files.
 
 #include "core/analysis/breakdown.h"
+#include "core/analysis/devicebusy.h"
 #include "core/analysis/idletime.h"
 #include "core/analysis/steps.h"
 #include "core/trace/storebuilder.h"
@@ -64,6 +65,23 @@ class TstBreakdown : public QObject
     Q_OBJECT
 
 private slots:
+    // The utilization lane's input: per device the union of all GPU work, and busy time per bin.
+    void deviceBusyPerBin()
+    {
+        const EventStore s = fixture();
+        const std::vector<DeviceBusy> busy = deviceBusy(s);
+        QCOMPARE(busy.size(), size_t(2));
+        QCOMPARE(busy[0].device(), 0u);
+        QCOMPARE(busy[0].intervals().size(), size_t(2)); // [0, 260) and [300, 400)
+        QCOMPARE(busy[0].totalBusy(), int64_t(360));
+        QCOMPARE(busy[0].busyIn(250, 310), int64_t(20));
+        QCOMPARE(busy[0].busyIn(260, 300), int64_t(0));
+        QCOMPARE(busy[0].busyIn(-100, 5000), int64_t(360));
+        QCOMPARE(busy[0].busyIn(120, 121), int64_t(1));
+        QCOMPARE(busy[1].device(), 1u);
+        QCOMPARE(busy[1].busyIn(1005, 2000), int64_t(5));
+    }
+
     void wholeReportByHand()
     {
         const EventStore s = fixture();

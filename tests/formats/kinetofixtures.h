@@ -30,3 +30,20 @@ inline const char *const kGoodFixture =
 inline const char *const kNoEventsFixture = R"({"a": 1})";
 
 inline const char *const kBadEventFixture = R"({"traceEvents": [{"ph": "X", "ts": 1,, }]})";
+
+// PyTorch's profile_memory=True samples: "[memory]" instants whose args give the caching
+// allocator's state (Device Type 0 = CPU, 1 = CUDA). Two CUDA devices and a CPU sample; two
+// samples of device 0 at one time (the later row wins).
+inline const char *const kMemoryFixture = R"({"traceEvents": [
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 8, "ts": 100,
+  "args": {"Total Reserved": 2097152, "Total Allocated": 1024, "Bytes": 1024, "Addr": 139, "Device Id": 0, "Device Type": 1}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 8, "ts": 105,
+  "args": {"Total Reserved": 0, "Total Allocated": 64, "Bytes": 64, "Addr": 1, "Device Id": -1, "Device Type": 0}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 8, "ts": 110,
+  "args": {"Total Reserved": 2097152, "Total Allocated": 5120, "Bytes": 4096, "Addr": 140, "Device Id": 0, "Device Type": 1}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 8, "ts": 110,
+  "args": {"Total Reserved": 2097152, "Total Allocated": 4096, "Bytes": -1024, "Addr": 139, "Device Id": 0, "Device Type": 1}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 8, "ts": 120,
+  "args": {"Total Reserved": 2097152, "Total Allocated": 512, "Bytes": 512, "Addr": 141, "Device Id": 1, "Device Type": 1}},
+ {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 101, "dur": 5, "args": {"device": 0, "stream": 7}}
+]})";

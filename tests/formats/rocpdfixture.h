@@ -60,6 +60,15 @@ INSERT INTO rocpd_memory_copy_u1(id, nid, pid, tid, start, end, name_id, src_age
   (2, 1, 1, 1, 2000, 2100, 10, 2, 3, 8192, 5, 0, 8);
 INSERT INTO rocpd_track_u1 VALUES (1, 'g1', 1, 1, 1, 9);
 INSERT INTO rocpd_sample_u1(id, track_id, timestamp, event_id) VALUES (1, 1, 1500, 3);
+CREATE TABLE rocpd_memory_allocate_u1(id INTEGER PRIMARY KEY, guid TEXT DEFAULT 'g1', nid INT, pid INT, tid INT,
+  agent_id INT, type TEXT, level TEXT, start INT, end INT, address INT, size INT, queue_id INT, stream_id INT,
+  event_id INT);
+-- GPU 0: 4096 + 8192 allocated, the first freed (with size 0, as rocprofiler-sdk records frees);
+-- a VIRTUAL reservation and a CPU allocation that are not device memory; GPU 1: 100 bytes.
+INSERT INTO rocpd_memory_allocate_u1(id, nid, pid, tid, agent_id, type, level, start, end, address, size) VALUES
+  (1, 1, 1, 1, 2, 'ALLOC', 'REAL', 1000, 1001, 256, 4096), (2, 1, 1, 1, 2, 'ALLOC', 'REAL', 1100, 1101, 512, 8192),
+  (3, 1, 1, 1, 2, 'ALLOC', 'VIRTUAL', 1150, 1151, 4096, 1073741824), (4, 1, 1, 1, 1, 'ALLOC', 'REAL', 1160, 1161, 8, 64),
+  (5, 1, 1, 1, 2, 'FREE', 'REAL', 1200, 1201, 256, 0), (6, 1, 1, 1, 3, 'ALLOC', 'REAL', 1300, 1301, 1024, 100);
 )SQL";
 
 inline const char *const kV4 = R"SQL(
@@ -90,6 +99,14 @@ INSERT INTO rocpd_kernel_dispatch_u1(id, track_id, kernel_id, dispatch_id, start
 INSERT INTO rocpd_memory_copy_u1(id, track_id, start_id, end_id, name_id, src_agent_id, dst_agent_id, size, event_id)
   VALUES (1, 3, 11, 12, 6, 1, 2, 4096, 6), (2, 3, 13, 14, 10, 2, 3, 8192, 8);
 INSERT INTO rocpd_sample_u1(id, track_id, name_id, timestamp_id, event_id) VALUES (1, 1, 9, 15, 3);
+CREATE TABLE rocpd_memory_allocate_u1(id INTEGER PRIMARY KEY, guid TEXT DEFAULT 'g1', track_id INT, agent_id INT,
+  type TEXT, level TEXT, start_id INT, end_id INT, address INT, size INT, event_id INT);
+INSERT INTO rocpd_timestamp_u1(id, value, track_id) VALUES (16, 1000, 1), (17, 1100, 1), (18, 1150, 1), (19, 1160, 1),
+  (20, 1200, 1), (21, 1300, 1);
+INSERT INTO rocpd_memory_allocate_u1(id, track_id, agent_id, type, level, start_id, end_id, address, size) VALUES
+  (1, 1, 2, 'ALLOC', 'REAL', 16, 16, 256, 4096), (2, 1, 2, 'ALLOC', 'REAL', 17, 17, 512, 8192),
+  (3, 1, 2, 'ALLOC', 'VIRTUAL', 18, 18, 4096, 1073741824), (4, 1, 1, 'ALLOC', 'REAL', 19, 19, 8, 64),
+  (5, 1, 2, 'FREE', 'REAL', 20, 20, 256, 0), (6, 1, 3, 'ALLOC', 'REAL', 21, 21, 1024, 100);
 )SQL";
 
 // Writes the fixture; returns "" or the SQLite error.
@@ -99,8 +116,9 @@ inline std::string write(const std::string &path, bool v4)
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK)
         return "open failed";
     std::string sql = std::string(kCommon) + (v4 ? kV4 : kV3);
-    for (const char *t : {"metadata", "string", "info_node", "info_process", "info_thread", "info_agent",
-                          "info_kernel_symbol", "event", "region", "kernel_dispatch", "memory_copy", "track", "sample"})
+    for (const char *t :
+         {"metadata", "string", "info_node", "info_process", "info_thread", "info_agent", "info_kernel_symbol", "event",
+          "region", "kernel_dispatch", "memory_copy", "track", "sample", "memory_allocate"})
         sql += std::string("CREATE VIEW rocpd_") + t + " AS SELECT * FROM rocpd_" + t + "_u1;\n";
     if (v4)
         sql += "CREATE VIEW rocpd_timestamp AS SELECT * FROM rocpd_timestamp_u1;\n";

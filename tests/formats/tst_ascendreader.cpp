@@ -9,6 +9,8 @@
 #include "storefind.h"
 #include "tests/support/sqlref.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -157,6 +159,48 @@ private slots:
                      db.value("SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'").toString());
             QCOMPARE(QString::fromStdString(r.meta.host), db.value("SELECT hostName FROM HOST_INFO").toString());
         }
+    }
+
+    // Device memory, each series checked against plain SQL: the allocator's total per component
+    // and the sampled HBM use per kind, their peaks, times and sample counts.
+    void memorySeriesMatchSql()
+    {
+        int checked = 0;
+        for (const QString &f : QDir(ascendDir()).entryList({"*.db"}, QDir::Files, QDir::Name)) {
+            const QString path = ascendDir() + "/" + f;
+            ps::test::SqlRef db(path);
+            if (!db.hasTable("MEMORY_RECORD") || !db.hasTable("NPU_MEM"))
+                continue;
+            const Read r = readAscend(path);
+            QVERIFY2(r.error.empty(), r.error.c_str());
+            const struct
+            {
+                const char *table, *label, *time, *value, *prefix;
+            } sources[] = {{"MEMORY_RECORD", "component", "timestamp", "totalAllocated", "allocated"},
+                           {"NPU_MEM", "type", "timestampNs", "hbm", "HBM"}};
+            for (const auto &src : sources) {
+                const auto labels = db.rows(std::string("SELECT DISTINCT S.value, M.deviceId FROM ") + src.table +
+                                            " M JOIN STRING_IDS S ON S.id = M." + src.label);
+                QVERIFY(!labels.empty());
+                for (const QVariantList &l : labels) {
+                    const std::string name = std::string(src.prefix) + " (" + l[0].toString().toStdString() + ")";
+                    const auto it =
+                        std::find_if(r.meta.memory.begin(), r.meta.memory.end(), [&](const MemorySeries &m) {
+                            return m.source == name && m.device == uint32_t(l[1].toLongLong());
+                        });
+                    QVERIFY2(it != r.meta.memory.end(), name.c_str());
+                    const std::string where = std::string(" FROM ") + src.table + " M JOIN STRING_IDS S ON S.id = M." +
+                                              src.label + " WHERE S.value = '" + l[0].toString().toStdString() +
+                                              "' AND M.deviceId = " + l[1].toString().toStdString();
+                    QCOMPARE(it->peakBytes(), db.integer(std::string("SELECT max(M.") + src.value + ")" + where));
+                    QCOMPARE(int64_t(it->timeNs.size()),
+                             db.integer(std::string("SELECT count(DISTINCT M.") + src.time + ")" + where));
+                    QCOMPARE(it->timeNs.front(), db.integer(std::string("SELECT min(M.") + src.time + ")" + where));
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY2(checked >= 4, "the Ascend samples record MEMORY_RECORD and NPU_MEM");
     }
 
     void analysisDb()

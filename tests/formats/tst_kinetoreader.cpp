@@ -204,6 +204,24 @@ private slots:
     }
 
     // Float µs since the epoch with a ns fraction (torch 2024-04): no ns is lost.
+    void memorySamplesBecomeSeries()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("rank_0.memory.json");
+        writeFile(path, kMemoryFixture);
+        const Loaded l = readKineto(path);
+        QVERIFY2(l.error.empty(), l.error.c_str());
+        QCOMPARE(l.meta.memory.size(), size_t(2)); // devices 0 and 1; the CPU sample is not device memory
+        const MemorySeries &d0 = l.meta.memory[0];
+        QCOMPARE(d0.device, uint32_t(0));
+        QCOMPARE(d0.timeNs, (std::vector<int64_t>{100'000, 110'000}));
+        QCOMPARE(d0.bytes, (std::vector<int64_t>{1024, 4096}));
+        QCOMPARE(d0.peakBytes(), int64_t(4096));
+        QCOMPARE(l.meta.memory[1].device, uint32_t(1));
+        QCOMPARE(l.meta.memory[1].bytes, std::vector<int64_t>{512});
+        QCOMPARE(l.store->count(TrackKind::NvtxMark), size_t(5)); // the marks stay on the CPU thread
+    }
+
     void nsResolution()
     {
         QTemporaryDir dir;

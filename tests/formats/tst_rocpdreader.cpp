@@ -158,6 +158,16 @@ private slots:
         QCOMPARE(s.name(s.threadName(4242, 4243)), std::string_view("worker"));
         QCOMPARE(QString::fromStdString(r->meta.schemaVersion), QString(v4 ? "4.0.0" : "3"));
         QCOMPARE(r->meta.gpus.size(), size_t(2));
+
+        // Device memory: REAL allocations of GPU agents, a free subtracting its address's size.
+        QCOMPARE(r->meta.memory.size(), size_t(2));
+        const MemorySeries &gpu0 = r->meta.memory[0];
+        QCOMPARE(gpu0.device, uint32_t(0));
+        QCOMPARE(gpu0.timeNs, (std::vector<int64_t>{1000, 1100, 1200}));
+        QCOMPARE(gpu0.bytes, (std::vector<int64_t>{4096, 12288, 8192}));
+        QCOMPARE(gpu0.peakBytes(), int64_t(12288));
+        QCOMPARE(r->meta.memory[1].device, uint32_t(1));
+        QCOMPARE(r->meta.memory[1].bytes, std::vector<int64_t>{100});
     }
 
     void notRocpd()

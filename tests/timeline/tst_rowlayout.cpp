@@ -25,6 +25,12 @@ std::vector<PreparedReportPtr> reports()
             rank);
         auto m = std::const_pointer_cast<Report>(r);
         m->identity.step = step;
+        if (rank == 0) { // a memory series: its lane comes after the utilization lane
+            MemorySeriesBuilder mem(0, "CUDA device memory");
+            for (auto [t, bytes] : {std::pair<int64_t, int64_t>{0, 1024}, {10, 3 << 20}, {40, 2048}})
+                mem.add(t, bytes);
+            m->meta.memory.push_back(std::move(mem).build());
+        }
         return PreparedReport::prepare(r);
     };
     return {withEmptyTrack(0, 1), withEmptyTrack(1, 1), withEmptyTrack(1, 2)};
@@ -34,8 +40,14 @@ QStringList describe(const RowLayout &l)
 {
     QStringList out;
     for (const Row &r : l.rows()) {
-        const char *k = r.kind == RowKind::Group ? "G" : r.kind == RowKind::Report ? "R" : "T";
-        out << QStringLiteral("%1%2 %3 y%4 h%5").arg(k).arg(r.depth).arg(r.label).arg(r.y).arg(r.height);
+        const char *kinds[] = {"G", "R", "T", "U", "M"};
+        out << QStringLiteral("%1%2 %3 y%4 h%5")
+                       .arg(kinds[int(r.kind)])
+                       .arg(r.depth)
+                       .arg(r.label)
+                       .arg(r.y)
+                       .arg(r.height) +
+                   (r.detail.isEmpty() ? QString() : " (" + r.detail + ")");
     }
     return out;
 }
@@ -53,18 +65,22 @@ private slots:
             "G0 run y0 h20",
             "G1 ActorGroup y20 h20",
             "R2 ActorGroup r0 y40 h20",
-            "T3 NVTX · thread [1] y60 h32", // two levels
-            "T3 Kernels · GPU 0 · stream 7 y92 h16",
-            "G2 ActorGroup rank 1 y108 h20", // two capture ranges: a rank header
-            "R3 ActorGroup r1 y128 h20",
-            "T4 NVTX · thread [1] y148 h32",
-            "T4 Kernels · GPU 0 · stream 7 y180 h16",
-            "R3 ActorGroup r1 y196 h20",
+            "U3 GPU util · GPU 0 y60 h20", // counter lanes first
+            "M3 Memory · GPU 0 · CUDA device memory y80 h28 (peak 3.0 MiB)",
+            "T3 NVTX · thread [1] y108 h32", // two levels
+            "T3 Kernels · GPU 0 · stream 7 y140 h16",
+            "G2 ActorGroup rank 1 y156 h20", // two capture ranges: a rank header
+            "R3 ActorGroup r1 y176 h20",
+            "U4 GPU util · GPU 0 y196 h20",
             "T4 NVTX · thread [1] y216 h32",
             "T4 Kernels · GPU 0 · stream 7 y248 h16",
+            "R3 ActorGroup r1 y264 h20",
+            "U4 GPU util · GPU 0 y284 h20",
+            "T4 NVTX · thread [1] y304 h32",
+            "T4 Kernels · GPU 0 · stream 7 y336 h16",
         };
         QCOMPARE(describe(l), expected);
-        QCOMPARE(l.totalHeight(), 264);
+        QCOMPARE(l.totalHeight(), 352);
     }
 
     void collapsingHidesWhatIsBelow_data()
@@ -72,11 +88,11 @@ private slots:
         QTest::addColumn<QStringList>("collapsed");
         QTest::addColumn<int>("rows");
         QTest::addColumn<int>("height");
-        QTest::newRow("nothing") << QStringList{} << 12 << 264;
+        QTest::newRow("nothing") << QStringList{} << 16 << 352;
         QTest::newRow("run") << QStringList{"group:run"} << 1 << 20;
         QTest::newRow("worker group") << QStringList{"group:run/ActorGroup"} << 2 << 40;
-        QTest::newRow("rank 1") << QStringList{"group:run/ActorGroup/ActorGroup rank 1"} << 6 << 128;
-        QTest::newRow("one report") << QStringList{"report:/runs/run/r0_s1.sqlite"} << 10 << 216;
+        QTest::newRow("rank 1") << QStringList{"group:run/ActorGroup/ActorGroup rank 1"} << 8 << 176;
+        QTest::newRow("one report") << QStringList{"report:/runs/run/r0_s1.sqlite"} << 12 << 256;
     }
     void collapsingHidesWhatIsBelow()
     {
@@ -98,11 +114,13 @@ private slots:
         QTest::addColumn<int>("row");
         QTest::addColumn<int>("lane");
         QTest::newRow("top") << 0 << 0 << 0;
-        QTest::newRow("nvtx level 0") << 60 << 3 << 0;
-        QTest::newRow("nvtx level 1") << 80 << 3 << 1;
-        QTest::newRow("last px of nvtx") << 91 << 3 << 1;
-        QTest::newRow("kernel row") << 92 << 4 << 0;
-        QTest::newRow("below") << 264 << -1 << 0;
+        QTest::newRow("utilization lane") << 60 << 3 << 0;
+        QTest::newRow("memory lane") << 107 << 4 << 0;
+        QTest::newRow("nvtx level 0") << 108 << 5 << 0;
+        QTest::newRow("nvtx level 1") << 128 << 5 << 1;
+        QTest::newRow("last px of nvtx") << 139 << 5 << 1;
+        QTest::newRow("kernel row") << 140 << 6 << 0;
+        QTest::newRow("below") << 352 << -1 << 0;
         QTest::newRow("above") << -1 << -1 << 0;
     }
     void lookups()
@@ -123,10 +141,10 @@ private slots:
         const RowLayout l(scene, {});
         QCOMPARE(l.rowsIn(0, 60), (std::pair<int, int>{0, 3}));
         QCOMPARE(l.rowsIn(61, 100), (std::pair<int, int>{3, 5}));
-        QCOMPARE(l.rowsIn(300, 400), (std::pair<int, int>{12, 12}));
+        QCOMPARE(l.rowsIn(360, 400), (std::pair<int, int>{16, 16}));
         QCOMPARE(l.rowOf(2, 2), -1); // the memcpy track is empty, hence hidden
         QCOMPARE(l.rowOf(2, 1) >= 0, true);
-        QCOMPARE(l.reportRowOf(1), 6);
+        QCOMPARE(l.reportRowOf(1), 8);
     }
 
     void emptyScene()

@@ -9,6 +9,8 @@
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineview.h"
 
+#include <algorithm>
+
 #include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -126,26 +128,26 @@ private slots:
     {
         Fixture f;
         QSignalSpy sel(&f.canvas, &TimelineCanvas::selectionChanged);
-        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {560, 68}); // step 0, lane 0 of rank 0
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {560, 88}); // step 0, lane 0 of rank 0
         QVERIFY(f.canvas.selection());
         QCOMPARE(*f.canvas.selection(), (TimelineSelection{0, {0, 0}}));
-        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {400, 84}); // forward 0, lane 1
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {400, 104}); // forward 0, lane 1
         QCOMPARE(*f.canvas.selection(), (TimelineSelection{0, {0, 1}}));
-        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {370, 116}); // gemm 0 on the kernel row
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {370, 136}); // gemm 0 on the kernel row
         QCOMPARE(f.canvas.selection()->ref.track, 2u);
         QSignalSpy esc(&f.canvas, &TimelineCanvas::escapePressed);
         QTest::keyClick(&f.canvas, Qt::Key_Escape);
         QVERIFY(!f.canvas.selection());
         QCOMPARE(esc.count(), 1);
         QCOMPARE(sel.count(), 4);
-        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {1200, 116}); // empty part of the row
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {1200, 136}); // empty part of the row
         QVERIFY(!f.canvas.selection());
     }
 
     void doubleClickZoomsToTheEventAndFFits()
     {
         Fixture f;
-        QTest::mouseDClick(&f.canvas, Qt::LeftButton, {}, {560, 68});
+        QTest::mouseDClick(&f.canvas, Qt::LeftButton, {}, {560, 88});
         QCOMPARE(f.canvas.window(), (TimeWindow{kMs / 2, 11 * kMs + kMs / 2})); // 5 % air
         f.canvas.setWindow({0, 100 * kMs});
         QTest::keyClick(&f.canvas, Qt::Key_F); // fit the selection
@@ -174,13 +176,13 @@ private slots:
     void tooltipDescribesTheEvent()
     {
         Fixture f;
-        const QString tip = f.canvas.toolTipAt({370, 116});
+        const QString tip = f.canvas.toolTipAt({370, 136});
         for (const char *part :
              {"gemm", "Kernel", "2.50 ms", "ActorGroup r0", "GPU 0 · stream 7", "launched by cudaLaunchKernel"})
             QVERIFY2(tip.contains(QString::fromUtf8(part)), qPrintable(tip));
-        QVERIFY(f.canvas.toolTipAt({1200, 116}).isEmpty());
+        QVERIFY(f.canvas.toolTipAt({1200, 136}).isEmpty());
         // Through the real tooltip event.
-        QHelpEvent he(QEvent::ToolTip, QPoint(560, 68), f.canvas.mapToGlobal(QPoint(560, 68)));
+        QHelpEvent he(QEvent::ToolTip, QPoint(560, 88), f.canvas.mapToGlobal(QPoint(560, 88)));
         QCoreApplication::sendEvent(&f.canvas, &he);
         QTRY_VERIFY(QToolTip::isVisible());
         QVERIFY(QToolTip::text().startsWith("step\n"));
@@ -215,14 +217,58 @@ private slots:
     {
         Fixture f;
         const QImage img = f.canvas.grab().toImage();
-        QCOMPARE(img.pixel(560, 68), colorForName("step").rgb());
-        QCOMPARE(img.pixel(400, 84), colorForName("forward").rgb());
-        QCOMPARE(img.pixel(300, 68), qRgb(0xf7, 0xf8, 0xfa)); // before the step: the lane background
+        QCOMPARE(img.pixel(560, 88), colorForName("step").rgb());
+        QCOMPARE(img.pixel(400, 104), colorForName("forward").rgb());
+        QCOMPARE(img.pixel(300, 88), qRgb(0xff, 0xff, 0xff)); // before the step: the lane background
         QVERIFY(f.canvas.lastMarkCount() > 0);
+        // The utilization lane above: a full bar while gemm 0 runs (1.01-3.51 ms: x 310-435 at
+        // 20 µs per pixel), nothing before it.
+        const Row &util = f.canvas.layout().rows()[3];
+        QCOMPARE(int(util.kind), int(RowKind::Utilization));
+        QCOMPARE(util.label, QStringLiteral("GPU util · GPU 0"));
+        QCOMPARE(img.pixel(370, util.y + 2), qRgb(0x43, 0xa0, 0x47));
+        QCOMPARE(img.pixel(370, util.bottom() - 3), qRgb(0x43, 0xa0, 0x47));
+        QCOMPARE(img.pixel(300, util.bottom() - 3) == qRgb(0x43, 0xa0, 0x47), false);
         // Selection draws a black outline around the event.
-        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {560, 68});
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {560, 88});
         const QImage sel = f.canvas.grab().toImage();
-        QCOMPARE(sel.pixel(309, 68), QColor(Qt::black).rgb());
+        QCOMPARE(sel.pixel(309, 88), QColor(Qt::black).rgb());
+    }
+
+    // A memory lane: the value in force per pixel column as a bar scaled to the peak, the peak
+    // marked in red and named in the label column; nothing after the report ends.
+    void memoryLaneDrawsTheSeriesAndItsPeak()
+    {
+        auto rep = ps::test::makeReport("/mem.sqlite", [](StoreBuilder &b) {
+            b.add(b.track({TrackKind::Kernel, 1, 7, 0}), 0, 10 * kMs, b.intern("k"));
+        });
+        MemorySeriesBuilder mem(0, "CUDA device memory");
+        mem.add(0, 1 << 20);
+        mem.add(5 * kMs, 4 << 20);
+        mem.add(6 * kMs, 2 << 20);
+        std::const_pointer_cast<Report>(rep)->meta.memory.push_back(std::move(mem).build());
+        TimelineCanvas c;
+        c.resize(1260, 300);
+        c.setScene(std::make_shared<TimelineScene>(buildScene({PreparedReport::prepare(rep)}, {})));
+        c.setWindow({0, 20 * kMs}); // clamped to the report's extent
+        c.show();
+        const TimeWindow w = c.window();
+        const auto xAt = [&](int64_t t) { return 260 + int((t - w.start) * 1000 / w.duration()); };
+        const auto &rows = c.layout().rows();
+        const auto it = std::find_if(rows.begin(), rows.end(), [](const Row &r) { return r.kind == RowKind::Memory; });
+        QVERIFY(it != rows.end());
+        QCOMPARE(it->detail, QStringLiteral("peak 4.0 MiB"));
+        const QImage img = c.grab().toImage();
+        const QRgb memory = qRgb(0x5c, 0x6b, 0xc0), peak = qRgb(0xe5, 0x39, 0x35);
+        const int top = it->y + 3, bottom = it->bottom() - 3;
+        QCOMPARE(img.pixel(xAt(2 * kMs), bottom), memory); // 1 MiB: a quarter bar
+        QVERIFY(img.pixel(xAt(2 * kMs), top) != memory);
+        QCOMPARE(img.pixel(xAt(5 * kMs), top), peak);             // the peak marker
+        QCOMPARE(img.pixel(xAt(5 * kMs + kMs / 2), top), memory); // 4 MiB: a full bar
+        QCOMPARE(img.pixel(xAt(8 * kMs), bottom), memory);        // 2 MiB
+        QVERIFY(img.pixel(xAt(8 * kMs), top) != memory);
+        if (xAt(10 * kMs) + 3 < 1260) // after the report's end: no bar
+            QVERIFY(img.pixel(xAt(10 * kMs) + 3, bottom) != memory);
     }
 
     void clickOnAHeaderCollapsesIt()
@@ -231,7 +277,7 @@ private slots:
         const int rows = int(f.canvas.layout().rows().size());
         QSignalSpy spy(&f.canvas, &TimelineCanvas::collapsedChanged);
         QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {50, 45}); // rank 0 report header
-        QCOMPARE(int(f.canvas.layout().rows().size()), rows - 3);
+        QCOMPARE(int(f.canvas.layout().rows().size()), rows - 4);   // utilization, NVTX, API, kernels
         QCOMPARE(spy.count(), 1);
         QVERIFY(f.canvas.collapsed().contains("report:/runs/run/rlinf_profile_ActorGroup_0_100.sqlite"));
         QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {50, 45});

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -30,6 +31,37 @@ class TestNsysReader : public QObject
     }
 
 private slots:
+    // Device memory from CUDA_GPU_MEMORY_USAGE_EVENTS against SQL's running sum (a window
+    // function): final value, peak and sample count per device, in the events' clock.
+    void gpuMemoryMatchesSql()
+    {
+        int checked = 0;
+        for (const QString &path : ps::test::nsysFiles()) {
+            ps::test::SqlRef db(path.toStdString());
+            const std::string kinds = " FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memKind IN (2, 3, 5)";
+            if (!db.hasTable("CUDA_GPU_MEMORY_USAGE_EVENTS") || db.integer("SELECT count(*)" + kinds) <= 0)
+                continue;
+            const ReportPtr r = load(path);
+            QVERIFY(r);
+            for (const QVariantList &d : db.rows("SELECT DISTINCT deviceId" + kinds)) {
+                const std::string dev = " AND deviceId = " + d[0].toString().toStdString();
+                const auto it = std::find_if(r->meta.memory.begin(), r->meta.memory.end(),
+                                             [&](const MemorySeries &m) { return m.device == d[0].toUInt(); });
+                QVERIFY(it != r->meta.memory.end());
+                const std::string signedBytes = "CASE memoryOperationType WHEN 0 THEN bytes ELSE -bytes END";
+                QCOMPARE(it->bytes.back(), db.integer("SELECT sum(" + signedBytes + ")" + kinds + dev));
+                QCOMPARE(it->peakBytes(), db.integer("SELECT max(s) FROM (SELECT sum(" + signedBytes +
+                                                     ") OVER (ORDER BY start, rowid) s" + kinds + dev + ")"));
+                QCOMPARE(int64_t(it->timeNs.size()), db.integer("SELECT count(DISTINCT start)" + kinds + dev));
+                // The events' clock: the series lies within the capture.
+                QVERIFY(it->timeNs.front() >= r->store->firstStart() - 1'000'000'000);
+                QVERIFY(it->timeNs.back() <= r->store->lastEnd() + 1'000'000'000);
+                ++checked;
+            }
+        }
+        QVERIFY2(checked > 0, "an nsys sample records device memory");
+    }
+
     void everyExport_data()
     {
         QTest::addColumn<QString>("path");

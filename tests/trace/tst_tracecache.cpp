@@ -160,6 +160,13 @@ private slots:
         QCOMPARE(cached->meta.processStreams.size(), fresh->meta.processStreams.size());
         for (size_t i = 0; i < fresh->meta.processStreams.size(); ++i)
             QCOMPARE(cached->meta.processStreams[i].content, fresh->meta.processStreams[i].content);
+        QCOMPARE(cached->meta.memory.size(), fresh->meta.memory.size());
+        for (size_t i = 0; i < fresh->meta.memory.size(); ++i) {
+            QCOMPARE(cached->meta.memory[i].device, fresh->meta.memory[i].device);
+            QCOMPARE(cached->meta.memory[i].source, fresh->meta.memory[i].source);
+            QCOMPARE(cached->meta.memory[i].timeNs, fresh->meta.memory[i].timeNs);
+            QCOMPARE(cached->meta.memory[i].bytes, fresh->meta.memory[i].bytes);
+        }
         QCOMPARE(cached->identity.pid, fresh->identity.pid);
         QCOMPARE(cached->identity.run, fresh->identity.run);
     }

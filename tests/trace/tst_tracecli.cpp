@@ -73,6 +73,22 @@ private slots:
                     QCOMPARE(o["utc_start_ns"].toInteger(), *utc);
                 else
                     QVERIFY(o["utc_start_ns"].isNull());
+                // Device memory: one series per device that allocated device-resident memory,
+                // its peak the highest running sum SQL finds.
+                const QJsonArray memory = o["memory"].toArray();
+                QVERIFY(o["memory"].isArray());
+                if (db.hasTable("CUDA_GPU_MEMORY_USAGE_EVENTS")) {
+                    const std::string where = " FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memKind IN (2, 3, 5)";
+                    QCOMPARE(memory.size(), db.integer("SELECT count(DISTINCT deviceId)" + where));
+                    for (const QJsonValue &m : memory)
+                        QCOMPARE(m.toObject()["peak_bytes"].toInteger(),
+                                 db.integer("SELECT max(s) FROM (SELECT sum(CASE memoryOperationType WHEN 0 THEN bytes "
+                                            "ELSE -bytes END) OVER (ORDER BY start, rowid) s" +
+                                            where + " AND deviceId = " +
+                                            std::to_string(m.toObject()["device"].toInteger()) + ")"));
+                } else {
+                    QCOMPARE(memory.size(), 0);
+                }
                 // Present (a missing key reads as 0), and spans at least the export's kernels.
                 QVERIFY(o["duration_ns"].isDouble());
                 const int64_t duration = o["duration_ns"].toInteger();

@@ -30,6 +30,9 @@ std::shared_ptr<const PreparedReport> PreparedReport::prepare(ReportPtr report, 
         for (size_t i = 0; i < lv.size(); ++i)
             levels[std::min<size_t>(lv[i], levels.size() - 1)].push_back(uint32_t(i));
     }
+    p->m_deviceBusy = core::analysis::deviceBusy(store, cancel);
+    if (cancel && cancel->cancelled())
+        return nullptr;
     const NameTable &names = store.names();
     p->m_colors.resize(names.size());
     for (size_t i = 0; i < names.size(); ++i)

@@ -1,5 +1,7 @@
 #include "views/timeline/rowlayout.h"
 
+#include "core/trace/tracecache.h"
+
 #include <algorithm>
 
 namespace ps::views {
@@ -29,6 +31,12 @@ QString kindText(TrackKind k)
         return QStringLiteral("Sync");
     }
     return {};
+}
+
+// What the format calls its accelerator.
+QString deviceWord(TraceFormat format)
+{
+    return format == TraceFormat::AscendDb ? QStringLiteral("NPU") : QStringLiteral("GPU");
 }
 
 QString labelText(const EventStore &store, const Track &track)
@@ -115,6 +123,7 @@ RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
         m_rows.push_back(h);
         if (h.collapsed)
             continue;
+        addCounterRows(e, int(ei), h.depth + 1, y);
         const EventStore &store = e.report->store();
         for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
             const Track &t = store.track(ti);
@@ -134,6 +143,37 @@ RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
         }
     }
     m_height = y;
+}
+
+// "GPU util · GPU 0" per device with GPU work, then "Memory · GPU 0 · <source>" per series.
+void RowLayout::addCounterRows(const TimelineEntry &e, int entry, int depth, int &y)
+{
+    const auto add = [&](RowKind kind, int counter, int height, const QString &label, const QString &detail) {
+        Row r;
+        r.detail = detail;
+        r.kind = kind;
+        r.depth = depth;
+        r.y = y;
+        r.height = height;
+        r.label = label;
+        r.entry = entry;
+        r.counter = counter;
+        y += height;
+        m_rows.push_back(r);
+    };
+    const auto &busy = e.report->deviceBusy();
+    for (size_t i = 0; i < busy.size(); ++i)
+        add(RowKind::Utilization, int(i), kUtilizationHeight,
+            QStringLiteral("%1 util · %1 %2").arg(deviceWord(e.report->report().meta.format)).arg(busy[i].device()),
+            {});
+    const auto &memory = e.report->report().meta.memory;
+    for (size_t i = 0; i < memory.size(); ++i)
+        add(RowKind::Memory, int(i), kMemoryHeight,
+            QStringLiteral("Memory · %1 %2 · %3")
+                .arg(deviceWord(e.report->report().meta.format))
+                .arg(memory[i].device)
+                .arg(QString::fromStdString(memory[i].source)),
+            QStringLiteral("peak %1").arg(QString::fromStdString(formatByteSize(uint64_t(memory[i].peakBytes())))));
 }
 
 int RowLayout::rowAt(int y) const

@@ -2,7 +2,8 @@
 // The vertical layout of the timeline: group headers (run, worker group, rank), then per entry a
 // report header and its tracks — per thread the NVTX lanes, CUDA API and OS runtime calls, per
 // GPU stream the kernels, memcpy and memset — each track with one lane per level (nesting depth
-// or overlap lane). Empty tracks are hidden. Collapsed headers hide what is under them. Pure
+// or overlap lane) — and above the tracks the report's counter lanes: GPU utilization per device
+// and device memory per recorded series. Empty tracks are hidden. Collapsed headers hide what is under them. Pure
 // geometry: rows are y-sorted, so finding the rows in a viewport is a binary search.
 
 #include "views/scene/timelinescene.h"
@@ -15,7 +16,7 @@
 
 namespace ps::views {
 
-enum class RowKind { Group, Report, Track };
+enum class RowKind { Group, Report, Track, Utilization, Memory };
 
 struct Row
 {
@@ -24,11 +25,13 @@ struct Row
     int y = 0;     // top, in layout pixels
     int height = 0;
     QString label;
-    QString key; // collapse key (headers); "" for tracks
+    QString detail; // a second label line (a memory lane's peak)
+    QString key;    // collapse key (headers); "" for tracks
     bool collapsed = false;
     int entry = -1;     // Report / Track rows
     uint32_t track = 0; // Track rows: index into the entry's store
     int levels = 0;     // Track rows: lanes
+    int counter = -1;   // Utilization: index into deviceBusy(); Memory: into meta.memory
 
     int bottom() const { return y + height; }
 };
@@ -38,6 +41,8 @@ class RowLayout
 public:
     static constexpr int kHeaderHeight = 20;
     static constexpr int kLaneHeight = 16;
+    static constexpr int kUtilizationHeight = 20;
+    static constexpr int kMemoryHeight = 28;
 
     RowLayout() = default;
     RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed);
@@ -68,6 +73,8 @@ public:
     static QString trackLabel(const core::trace::EventStore &store, const core::trace::Track &track);
 
 private:
+    void addCounterRows(const TimelineEntry &e, int entry, int depth, int &y);
+
     std::vector<Row> m_rows;
     int m_height = 0;
 };

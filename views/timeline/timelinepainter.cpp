@@ -29,8 +29,11 @@ const QColor kSeparator(0xc4, 0xc9, 0xd2);
 const QColor kMatch(0xff, 0x8f, 0x00);
 const QColor kRulerFill(0x1e, 0x88, 0xe5, 0x30);
 const QColor kRulerEdge(0x1e, 0x88, 0xe5);
-constexpr int kFoldedDarker = 140; // folded marks: darker than their first event's colour
-constexpr int kMarkDarker = 160;   // NVTX marks (instants): darker again
+constexpr QRgb kUtilization = 0xff43a047; // busy share of a GPU
+constexpr QRgb kMemory = 0xff5c6bc0;      // device memory in use
+constexpr QRgb kPeak = 0xffe53935;        // the memory peak of a series
+constexpr int kFoldedDarker = 140;        // folded marks: darker than their first event's colour
+constexpr int kMarkDarker = 160;          // NVTX marks (instants): darker again
 
 struct TextItem
 {
@@ -139,12 +142,16 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
     for (int ri = firstRow; ri < lastRow; ++ri) {
         const Row &r = in.layout->rows()[size_t(ri)];
         const int y = r.y - scrollY;
-        if (r.kind != RowKind::Track)
+        if (r.kind == RowKind::Group || r.kind == RowKind::Report)
             p.fillRect(QRect(L, y, w - L, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
         else if (ri % 2)
             p.fillRect(QRect(L, y, w - L, r.height), kLaneAlt);
         if (r.kind == RowKind::Track)
             collectRow(in, ri, batch);
+        else if (r.kind == RowKind::Utilization)
+            collectUtilization(in, r, batch);
+        else if (r.kind == RowKind::Memory)
+            collectMemory(in, r, batch);
     }
 
     // One call per colour; then outlines and names over them.
@@ -238,6 +245,68 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
     }
 }
 
+// A bar per pixel column: the share of the column's time the device is busy (GPU utilization
+// binned to pixels), runs of equal height merged into one rectangle.
+void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &batch) const
+{
+    const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
+    const auto &busy = e.report->deviceBusy()[size_t(r.counter)];
+    if (busy.intervals().empty())
+        return;
+    const TimeMapping &m = in.state->mapping();
+    const int y = r.y - in.state->scrollY(), full = r.height - 3;
+    const int first = std::max(0, int(std::floor(m.x(busy.intervals().front().start, e.offset))));
+    const int last =
+        std::min(in.size.width() - kLabelWidth, int(std::ceil(m.x(busy.intervals().back().end, e.offset))));
+    int runStart = first, runHeight = 0;
+    for (int x = first; x <= last; ++x) {
+        int height = 0;
+        if (x < last) {
+            const int64_t t0 = m.time(x) - e.offset, t1 = std::max(t0 + 1, m.time(x + 1) - e.offset);
+            height = int(std::lround(double(full) * double(busy.busyIn(t0, t1)) / double(t1 - t0)));
+            height = std::max(height, busy.busyIn(t0, t1) > 0 ? 1 : 0);
+        }
+        if (height == runHeight && x < last)
+            continue;
+        if (runHeight > 0)
+            batch.fill(kUtilization, QRect(kLabelWidth + runStart, y + 1 + full - runHeight, x - runStart, runHeight));
+        runStart = x;
+        runHeight = height;
+    }
+}
+
+// A bar per pixel column: the highest value in force during the column, scaled to the series'
+// peak, and the peak marked (its value is in the label column).
+void TimelinePainter::collectMemory(const Input &in, const Row &r, Batch &batch) const
+{
+    const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
+    const MemorySeries &s = e.report->report().meta.memory[size_t(r.counter)];
+    const int64_t peak = s.peakBytes();
+    if (s.empty() || peak <= 0)
+        return;
+    const TimeMapping &m = in.state->mapping();
+    const int y = r.y - in.state->scrollY(), full = r.height - 4;
+    const int width = in.size.width() - kLabelWidth;
+    const int first = std::max(0, int(std::floor(m.x(s.timeNs.front(), e.offset))));
+    // The last value holds until the report ends, not forever.
+    const int64_t end = std::max(e.report->store().lastEnd(), s.timeNs.back());
+    const int last = std::min(width, int(std::ceil(m.x(end, e.offset))));
+    std::ptrdiff_t i = std::max<std::ptrdiff_t>(0, s.indexAt(m.time(first) - e.offset));
+    for (int x = first; x < last && size_t(i) < s.bytes.size(); ++x) {
+        const int64_t t1 = m.time(x + 1) - e.offset;
+        int64_t high = s.bytes[size_t(i)];
+        while (size_t(i) + 1 < s.timeNs.size() && s.timeNs[size_t(i) + 1] < t1)
+            high = std::max(high, s.bytes[size_t(++i)]);
+        const int h = int(std::lround(double(full) * double(std::max<int64_t>(0, high)) / double(peak)));
+        if (h > 0)
+            batch.fill(kMemory, QRect(kLabelWidth + x, y + 2 + full - h, 1, h));
+    }
+    const double px = m.x(s.timeNs[s.peakIndex()], e.offset);
+    if (px < 0 || px >= width)
+        return;
+    batch.fill(kPeak, QRect(kLabelWidth + int(std::floor(px)) - 1, y + 1, 3, r.height - 2));
+}
+
 void TimelinePainter::paintSelection(QPainter &p, const Input &in, const Row &r) const
 {
     const TimelineSelection &sel = *in.state->selection();
@@ -302,6 +371,9 @@ void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &fon
             p.setPen(palette.color(QPalette::WindowText).lighter(140));
             p.drawText(QRect(indent, y, L - indent - 4, RowLayout::kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
                        fm.elidedText(r.label, Qt::ElideRight, L - indent - 4));
+            if (!r.detail.isEmpty())
+                p.drawText(QRect(indent + 12, y + RowLayout::kLaneHeight - 4, L - indent - 16, RowLayout::kLaneHeight),
+                           Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(r.detail, Qt::ElideRight, L - indent - 16));
         }
     }
     p.setPen(kSeparator);

@@ -66,6 +66,8 @@ private:
     const RowMarks &marksFor(int row, const Input &in);
     void paintGrid(QPainter &p, const Input &in) const;
     void collectRow(const Input &in, int row, Batch &batch);
+    void collectUtilization(const Input &in, const Row &r, Batch &batch) const;
+    void collectMemory(const Input &in, const Row &r, Batch &batch) const;
     void paintSelection(QPainter &p, const Input &in, const Row &r) const;
     void paintRuler(QPainter &p, const Input &in) const;
     void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const;

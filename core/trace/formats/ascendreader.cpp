@@ -1,5 +1,7 @@
 #include "core/trace/formats/ascendreader.h"
 
+#include "core/trace/formats/ascendmemory.h"
+
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/readonlysqlite.h"
 
@@ -353,6 +355,7 @@ std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportM
     if (std::string err = r.run(); !err.empty())
         return err;
     meta.pids.assign(r.pids.begin(), r.pids.end());
+    readAscendMemory(db, tables, meta);
     // Ascend times are epoch ns (msprof: "local Unix time").
     meta.utcStartNs = 0;
     if (ctx.progress)

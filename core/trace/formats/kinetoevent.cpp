@@ -118,6 +118,18 @@ simdjson::error_code readArgs(od::value v, Event &ev)
             std::string_view s;
             if (f.value().get_string().get(s) == simdjson::SUCCESS)
                 ev.argName = s;
+        } else if (k == "Total Allocated") {
+            int64_t b = 0;
+            if (f.value().get_int64().get(b) == simdjson::SUCCESS)
+                ev.totalAllocated = b;
+        } else if (k == "Device Id") {
+            int64_t d = 0;
+            if (f.value().get_int64().get(d) == simdjson::SUCCESS)
+                ev.memoryDevice = d;
+        } else if (k == "Device Type") {
+            int64_t t = 0;
+            if (f.value().get_int64().get(t) == simdjson::SUCCESS)
+                ev.memoryDeviceType = t;
         }
     }
     return simdjson::SUCCESS;
@@ -186,9 +198,11 @@ simdjson::error_code readEvent(od::object obj, Event &ev)
             break;
         case 'a':
             if (k == "args") {
-                // Only GPU work, API calls and metadata need args; skip them for the many CPU ops.
+                // Only GPU work, API calls, metadata and memory samples need args; skip them for
+                // the many CPU ops. (Kineto writes ph and name before args.)
                 const Cat c = ev.hasCat ? catOf(ev.cat) : Cat::Other;
-                if (!ev.hasCat || ev.ph == 'M' || isGpuCat(c) || c == Cat::Runtime || c == Cat::Driver) {
+                const bool memory = ev.ph == 'i' && ev.name == "[memory]";
+                if (!ev.hasCat || ev.ph == 'M' || memory || isGpuCat(c) || c == Cat::Runtime || c == Cat::Driver) {
                     if (auto e = readArgs(f.value(), ev))
                         return e;
                 }

@@ -86,6 +86,9 @@ struct Event
     LaunchConfig launch;
     bool hasLaunch = false;
     std::string_view argName; // M events
+    // "[memory]" instants (profile_memory=True): the caching allocator's state after the event.
+    std::optional<int64_t> totalAllocated, memoryDevice;
+    int64_t memoryDeviceType = -1; // c10::DeviceType: 0 CPU, 1 CUDA, 20 PrivateUse1 (NPU), ...
 };
 
 class EventSink

@@ -131,6 +131,7 @@ void Ingest::event(Event &ev)
         const uint32_t tid = cpuTid(ev.pid, ev.tid);
         m_b.add(track({TrackKind::NvtxMark, pid, tid, 0}), *ev.ts, *ev.ts, m_b.intern(ev.name), 0, scope(pid, ev.cat));
         count(TrackKind::NvtxMark);
+        memorySample(ev);
         return;
     }
     case 'M':
@@ -153,8 +154,22 @@ void Ingest::event(Event &ev)
     }
 }
 
+// A "[memory]" instant of a device (not the CPU, c10::DeviceType 0) is a sample of the caching
+// allocator's total; its mark stays on the CPU thread as well.
+void Ingest::memorySample(const Event &ev)
+{
+    if (ev.name != "[memory]" || !ev.totalAllocated || ev.memoryDeviceType <= 0)
+        return;
+    const uint32_t device = uint32_t(std::max<int64_t>(0, ev.memoryDevice.value_or(0)));
+    auto it = m_memory.try_emplace(device, device, "torch allocated").first;
+    it->second.add(*ev.ts, *ev.totalAllocated);
+}
+
 void Ingest::finish()
 {
+    for (auto &[device, builder] : m_memory)
+        m_meta.memory.push_back(std::move(builder).build());
+    m_memory.clear();
     closeOpenBegins();
     resolveCorrelations();
     std::unordered_map<uint32_t, uint32_t> owner; // correlation -> CPU pid

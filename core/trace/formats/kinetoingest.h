@@ -114,11 +114,13 @@ private:
     void addGpu(const PendingGpu &g, uint32_t pid);
     void nameProcessesAndThreads();
     void count(TrackKind k) { ++m_meta.fileCounts[size_t(k)]; }
+    void memorySample(const Event &ev);
 
     StoreBuilder &m_b;
     ReportMeta &m_meta;
     TrackLookup track{m_b};
     std::string m_pseudoProcess;
+    std::map<uint32_t, MemorySeriesBuilder> m_memory; // by device
     std::map<std::string, uint32_t> m_pseudoTids;
     std::map<std::pair<uint32_t, std::string>, uint16_t> m_scopes;
     bool m_haveLastScope = false;

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <set>
+#include <utility>
 
 namespace ps::core::trace {
 
@@ -356,6 +357,52 @@ std::map<std::string, std::string> readMetadata(const ReadOnlySqlite &db, const 
     return metadata;
 }
 
+// Device memory per GPU agent: ALLOC adds its size, FREE subtracts the size allocated at its
+// address (rocprofiler-sdk records frees with size 0), counting REAL memory only (VIRTUAL is an
+// address reservation, SCRATCH the queues' private space).
+std::string readAllocations(Context &c, Schema &sc, const std::map<int64_t, Agent> &agents)
+{
+    if (sc.table("rocpd_memory_allocate").empty())
+        return {};
+    Query q(sc, "rocpd_memory_allocate");
+    const std::string start = q.time("start", "start_id", "TS");
+    std::string cols;
+    for (const char *g : {"agent_id", "type", "level", "address", "size"})
+        cols += ", " + q.col(g);
+    struct Change
+    {
+        int64_t t;
+        uint32_t device;
+        int64_t delta;
+    };
+    std::vector<Change> changes;
+    std::map<std::pair<uint32_t, int64_t>, int64_t> live; // (device, address) -> bytes
+    const std::string sql = "SELECT " + start + cols + q.from() + " ORDER BY 1";
+    std::string err = eachRow(c, sql, "rocpd_memory_allocate", [&](const SqliteStmt &s) {
+        auto a = agents.find(int64Or(s, 1, -1));
+        const std::string_view type = s.text(2), level = s.text(3);
+        if (a == agents.end() || !a->second.gpu || (!level.empty() && level != "REAL"))
+            return;
+        const uint32_t device = a->second.index;
+        const std::pair key{device, int64Or(s, 4, 0)};
+        if (type == "ALLOC" || type == "REALLOC") {
+            const int64_t size = int64Or(s, 5, 0);
+            changes.push_back({int64Or(s, 0, 0), device, size - std::exchange(live[key], size)});
+        } else if (type == "FREE" || type == "RECLAIM") {
+            auto it = live.find(key);
+            changes.push_back({int64Or(s, 0, 0), device, it == live.end() ? -int64Or(s, 5, 0) : -it->second});
+            if (it != live.end())
+                live.erase(it);
+        }
+    });
+    std::map<uint32_t, MemorySeriesBuilder> byDevice;
+    for (const Change &ch : changes)
+        byDevice.try_emplace(ch.device, ch.device, "HIP device memory").first->second.addDelta(ch.t, ch.delta);
+    for (auto &[device, builder] : byDevice)
+        c.meta.memory.push_back(std::move(builder).build());
+    return err;
+}
+
 // The host name into meta, and the agents (CPU/GPU, index) by id; GPUs also into meta.gpus.
 std::map<int64_t, Agent> readHostAndAgents(const ReadOnlySqlite &db, Schema &sc, ReportMeta &meta)
 {
@@ -464,6 +511,8 @@ std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMe
     if (std::string err = readKernels(c, sc, agents); !err.empty())
         return err;
     if (std::string err = readCopies(c, sc, agents); !err.empty())
+        return err;
+    if (std::string err = readAllocations(c, sc, agents); !err.empty())
         return err;
     readProcessAndThreadNames(c, sc);
     meta.pids.assign(c.pids.begin(), c.pids.end());

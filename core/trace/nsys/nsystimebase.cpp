@@ -45,6 +45,7 @@ void applyTimeBase(const SessionClock &clock, std::vector<Chunk> &chunks, Report
         meta.warnings.push_back("no UTC origin (TARGET_INFO_SESSION_START_TIME missing): align by start or manually");
     if (shift == 0)
         return;
+    shiftMemorySeries(meta.memory, shift);
     for (Chunk &c : chunks) // wrapping, not UB, on a damaged file's extreme values
         for (auto *times : {&c.start, &c.end})
             for (int64_t &t : *times)

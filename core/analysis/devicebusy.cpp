@@ -1,0 +1,54 @@
+#include "core/analysis/devicebusy.h"
+
+#include "core/trace/tracereader.h"
+
+#include <map>
+
+namespace ps::core::analysis {
+
+DeviceBusy::DeviceBusy(uint32_t device, std::vector<Interval> busy) : m_device(device), m_busy(std::move(busy))
+{
+    m_before.reserve(m_busy.size());
+    int64_t sum = 0;
+    for (const Interval &iv : m_busy) {
+        m_before.push_back(sum);
+        sum += iv.end - iv.start;
+    }
+}
+
+int64_t DeviceBusy::busyBefore(int64_t t) const
+{
+    // The last interval starting before t; its part before t counts.
+    auto it = std::upper_bound(m_busy.begin(), m_busy.end(), t, [](int64_t v, const Interval &iv) { return v < iv.start; });
+    if (it == m_busy.begin())
+        return 0;
+    const size_t i = size_t(it - m_busy.begin()) - 1;
+    return m_before[i] + (std::min(t, m_busy[i].end) - m_busy[i].start);
+}
+
+std::vector<DeviceBusy> deviceBusy(const trace::EventStore &store, const trace::CancelToken *cancel)
+{
+    struct Runs
+    {
+        std::vector<Interval> all;
+        std::vector<size_t> bounds{0};
+    };
+    std::map<uint32_t, Runs> byDevice;
+    for (const trace::Track &t : store.tracks()) {
+        if (!trace::isGpuKind(t.kind()) || t.empty())
+            continue;
+        if (cancel && cancel->cancelled())
+            return {};
+        Runs &r = byDevice[t.deviceId()];
+        const size_t begin = r.all.size();
+        for (size_t i = 0; i < t.size(); ++i) // a track is in start order: one union per track
+            appendToUnion(r.all, begin, t.start(i), t.end(i));
+        r.bounds.push_back(r.all.size());
+    }
+    std::vector<DeviceBusy> out;
+    for (auto &[device, r] : byDevice)
+        out.emplace_back(device, unionOfRuns(std::move(r.all), r.bounds));
+    return out;
+}
+
+} // namespace ps::core::analysis
