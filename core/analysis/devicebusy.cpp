@@ -19,11 +19,35 @@ DeviceBusy::DeviceBusy(uint32_t device, std::vector<Interval> busy) : m_device(d
 int64_t DeviceBusy::busyBefore(int64_t t) const
 {
     // The last interval starting before t; its part before t counts.
-    auto it = std::upper_bound(m_busy.begin(), m_busy.end(), t, [](int64_t v, const Interval &iv) { return v < iv.start; });
+    auto it =
+        std::upper_bound(m_busy.begin(), m_busy.end(), t, [](int64_t v, const Interval &iv) { return v < iv.start; });
     if (it == m_busy.begin())
         return 0;
     const size_t i = size_t(it - m_busy.begin()) - 1;
     return m_before[i] + (std::min(t, m_busy[i].end) - m_busy[i].start);
+}
+
+int64_t DeviceBusy::Cursor::busyBefore(int64_t t)
+{
+    const std::vector<Interval> &v = m_busy.m_busy;
+    const auto startsAfter = [t](const Interval &iv) { return iv.start > t; };
+    // Gallop forward from m_next to bracket the first interval starting after t, then bisect.
+    size_t lo = m_next, step = 1;
+    while (lo + step < v.size() && !startsAfter(v[lo + step])) {
+        lo += step;
+        step *= 2;
+    }
+    const size_t hi = std::min(v.size(), lo + step + 1);
+    if (lo < v.size() && startsAfter(v[lo]))
+        m_next = lo;
+    else
+        m_next = size_t(std::partition_point(v.begin() + std::ptrdiff_t(lo), v.begin() + std::ptrdiff_t(hi),
+                                             [&](const Interval &iv) { return !startsAfter(iv); }) -
+                        v.begin());
+    if (m_next == 0)
+        return 0;
+    const size_t i = m_next - 1;
+    return m_busy.m_before[i] + (std::min(t, v[i].end) - v[i].start);
 }
 
 std::vector<DeviceBusy> deviceBusy(const trace::EventStore &store, const trace::CancelToken *cancel)
@@ -34,6 +58,9 @@ std::vector<DeviceBusy> deviceBusy(const trace::EventStore &store, const trace::
         std::vector<size_t> bounds{0};
     };
     std::map<uint32_t, Runs> byDevice;
+    for (const trace::Track &t : store.tracks()) // one allocation per device, not a doubling series
+        if (trace::isGpuKind(t.kind()))
+            byDevice[t.deviceId()].all.reserve(byDevice[t.deviceId()].all.capacity() + t.size());
     for (const trace::Track &t : store.tracks()) {
         if (!trace::isGpuKind(t.kind()) || t.empty())
             continue;

@@ -80,6 +80,17 @@ private slots:
         QCOMPARE(busy[0].busyIn(120, 121), int64_t(1));
         QCOMPARE(busy[1].device(), 1u);
         QCOMPARE(busy[1].busyIn(1005, 2000), int64_t(5));
+        // The cursor (ascending times, galloping forward) answers as the binary search does.
+        DeviceBusy::Cursor cursor(busy[0]);
+        for (int64_t t = -10; t < 450; t += 7)
+            QCOMPARE(cursor.busyBefore(t), busy[0].busyBefore(t));
+        std::vector<Interval> many;
+        for (int64_t i = 0; i < 1000; ++i)
+            many.push_back({i * 10, i * 10 + 3 + i % 5});
+        const DeviceBusy dense(0, many);
+        DeviceBusy::Cursor c2(dense);
+        for (int64_t t = 0; t < 10'100; t += 1 + t % 97)
+            QCOMPARE(c2.busyBefore(t), dense.busyBefore(t));
     }
 
     void wholeReportByHand()

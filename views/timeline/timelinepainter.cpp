@@ -259,12 +259,16 @@ void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &b
     const int last =
         std::min(in.size.width() - kLabelWidth, int(std::ceil(m.x(busy.intervals().back().end, e.offset))));
     int runStart = first, runHeight = 0;
+    core::analysis::DeviceBusy::Cursor cursor(busy);
+    int64_t t0 = m.time(first) - e.offset, before0 = cursor.busyBefore(t0);
     for (int x = first; x <= last; ++x) {
         int height = 0;
         if (x < last) {
-            const int64_t t0 = m.time(x) - e.offset, t1 = std::max(t0 + 1, m.time(x + 1) - e.offset);
-            height = int(std::lround(double(full) * double(busy.busyIn(t0, t1)) / double(t1 - t0)));
-            height = std::max(height, busy.busyIn(t0, t1) > 0 ? 1 : 0);
+            const int64_t t1 = std::max(t0 + 1, m.time(x + 1) - e.offset), before1 = cursor.busyBefore(t1);
+            const int64_t busyNs = before1 - before0;
+            height = std::max(int(std::lround(double(full) * double(busyNs) / double(t1 - t0))), busyNs > 0 ? 1 : 0);
+            t0 = t1;
+            before0 = before1;
         }
         if (height == runHeight && x < last)
             continue;

@@ -45,7 +45,8 @@ std::string seriesQuery(const std::set<std::string> &tables, const std::string &
 void readAscendMemory(const ReadOnlySqlite &db, const std::set<std::string> &tables, ReportMeta &meta)
 {
     if (tables.count("MEMORY_RECORD"))
-        readSeries(db, seriesQuery(tables, "MEMORY_RECORD", "component", "timestamp", "totalAllocated"), "allocated", meta);
+        readSeries(db, seriesQuery(tables, "MEMORY_RECORD", "component", "timestamp", "totalAllocated"), "allocated",
+                   meta);
     if (tables.count("NPU_MEM"))
         readSeries(db, seriesQuery(tables, "NPU_MEM", "type", "timestampNs", "hbm"), "HBM", meta);
 }
