@@ -5,22 +5,30 @@
 #include "views/common/recentfiles.h"
 #include "views/common/workspace.h"
 #include "views/config/configureworkspace.h"
+#include "views/timeline/keyhelp.h"
 #include "views/timeline/timelineworkspace.h"
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <functional>
 
 namespace ps::app {
 
@@ -96,6 +104,18 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
+    // The shown workspace's own actions (Undo/Redo, Find), so shortcuts and menu never disagree.
+    QMenu *edit = menuBar()->addMenu("&Edit");
+    edit->setObjectName("editMenu");
+    connect(edit, &QMenu::aboutToShow, this, [this, edit] {
+        edit->clear();
+        const auto *ws = qobject_cast<views::Workspace *>(m_tabs->currentWidget());
+        const QList<QAction *> actions = ws ? ws->editActions() : QList<QAction *>{};
+        edit->addActions(actions);
+        if (actions.isEmpty())
+            edit->addAction("Nothing to edit here")->setEnabled(false);
+    });
+
     m_viewMenu = menuBar()->addMenu("&View");
     QAction *fullScreen = m_viewMenu->addAction("&Full Screen", QKeySequence::FullScreen, this,
                                                 [this](bool on) { on ? showFullScreen() : showNormal(); });
@@ -103,6 +123,7 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
 
     QMenu *help = menuBar()->addMenu("&Help");
+    help->addAction("&Keyboard Shortcuts", QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
     help->addAction("&About ProfStudio", this, &MainWindow::showAbout);
     help->addAction("About &Qt", qApp, &QApplication::aboutQt);
 }
@@ -226,6 +247,65 @@ void MainWindow::openConfigDialog()
     const QString file = QFileDialog::getOpenFileName(this, "Open Config", QString(), kConfigFilter);
     if (!file.isEmpty())
         openPaths({file});
+}
+
+// Every menu shortcut (read from the menus, so the sheet cannot go stale), the workspaces' edit
+// actions, and the timeline's mouse and keys.
+QString MainWindow::shortcutsHtml() const
+{
+    QString rows;
+    const auto row = [&rows](const QString &keys, const QString &what) {
+        rows += "<tr><td><b>" + keys.toHtmlEscaped() + "</b></td><td>" + what.toHtmlEscaped() + "</td></tr>";
+    };
+    const auto section = [&rows](const QString &title) {
+        rows += "<tr><td colspan=2><h3>" + title + "</h3></td></tr>";
+    };
+    section("Menus");
+    std::function<void(const QList<QAction *> &)> collect = [&](const QList<QAction *> &actions) {
+        for (QAction *a : actions) {
+            if (a->menu())
+                collect(a->menu()->actions());
+            else if (!a->shortcuts().isEmpty())
+                row(QKeySequence::listToString(a->shortcuts(), QKeySequence::NativeText),
+                    a->text().remove('&').remove(QChar(0x2026)));
+        }
+    };
+    collect(menuBar()->actions());
+    for (const views::Workspace *w : m_workspaces) {
+        for (QAction *a : w->editActions())
+            if (a && !a->shortcuts().isEmpty())
+                row(QKeySequence::listToString(a->shortcuts(), QKeySequence::NativeText),
+                    w->title() + ": " + a->text().remove('&').remove(QChar(0x2026)));
+    }
+    section("Timeline");
+    for (const views::KeyHelp &k : views::timelineKeyHelp())
+        row(k.keys, k.action);
+    return "<table cellspacing=4>" + rows + "</table>";
+}
+
+void MainWindow::showShortcuts()
+{
+    auto *dialog = findChild<QDialog *>("shortcutsDialog");
+    if (!dialog) {
+        dialog = new QDialog(this);
+        dialog->setObjectName("shortcutsDialog");
+        dialog->setWindowTitle("Keyboard Shortcuts");
+        auto *layout = new QVBoxLayout(dialog);
+        auto *scroll = new QScrollArea(dialog);
+        auto *label = new QLabel(shortcutsHtml(), scroll);
+        label->setObjectName("shortcutsText");
+        label->setTextFormat(Qt::RichText);
+        label->setMargin(8);
+        scroll->setWidget(label);
+        scroll->setWidgetResizable(true);
+        layout->addWidget(scroll);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+        connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+        layout->addWidget(buttons);
+        dialog->resize(560, 600);
+    }
+    dialog->show();
+    dialog->raise();
 }
 
 void MainWindow::showAbout()

@@ -30,6 +30,9 @@ public:
     // File > Clear Report Cache: removes every cached report (and nsys export) after asking,
     // unless `ask` is false; says in the status bar what was freed. Returns the files removed.
     int clearReportCache(bool ask = true);
+    // Help > Keyboard Shortcuts: a non-modal sheet of every shortcut and canvas control.
+    void showShortcuts();
+    QString shortcutsHtml() const;
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;

@@ -82,23 +82,33 @@ private slots:
         QCOMPARE(c.window(), (TimeWindow{1 * kMs - 6'200'000, 311 * kMs + 6'200'000}));
     }
 
-    void wheelZoomsAboutTheCursor_data()
+    // Nsight Systems / Perfetto conventions: Ctrl+wheel zooms about the cursor, the wheel
+    // scrolls the rows, Shift+wheel and a horizontal wheel pan.
+    void ctrlWheelZoomsAboutTheCursor()
     {
-        QTest::addColumn<int>("modifiers");
-        QTest::newRow("wheel") << int(Qt::NoModifier);
-        QTest::newRow("ctrl+wheel") << int(Qt::ControlModifier);
-    }
-    void wheelZoomsAboutTheCursor()
-    {
-        QFETCH(int, modifiers);
         Fixture f;
         const int64_t under = f.canvas.mapping().time(500); // 10 ms, at canvas x 760
         QCOMPARE(under, 10 * kMs);
-        wheel(&f.canvas, {760, 300}, 120, Qt::KeyboardModifiers(modifiers));
+        wheel(&f.canvas, {760, 300}, 120, Qt::ControlModifier);
         QVERIFY(qAbs(f.canvas.mapping().time(500) - under) <= 1);
         QVERIFY(qAbs(double(f.canvas.window().duration()) - 20.0 * kMs / std::pow(2.0, 0.25)) < 2);
-        wheel(&f.canvas, {760, 300}, -120, Qt::KeyboardModifiers(modifiers));
+        wheel(&f.canvas, {760, 300}, -120, Qt::ControlModifier);
         QVERIFY(qAbs(f.canvas.window().duration() - 20 * kMs) <= 2);
+    }
+
+    void wheelScrollsAndShiftWheelPans()
+    {
+        Fixture f;
+        f.canvas.resize(1260, 120); // fewer rows fit than there are
+        const TimeWindow before = f.canvas.window();
+        wheel(&f.canvas, {760, 60}, -120, Qt::NoModifier);
+        QCOMPARE(f.canvas.scrollY(), 60);
+        QCOMPARE(f.canvas.window(), before); // no zoom
+        wheel(&f.canvas, {760, 60}, 120, Qt::NoModifier);
+        QCOMPARE(f.canvas.scrollY(), 0);
+        wheel(&f.canvas, {760, 60}, -120, Qt::ShiftModifier);
+        QCOMPARE(f.canvas.window(), (TimeWindow{before.start + 60 * 20'000, before.end + 60 * 20'000}));
+        QCOMPARE(f.canvas.scrollY(), 0);
     }
 
     void dragPans()
@@ -109,6 +119,23 @@ private slots:
         QCOMPARE(f.canvas.window(), (TimeWindow{2 * kMs, 22 * kMs})); // 100 px * 20 µs
         QVERIFY(spy.count() >= 1);
         QVERIFY(!f.canvas.selection()); // a drag is not a click
+    }
+
+    void homeEndAndArrowKeys()
+    {
+        Fixture f;
+        QTest::keyClick(&f.canvas, Qt::Key_End);
+        const TimeWindow extent = f.canvas.scene()->extent();
+        QCOMPARE(f.canvas.window().end, extent.end);
+        QCOMPARE(f.canvas.window().duration(), 20 * kMs);
+        QTest::keyClick(&f.canvas, Qt::Key_Home);
+        QCOMPARE(f.canvas.window(), (TimeWindow{extent.start, extent.start + 20 * kMs}));
+        QTest::keyClick(&f.canvas, Qt::Key_Right);
+        QCOMPARE(f.canvas.window().start, extent.start + 3 * kMs);
+        QTest::keyClick(&f.canvas, Qt::Key_Minus);
+        QCOMPARE(f.canvas.window().duration(), 25 * kMs);
+        QTest::keyClick(&f.canvas, Qt::Key_Plus);
+        QCOMPARE(f.canvas.window().duration(), 20 * kMs);
     }
 
     void keysZoomAndPan()

@@ -8,6 +8,8 @@
 #include "views/config/configureworkspace.h"
 #include "views/timeline/timelineworkspace.h"
 
+#include <QDialog>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -59,10 +61,45 @@ private slots:
         QCOMPARE(tabs->count(), 2);
         QCOMPARE(tabs->tabText(0), QString("Configure"));
         QCOMPARE(tabs->tabText(1), QString("Timeline"));
-        QCOMPARE(menuTitles(w.menuBar()), (QStringList{"File", "View", "Help"}));
-        for (const char *a : {"Open Reports…", "Open Config…", "Open Recent", "Quit", "About ProfStudio"})
+        QCOMPARE(menuTitles(w.menuBar()), (QStringList{"File", "Edit", "View", "Help"}));
+        for (const char *a :
+             {"Open Reports…", "Open Config…", "Open Recent", "Quit", "Keyboard Shortcuts", "About ProfStudio"})
             QVERIFY2(findAction(&w, a), a);
         QVERIFY(w.statusBar());
+    }
+
+    // Edit offers the shown workspace's own actions: Undo/Redo (Redo also on Ctrl+Y) in
+    // Configure, Find in Timeline.
+    void editMenuFollowsTheWorkspace()
+    {
+        MainWindow w;
+        auto *edit = w.findChild<QMenu *>("editMenu");
+        QVERIFY(edit);
+        w.showWorkspace("Configure");
+        QMetaObject::invokeMethod(edit, "aboutToShow");
+        QStringList texts;
+        for (QAction *a : edit->actions())
+            texts << a->text();
+        QCOMPARE(texts, (QStringList{"Undo", "Redo"}));
+        QVERIFY(edit->actions()[1]->shortcuts().contains(QKeySequence("Ctrl+Y")));
+        w.showWorkspace("Timeline");
+        QMetaObject::invokeMethod(edit, "aboutToShow");
+        QCOMPARE(edit->actions().size(), 1);
+        QCOMPARE(edit->actions()[0]->shortcut(), QKeySequence(QKeySequence::Find));
+    }
+
+    // The sheet lists the menus' shortcuts (read from the menus) and the canvas controls.
+    void keyboardShortcutsSheet()
+    {
+        MainWindow w;
+        const QString html = w.shortcutsHtml();
+        for (const char *text :
+             {"Open Reports", "Ctrl+O", "Ctrl+Y", "Ctrl+Wheel", "Home / End", "Shift+Drag", "Timeline: Find"})
+            QVERIFY2(html.contains(QString::fromUtf8(text)), text);
+        findAction(&w, "Keyboard Shortcuts")->trigger();
+        auto *dialog = w.findChild<QDialog *>("shortcutsDialog");
+        QVERIFY(dialog && dialog->isVisible());
+        QVERIFY(!dialog->isModal()); // it stays open beside the work
     }
 
     void viewShortcutsSwitchWorkspace()

@@ -3,8 +3,11 @@
 // opened and dropped paths to the workspace that accepts them and shows its messages in the
 // status bar; workspaces never reach into the main window.
 
+#include <QList>
 #include <QStringList>
 #include <QWidget>
+
+class QAction;
 
 namespace ps::views {
 
@@ -26,6 +29,9 @@ public:
     // and dragging smooth). Headless screenshots and renders call it, as they want the settled
     // view at once, and so do tests.
     virtual void flushDeferred() {}
+    // What the main window's Edit menu offers while this workspace is shown (Undo, Redo, Find);
+    // the actions belong to the workspace, which also handles their shortcuts.
+    virtual QList<QAction *> editActions() const { return {}; }
     // Asked before the window closes; a workspace with unsaved edits asks the user and returns
     // false to keep the window open.
     virtual bool confirmClose() { return true; }

@@ -146,7 +146,10 @@ QToolButton *ConfigureWorkspace::undoRedoButton(QWidget *parent, bool undo)
 {
     QUndoStack *stack = m_session->undoStack();
     auto *action = new QAction(undo ? QStringLiteral("Undo") : QStringLiteral("Redo"), this);
-    action->setShortcut(undo ? QKeySequence::Undo : QKeySequence::Redo);
+    // Redo also answers Ctrl+Y, as on Windows and in most editors on Linux.
+    action->setShortcuts(
+        undo ? QList<QKeySequence>{QKeySequence::Undo}
+             : QList<QKeySequence>{QKeySequence(QKeySequence::Redo), QKeySequence(QStringLiteral("Ctrl+Y"))});
     action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     action->setEnabled(undo ? stack->canUndo() : stack->canRedo());
     connect(action, &QAction::triggered, stack, undo ? &QUndoStack::undo : &QUndoStack::redo);
@@ -158,6 +161,7 @@ QToolButton *ConfigureWorkspace::undoRedoButton(QWidget *parent, bool undo)
     describe(undo ? stack->undoText() : stack->redoText());
     connect(stack, undo ? &QUndoStack::undoTextChanged : &QUndoStack::redoTextChanged, action, describe);
     addAction(action);
+    (undo ? m_undoAction : m_redoAction) = action;
     auto *button = new QToolButton(parent);
     button->setObjectName(undo ? QStringLiteral("undoButton") : QStringLiteral("redoButton"));
     button->setDefaultAction(action);

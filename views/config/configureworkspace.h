@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 
+class QAction;
 class QLabel;
 class QComboBox;
 class QSplitter;
@@ -55,6 +56,7 @@ public:
     // Opens the first YAML path as the primary config (its folder is the config root).
     void openPaths(const QStringList &paths) override;
     bool isBusy() const override;
+    QList<QAction *> editActions() const override { return {m_undoAction, m_redoAction}; }
     bool confirmClose() override;
 
     // Opens `configName` from `configDirs` with `edits` as the first edits (not undoable: they
@@ -138,6 +140,7 @@ private:
     EmptyState *m_empty = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_status = nullptr;
+    QAction *m_undoAction = nullptr, *m_redoAction = nullptr;
     QComboBox *m_preset = nullptr;
     QLabel *m_version = nullptr;
     QComboBox *m_versionPick = nullptr;

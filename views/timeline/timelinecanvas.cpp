@@ -374,18 +374,24 @@ void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent *e)
     }
 }
 
+void TimelineCanvas::zoomBy(double factor)
+{
+    setMapping(mapping().zoomed(factor, mapping().width() / 2));
+}
+
+// As Nsight Systems and Perfetto: the wheel scrolls the rows, Shift+wheel and a horizontal
+// wheel (touchpads) pan, Ctrl+wheel zooms about the cursor (one notch, 120, = x1.19).
 void TimelineCanvas::wheelEvent(QWheelEvent *e)
 {
     const QPoint pos = e->position().toPoint();
     const QPoint delta = e->angleDelta();
-    if (pos.x() < kLabelWidth || (e->modifiers() & Qt::ShiftModifier)) {
-        const int dy = delta.y() != 0 ? delta.y() : delta.x();
-        setScrollY(scrollY() - dy / 2);
-    } else if (delta.y() != 0) {
-        // Wheel and Ctrl+wheel both zoom about the cursor: one notch (120) = x1.19.
+    if ((e->modifiers() & Qt::ControlModifier) && delta.y() != 0 && pos.x() >= kLabelWidth) {
         setMapping(mapping().zoomed(std::pow(2.0, delta.y() / 480.0), laneX(pos)));
-    } else if (delta.x() != 0) {
-        setMapping(mapping().panned(-delta.x() / 2.0));
+    } else if ((e->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        setMapping(mapping().panned(-d / 2.0));
+    } else {
+        setScrollY(scrollY() - delta.y() / 2);
     }
     e->accept();
 }
@@ -401,11 +407,34 @@ void TimelineCanvas::keyPressEvent(QKeyEvent *e)
     case Qt::Key_S:
         setMapping(m.zoomed(1.0 / kKeyZoom, pivot));
         break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        setMapping(m.zoomed(kKeyZoom, pivot));
+        break;
+    case Qt::Key_Minus:
+        setMapping(m.zoomed(1.0 / kKeyZoom, pivot));
+        break;
     case Qt::Key_A:
+    case Qt::Key_Left:
         setMapping(m.panned(-m.width() * kKeyPanFraction));
         break;
     case Qt::Key_D:
+    case Qt::Key_Right:
         setMapping(m.panned(m.width() * kKeyPanFraction));
+        break;
+    case Qt::Key_Home: // the start of the run, zoom kept
+        if (m_scene)
+            setWindow({m_scene->extent().start, m_scene->extent().start + m.window().duration()});
+        break;
+    case Qt::Key_End:
+        if (m_scene)
+            setWindow({m_scene->extent().end - m.window().duration(), m_scene->extent().end});
+        break;
+    case Qt::Key_PageUp:
+        setScrollY(scrollY() - height() * 9 / 10);
+        break;
+    case Qt::Key_PageDown:
+        setScrollY(scrollY() + height() * 9 / 10);
         break;
     case Qt::Key_Up:
         setScrollY(scrollY() - RowLayout::kLaneHeight * 3);

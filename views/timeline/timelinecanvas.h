@@ -42,6 +42,8 @@ public:
     TimeWindow window() const { return m_state->window(); }
     void setWindow(TimeWindow w);
     void fitAll();
+    // Zooms about the centre of the lanes by `factor` (> 1 zooms in).
+    void zoomBy(double factor);
     // Window of the data, with margins the view may pan into.
     TimeWindow limits() const;
     // The mapping of the lane area (x = 0 at the left edge of the lanes).

@@ -28,14 +28,14 @@ TimelineSearchBar::TimelineSearchBar(QWidget *parent) : QWidget(parent)
     m_edit->setObjectName(QStringLiteral("searchEdit"));
     m_edit->setPlaceholderText(QStringLiteral("Search names (Enter: next)"));
     m_edit->setClearButtonEnabled(true);
-    m_edit->setMinimumWidth(200);
+    m_edit->setMinimumWidth(116); // grows with the window; the toolbar must fit 800 px
     m_regex = new QCheckBox(QStringLiteral(".*"), this);
     m_regex->setToolTip(QStringLiteral("Regular expression"));
     auto *prev = arrowButton(Qt::LeftArrow, QStringLiteral("Previous match (Shift+Enter)"), this);
     auto *next = arrowButton(Qt::RightArrow, QStringLiteral("Next match (Enter)"), this);
     m_matchLabel = new QLabel(this);
     m_matchLabel->setObjectName(QStringLiteral("matchLabel"));
-    m_matchLabel->setMinimumWidth(90);
+    m_matchLabel->setMinimumWidth(64);
     for (QWidget *w : {static_cast<QWidget *>(m_edit), static_cast<QWidget *>(m_regex), static_cast<QWidget *>(prev),
                        static_cast<QWidget *>(next), static_cast<QWidget *>(m_matchLabel)})
         bar->addWidget(w);

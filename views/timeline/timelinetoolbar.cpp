@@ -44,6 +44,29 @@ TimelineToolbar::TimelineToolbar(QWidget *parent) : QWidget(parent)
     m_viewCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_viewCombo->addItem(QStringLiteral("All reports"));
     bar->addWidget(m_viewCombo);
+    bar->addSpacing(8);
+    // Zoom without a wheel or the keys (Ctrl+wheel, W/S, +/-, F).
+    const struct
+    {
+        const char *name, *text, *tip;
+        double factor; // 0 = fit
+    } zooms[] = {{"zoomOutButton", "\u2212", "Zoom out (S, -, Ctrl+wheel)", 1 / 1.25},
+                 {"zoomInButton", "+", "Zoom in (W, +, Ctrl+wheel)", 1.25},
+                 {"fitButton", "Fit", "Show everything (F with nothing selected)", 0}};
+    for (const auto &z : zooms) {
+        auto *b = new QToolButton(this);
+        b->setObjectName(QLatin1String(z.name));
+        b->setText(QString::fromUtf8(z.text));
+        b->setToolTip(QLatin1String(z.tip));
+        bar->addWidget(b);
+        const double factor = z.factor;
+        connect(b, &QToolButton::clicked, this, [this, factor] {
+            if (factor == 0)
+                emit fitRequested();
+            else
+                emit zoomRequested(factor);
+        });
+    }
     bar->addStretch(1);
     m_search = new TimelineSearchBar(this);
     bar->addWidget(m_search);

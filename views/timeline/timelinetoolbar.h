@@ -1,6 +1,6 @@
 #pragma once
 // The Timeline workspace's toolbar: the Session menu, the alignment mode with its range name,
-// the "Show" selector (all reports or the steps of one rank) and the search bar. It reports what
+// the "Show" selector (all reports or the steps of one rank), zoom buttons and the search bar. It reports what
 // the user asked for; the workspace decides what that does.
 
 #include <QStringList>
@@ -37,6 +37,9 @@ signals:
     void rangeEntered(const QString &name);
     // 0 = all reports, k = the steps of rank k - 1.
     void viewRequested(int index);
+    // The zoom buttons: zoom about the centre by `factor` (> 1 zooms in), or fit everything.
+    void zoomRequested(double factor);
+    void fitRequested();
     void statusMessage(const QString &text, int timeoutMs);
 
 private:

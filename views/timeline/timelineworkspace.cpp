@@ -14,6 +14,7 @@
 #include "views/timeline/timelinetoolbar.h"
 #include "views/timeline/timelineview.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -224,6 +225,8 @@ void TimelineWorkspace::connectToolbar()
         if (m_overlay)
             setStepOverlay(m_overlay->first, name);
     });
+    connect(m_toolbar, &TimelineToolbar::zoomRequested, this, [this](double f) { canvas()->zoomBy(f); });
+    connect(m_toolbar, &TimelineToolbar::fitRequested, this, [this] { canvas()->fitAll(); });
     connect(m_toolbar, &TimelineToolbar::viewRequested, this, [this](int i) {
         if (i <= 0)
             clearStepOverlay();
@@ -233,11 +236,19 @@ void TimelineWorkspace::connectToolbar()
     connect(m_search, &TimelineSearchBar::searchRequested, this, &TimelineWorkspace::runSearch);
     connect(m_search, &TimelineSearchBar::nextRequested, this, &TimelineWorkspace::nextMatch);
     connect(m_search, &TimelineSearchBar::previousRequested, this, &TimelineWorkspace::previousMatch);
-    auto *find = new QShortcut(QKeySequence::Find, this);
-    connect(find, &QShortcut::activated, this, [this] {
+    m_findAction = new QAction(QStringLiteral("&Find…"), this);
+    m_findAction->setShortcut(QKeySequence::Find);
+    m_findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(m_findAction);
+    connect(m_findAction, &QAction::triggered, this, [this] {
         m_search->edit()->setFocus();
         m_search->edit()->selectAll();
     });
+}
+
+QList<QAction *> TimelineWorkspace::editActions() const
+{
+    return {m_findAction};
 }
 
 TimelineCanvas *TimelineWorkspace::canvas() const

@@ -58,6 +58,7 @@ public:
     void openPaths(const QStringList &paths) override;
     bool isBusy() const override;
     void flushDeferred() override;
+    QList<QAction *> editActions() const override;
 
     // True for the file names ProfStudio reads as reports (nsys SQLite/.nsys-rep, rocpd and
     // Ascend .db, Kineto .json/.json.gz).
@@ -173,6 +174,7 @@ private:
     QLabel *m_progressText = nullptr;
     QPushButton *m_cancel = nullptr;
     QTimer *m_statsDebounce = nullptr;
+    QAction *m_findAction = nullptr;
     QTimer *m_realignThrottle = nullptr;
     std::unique_ptr<RecentFiles> m_recentSessions;
 };

@@ -1,0 +1,23 @@
+#include "views/timeline/keyhelp.h"
+
+namespace ps::views {
+
+QList<KeyHelp> timelineKeyHelp()
+{
+    return {
+        {QStringLiteral("Ctrl+Wheel"), QStringLiteral("Zoom about the pointer")},
+        {QStringLiteral("Wheel, ↑ / ↓, PgUp / PgDn"), QStringLiteral("Scroll the rows")},
+        {QStringLiteral("Shift+Wheel, A / D, ← / →"), QStringLiteral("Pan earlier / later")},
+        {QStringLiteral("W / S, + / −"), QStringLiteral("Zoom in / out (about the pointer)")},
+        {QStringLiteral("Home / End"), QStringLiteral("Go to the start / end, zoom kept")},
+        {QStringLiteral("F"), QStringLiteral("Zoom to the selection, the ruler, or everything")},
+        {QStringLiteral("Drag"), QStringLiteral("Pan")},
+        {QStringLiteral("Shift+Drag"), QStringLiteral("Measure with the ruler")},
+        {QStringLiteral("Click / Double-click"), QStringLiteral("Select an event / zoom to it")},
+        {QStringLiteral("Click a header"), QStringLiteral("Collapse or expand it")},
+        {QStringLiteral("Esc"), QStringLiteral("Clear the selection and the ruler; cancel loading")},
+        {QStringLiteral("Ctrl+F, Enter, Shift+Enter"), QStringLiteral("Search names; next / previous match")},
+    };
+}
+
+} // namespace ps::views
