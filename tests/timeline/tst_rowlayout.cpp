@@ -147,6 +147,43 @@ private slots:
         QCOMPARE(l.reportRowOf(1), 8);
     }
 
+    // Track names follow the format's vocabulary (issue: Ascend stacks were "NVTX", ACL calls
+    // "CUDA API", the NPU "Kernels · GPU 0").
+    void trackNamesFollowTheFormat_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QStringList>("labels");
+        QTest::newRow("nsys") << int(TraceFormat::NsysSqlite)
+                              << QStringList{"GPU util · GPU 0", "NVTX · thread [2]", "CUDA API · thread [2]",
+                                             "Kernels · GPU 0 · stream 5"};
+        QTest::newRow("rocpd") << int(TraceFormat::Rocpd)
+                               << QStringList{"GPU util · GPU 0", "roctx · thread [2]", "HIP API · thread [2]",
+                                              "Kernels · GPU 0 · stream 5"};
+        QTest::newRow("ascend") << int(TraceFormat::AscendDb)
+                                << QStringList{"NPU util · NPU 0", "torch ops / mstx · thread [2]",
+                                               "CANN (ACL) API · thread [2]", "Tasks · NPU 0 · stream 5"};
+        QTest::newRow("kineto") << int(TraceFormat::KinetoJson)
+                                << QStringList{"GPU util · GPU 0", "torch ops · thread [2]", "Runtime API · thread [2]",
+                                               "Kernels · GPU 0 · stream 5"};
+    }
+    void trackNamesFollowTheFormat()
+    {
+        QFETCH(int, format);
+        QFETCH(QStringList, labels);
+        auto r = ps::test::makeReport("/x/a.db", [](StoreBuilder &b) {
+            b.add(b.track({TrackKind::NvtxPushPop, 1, 2, 0}), 0, 10, b.intern("r"));
+            b.add(b.track({TrackKind::CudaApi, 1, 2, 0}), 0, 10, b.intern("launch"));
+            b.add(b.track({TrackKind::Kernel, 1, 5, 0}), 2, 8, b.intern("k")); // labelled "stream 5" by the builder
+        });
+        std::const_pointer_cast<Report>(r)->meta.format = TraceFormat(format);
+        const RowLayout l(buildScene({PreparedReport::prepare(r)}, {}), {});
+        QStringList got;
+        for (const Row &row : l.rows())
+            if (row.kind == RowKind::Track || row.kind == RowKind::Utilization)
+                got << row.label;
+        QCOMPARE(got, labels);
+    }
+
     void emptyScene()
     {
         const RowLayout l(TimelineScene{}, {});

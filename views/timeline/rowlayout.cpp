@@ -9,20 +9,55 @@ namespace ps::views {
 using namespace ps::core::trace;
 
 namespace {
-QString kindText(TrackKind k)
+// The format's own words: NVTX / roctx / mstx ranges, CUDA / HIP / CANN (ACL) calls, kernels or
+// NPU tasks.
+QString rangeWord(TraceFormat f)
+{
+    switch (f) {
+    case TraceFormat::Rocpd:
+        return QStringLiteral("roctx");
+    case TraceFormat::AscendDb:
+        return QStringLiteral("torch ops / mstx");
+    case TraceFormat::KinetoJson:
+    case TraceFormat::RlinfTracer:
+        return QStringLiteral("torch ops");
+    case TraceFormat::NsysSqlite:
+        break;
+    }
+    return QStringLiteral("NVTX");
+}
+
+QString apiWord(TraceFormat f)
+{
+    switch (f) {
+    case TraceFormat::Rocpd:
+        return QStringLiteral("HIP API");
+    case TraceFormat::AscendDb:
+        return QStringLiteral("CANN (ACL) API");
+    case TraceFormat::KinetoJson:
+    case TraceFormat::RlinfTracer:
+        return QStringLiteral("Runtime API");
+    case TraceFormat::NsysSqlite:
+        break;
+    }
+    return QStringLiteral("CUDA API");
+}
+
+QString kindText(TrackKind k, TraceFormat f)
 {
     switch (k) {
     case TrackKind::NvtxPushPop:
     case TrackKind::NvtxStartEnd:
-        return QStringLiteral("NVTX");
+        return rangeWord(f);
     case TrackKind::NvtxMark:
-        return QStringLiteral("NVTX marks");
+        return f == TraceFormat::KinetoJson ? QStringLiteral("Instant events")
+                                            : rangeWord(f) + QStringLiteral(" marks");
     case TrackKind::CudaApi:
-        return QStringLiteral("CUDA API");
+        return apiWord(f);
     case TrackKind::OsRuntime:
         return QStringLiteral("OS runtime");
     case TrackKind::Kernel:
-        return QStringLiteral("Kernels");
+        return f == TraceFormat::AscendDb ? QStringLiteral("Tasks") : QStringLiteral("Kernels");
     case TrackKind::Memcpy:
         return QStringLiteral("Memcpy");
     case TrackKind::Memset:
@@ -46,17 +81,17 @@ QString labelText(const EventStore &store, const Track &track)
 }
 } // namespace
 
-QString RowLayout::trackLabel(const EventStore &store, const Track &track)
+QString RowLayout::trackLabel(const EventStore &store, const Track &track, TraceFormat format)
 {
     if (isGpuKind(track.kind())) // the label names the queue: "stream 7", "no stream", ...
-        return QStringLiteral("%1 · GPU %2 · %3")
-            .arg(kindText(track.kind()))
+        return QStringLiteral("%1 · %2 %3 · %4")
+            .arg(kindText(track.kind(), format), deviceWord(format))
             .arg(track.deviceId())
             .arg(labelText(store, track));
     NameId n = track.label() != kNoName ? track.label() : store.threadName(track.pid(), track.tid());
     const QString thread = n != kNoName ? QString::fromUtf8(store.name(n).data(), qsizetype(store.name(n).size()))
                                         : QStringLiteral("thread");
-    return QStringLiteral("%1 · %2 [%3]").arg(kindText(track.kind()), thread).arg(track.tid());
+    return QStringLiteral("%1 · %2 [%3]").arg(kindText(track.kind(), format), thread).arg(track.tid());
 }
 
 QString RowLayout::groupKey(const QStringList &groupPath)
@@ -135,7 +170,7 @@ RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
             r.y = y;
             r.levels = std::max<int>(1, t.levelCount());
             r.height = r.levels * kLaneHeight;
-            r.label = trackLabel(store, t);
+            r.label = trackLabel(store, t, e.report->report().meta.format);
             r.entry = int(ei);
             r.track = ti;
             y += r.height;

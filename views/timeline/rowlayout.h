@@ -69,8 +69,10 @@ public:
     // The keys whose collapsing hides the entry's tracks: its report and every enclosing group.
     static QStringList keysHiding(const TimelineEntry &entry);
 
-    // "NVTX · python [1234]", "Kernels · GPU 0 · stream 7": the label of a track.
-    static QString trackLabel(const core::trace::EventStore &store, const core::trace::Track &track);
+    // "NVTX · python [1234]", "Kernels · GPU 0 · stream 7": the label of a track, in the words
+    // of the report's format ("HIP API", "CANN (ACL) API", "Tasks · NPU 0", "roctx", ...).
+    static QString trackLabel(const core::trace::EventStore &store, const core::trace::Track &track,
+                              core::trace::TraceFormat format);
 
 private:
     void addCounterRows(const TimelineEntry &e, int entry, int depth, int &y);
