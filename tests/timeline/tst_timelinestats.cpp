@@ -195,6 +195,7 @@ private slots:
         const CrossRankData d = ps::views::crossRankData(*s, QStringLiteral("step"));
         QCOMPARE(d.ranks, (QStringList{"rank 0", "rank 1", "rank 2", "rank 3"}));
         QCOMPARE(d.steps, 3);
+        QCOMPARE(d.stepLabels, (QStringList{"#1", "#2", "#3"})); // counted: one report holds all steps
         QCOMPARE(int(d.bars.size()), 12);
         QCOMPARE(d.straggler, 2);
         QCOMPARE(d.totals[2], 45 * kMs);
@@ -310,6 +311,24 @@ private slots:
     }
 
     // The cross-rank chart matches the Range as nvtx_sum names it and, when given, the Style.
+    // Per-step exports (verl's discrete mode): the legend names the steps the run profiled.
+    void crossRankNamesProfiledSteps()
+    {
+        std::vector<PreparedReportPtr> reps;
+        for (int rank = 0; rank < 2; ++rank)
+            for (int step : {2, 3, 4}) {
+                auto r = ps::test::makeRank(rank, 1, 10 * kMs);
+                auto m = std::const_pointer_cast<Report>(r);
+                m->path += "." + std::to_string(step);
+                m->identity.step = step;
+                reps.push_back(PreparedReport::prepare(r));
+            }
+        const TimelineScene scene = buildScene(reps, {});
+        const CrossRankData d = ps::views::crossRankData(scene, QStringLiteral("step"));
+        QCOMPARE(d.steps, 3);
+        QCOMPARE(d.stepLabels, (QStringList{"step 2", "step 3", "step 4"}));
+    }
+
     void crossRankByRangeAndStyle()
     {
         const auto s = styledRun();

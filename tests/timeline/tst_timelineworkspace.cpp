@@ -508,6 +508,22 @@ private slots:
         w.clearStepOverlay();
         QVERIFY(waitIdle(w));
         QCOMPARE(int(w.scene()->entries.size()), 2);
+
+        // NAME#K, as the range field's placeholder suggests: the K-th occurrence only.
+        w.setStepOverlay(1, "step#2");
+        QVERIFY(waitIdle(w));
+        QCOMPARE(int(w.scene()->entries.size()), 1);
+        QCOMPARE(w.scene()->entries[0].offset, -(1 * kMs + 100 * kMs));
+        QVERIFY(w.scene()->entries[0].label.startsWith("step #2"));
+        // A name no report has: the status bar says why the canvas is empty.
+        QSignalSpy status(&w, &Workspace::statusMessage);
+        w.setStepOverlay(1, "no_such_range");
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.scene()->entries.empty());
+        bool said = false;
+        for (const auto &m : status)
+            said = said || m.first().toString().contains("no range named 'no_such_range'");
+        QVERIFY(said);
     }
 
     void statsFollowTheVisibleRange()

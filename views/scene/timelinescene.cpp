@@ -143,12 +143,26 @@ std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &stor
     return out;
 }
 
+namespace {
+// "NAME#K" -> (NAME, K) with K >= 1; anything else -> (text, 0): every occurrence.
+std::pair<QString, int> splitOccurrence(const QString &text)
+{
+    const int hash = int(text.lastIndexOf(QLatin1Char('#')));
+    bool ok = false;
+    const int k = hash > 0 ? text.mid(hash + 1).toInt(&ok) : 0;
+    if (!ok || k < 1)
+        return {text, 0};
+    return {text.left(hash), k};
+}
+} // namespace
+
 TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, const RankChoice &rank,
                                const QString &rangeName)
 {
     TimelineScene scene;
     scene.overlay = true;
-    const std::string name = rangeName.toStdString();
+    const auto [bareName, only] = splitOccurrence(rangeName);
+    const std::string name = bareName.toStdString();
     int64_t longest = 0;
     for (int ri : rank.reports) {
         if (ri < 0 || size_t(ri) >= reports.size())
@@ -164,10 +178,12 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
         }
         const auto occ = rangeOccurrences(p->store(), name);
         for (size_t k = 0; k < occ.size(); ++k) {
+            if (only > 0 && k + 1 != size_t(only))
+                continue; // NAME#K: the K-th occurrence of each report
             TimelineEntry e{p,
                             ri,
                             -occ[k].first,
-                            QStringLiteral("%1 #%2 · %3").arg(rangeName).arg(k + 1).arg(base),
+                            QStringLiteral("%1 #%2 · %3").arg(bareName).arg(k + 1).arg(base),
                             {rank.label + QStringLiteral(" · ") + rangeName},
                             path + QStringLiteral("#%1").arg(k + 1)};
             scene.entries.push_back(std::move(e));

@@ -57,8 +57,9 @@ std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &report
 // Start/end (report clock) of every NVTX range named `name` in a store, ordered by start.
 std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const core::trace::EventStore &store, std::string_view name);
 
-// Step overlay: for each report of `rank`, one entry per occurrence of range `rangeName` (or,
-// with an empty name, one per report aligned at its first event), all starting at 0.
+// Step overlay: for each report of `rank`, one entry per occurrence of range `rangeName` (only
+// the K-th with "NAME#K"; with an empty name, one per report aligned at its first event), all
+// starting at 0.
 TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, const RankChoice &rank,
                                const QString &rangeName);
 

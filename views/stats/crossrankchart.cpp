@@ -77,7 +77,7 @@ void CrossRankChart::rebuild()
     double maxV = 0;
     for (int s = 0; s < m_data.steps; ++s) {
         auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        bars->setName(QStringLiteral("step %1").arg(s + 1));
+        bars->setName(m_data.stepLabels.value(s, QStringLiteral("#%1").arg(s + 1)));
         bars->setProperty("step", s);
         bars->setWidth(width);
         bars->setBarsGroup(group);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -64,6 +65,29 @@ std::vector<std::pair<int64_t, CrossRankBar>> rangeBars(const TimelineEntry &e, 
     return found;
 }
 
+// Per occurrence index: "step N" when all its bars come from reports of profiled step N, one
+// occurrence per report; "#k" otherwise.
+QStringList stepLabels(const TimelineScene &scene, const CrossRankData &d)
+{
+    std::map<int, int> barsPerEntry;
+    for (const CrossRankBar &b : d.bars)
+        ++barsPerEntry[b.entry];
+    QStringList labels;
+    for (int s = 0; s < d.steps; ++s) {
+        std::optional<int> step;
+        bool same = true;
+        for (const CrossRankBar &b : d.bars) {
+            if (b.step != s)
+                continue;
+            const auto &id = scene.entries[size_t(b.entry)].report->report().identity;
+            same = same && id.step && barsPerEntry[b.entry] == 1 && (!step || *step == *id.step);
+            step = id.step;
+        }
+        labels << (same && step ? QStringLiteral("step %1").arg(*step) : QStringLiteral("#%1").arg(s + 1));
+    }
+    return labels;
+}
+
 } // namespace
 
 CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName, const QString &style)
@@ -110,6 +134,7 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
     });
     for (int s : stepsSoFar)
         out.steps = std::max(out.steps, s);
+    out.stepLabels = stepLabels(scene, out);
     if (!out.bars.empty())
         out.straggler = int(std::max_element(out.totals.begin(), out.totals.end()) - out.totals.begin());
     return out;

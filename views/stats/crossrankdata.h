@@ -26,11 +26,15 @@ struct CrossRankBar
 
 struct CrossRankData
 {
-    QString name;                   // the Range
-    QString style;                  // "PushPop", "StartEnd", or empty for both
-    QStringList ranks;              // x categories, in scene order
-    std::vector<int64_t> totals;    // per rank
-    int steps = 0;                  // max occurrences over ranks
+    QString name;                // the Range
+    QString style;               // "PushPop", "StartEnd", or empty for both
+    QStringList ranks;           // x categories, in scene order
+    std::vector<int64_t> totals; // per rank
+    int steps = 0;               // max occurrences over ranks
+    // The name of each step (occurrence) for the legend: "step N" with the step the run profiled
+    // when every bar of that occurrence comes from a report that is one step (identity.step), as
+    // per-step exports are; else "#k", the k-th occurrence.
+    QStringList stepLabels;
     std::vector<CrossRankBar> bars; // by rank, then step
     int straggler = -1;             // rank index with the largest total, -1 when no data
 

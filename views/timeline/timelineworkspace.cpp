@@ -70,8 +70,14 @@ TimelineWorkspace::~TimelineWorkspace() = default;
 void TimelineWorkspace::createJobs()
 {
     m_alignJob = new LatestJob<AlignResult>(this, [this](const AlignResult &res) { applyAlignment(res); });
-    m_overlayJob = new LatestJob<TimelineScene>(
-        this, [this](const TimelineScene &scene) { applyScene(std::make_shared<TimelineScene>(scene)); });
+    m_overlayJob = new LatestJob<TimelineScene>(this, [this](const TimelineScene &scene) {
+        if (scene.entries.empty() && m_overlay) // say why the canvas is empty
+            emit statusMessage(QStringLiteral("Step overlay: no range named '%1' in this rank's reports (exact "
+                                              "name, optionally NAME#K for the K-th occurrence)")
+                                   .arg(m_overlay->second),
+                               10000);
+        applyScene(std::make_shared<TimelineScene>(scene));
+    });
     m_searchJob = new LatestJob<SearchResult>(this, [this](const SearchResult &r) {
         m_searchResult = std::make_shared<SearchResult>(r);
         m_view->canvas()->setSearch(m_searchResult);
