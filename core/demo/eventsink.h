@@ -61,6 +61,8 @@ public:
     virtual void range(int64_t start, int64_t end, DemoThread thread, Range range) = 0;
     // The NCCL domain's creation record (NvtxEventType::DomainCreate), once, before its first range.
     virtual void ncclDomainCreated(int64_t time, DemoThread thread) = 0;
+    // A device-memory allocation or free at `address` (nsys --cuda-memory-usage=true).
+    virtual void memoryUsage(int64_t time, int64_t address, int64_t bytes, bool allocated) = 0;
 };
 
 // Counts rows; used to size a report before writing it.
@@ -75,6 +77,7 @@ public:
     void synchronization(int64_t, int64_t, int, int64_t) override { ++rows; }
     void range(int64_t, int64_t, DemoThread, Range) override { ++rows; }
     void ncclDomainCreated(int64_t, DemoThread) override { ++rows; }
+    void memoryUsage(int64_t, int64_t, int64_t, bool) override { ++rows; }
 };
 
 } // namespace ps::core::demo

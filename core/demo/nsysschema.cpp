@@ -190,6 +190,20 @@ const std::vector<const char *> &nsysCreateStatements()
         graphNodeId                 INTEGER   REFERENCES CUDA_GRAPH_EVENTS(graphNodeId), -- CUDA graph node creation ID.
         memKind                     INTEGER                                -- Type of memory being set. See enum CUDA_MEMOPR_MEMORY_KIND.
     );)sql",
+        // CUDA_GPU_MEMORY_USAGE_EVENTS — as declared by extrap__concurrent.s1.sqlite
+        R"sql(CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (
+        start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+        globalPid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
+        deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+        contextId                   INTEGER   NOT NULL,                    -- Context ID.
+        address                     INTEGER   NOT NULL,                    -- Virtual address of the allocation/deallocation.
+        pc                          INTEGER   NOT NULL,                    -- Program counter of the allocation/deallocation.
+        bytes                       INTEGER   NOT NULL,                    -- Number of bytes allocated/deallocated (B).
+        memKind                     INTEGER   NOT NULL,                    -- Type of memory being allocated/deallocated. See enum CUDA_MEMOPR_MEMORY_KIND.
+        memoryOperationType         INTEGER   NOT NULL,                    -- 0 if memory was allocated and 1 if memory was deallocated.
+        name                        TEXT,                                  -- Variable name, if available.
+        correlationId               INTEGER                                -- ID used to identify the API call that launched the event.
+    );)sql",
         // CUPTI_ACTIVITY_KIND_SYNCHRONIZATION — as declared by pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite
         R"sql(CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (
         start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).

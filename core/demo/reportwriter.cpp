@@ -90,7 +90,9 @@ public:
           m_nvtxRegistered(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, globalTid, textId, domainId) "
                                "VALUES(?1,?2,?6,?3,?4,?5)"),
           m_nvtxDomain(db, "INSERT INTO NVTX_EVENTS(start, eventType, text, globalTid, domainId) "
-                           "VALUES(?1,?4,'NCCL',?2,?3)")
+                           "VALUES(?1,?4,'NCCL',?2,?3)"),
+          m_memory(db, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS(start, globalPid, deviceId, contextId, address, pc, "
+                       "bytes, memKind, memoryOperationType, name, correlationId) VALUES(?,?,?,1,?,0,?,2,?,NULL,0)")
     {
         m_globalPid = globalPid(m_info.pid);
         // Threads: the Python main thread (tid = pid), PyTorch's autograd device thread, and the
@@ -176,6 +178,18 @@ public:
         m_memcpy.bind(9, static_cast<int64_t>(srcKind));
         m_memcpy.bind(10, static_cast<int64_t>(dstKind));
         m_memcpy.run();
+        ++m_rows;
+    }
+
+    void memoryUsage(int64_t time, int64_t address, int64_t bytes, bool allocated) override
+    {
+        m_memory.bind(1, time);
+        m_memory.bind(2, m_globalPid);
+        m_memory.bind(3, static_cast<int64_t>(m_info.deviceId));
+        m_memory.bind(4, address);
+        m_memory.bind(5, bytes);
+        m_memory.bind(6, int64_t(allocated ? 0 : 1)); // memoryOperationType: 0 allocation, 1 free
+        m_memory.run();
         ++m_rows;
     }
 
@@ -412,7 +426,7 @@ private:
     const RankInfo &m_info;
     SqliteWriter &m_db;
     WriteStatement m_strings, m_runtime, m_kernel, m_memcpy, m_memset, m_sync, m_nvtxText, m_nvtxRegistered,
-        m_nvtxDomain;
+        m_nvtxDomain, m_memory;
     std::unordered_map<std::string, int64_t> m_stringIds;
     std::array<std::pair<int64_t, int64_t>, kKernelCount> m_kernelNames{};
     std::array<int64_t, kApiNames.size()> m_apiNames{};

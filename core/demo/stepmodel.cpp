@@ -136,6 +136,10 @@ void StepModel::microBatch()
 {
     const DemoThread main = DemoThread::Main;
     idle(main, 60 * kUs);
+    // The micro-batch's activations, held from the forward until the backward has run; the size
+    // varies with the micro-batch's sequence lengths.
+    const int64_t activationBytes = 1536 * kMiB + 64 * kMiB * (m_unit % 3);
+    const int64_t activations = allocate(main, activationBytes);
     push(main, Range::ForwardActor);
     for (int layer = 0; layer < RunPlan::kLayers; ++layer) {
         nccl(main, Kernel::NcclAllGather, Range::NcclAllGather); // FSDP unshards the layer
@@ -175,6 +179,20 @@ void StepModel::microBatch()
     // loss.item() for the metrics: a 4-byte copy to pageable memory blocks, then a sync.
     memcpyAsync(main, kComputeStream, 4, kCopyDtoH, kMemDevice, kMemPageable);
     streamSync(main, kComputeStream);
+    release(main, activations, activationBytes);
+}
+
+int64_t StepModel::allocate(DemoThread t, int64_t bytes)
+{
+    const int64_t address = m_nextAddress;
+    m_nextAddress += bytes;
+    m_sink.memoryUsage(map(cpu(t)), address, bytes, true);
+    return address;
+}
+
+void StepModel::release(DemoThread t, int64_t address, int64_t bytes)
+{
+    m_sink.memoryUsage(map(cpu(t)), address, bytes, false);
 }
 
 void StepModel::optimizerStep()

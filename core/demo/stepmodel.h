@@ -57,6 +57,9 @@ private:
     void memcpyAsync(DemoThread t, int stream, int64_t bytes, int copyKind, int srcKind, int dstKind);
     void memsetAsync(DemoThread t, int stream, int64_t bytes);
     void streamSync(DemoThread t, int stream);
+    // cudaMalloc / cudaFree through PyTorch's caching allocator, as nsys --cuda-memory-usage sees it.
+    int64_t allocate(DemoThread t, int64_t bytes);
+    void release(DemoThread t, int64_t address, int64_t bytes);
     void waitStream(int waiting, int on);
     void push(DemoThread t, Range r);
     void pop(DemoThread t);
@@ -64,6 +67,7 @@ private:
     const RunPlan &m_plan;
     const int m_rank;
     EventSink &m_sink;
+    int64_t m_nextAddress = int64_t(0x7f0000000000);
     DemoRandom m_rng{0};
 
     int m_step = 0;

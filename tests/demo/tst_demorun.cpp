@@ -169,11 +169,16 @@ private slots:
         for (const DemoReport &r : m_result.reports) {
             ps::test::SqlRef db(r.path);
             int64_t rows = 0;
-            for (const char *t :
-                 {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
+            for (const char *t : {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUDA_GPU_MEMORY_USAGE_EVENTS"})
                 rows += db.integer(std::string("SELECT count(*) FROM ") + t);
             QCOMPARE(rows, r.rowCount);
+            // Activations allocated and freed once per micro-batch: every allocation is freed.
+            QVERIFY(db.integer("SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS") > 0);
+            QCOMPARE(db.integer("SELECT sum(CASE memoryOperationType WHEN 0 THEN bytes ELSE -bytes END) FROM "
+                                "CUDA_GPU_MEMORY_USAGE_EVENTS"),
+                     int64_t(0));
             total += rows;
         }
         QCOMPARE(total, m_result.totalRows);
