@@ -1,5 +1,7 @@
 #include "core/trace/traceloader.h"
 
+#include "core/common/naturalorder.h"
+
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/identity.h"
@@ -77,7 +79,8 @@ std::vector<std::string> findReports(const std::vector<std::string> &paths, std:
             if (it->is_regular_file(ec) && isRegisteredFormat(it->path()) && !hasSqliteExportBeside(it->path()))
                 found.push_back(it->path().string());
         }
-        std::sort(found.begin(), found.end());
+        std::sort(found.begin(), found.end(),
+                  [](const std::string &a, const std::string &b) { return naturalLess(a, b); });
         out.insert(out.end(), found.begin(), found.end());
     }
     return out;
