@@ -19,7 +19,8 @@ private slots:
         std::vector<std::string> paths;
         for (int r : {10, 2, 1024, 0, 1, 100, 9})
             paths.push_back("runs/exp/ActorGroup_" + std::to_string(r) + "_pid.sqlite");
-        std::sort(paths.begin(), paths.end(), [](const std::string &a, const std::string &b) { return naturalLess(a, b); });
+        std::sort(paths.begin(), paths.end(),
+                  [](const std::string &a, const std::string &b) { return naturalLess(a, b); });
         QStringList got;
         for (const auto &p : paths)
             got << QString::fromStdString(p).section('_', 1, 1);
@@ -30,12 +31,18 @@ private slots:
     {
         QTest::addColumn<QString>("a");
         QTest::addColumn<QString>("b");
-        QTest::newRow("digits by value") << "r9/x" << "r10/x";
-        QTest::newRow("letters") << "a1" << "b0";
-        QTest::newRow("prefix first") << "rank" << "rank0";
-        QTest::newRow("zero padding, then plain order") << "r010" << "r10";
-        QTest::newRow("later digit run") << "n2/r3" << "n2/r20";
-        QTest::newRow("huge numbers") << "x99999999999999999999" << "x100000000000000000000";
+        QTest::newRow("digits by value") << "r9/x"
+                                         << "r10/x";
+        QTest::newRow("letters") << "a1"
+                                 << "b0";
+        QTest::newRow("prefix first") << "rank"
+                                      << "rank0";
+        QTest::newRow("zero padding, then plain order") << "r010"
+                                                        << "r10";
+        QTest::newRow("later digit run") << "n2/r3"
+                                         << "n2/r20";
+        QTest::newRow("huge numbers") << "x99999999999999999999"
+                                      << "x100000000000000000000";
     }
     void orderIsStrictAndTotal()
     {

@@ -213,6 +213,32 @@ private slots:
         QCOMPARE(QString::fromUtf8(e.report->store().name(t.name(sel->ref.index)).data(),
                                    int(e.report->store().name(t.name(sel->ref.index)).size())),
                  QString("run_training"));
+
+        // Selected anywhere, selected everywhere: the timeline's selection (the phase range)
+        // selects that cell of the phase table and the range's row in the statistics.
+        QVERIFY(waitIdle(w));
+        QCOMPARE(pane->table()->currentIndex(), m->index(3, rank1Column));
+        QCOMPARE(w.stats()->kind(), StatsKind::NvtxSum);
+        const QModelIndex statsRow = w.stats()->table()->currentIndex();
+        QVERIFY(statsRow.isValid());
+        QCOMPARE(statsRow.siblingAtColumn(StatsTableModel::Name).data().toString(), QString("run_training"));
+        // A kernel inside that phase: kernel_sum, its row selected; the phase cell stays.
+        const EventStore &store = e.report->store();
+        std::optional<EventRef> kernel;
+        for (uint32_t k : store.tracksOfKind(TrackKind::Kernel)) {
+            const Track &kt = store.track(k);
+            for (size_t i = 0; i < kt.size() && !kernel; ++i)
+                if (kt.start(i) > t.start(sel->ref.index) && kt.end(i) < t.end(sel->ref.index))
+                    kernel = EventRef{k, uint32_t(i)};
+        }
+        QVERIFY(kernel);
+        w.findChild<TimelineCanvas *>()->select(TimelineSelection{sel->entry, *kernel});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.stats()->kind(), StatsKind::KernelSum);
+        const std::string_view kernelName = store.name(store.track(kernel->track).name(kernel->index));
+        QCOMPARE(w.stats()->table()->currentIndex().siblingAtColumn(StatsTableModel::Name).data().toString(),
+                 QString::fromUtf8(kernelName.data(), qsizetype(kernelName.size())));
+        QCOMPARE(pane->table()->currentIndex(), m->index(3, rank1Column));
     }
 
     // Selecting a kernel with a 360-character name neither widens the details pane nor shrinks

@@ -131,6 +131,25 @@ void PhasesPane::show(const an::PhaseTable &t)
                 .arg(t.stepsCounted ? QStringLiteral("; steps counted from repeated phases") : QString()));
 }
 
+void PhasesPane::selectAt(int entry, int64_t ownNs)
+{
+    m_table->clearSelection();
+    for (size_t c = 0; c < m_shown.columns.size(); ++c) {
+        const size_t report = m_shown.columns[c].report;
+        if (report >= m_entries.size() || m_entries[report] != entry)
+            continue;
+        for (size_t r = 0; r < m_shown.rows.size(); ++r) {
+            const an::PhaseCell &cell = m_shown.rows[r].cells[c];
+            if (cell.present && ownNs >= cell.startNs && ownNs < cell.startNs + cell.wallNs) {
+                const QModelIndex i = m_model->index(int(r), kFirstRankColumn + int(c));
+                m_table->setCurrentIndex(i);
+                m_table->scrollTo(i);
+                return;
+            }
+        }
+    }
+}
+
 void PhasesPane::onClicked(int row, int column)
 {
     if (row < 0 || size_t(row) >= m_shown.rows.size())

@@ -30,6 +30,9 @@ public:
     // The scene and the entries (reports) to tabulate; recomputes only when they change.
     void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries);
     bool isBusy() const;
+    // Selects the cell of the phase that scene entry `entry` was in at `ownNs` (its own clock),
+    // as when an event is selected in the timeline; clears the selection when none was.
+    void selectAt(int entry, int64_t ownNs);
     const QStandardItemModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     // Index of the first rank column in the model.

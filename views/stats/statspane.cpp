@@ -73,7 +73,7 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(visibleCsv()); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
-                if (!current.isValid() || kind() != StatsKind::NvtxSum)
+                if (!current.isValid() || kind() != StatsKind::NvtxSum || m_restoring)
                     return;
                 showCrossRank(
                     m_proxy->index(current.row(), StatsTableModel::Name).data(StatsTableModel::SortRole).toString(),
@@ -101,6 +101,32 @@ void StatsPane::flushDeferred()
         m_debounce->stop();
         recompute();
     }
+}
+
+void StatsPane::selectName(const QString &name, StatsKind k)
+{
+    m_pendingName = name;
+    if (kind() != k)
+        setKind(k); // recomputes; showRows() selects
+    else if (!m_rowsJob->isBusy() && !m_debounce->isActive())
+        applyPendingSelection(false);
+}
+
+void StatsPane::applyPendingSelection(bool quietly)
+{
+    if (m_pendingName.isEmpty())
+        return;
+    m_restoring = quietly;
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex i = m_proxy->index(r, StatsTableModel::Name);
+        if (i.data(StatsTableModel::SortRole).toString() == m_pendingName) {
+            m_table->selectRow(r);
+            m_table->scrollTo(i);
+            break;
+        }
+    }
+    m_pendingName.clear();
+    m_restoring = false;
 }
 
 void StatsPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window)
@@ -148,8 +174,15 @@ void StatsPane::setScopeNote(const QString &note)
 void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
 {
     const StatsKind k = m_rowsKind;
+    // The selected row stays selected when the rows are recomputed (a zoom, a pan), quietly:
+    // the chart already shows it.
+    const bool restore = m_pendingName.isEmpty() && m_table->currentIndex().isValid() && m_model->kind() == k;
+    if (restore)
+        m_pendingName =
+            m_table->currentIndex().siblingAtColumn(StatsTableModel::Name).data(StatsTableModel::SortRole).toString();
     m_model->setRows(std::move(rows), k);
     m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
+    applyPendingSelection(restore);
     m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)%5")
                            .arg(m_model->rowCount())
                            .arg(m_entries.size())

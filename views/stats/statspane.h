@@ -54,6 +54,9 @@ public:
     QString visibleCsv() const;
     // True from a change of input until its results are shown.
     bool isBusy() const;
+    // Selects the row of `name` (a Range or kernel name as the table shows it), switching the
+    // table to `kind` first; when the rows are being recomputed, once they arrive.
+    void selectName(const QString &name, core::trace::StatsKind kind);
     // Recomputes now if a change is waiting out the debounce.
     void flushDeferred();
 
@@ -63,6 +66,7 @@ signals:
 
 private:
     void recompute();
+    void applyPendingSelection(bool quietly);
     void showRows(std::vector<core::trace::StatRow> rows);
 
     QComboBox *m_kind = nullptr;
@@ -74,6 +78,8 @@ private:
     QSortFilterProxyModel *m_proxy = nullptr;
     CrossRankChart *m_chart = nullptr;
     QTimer *m_debounce = nullptr;
+    QString m_pendingName;    // selectName() waiting for rows
+    bool m_restoring = false; // reselecting after new rows: the chart stays as it is
 
     std::shared_ptr<const TimelineScene> m_scene;
     std::vector<int> m_entries;

@@ -1,6 +1,7 @@
 #include "views/timeline/timelineworkspace.h"
 
 #include "core/trace/alignment.h"
+#include "core/trace/tracestats.h"
 #include "views/common/emptystate.h"
 #include "views/common/latestjob.h"
 #include "views/common/problemsbanner.h"
@@ -203,6 +204,7 @@ void TimelineWorkspace::connectPanes()
             cancelLoad();
     });
     connect(c, &TimelineCanvas::selectionChanged, this, &TimelineWorkspace::updateDetails);
+    connect(c, &TimelineCanvas::selectionChanged, this, &TimelineWorkspace::selectInPanes);
     connect(c, &TimelineCanvas::selectionChanged, m_statsDebounce, qOverload<>(&QTimer::start)); // the run may change
     connect(c, &TimelineCanvas::windowChanged, m_statsDebounce, qOverload<>(&QTimer::start));
     connect(c, &TimelineCanvas::collapsedChanged, m_statsDebounce, qOverload<>(&QTimer::start));
@@ -295,6 +297,24 @@ bool TimelineWorkspace::isBusy() const
 {
     return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() ||
            m_statsDebounce->isActive() || m_realignThrottle->isActive();
+}
+
+// An event selected in the timeline is selected in the other views too: its range or kernel in
+// the statistics (whose cross-rank chart then shows it), the phase it ran in in the phase table.
+void TimelineWorkspace::selectInPanes()
+{
+    const auto sel = canvas()->selection();
+    if (!sel || !m_scene || sel->entry < 0 || size_t(sel->entry) >= m_scene->entries.size())
+        return;
+    const EventStore &store = m_scene->entries[size_t(sel->entry)].report->store();
+    const Track &t = store.track(sel->ref.track);
+    const size_t i = sel->ref.index;
+    if (isRangeKind(t.kind()))
+        m_stats->selectName(QString::fromStdString(nvtxRangeName(store, t.name(i), t.attr(i))), StatsKind::NvtxSum);
+    else if (t.kind() == TrackKind::Kernel)
+        m_stats->selectName(QString::fromUtf8(store.name(t.name(i)).data(), qsizetype(store.name(t.name(i)).size())),
+                            StatsKind::KernelSum);
+    m_phases->selectAt(sel->entry, t.start(i));
 }
 
 void TimelineWorkspace::flushDeferred()

@@ -126,6 +126,7 @@ private:
     void runSearch();
     void gotoMatch(int i);
     void updateDetails();
+    void selectInPanes();
     void updateStatsInput();
     void updateMatchLabel();
     void createJobs();
