@@ -116,6 +116,7 @@ const std::vector<RuleInfo> &ruleCatalogue()
         {"verl.relocate-ray-temp-dir", W, false, "relocate_results with a non-default Ray temp dir (main)"},
         {"verl.py-executable-nsys", W, false, "ray_init.runtime_env.py_executable under nsys (Ray #66093, main)"},
         {"verl.rollout-tool-unsupported", W, true, "a profiler tool the rollout server does not accept (0.7.1+)"},
+        {"verl.rank-out-of-range", W, false, "a role's profiler rank at or above nnodes x n_gpus_per_node"},
         {"verl.rollout-rank-out-of-range", W, false, "a rollout profiler rank that selects no replica (0.9+)"},
         {"verl.rollout-ranks-global", I, false, "main reads rollout ranks as global GPU ranks, not replicas"},
     };

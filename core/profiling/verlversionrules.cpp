@@ -293,6 +293,31 @@ void rolloutEngineTool(RuleContext &c)
                      "actor_rollout_ref.rollout.name");
 }
 
+// A role's profiler ranks index the role's workers, which run on at most nnodes x
+// n_gpus_per_node GPUs: a rank at or above that profiles nothing (the worker never exists). The
+// rollout of 0.9+ has its own reading (rolloutRanks below).
+void ranksBeyondWorld(RuleContext &c)
+{
+    const long long world = c.out.nnodes * c.out.gpusPerNode;
+    if (world <= 0)
+        return;
+    for (const VerlRoleProfiler &r : c.out.roles) {
+        if (!r.enable || r.allRanks || (r.role == "rollout" && c.out.version >= VerlVersion::V0_9))
+            continue;
+        std::string outside;
+        for (long long rank : r.ranks)
+            if (rank >= world || rank < 0)
+                outside += (outside.empty() ? "" : ", ") + std::to_string(rank);
+        if (!outside.empty())
+            c.cfg.report(c.diags, "verl.rank-out-of-range",
+                         r.role + " profiler rank(s) " + outside + " are outside the run's " + std::to_string(world) +
+                             " GPUs (trainer.nnodes x trainer.n_gpus_per_node = " + std::to_string(c.out.nnodes) +
+                             " x " + std::to_string(c.out.gpusPerNode) +
+                             "): no worker has them, so they profile nothing",
+                         r.path + ".ranks");
+    }
+}
+
 // V7: what the rollout's `ranks` select. 0.9 reads them as replica indices; main as global GPU
 // ranks, each profiling the replica that owns it (replica = rank // (tp * dp * pp)).
 void rolloutRanks(RuleContext &c)
@@ -345,6 +370,7 @@ const VersionRule kRules[] = {
     {V::V0_7_1, V::Main, rewardModelProfilerRemoved},
     {V::V0_7_1, V::Main, torchUnknownKeys},
     {V::V0_7_1, V::Main, rolloutEngineTool},
+    {V::V0_5, V::Main, ranksBeyondWorld},
     {V::V0_9, V::Main, rolloutRanks},
     {V::V0_8, V::Main, precisionDebugger},
     {V::V0_9, V::Main, torchSchedule},
