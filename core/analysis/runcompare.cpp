@@ -95,13 +95,7 @@ void addDeltas(DeltaKind kind, const Totals &base, const Totals &cand, std::vect
 
 Totals statTotals(const std::vector<trace::ReportPtr> &reports, trace::StatsKind kind, const trace::CancelToken *cancel)
 {
-    trace::SummarizeOptions o;
-    o.perReport = false;
-    o.cancel = cancel;
-    Totals t;
-    for (const trace::StatRow &row : trace::summarize(reports, kind, o).overall)
-        t[row.name] += row.totalNs;
-    return t;
+    return trace::totalsByName(reports, kind, cancel).value_or(Totals{});
 }
 
 Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const trace::CancelToken *cancel)

@@ -65,14 +65,14 @@ std::string rangeName(const EventStore &store, NameId text, NameId domain)
 // Durations per (name, style code).
 using Groups = std::map<std::pair<std::string, uint8_t>, std::vector<int64_t>>;
 
-// Adds the durations of one report's events (those starting in the window, when given) to
-// `out`. False when cancelled.
-bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
-             const CancelToken *cancel, Groups &out)
+// Calls add(style code, key, duration) for each of one report's events that `kind` counts
+// (those starting in the window, when given). Keys are per report: nvtx_sum's is text id << 32 |
+// domain name id, kernel_sum's the name id; keyName() turns them into the table's names. False
+// when cancelled.
+template <typename Add>
+bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
+                  const CancelToken *cancel, Add &&add)
 {
-    // Durations per id key first (ids are per report), strings once per key at the end.
-    // nvtx_sum key: text id << 32 | domain name id; kernel_sum key: name id.
-    std::unordered_map<uint64_t, std::vector<int64_t>> byKey[std::size(kStyles)];
     std::vector<NameId> domainOf; // NVTX scope index -> domain name
     if (kind == StatsKind::NvtxSum)
         for (const NvtxScope &s : store.nvtxScopes())
@@ -90,20 +90,14 @@ bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std:
             a = size_t(std::lower_bound(starts.begin(), starts.end(), t0) - starts.begin());
             b = std::max(a, size_t(std::lower_bound(starts.begin(), starts.end(), t1) - starts.begin()));
         }
-        auto &map = byKey[styleCode(kind, t.kind())];
-        uint64_t lastKey = 0;
-        std::vector<int64_t> *last = nullptr; // nodes of an unordered_map stay put
+        const uint8_t style = styleCode(kind, t.kind());
         for (size_t i = a; i < b; ++i) {
             uint64_t key = t.name(i);
             if (kind == StatsKind::NvtxSum) {
                 const uint16_t attr = t.attr(i);
                 key = key << 32 | (attr < domainOf.size() ? domainOf[attr] : kNoName);
             }
-            if (!last || key != lastKey) {
-                last = &map[key];
-                lastKey = key;
-            }
-            last->push_back(t.duration(i));
+            add(style, key, t.duration(i));
             if (++sincePoll == kCancelPollEvents) {
                 sincePoll = 0;
                 if (isCancelled(cancel))
@@ -111,11 +105,38 @@ bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std:
             }
         }
     }
+    return true;
+}
+
+std::string keyName(const EventStore &store, StatsKind kind, uint64_t key)
+{
+    return kind == StatsKind::KernelSum ? std::string(store.name(NameId(key)))
+                                        : rangeName(store, NameId(key >> 32), NameId(key));
+}
+
+// Adds the durations of one report's events (those starting in the window, when given) to
+// `out`. False when cancelled.
+bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
+             const CancelToken *cancel, Groups &out)
+{
+    // Durations per id key first (ids are per report), strings once per key at the end.
+    std::unordered_map<uint64_t, std::vector<int64_t>> byKey[std::size(kStyles)];
+    uint64_t lastKey = 0;
+    uint8_t lastStyle = 0;
+    std::vector<int64_t> *last = nullptr; // nodes of an unordered_map stay put
+    const bool ok = forEachKeyed(store, kind, offset, window, cancel, [&](uint8_t style, uint64_t key, int64_t d) {
+        if (!last || key != lastKey || style != lastStyle) {
+            last = &byKey[style][key];
+            lastKey = key;
+            lastStyle = style;
+        }
+        last->push_back(d);
+    });
+    if (!ok)
+        return false;
     for (uint8_t style = 0; style < std::size(kStyles); ++style)
         for (auto &[key, d] : byKey[style]) {
-            std::string name = kind == StatsKind::KernelSum ? std::string(store.name(NameId(key)))
-                                                            : rangeName(store, NameId(key >> 32), NameId(key));
-            auto &dst = out[{std::move(name), style}];
+            auto &dst = out[{keyName(store, kind, key), style}];
             if (dst.empty())
                 dst = std::move(d);
             else
@@ -271,6 +292,21 @@ std::vector<CompareRow> compareReports(std::span<const ReportPtr> reports, Stats
         for (size_t ri = 0; ri < row.cells.size(); ++ri)
             if (row.cells[ri].count > 0 && (!row.slowest || row.cells[ri].totalNs > row.cells[*row.slowest].totalNs))
                 row.slowest = ri;
+    }
+    return out;
+}
+
+std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const ReportPtr> reports, StatsKind kind,
+                                                           const CancelToken *cancel)
+{
+    std::map<std::string, int64_t> out;
+    for (const ReportPtr &r : reports) {
+        std::unordered_map<uint64_t, int64_t> byKey;
+        if (!forEachKeyed(*r->store, kind, 0, std::nullopt, cancel,
+                          [&](uint8_t, uint64_t key, int64_t d) { byKey[key] += d; }))
+            return std::nullopt;
+        for (const auto &[key, ns] : byKey)
+            out[keyName(*r->store, kind, key)] += ns;
     }
     return out;
 }

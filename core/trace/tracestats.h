@@ -15,6 +15,7 @@
 
 #include "core/trace/report.h"
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -76,6 +77,10 @@ struct SummarizeOptions
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const SummarizeOptions &options);
 // All reports, whole, own time axes.
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind);
+// The Total column of summarize()'s overall rows, per Range or kernel name (styles summed), without
+// the per-row statistics: for callers that compare totals (trace compare). nullopt when cancelled.
+std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const ReportPtr> reports, StatsKind kind,
+                                                           const CancelToken *cancel = nullptr);
 
 // compare: (name, style) x reports. For each row of the overall summary (ordered by overall
 // total), one cell per report (count 0 where the report lacks it) and the report with the

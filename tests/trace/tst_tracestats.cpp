@@ -268,6 +268,23 @@ class TestTraceStats : public QObject
     QString m_variant, m_unended;
 
 private slots:
+    // trace compare's totals: the Total column of the overall rows (styles summed), on every sample.
+    void totalsByNameMatchSummarize()
+    {
+        const QStringList files = ps::test::nsysFiles();
+        QVERIFY(!files.isEmpty());
+        std::vector<ReportPtr> reports;
+        for (const QString &f : files)
+            reports.push_back(ps::test::loadTestReport(f));
+        for (StatsKind kind : {StatsKind::NvtxSum, StatsKind::KernelSum}) {
+            std::map<std::string, int64_t> expected;
+            for (const StatRow &r : summarize(reports, kind).overall)
+                expected[r.name] += r.totalNs;
+            QVERIFY(!expected.empty());
+            QCOMPARE(totalsByName(reports, kind), std::optional(expected));
+        }
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());

@@ -1,0 +1,143 @@
+// RL phase table and run-against-run compare, printed as ratios against a baseline measured in
+// the same run: one scan of the same events (start, duration and name of every event, summed per
+// name), as in bench_breakdown.
+//
+//   bench_phases [--reports R] [--events N] [--distinct D] [--repeat K]
+//
+// R reports (default 64) of N events each (default 1 M): per report, steps of verl phases
+// (gen, old_log_prob, ref, adv, update_actor as NVTX ranges on the driver thread) over GPU work
+// on 4 compute streams, one NCCL stream and one copy stream. Reports reuse D distinct stores
+// (default 8) to keep memory modest; each is its own report with its own rank, so the phase
+// table has R columns. The compare matches two such runs rank by rank.
+// Targets (issue 13): phases (with the GPU breakdown of every cell) <= 1 scan; compare <= 2 scans.
+
+#include "core/analysis/phases.h"
+#include "core/analysis/runcompare.h"
+#include "core/trace/storebuilder.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ps::core::trace;
+using namespace ps::core::analysis;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr const char *kPhases[] = {"gen", "old_log_prob", "ref", "adv", "update_actor"};
+
+std::shared_ptr<const EventStore> makeStore(size_t events, uint32_t seed)
+{
+    std::mt19937_64 rng(seed);
+    StoreBuilder b;
+    std::vector<NameId> compute;
+    for (int i = 0; i < 50; ++i)
+        compute.push_back(b.intern("void gemm_kernel_variant_" + std::to_string(i) + "<float, 128>(float*)"));
+    const NameId nccl = b.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
+    const NameId copy = b.intern("[CUDA memcpy Device-to-Host]");
+    std::vector<TrackHandle> lanes;
+    for (uint32_t s = 0; s < 4; ++s)
+        lanes.push_back(b.track({TrackKind::Kernel, 1, 7 + s, 0}));
+    lanes.push_back(b.track({TrackKind::Kernel, 1, 20, 0}));
+    lanes.push_back(b.track({TrackKind::Memcpy, 1, 21, 0}));
+    std::vector<int64_t> at(lanes.size(), 0);
+    for (size_t i = 0; i < events; ++i) {
+        const size_t which = i % lanes.size();
+        const int64_t gap = int64_t(rng() % 4000), dur = 500 + int64_t(rng() % 20000);
+        const NameId name = which < 4 ? compute[rng() % compute.size()] : which == 4 ? nccl : copy;
+        b.add(lanes[which], at[which] + gap, at[which] + gap + dur, name, uint32_t(i), 0);
+        at[which] += gap + dur;
+    }
+    // 10 steps of the five phases, back to back over the GPU work's span.
+    const int64_t span = *std::max_element(at.begin(), at.end());
+    const TrackHandle driver = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
+    const int64_t phaseNs = span / (10 * 5);
+    for (int step = 0; step < 10; ++step)
+        for (int p = 0; p < 5; ++p) {
+            const int64_t t = (step * 5 + p) * phaseNs;
+            b.add(driver, t, t + phaseNs - 1000, b.intern(kPhases[p]));
+        }
+    return std::make_shared<const EventStore>(std::move(b).build());
+}
+
+std::vector<ReportPtr> makeRun(const std::vector<std::shared_ptr<const EventStore>> &stores, size_t reports,
+                               const std::string &run)
+{
+    std::vector<ReportPtr> out;
+    for (size_t r = 0; r < reports; ++r) {
+        auto rep = std::make_shared<Report>();
+        rep->path = "/runs/" + run + "/worker_" + std::to_string(r) + ".sqlite";
+        rep->store = stores[r % stores.size()];
+        rep->identity.run = run;
+        rep->identity.group = "ActorRolloutRef";
+        rep->identity.rank = int(r);
+        out.push_back(rep);
+    }
+    return out;
+}
+
+int64_t scan(const EventStore &s, std::vector<int64_t> &perName)
+{
+    perName.assign(s.names().size(), 0);
+    int64_t checksum = 0;
+    for (const Track &t : s.tracks())
+        for (size_t i = 0; i < t.size(); ++i) {
+            perName[t.name(i)] += t.duration(i);
+            checksum ^= t.start(i);
+        }
+    return checksum + perName[1];
+}
+
+double seconds(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+size_t argValue(int argc, char **argv, const char *name, size_t fallback)
+{
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0)
+            return size_t(std::stoull(argv[i + 1]));
+    return fallback;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const size_t reports = argValue(argc, argv, "--reports", 64);
+    const size_t events = argValue(argc, argv, "--events", 1000000);
+    const size_t distinct = std::max<size_t>(1, argValue(argc, argv, "--distinct", 8));
+    const size_t repeat = std::max<size_t>(1, argValue(argc, argv, "--repeat", 3));
+    std::vector<std::shared_ptr<const EventStore>> stores;
+    for (size_t i = 0; i < std::min(distinct, reports); ++i)
+        stores.push_back(makeStore(events, uint32_t(i + 1)));
+    const std::vector<ReportPtr> baseline = makeRun(stores, reports, "mon"), candidate = makeRun(stores, reports, "tue");
+    std::printf("%zu reports x %zu events (%zu distinct stores), 10 steps x 5 phases\n", reports, events, stores.size());
+    double bestScan = 1e30, bestPhases = 1e30, bestCompare = 1e30;
+    int64_t sink = 0;
+    std::vector<int64_t> perName;
+    for (size_t k = 0; k < repeat; ++k) {
+        auto t0 = Clock::now();
+        for (const ReportPtr &r : baseline)
+            sink += scan(*r->store, perName);
+        bestScan = std::min(bestScan, seconds(t0));
+        t0 = Clock::now();
+        const PhaseTable table = computePhaseTable(baseline, PhaseMapping::defaults());
+        bestPhases = std::min(bestPhases, seconds(t0));
+        sink += int64_t(table.rows.size());
+        t0 = Clock::now();
+        const RunComparison cmp = compareRuns(baseline, candidate, CompareOptions{});
+        bestCompare = std::min(bestCompare, seconds(t0));
+        sink += int64_t(cmp.deltas.size());
+    }
+    std::printf("scan (baseline)   %.3f s\nphases            %.3f s   %.2f x scan (target <= 1)\n"
+                "compare           %.3f s   %.2f x scan (target <= 2)\n",
+                bestScan, bestPhases, bestPhases / bestScan, bestCompare, bestCompare / bestScan);
+    return sink == 42 ? 1 : 0; // keeps the work observable
+}
