@@ -11,6 +11,7 @@
 
 #include "core/analysis/breakdown.h"
 #include "core/trace/storebuilder.h"
+#include "tests/bench/analysis/benchscan.h"
 
 #include <chrono>
 #include <cstdio>
@@ -22,7 +23,9 @@
 
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
-using Clock = std::chrono::steady_clock;
+using benchscan::argValue;
+using benchscan::Clock;
+using benchscan::seconds;
 
 namespace {
 
@@ -61,35 +64,6 @@ std::shared_ptr<const EventStore> makeStore(size_t events, uint32_t seed)
     return std::make_shared<const EventStore>(std::move(b).build());
 }
 
-// The baseline: one pass over every GPU event reading start, duration and name.
-int64_t scan(const EventStore &s, std::vector<int64_t> &perName)
-{
-    perName.assign(s.names().size(), 0);
-    int64_t checksum = 0;
-    for (const Track &t : s.tracks()) {
-        if (!isGpuKind(t.kind()))
-            continue;
-        for (size_t i = 0; i < t.size(); ++i) {
-            perName[t.name(i)] += t.duration(i);
-            checksum ^= t.start(i);
-        }
-    }
-    return checksum + perName[1];
-}
-
-double seconds(Clock::time_point t0)
-{
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-size_t argValue(int argc, char **argv, const char *name, size_t fallback)
-{
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], name) == 0)
-            return size_t(std::stoull(argv[i + 1]));
-    return fallback;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -108,7 +82,7 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < repeat; ++k) {
         auto t0 = Clock::now();
         for (size_t r = 0; r < reports; ++r)
-            sink += scan(*stores[r % stores.size()], perName);
+            sink += benchscan::scan(*stores[r % stores.size()], perName, isGpuKind);
         bestScan = std::min(bestScan, seconds(t0));
         t0 = Clock::now();
         for (size_t r = 0; r < reports; ++r) {

@@ -14,6 +14,7 @@
 #include "core/analysis/phases.h"
 #include "core/analysis/runcompare.h"
 #include "core/trace/storebuilder.h"
+#include "tests/bench/analysis/benchscan.h"
 
 #include <chrono>
 #include <cstdio>
@@ -25,7 +26,9 @@
 
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
-using Clock = std::chrono::steady_clock;
+using benchscan::argValue;
+using benchscan::Clock;
+using benchscan::seconds;
 
 namespace {
 
@@ -81,31 +84,6 @@ std::vector<ReportPtr> makeRun(const std::vector<std::shared_ptr<const EventStor
     return out;
 }
 
-int64_t scan(const EventStore &s, std::vector<int64_t> &perName)
-{
-    perName.assign(s.names().size(), 0);
-    int64_t checksum = 0;
-    for (const Track &t : s.tracks())
-        for (size_t i = 0; i < t.size(); ++i) {
-            perName[t.name(i)] += t.duration(i);
-            checksum ^= t.start(i);
-        }
-    return checksum + perName[1];
-}
-
-double seconds(Clock::time_point t0)
-{
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-size_t argValue(int argc, char **argv, const char *name, size_t fallback)
-{
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], name) == 0)
-            return size_t(std::stoull(argv[i + 1]));
-    return fallback;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -117,15 +95,17 @@ int main(int argc, char **argv)
     std::vector<std::shared_ptr<const EventStore>> stores;
     for (size_t i = 0; i < std::min(distinct, reports); ++i)
         stores.push_back(makeStore(events, uint32_t(i + 1)));
-    const std::vector<ReportPtr> baseline = makeRun(stores, reports, "mon"), candidate = makeRun(stores, reports, "tue");
-    std::printf("%zu reports x %zu events (%zu distinct stores), 10 steps x 5 phases\n", reports, events, stores.size());
+    const std::vector<ReportPtr> baseline = makeRun(stores, reports, "mon"),
+                                 candidate = makeRun(stores, reports, "tue");
+    std::printf("%zu reports x %zu events (%zu distinct stores), 10 steps x 5 phases\n", reports, events,
+                stores.size());
     double bestScan = 1e30, bestPhases = 1e30, bestCompare = 1e30;
     int64_t sink = 0;
     std::vector<int64_t> perName;
     for (size_t k = 0; k < repeat; ++k) {
         auto t0 = Clock::now();
         for (const ReportPtr &r : baseline)
-            sink += scan(*r->store, perName);
+            sink += benchscan::scan(*r->store, perName, [](TrackKind) { return true; });
         bestScan = std::min(bestScan, seconds(t0));
         t0 = Clock::now();
         const PhaseTable table = computePhaseTable(baseline, PhaseMapping::defaults());
