@@ -15,7 +15,8 @@ namespace benchscan {
 using Clock = std::chrono::steady_clock;
 
 // The baseline: one pass over the events of the kinds `wanted` accepts.
-template <typename Wanted> int64_t scan(const ps::core::trace::EventStore &s, std::vector<int64_t> &perName, Wanted wanted)
+template <typename Wanted>
+int64_t scan(const ps::core::trace::EventStore &s, std::vector<int64_t> &perName, Wanted wanted)
 {
     perName.assign(s.names().size(), 0);
     int64_t checksum = 0;
