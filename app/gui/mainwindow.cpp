@@ -2,6 +2,7 @@
 
 #include "core/trace/tracecache.h"
 #include "core/version.h"
+#include "views/common/filedialogs.h"
 #include "views/common/recentfiles.h"
 #include "views/common/workspace.h"
 #include "views/config/configureworkspace.h"
@@ -230,14 +231,14 @@ views::Workspace *MainWindow::workspace(const QString &title) const
 
 void MainWindow::openReportsDialog()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, "Open Reports", QString(), kReportFilter);
+    const QStringList files = views::openFileNames(this, "reports", "Open Reports", kReportFilter);
     if (!files.isEmpty())
         openPaths(files);
 }
 
 void MainWindow::openFolderDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, "Open Report Folder");
+    const QString dir = views::existingDirectory(this, "reports", "Open Report Folder");
     if (!dir.isEmpty())
         openPaths({dir});
 }

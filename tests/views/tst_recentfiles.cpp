@@ -1,5 +1,8 @@
+#include "views/common/filedialogs.h"
 #include "views/common/recentfiles.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -31,6 +34,21 @@ private slots:
             recent.add(f);
         recent.add(files[2]); // re-adding moves it to the front
         QCOMPARE(recent.entries(), (QStringList{files[2], files[4], files[3]}));
+    }
+    // File dialogs start in the folder last used for the same purpose, with a suggested name.
+    void dialogsRememberTheirFolder()
+    {
+        using namespace ps::views;
+        QCOMPARE(dialogStartPath("yaml"), QDir::homePath()); // nothing remembered yet
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("ppo_trainer.composed.yaml");
+        rememberDialogPath("yaml", saved);
+        QCOMPARE(dialogStartPath("yaml", "next.composed.yaml"), QDir(dir.path()).filePath("next.composed.yaml"));
+        QCOMPARE(dialogStartPath("reports"), QDir::homePath()); // purposes are kept apart
+        rememberDialogPath("reports", dir.path());              // a chosen folder is itself the place
+        QCOMPARE(dialogStartPath("reports"), QFileInfo(dir.path()).absoluteFilePath());
+        rememberDialogPath("reports", QString()); // a cancelled dialog changes nothing
+        QCOMPARE(dialogStartPath("reports"), QFileInfo(dir.path()).absoluteFilePath());
     }
     void missingFilesAreDropped()
     {

@@ -5,12 +5,14 @@
 #include "core/common/atomicfile.h"
 #include "core/configedit/launchscript.h"
 #include "core/profiling/exporters.h"
+#include "views/common/filedialogs.h"
 #include "views/config/configsession.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QUndoStack>
 
@@ -81,6 +83,17 @@ QString ConfigureWorkspace::saveScript(const QString &path, const std::string &t
     return QString();
 }
 
+// What a save dialog suggests: named after the config ("ppo_trainer.composed.yaml").
+QString ConfigureWorkspace::suggestedExportName(const QString &id) const
+{
+    const QString config = m_path.isEmpty() ? QStringLiteral("config") : QFileInfo(m_path).completeBaseName();
+    if (id == "collect")
+        return QStringLiteral("collect.sh");
+    if (id == "script")
+        return QStringLiteral("launch_%1.sh").arg(config);
+    return config + (id == "yaml-minimal" ? QStringLiteral(".profiling.yaml") : QStringLiteral(".composed.yaml"));
+}
+
 void ConfigureWorkspace::exportMenuTriggered(const QString &id)
 {
     if (id == "overrides" || id == "ray-job") {
@@ -90,8 +103,8 @@ void ConfigureWorkspace::exportMenuTriggered(const QString &id)
     }
     const bool script = id == "script" || id == "collect";
     const QString title = id == "script" ? "Save Launch Script" : id == "collect" ? "Save Collect Script" : "Save YAML";
-    const QString path = QFileDialog::getSaveFileName(this, title, id == "collect" ? "collect.sh" : QString(),
-                                                      script ? "Shell scripts (*.sh)" : "YAML (*.yaml)");
+    const QString path = saveFileName(this, script ? "scripts" : "yaml", title, suggestedExportName(id),
+                                      script ? "Shell scripts (*.sh)" : "YAML (*.yaml)");
     if (path.isEmpty())
         return;
     const QString err = id == "script"    ? saveLaunchScript(path)
@@ -113,7 +126,7 @@ bool ConfigureWorkspace::confirmClose()
     if (answer == QMessageBox::Cancel)
         return false;
     if (answer == QMessageBox::Save) {
-        const QString path = QFileDialog::getSaveFileName(this, "Save YAML", QString(), "YAML (*.yaml)");
+        const QString path = saveFileName(this, "yaml", "Save YAML", suggestedExportName("yaml"), "YAML (*.yaml)");
         if (path.isEmpty())
             return false;
         const QString err = saveYaml(path, false);

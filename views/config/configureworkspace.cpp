@@ -1,6 +1,7 @@
 #include "views/config/configureworkspace.h"
 
 #include "views/common/emptystate.h"
+#include "views/common/filedialogs.h"
 #include "views/common/recentfiles.h"
 #include "views/config/configsession.h"
 #include "views/config/defaultstreepane.h"
@@ -99,8 +100,8 @@ QWidget *ConfigureWorkspace::buildStartPage()
             openPaths({id.mid(7)});
             return;
         }
-        const QString f = QFileDialog::getOpenFileName(this, "Open Primary Config", QString(),
-                                                       "Hydra configs (*.yaml *.yml);;All files (*)");
+        const QString f =
+            openFileName(this, "config", "Open Primary Config", "Hydra configs (*.yaml *.yml);;All files (*)");
         if (f.isEmpty())
             return;
         const QFileInfo fi(f);

@@ -132,6 +132,7 @@ private:
     void buildVersionPicker(QWidget *bar, QLayout *row);
     QWidget *buildVerlPage();
     void exportMenuTriggered(const QString &id);
+    QString suggestedExportName(const QString &id) const;
     QString saveScript(const QString &path, const std::string &text);
     QList<ConfigPanel *> panels() const;
 

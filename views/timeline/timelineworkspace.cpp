@@ -3,6 +3,7 @@
 #include "core/trace/alignment.h"
 #include "core/trace/tracestats.h"
 #include "views/common/emptystate.h"
+#include "views/common/filedialogs.h"
 #include "views/common/latestjob.h"
 #include "views/common/problemsbanner.h"
 #include "views/common/recentfiles.h"
@@ -141,7 +142,7 @@ void TimelineWorkspace::buildEmptyState()
     connect(m_empty, &EmptyState::triggered, this, [this](const QString &id) {
         if (id == QLatin1String("open-session")) {
             const QString f =
-                QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(), kSessionFilter);
+                openFileName(this, QStringLiteral("session"), QStringLiteral("Open Session"), kSessionFilter);
             if (!f.isEmpty())
                 openSessionFile(f);
         } else {
@@ -345,12 +346,12 @@ void TimelineWorkspace::setBusyState(bool wasBusy)
 void TimelineWorkspace::showOpenDialog(bool folder)
 {
     if (folder) {
-        const QString d = QFileDialog::getExistingDirectory(this, QStringLiteral("Open Report Folder"));
+        const QString d = existingDirectory(this, QStringLiteral("reports"), QStringLiteral("Open Report Folder"));
         if (!d.isEmpty())
             openPaths({d});
     } else {
         const QStringList f =
-            QFileDialog::getOpenFileNames(this, QStringLiteral("Open Reports"), QString(), kReportFilter);
+            openFileNames(this, QStringLiteral("reports"), QStringLiteral("Open Reports"), kReportFilter);
         if (!f.isEmpty())
             openPaths(f);
     }
@@ -840,12 +841,13 @@ void TimelineWorkspace::rebuildRecentSessions()
         ->setEnabled(!m_reports.empty());
     m->addSeparator();
     m->addAction(QStringLiteral("Open Session…"), this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(), kSessionFilter);
+        const QString f = openFileName(this, QStringLiteral("session"), QStringLiteral("Open Session"), kSessionFilter);
         if (!f.isEmpty())
             openSessionFile(f);
     });
     m->addAction(QStringLiteral("Save Session…"), this, [this] {
-        QString f = QFileDialog::getSaveFileName(this, QStringLiteral("Save Session"), QString(), kSessionFilter);
+        QString f = saveFileName(this, QStringLiteral("session"), QStringLiteral("Save Session"),
+                                 QStringLiteral("timeline.psession"), kSessionFilter);
         if (f.isEmpty())
             return;
         if (!isSessionFileName(f))
