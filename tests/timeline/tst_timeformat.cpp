@@ -20,6 +20,9 @@ private slots:
         QTest::newRow("ms") << qint64(2'345'678) << "2.35 ms";
         QTest::newRow("100ms") << qint64(123'456'789) << "123 ms";
         QTest::newRow("s") << qint64(61'000'000'000) << "61.0 s";
+        QTest::newRow("under an hour") << qint64(3'599'000'000'000) << "3599 s";
+        QTest::newRow("hours") << qint64(5'400'000'000'000) << "1.50 h";
+        QTest::newRow("days apart") << qint64(-1'682'725'897'000'000'000) << "-19476 d";
         QTest::newRow("negative") << qint64(-1500) << QString::fromUtf8("-1.50 µs");
     }
     void duration()

@@ -25,7 +25,9 @@ const Unit &unitFor(int64_t magnitude)
 QString formatDuration(int64_t ns)
 {
     const int64_t mag = ns < 0 ? -ns : ns;
-    const Unit &u = unitFor(mag);
+    // Hours and days for what only offsets between runs reach: "-19476 d", not "-1682725897 s".
+    constexpr Unit kLong[] = {{86'400'000'000'000, "d"}, {3'600'000'000'000, "h"}};
+    const Unit &u = mag >= kLong[0].ns ? kLong[0] : mag >= kLong[1].ns ? kLong[1] : unitFor(mag);
     if (u.ns == 1)
         return QString::number(ns) + QStringLiteral(" ns");
     const double v = double(ns) / double(u.ns);

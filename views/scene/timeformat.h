@@ -10,7 +10,8 @@
 namespace ps::views {
 
 // A duration with three significant digits in the largest unit that keeps it >= 1:
-// 950 -> "950 ns", 1500 -> "1.50 µs", 2345678 -> "2.35 ms", 61e9 -> "61.0 s".
+// 950 -> "950 ns", 1500 -> "1.50 µs", 2345678 -> "2.35 ms", 61e9 -> "61.0 s"; hours ("1.50 h") and
+// days ("-19476 d") from an hour on.
 QString formatDuration(int64_t ns);
 // A point on the axis, relative to the aligned origin, with enough decimals in `stepNs`'s unit
 // to tell ticks `stepNs` apart: (1500000, 500000) -> "1.5 ms", (-2000, 1000) -> "-2 µs".
