@@ -71,11 +71,10 @@ void writeInfoJson(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         w.endObject();
         w.key("memory").beginArray();
         for (const tr::MemorySeries &m : rep->meta.memory) {
-            const size_t peak = m.peakIndex();
             w.beginObject().key("device").value(uint64_t(m.device)).key("source").value(m.source);
             w.key("samples").value(uint64_t(m.timeNs.size()));
-            w.key("peak_bytes").value(m.empty() ? 0 : m.bytes[peak]);
-            w.key("peak_ns").value(m.empty() ? std::nullopt : std::optional<int64_t>(m.timeNs[peak]));
+            w.key("peak_bytes").value(m.peakBytes());
+            w.key("peak_ns").value(m.peakTimeNs());
             w.endObject();
         }
         w.endArray();
@@ -110,7 +109,7 @@ void printInfo(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         out << "\n";
         for (const tr::MemorySeries &m : rep->meta.memory)
             out << "  memory device " << m.device << " " << m.source << ": peak " << m.peakBytes() << " B at "
-                << (m.empty() ? 0 : m.timeNs[m.peakIndex()]) << " ns (" << m.timeNs.size() << " samples)\n";
+                << m.peakTimeNs().value_or(0) << " ns (" << m.timeNs.size() << " samples)\n";
         for (const auto &wn : rep->meta.warnings)
             out << "  warning: " << wn << "\n";
     }

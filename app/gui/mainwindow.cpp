@@ -24,6 +24,7 @@
 #include <QMimeData>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSet>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -258,26 +259,33 @@ QString MainWindow::shortcutsHtml() const
     const auto row = [&rows](const QString &keys, const QString &what) {
         rows += "<tr><td><b>" + keys.toHtmlEscaped() + "</b></td><td>" + what.toHtmlEscaped() + "</td></tr>";
     };
+    const auto actionRow = [&row](const QAction *a, const QString &prefix) {
+        if (a && !a->shortcuts().isEmpty())
+            row(QKeySequence::listToString(a->shortcuts(), QKeySequence::NativeText),
+                prefix + a->text().remove('&').remove(QChar(0x2026)));
+    };
     const auto section = [&rows](const QString &title) {
         rows += "<tr><td colspan=2><h3>" + title + "</h3></td></tr>";
     };
+    // The workspaces' edit actions are listed under their workspace, not where the Edit menu
+    // happens to hold them now.
+    QSet<const QAction *> editActions;
+    for (const views::Workspace *w : m_workspaces)
+        for (QAction *a : w->editActions())
+            editActions.insert(a);
     section("Menus");
     std::function<void(const QList<QAction *> &)> collect = [&](const QList<QAction *> &actions) {
         for (QAction *a : actions) {
             if (a->menu())
                 collect(a->menu()->actions());
-            else if (!a->shortcuts().isEmpty())
-                row(QKeySequence::listToString(a->shortcuts(), QKeySequence::NativeText),
-                    a->text().remove('&').remove(QChar(0x2026)));
+            else if (!editActions.contains(a))
+                actionRow(a, {});
         }
     };
     collect(menuBar()->actions());
-    for (const views::Workspace *w : m_workspaces) {
+    for (const views::Workspace *w : m_workspaces)
         for (QAction *a : w->editActions())
-            if (a && !a->shortcuts().isEmpty())
-                row(QKeySequence::listToString(a->shortcuts(), QKeySequence::NativeText),
-                    w->title() + ": " + a->text().remove('&').remove(QChar(0x2026)));
-    }
+            actionRow(a, w->title() + ": ");
     section("Timeline");
     for (const views::KeyHelp &k : views::timelineKeyHelp())
         row(k.keys, k.action);

@@ -58,9 +58,12 @@ std::vector<DeviceBusy> deviceBusy(const trace::EventStore &store, const trace::
         std::vector<size_t> bounds{0};
     };
     std::map<uint32_t, Runs> byDevice;
-    for (const trace::Track &t : store.tracks()) // one allocation per device, not a doubling series
+    std::map<uint32_t, size_t> events; // one allocation per device, not a doubling series
+    for (const trace::Track &t : store.tracks())
         if (trace::isGpuKind(t.kind()))
-            byDevice[t.deviceId()].all.reserve(byDevice[t.deviceId()].all.capacity() + t.size());
+            events[t.deviceId()] += t.size();
+    for (const auto &[device, n] : events)
+        byDevice[device].all.reserve(n);
     for (const trace::Track &t : store.tracks()) {
         if (!trace::isGpuKind(t.kind()) || t.empty())
             continue;

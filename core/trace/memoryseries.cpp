@@ -7,7 +7,9 @@ namespace ps::core::trace {
 
 size_t MemorySeries::peakIndex() const
 {
-    return size_t(std::max_element(bytes.begin(), bytes.end()) - bytes.begin()) % std::max<size_t>(1, bytes.size());
+    if (bytes.empty())
+        return 0;
+    return size_t(std::max_element(bytes.begin(), bytes.end()) - bytes.begin());
 }
 
 std::ptrdiff_t MemorySeries::indexAt(int64_t t) const
@@ -45,6 +47,18 @@ MemorySeries MemorySeriesBuilder::build() &&
         out.bytes.push_back(s.bytes[i]);
     }
     return out;
+}
+
+MemorySeriesBuilder &MemorySeriesSet::series(uint32_t device, const std::string &source)
+{
+    return m_builders.try_emplace({device, source}, device, source).first->second;
+}
+
+void MemorySeriesSet::appendTo(std::vector<MemorySeries> &out) &&
+{
+    for (auto &[key, builder] : m_builders)
+        out.push_back(std::move(builder).build());
+    m_builders.clear();
 }
 
 void shiftMemorySeries(std::vector<MemorySeries> &series, int64_t shift)

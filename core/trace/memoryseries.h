@@ -9,6 +9,8 @@
 //   rocpd   memory_allocations: ALLOC minus FREE per agent.
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,10 @@ struct MemorySeries
     // Index of the first highest sample; 0 when empty.
     size_t peakIndex() const;
     int64_t peakBytes() const { return empty() ? 0 : bytes[peakIndex()]; }
+    std::optional<int64_t> peakTimeNs() const
+    {
+        return empty() ? std::nullopt : std::optional<int64_t>(timeNs[peakIndex()]);
+    }
     // Index of the sample in force at `t` (the last one at or before it), or -1 before the first.
     std::ptrdiff_t indexAt(int64_t t) const;
 };
@@ -47,6 +53,18 @@ public:
 private:
     MemorySeries m_series;
     int64_t m_running = 0;
+};
+
+// The series of one report being read, one builder per (device, source), appended to a
+// report's list in (device, source) order once reading is done: what every reader does.
+class MemorySeriesSet
+{
+public:
+    MemorySeriesBuilder &series(uint32_t device, const std::string &source);
+    void appendTo(std::vector<MemorySeries> &out) &&;
+
+private:
+    std::map<std::pair<uint32_t, std::string>, MemorySeriesBuilder> m_builders;
 };
 
 // Shifts every series' times by -shift (a reader that moves its events to another clock).

@@ -302,8 +302,16 @@ std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const Repor
     std::map<std::string, int64_t> out;
     for (const ReportPtr &r : reports) {
         std::unordered_map<uint64_t, int64_t> byKey;
-        if (!forEachKeyed(*r->store, kind, 0, std::nullopt, cancel,
-                          [&](uint8_t, uint64_t key, int64_t d) { byKey[key] += d; }))
+        uint64_t lastKey = 0;
+        int64_t *last = nullptr; // runs of one name are common: skip the hash then
+        const bool ok = forEachKeyed(*r->store, kind, 0, std::nullopt, cancel, [&](uint8_t, uint64_t key, int64_t d) {
+            if (!last || key != lastKey) {
+                last = &byKey[key];
+                lastKey = key;
+            }
+            *last += d;
+        });
+        if (!ok)
             return std::nullopt;
         for (const auto &[key, ns] : byKey)
             out[keyName(*r->store, kind, key)] += ns;

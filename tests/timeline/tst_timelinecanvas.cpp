@@ -294,8 +294,8 @@ private slots:
         QCOMPARE(img.pixel(xAt(5 * kMs + kMs / 2), top), memory); // 4 MiB: a full bar
         QCOMPARE(img.pixel(xAt(8 * kMs), bottom), memory);        // 2 MiB
         QVERIFY(img.pixel(xAt(8 * kMs), top) != memory);
-        if (xAt(10 * kMs) + 3 < 1260) // after the report's end: no bar
-            QVERIFY(img.pixel(xAt(10 * kMs) + 3, bottom) != memory);
+        QVERIFY(xAt(10 * kMs) + 3 < 1260);                       // the view shows the report's end, with air
+        QVERIFY(img.pixel(xAt(10 * kMs) + 3, bottom) != memory); // after it: no bar
     }
 
     void clickOnAHeaderCollapsesIt()
@@ -309,6 +309,12 @@ private slots:
         QVERIFY(f.canvas.collapsed().contains("report:/runs/run/rlinf_profile_ActorGroup_0_100.sqlite"));
         QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {50, 45});
         QCOMPARE(int(f.canvas.layout().rows().size()), rows);
+        // A counter lane's label is not a header: a click there collapses nothing.
+        const Row &util = f.canvas.layout().rows()[3];
+        QCOMPARE(int(util.kind), int(RowKind::Utilization));
+        QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {50, util.y + 5});
+        QVERIFY(f.canvas.collapsed().isEmpty());
+        QCOMPARE(spy.count(), 2);
     }
 
     void revealExpandsScrollsAndCentres()

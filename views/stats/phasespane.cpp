@@ -143,11 +143,19 @@ void PhasesPane::selectAt(int entry, int64_t ownNs)
             if (cell.present && ownNs >= cell.startNs && ownNs < cell.startNs + cell.wallNs) {
                 const QModelIndex i = m_model->index(int(r), kFirstRankColumn + int(c));
                 m_table->setCurrentIndex(i);
-                m_table->scrollTo(i);
+                if (m_table->isVisible())
+                    m_table->scrollTo(i);
                 return;
             }
         }
     }
+}
+
+void PhasesPane::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_table->currentIndex().isValid())
+        m_table->scrollTo(m_table->currentIndex());
 }
 
 void PhasesPane::onClicked(int row, int column)

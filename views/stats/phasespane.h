@@ -42,6 +42,11 @@ signals:
     void jumpTo(int entry, ps::core::trace::EventRef ref);
     void busyChanged(bool busy);
 
+protected:
+    // A cell selected while the tab was hidden is scrolled to once the table has its real size
+    // (scrolling a hidden table moves the step and phase columns out of view).
+    void showEvent(QShowEvent *event) override;
+
 private:
     void show(const core::analysis::PhaseTable &table);
     void onClicked(int row, int column);

@@ -9,55 +9,50 @@ namespace ps::views {
 using namespace ps::core::trace;
 
 namespace {
-// The format's own words: NVTX / roctx / mstx ranges, CUDA / HIP / CANN (ACL) calls, kernels or
-// NPU tasks.
-QString rangeWord(TraceFormat f)
+// The format's own words for its annotation ranges, their marks, runtime calls, GPU work and
+// accelerator: NVTX / roctx / mstx, CUDA / HIP / CANN (ACL), kernels or NPU tasks.
+struct FormatWords
 {
-    switch (f) {
-    case TraceFormat::Rocpd:
-        return QStringLiteral("roctx");
-    case TraceFormat::AscendDb:
-        return QStringLiteral("torch ops / mstx");
-    case TraceFormat::KinetoJson:
-    case TraceFormat::RlinfTracer:
-        return QStringLiteral("torch ops");
-    case TraceFormat::NsysSqlite:
-        break;
-    }
-    return QStringLiteral("NVTX");
-}
+    const char *ranges, *marks, *api, *kernels, *device;
+};
 
-QString apiWord(TraceFormat f)
+const FormatWords &wordsOf(TraceFormat f)
 {
+    static const FormatWords nsys{"NVTX", "NVTX marks", "CUDA API", "Kernels", "GPU"};
+    static const FormatWords rocpd{"roctx", "roctx marks", "HIP API", "Kernels", "GPU"};
+    static const FormatWords ascend{"torch ops / mstx", "torch ops / mstx marks", "CANN (ACL) API", "Tasks", "NPU"};
+    static const FormatWords kineto{"torch ops", "Instant events", "Runtime API", "Kernels", "GPU"};
+    static const FormatWords rlinf{"torch ops", "torch ops marks", "Runtime API", "Kernels", "GPU"};
     switch (f) {
     case TraceFormat::Rocpd:
-        return QStringLiteral("HIP API");
+        return rocpd;
     case TraceFormat::AscendDb:
-        return QStringLiteral("CANN (ACL) API");
+        return ascend;
     case TraceFormat::KinetoJson:
+        return kineto;
     case TraceFormat::RlinfTracer:
-        return QStringLiteral("Runtime API");
+        return rlinf;
     case TraceFormat::NsysSqlite:
         break;
     }
-    return QStringLiteral("CUDA API");
+    return nsys;
 }
 
 QString kindText(TrackKind k, TraceFormat f)
 {
+    const FormatWords &w = wordsOf(f);
     switch (k) {
     case TrackKind::NvtxPushPop:
     case TrackKind::NvtxStartEnd:
-        return rangeWord(f);
+        return QString::fromUtf8(w.ranges);
     case TrackKind::NvtxMark:
-        return f == TraceFormat::KinetoJson ? QStringLiteral("Instant events")
-                                            : rangeWord(f) + QStringLiteral(" marks");
+        return QString::fromUtf8(w.marks);
     case TrackKind::CudaApi:
-        return apiWord(f);
+        return QString::fromUtf8(w.api);
     case TrackKind::OsRuntime:
         return QStringLiteral("OS runtime");
     case TrackKind::Kernel:
-        return f == TraceFormat::AscendDb ? QStringLiteral("Tasks") : QStringLiteral("Kernels");
+        return QString::fromUtf8(w.kernels);
     case TrackKind::Memcpy:
         return QStringLiteral("Memcpy");
     case TrackKind::Memset:
@@ -68,10 +63,9 @@ QString kindText(TrackKind k, TraceFormat f)
     return {};
 }
 
-// What the format calls its accelerator.
 QString deviceWord(TraceFormat format)
 {
-    return format == TraceFormat::AscendDb ? QStringLiteral("NPU") : QStringLiteral("GPU");
+    return QString::fromUtf8(wordsOf(format).device);
 }
 
 QString labelText(const EventStore &store, const Track &track)
@@ -196,16 +190,16 @@ void RowLayout::addCounterRows(const TimelineEntry &e, int entry, int depth, int
         y += height;
         m_rows.push_back(r);
     };
+    const QString device = deviceWord(e.report->report().meta.format);
     const auto &busy = e.report->deviceBusy();
     for (size_t i = 0; i < busy.size(); ++i)
         add(RowKind::Utilization, int(i), kUtilizationHeight,
-            QStringLiteral("%1 util · %1 %2").arg(deviceWord(e.report->report().meta.format)).arg(busy[i].device()),
-            {});
+            QStringLiteral("%1 util · %1 %2").arg(device).arg(busy[i].device()), {});
     const auto &memory = e.report->report().meta.memory;
     for (size_t i = 0; i < memory.size(); ++i)
         add(RowKind::Memory, int(i), kMemoryHeight,
             QStringLiteral("Memory · %1 %2 · %3")
-                .arg(deviceWord(e.report->report().meta.format))
+                .arg(device)
                 .arg(memory[i].device)
                 .arg(QString::fromStdString(memory[i].source)),
             QStringLiteral("peak %1").arg(QString::fromStdString(formatByteSize(uint64_t(memory[i].peakBytes())))));

@@ -34,6 +34,8 @@ struct Row
     int counter = -1;   // Utilization: index into deviceBusy(); Memory: into meta.memory
 
     int bottom() const { return y + height; }
+    // Group and report headers: collapsible, drawn as bands.
+    bool isHeader() const { return kind == RowKind::Group || kind == RowKind::Report; }
 };
 
 class RowLayout

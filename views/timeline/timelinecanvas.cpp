@@ -351,7 +351,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent *e)
     const QPoint pos = e->position().toPoint();
     if (pos.x() < kLabelWidth) {
         const int ri = m_layout.rowAt(layoutY(pos.y()));
-        if (ri >= 0 && m_layout.rows()[size_t(ri)].kind != RowKind::Track)
+        if (ri >= 0 && m_layout.rows()[size_t(ri)].isHeader()) // counter lanes and tracks do not collapse
             toggleCollapsed(m_layout.rows()[size_t(ri)].key);
         return;
     }

@@ -70,6 +70,31 @@ struct TimelinePainter::Batch
             fills.emplace_back(colour, std::vector<QRect>());
         fills[it->second].second.push_back(r);
     }
+    // Counter lanes: a bar from `bottom` up in pixel column x (ascending within a lane); a run
+    // of columns of one height becomes one rectangle. endBars() closes the last run.
+    void bar(QRgb colour, int x, int height, int bottom)
+    {
+        BarRun &b = barRun;
+        if (height == b.height && x == b.x1 && colour == b.colour && bottom == b.bottom) {
+            ++b.x1;
+            return;
+        }
+        endBars();
+        b = {colour, x, x + 1, height, bottom};
+    }
+    void endBars()
+    {
+        const BarRun &b = barRun;
+        if (b.height > 0)
+            fill(b.colour, QRect(b.x0, b.bottom - b.height, b.x1 - b.x0, b.height));
+        barRun = {};
+    }
+    struct BarRun
+    {
+        QRgb colour = 0;
+        int x0 = 0, x1 = 0, height = 0, bottom = 0;
+    } barRun;
+
     // QColor::darker goes through HSV; a frame asks for the same few shades thousands of times.
     QRgb darker(QRgb colour, int factor)
     {
@@ -142,7 +167,7 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
     for (int ri = firstRow; ri < lastRow; ++ri) {
         const Row &r = in.layout->rows()[size_t(ri)];
         const int y = r.y - scrollY;
-        if (r.kind == RowKind::Group || r.kind == RowKind::Report)
+        if (r.isHeader())
             p.fillRect(QRect(L, y, w - L, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
         else if (ri % 2)
             p.fillRect(QRect(L, y, w - L, r.height), kLaneAlt);
@@ -246,7 +271,7 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
 }
 
 // A bar per pixel column: the share of the column's time the device is busy (GPU utilization
-// binned to pixels), runs of equal height merged into one rectangle.
+// binned to pixels).
 void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &batch) const
 {
     const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
@@ -254,29 +279,22 @@ void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &b
     if (busy.intervals().empty())
         return;
     const TimeMapping &m = in.state->mapping();
-    const int y = r.y - in.state->scrollY(), full = r.height - 3;
+    const int bottom = r.y - in.state->scrollY() + r.height - 2, full = r.height - 3;
     const int first = std::max(0, int(std::floor(m.x(busy.intervals().front().start, e.offset))));
     const int last =
         std::min(in.size.width() - kLabelWidth, int(std::ceil(m.x(busy.intervals().back().end, e.offset))));
-    int runStart = first, runHeight = 0;
     core::analysis::DeviceBusy::Cursor cursor(busy);
     int64_t t0 = m.time(first) - e.offset, before0 = cursor.busyBefore(t0);
-    for (int x = first; x <= last; ++x) {
-        int height = 0;
-        if (x < last) {
-            const int64_t t1 = std::max(t0 + 1, m.time(x + 1) - e.offset), before1 = cursor.busyBefore(t1);
-            const int64_t busyNs = before1 - before0;
-            height = std::max(int(std::lround(double(full) * double(busyNs) / double(t1 - t0))), busyNs > 0 ? 1 : 0);
-            t0 = t1;
-            before0 = before1;
-        }
-        if (height == runHeight && x < last)
-            continue;
-        if (runHeight > 0)
-            batch.fill(kUtilization, QRect(kLabelWidth + runStart, y + 1 + full - runHeight, x - runStart, runHeight));
-        runStart = x;
-        runHeight = height;
+    for (int x = first; x < last; ++x) {
+        const int64_t t1 = std::max(t0 + 1, m.time(x + 1) - e.offset), before1 = cursor.busyBefore(t1);
+        const int64_t busyNs = before1 - before0;
+        const int height =
+            std::max(int(std::lround(double(full) * double(busyNs) / double(t1 - t0))), busyNs > 0 ? 1 : 0);
+        batch.bar(kUtilization, kLabelWidth + x, height, bottom);
+        t0 = t1;
+        before0 = before1;
     }
+    batch.endBars();
 }
 
 // A bar per pixel column: the highest value in force during the column, scaled to the series'
@@ -289,23 +307,23 @@ void TimelinePainter::collectMemory(const Input &in, const Row &r, Batch &batch)
     if (s.empty() || peak <= 0)
         return;
     const TimeMapping &m = in.state->mapping();
-    const int y = r.y - in.state->scrollY(), full = r.height - 4;
+    const int y = r.y - in.state->scrollY(), bottom = y + r.height - 2, full = r.height - 4;
     const int width = in.size.width() - kLabelWidth;
     const int first = std::max(0, int(std::floor(m.x(s.timeNs.front(), e.offset))));
     // The last value holds until the report ends, not forever.
     const int64_t end = std::max(e.report->store().lastEnd(), s.timeNs.back());
     const int last = std::min(width, int(std::ceil(m.x(end, e.offset))));
-    std::ptrdiff_t i = std::max<std::ptrdiff_t>(0, s.indexAt(m.time(first) - e.offset));
-    for (int x = first; x < last && size_t(i) < s.bytes.size(); ++x) {
+    size_t i = size_t(std::max<std::ptrdiff_t>(0, s.indexAt(m.time(first) - e.offset)));
+    for (int x = first; x < last; ++x) {
         const int64_t t1 = m.time(x + 1) - e.offset;
-        int64_t high = s.bytes[size_t(i)];
-        while (size_t(i) + 1 < s.timeNs.size() && s.timeNs[size_t(i) + 1] < t1)
-            high = std::max(high, s.bytes[size_t(++i)]);
+        int64_t high = s.bytes[i];
+        while (i + 1 < s.timeNs.size() && s.timeNs[i + 1] < t1)
+            high = std::max(high, s.bytes[++i]);
         const int h = int(std::lround(double(full) * double(std::max<int64_t>(0, high)) / double(peak)));
-        if (h > 0)
-            batch.fill(kMemory, QRect(kLabelWidth + x, y + 2 + full - h, 1, h));
+        batch.bar(kMemory, kLabelWidth + x, h, bottom);
     }
-    const double px = m.x(s.timeNs[s.peakIndex()], e.offset);
+    batch.endBars();
+    const double px = m.x(*s.peakTimeNs(), e.offset);
     if (px < 0 || px >= width)
         return;
     batch.fill(kPeak, QRect(kLabelWidth + int(std::floor(px)) - 1, y + 1, 3, r.height - 2));
@@ -363,7 +381,7 @@ void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &fon
         const Row &r = in.layout->rows()[size_t(ri)];
         const int y = r.y - scrollY;
         const int indent = 6 + r.depth * 12;
-        if (r.kind == RowKind::Group || r.kind == RowKind::Report) {
+        if (r.isHeader()) {
             p.fillRect(QRect(0, y, L - 1, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
             p.setFont(bold);
             p.setPen(palette.color(QPalette::WindowText));

@@ -310,11 +310,12 @@ void TimelineWorkspace::selectInPanes()
     const EventStore &store = m_scene->entries[size_t(sel->entry)].report->store();
     const Track &t = store.track(sel->ref.track);
     const size_t i = sel->ref.index;
-    if (isRangeKind(t.kind()))
+    if (isRangeKind(t.kind())) {
         m_stats->selectName(QString::fromStdString(nvtxRangeName(store, t.name(i), t.attr(i))), StatsKind::NvtxSum);
-    else if (t.kind() == TrackKind::Kernel)
-        m_stats->selectName(QString::fromUtf8(store.name(t.name(i)).data(), qsizetype(store.name(t.name(i)).size())),
-                            StatsKind::KernelSum);
+    } else if (t.kind() == TrackKind::Kernel) { // kernel_sum lists the full name, not the short one
+        const std::string_view name = store.name(t.name(i));
+        m_stats->selectName(QString::fromUtf8(name.data(), qsizetype(name.size())), StatsKind::KernelSum);
+    }
     m_phases->selectAt(sel->entry, t.start(i));
 }
 

@@ -2,8 +2,6 @@
 
 #include "core/trace/readonlysqlite.h"
 
-#include <map>
-
 namespace ps::core::trace::formats {
 
 namespace {
@@ -17,15 +15,11 @@ void readSeries(const ReadOnlySqlite &db, const std::string &sql, const std::str
         meta.warnings.push_back("device memory not read: " + error);
         return;
     }
-    std::map<std::pair<uint32_t, std::string>, MemorySeriesBuilder> series;
-    while (st.step()) {
-        const uint32_t device = uint32_t(st.int64(0));
-        const std::string label = prefix + " (" + std::string(st.text(1)) + ")";
-        auto it = series.try_emplace({device, label}, device, label).first;
-        it->second.add(st.int64(2), st.int64(3));
-    }
-    for (auto &[key, builder] : series)
-        meta.memory.push_back(std::move(builder).build());
+    MemorySeriesSet series;
+    while (st.step())
+        series.series(uint32_t(st.int64(0)), prefix + " (" + std::string(st.text(1)) + ")")
+            .add(st.int64(2), st.int64(3));
+    std::move(series).appendTo(meta.memory);
 }
 
 // SELECT device, label, time, value FROM `table`, the label column resolved through STRING_IDS

@@ -72,6 +72,15 @@ uint32_t launchDim(od::value v, uint32_t *xyz)
     return n;
 }
 
+// An integer argument; nullopt when the value is not one (the field is then ignored).
+std::optional<int64_t> intValue(od::field &f)
+{
+    int64_t v = 0;
+    if (f.value().get_int64().get(v) != simdjson::SUCCESS)
+        return std::nullopt;
+    return v;
+}
+
 simdjson::error_code readArgs(od::value v, Event &ev)
 {
     od::object args;
@@ -83,21 +92,17 @@ simdjson::error_code readArgs(od::value v, Event &ev)
             return e;
         const std::string_view k = rawKey(f);
         if (k == "correlation") {
-            int64_t c = 0;
-            if (f.value().get_int64().get(c) == simdjson::SUCCESS)
-                ev.correlation = uint32_t(c);
+            if (const auto c = intValue(f))
+                ev.correlation = uint32_t(*c);
         } else if (k == "device") {
-            int64_t d = 0;
-            if (f.value().get_int64().get(d) == simdjson::SUCCESS)
+            if (const auto d = intValue(f))
                 ev.device = d;
         } else if (k == "stream") {
-            int64_t s = 0;
-            if (f.value().get_int64().get(s) == simdjson::SUCCESS)
-                ev.stream = s;
+            if (const auto st = intValue(f))
+                ev.stream = st;
         } else if (k == "bytes") {
-            int64_t b = 0;
-            if (f.value().get_int64().get(b) == simdjson::SUCCESS)
-                ev.bytes = uint64_t(std::max<int64_t>(0, b));
+            if (const auto b = intValue(f))
+                ev.bytes = uint64_t(std::max<int64_t>(0, *b));
         } else if (k == "grid") {
             uint32_t g[3] = {1, 1, 1};
             if (launchDim(f.value(), g) > 0) {
@@ -119,17 +124,13 @@ simdjson::error_code readArgs(od::value v, Event &ev)
             if (f.value().get_string().get(s) == simdjson::SUCCESS)
                 ev.argName = s;
         } else if (k == "Total Allocated") {
-            int64_t b = 0;
-            if (f.value().get_int64().get(b) == simdjson::SUCCESS)
+            if (const auto b = intValue(f))
                 ev.totalAllocated = b;
         } else if (k == "Device Id") {
-            int64_t d = 0;
-            if (f.value().get_int64().get(d) == simdjson::SUCCESS)
+            if (const auto d = intValue(f))
                 ev.memoryDevice = d;
         } else if (k == "Device Type") {
-            int64_t t = 0;
-            if (f.value().get_int64().get(t) == simdjson::SUCCESS)
-                ev.memoryDeviceType = t;
+            ev.memoryDeviceType = intValue(f).value_or(ev.memoryDeviceType);
         }
     }
     return simdjson::SUCCESS;

@@ -161,15 +161,12 @@ void Ingest::memorySample(const Event &ev)
     if (ev.name != "[memory]" || !ev.totalAllocated || ev.memoryDeviceType <= 0)
         return;
     const uint32_t device = uint32_t(std::max<int64_t>(0, ev.memoryDevice.value_or(0)));
-    auto it = m_memory.try_emplace(device, device, "torch allocated").first;
-    it->second.add(*ev.ts, *ev.totalAllocated);
+    m_memory.series(device, "torch allocated").add(*ev.ts, *ev.totalAllocated);
 }
 
 void Ingest::finish()
 {
-    for (auto &[device, builder] : m_memory)
-        m_meta.memory.push_back(std::move(builder).build());
-    m_memory.clear();
+    std::move(m_memory).appendTo(m_meta.memory);
     closeOpenBegins();
     resolveCorrelations();
     std::unordered_map<uint32_t, uint32_t> owner; // correlation -> CPU pid

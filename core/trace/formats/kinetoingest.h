@@ -120,7 +120,7 @@ private:
     ReportMeta &m_meta;
     TrackLookup track{m_b};
     std::string m_pseudoProcess;
-    std::map<uint32_t, MemorySeriesBuilder> m_memory; // by device
+    MemorySeriesSet m_memory; // "[memory]" samples by device
     std::map<std::string, uint32_t> m_pseudoTids;
     std::map<std::pair<uint32_t, std::string>, uint16_t> m_scopes;
     bool m_haveLastScope = false;

@@ -369,13 +369,8 @@ std::string readAllocations(Context &c, Schema &sc, const std::map<int64_t, Agen
     std::string cols;
     for (const char *g : {"agent_id", "type", "level", "address", "size"})
         cols += ", " + q.col(g);
-    struct Change
-    {
-        int64_t t;
-        uint32_t device;
-        int64_t delta;
-    };
-    std::vector<Change> changes;
+    // Rows come in time order, so the running totals can be kept as they are read.
+    MemorySeriesSet series;
     std::map<std::pair<uint32_t, int64_t>, int64_t> live; // (device, address) -> bytes
     const std::string sql = "SELECT " + start + cols + q.from() + " ORDER BY 1";
     std::string err = eachRow(c, sql, "rocpd_memory_allocate", [&](const SqliteStmt &s) {
@@ -385,21 +380,21 @@ std::string readAllocations(Context &c, Schema &sc, const std::map<int64_t, Agen
             return;
         const uint32_t device = a->second.index;
         const std::pair key{device, int64Or(s, 4, 0)};
+        int64_t delta = 0;
         if (type == "ALLOC" || type == "REALLOC") {
             const int64_t size = int64Or(s, 5, 0);
-            changes.push_back({int64Or(s, 0, 0), device, size - std::exchange(live[key], size)});
+            delta = size - std::exchange(live[key], size);
         } else if (type == "FREE" || type == "RECLAIM") {
             auto it = live.find(key);
-            changes.push_back({int64Or(s, 0, 0), device, it == live.end() ? -int64Or(s, 5, 0) : -it->second});
+            delta = it == live.end() ? -int64Or(s, 5, 0) : -it->second;
             if (it != live.end())
                 live.erase(it);
+        } else {
+            return;
         }
+        series.series(device, "HIP device memory").addDelta(int64Or(s, 0, 0), delta);
     });
-    std::map<uint32_t, MemorySeriesBuilder> byDevice;
-    for (const Change &ch : changes)
-        byDevice.try_emplace(ch.device, ch.device, "HIP device memory").first->second.addDelta(ch.t, ch.delta);
-    for (auto &[device, builder] : byDevice)
-        c.meta.memory.push_back(std::move(builder).build());
+    std::move(series).appendTo(c.meta.memory);
     return err;
 }
 

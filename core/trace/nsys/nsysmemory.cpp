@@ -2,8 +2,6 @@
 
 #include "core/trace/readonlysqlite.h"
 
-#include <map>
-
 namespace ps::core::trace::nsys {
 
 void readGpuMemory(const ReadOnlySqlite &db, const std::set<std::string> &tables, ReportMeta &meta)
@@ -19,14 +17,10 @@ void readGpuMemory(const ReadOnlySqlite &db, const std::set<std::string> &tables
         meta.warnings.push_back("device memory not read: " + error);
         return;
     }
-    std::map<uint32_t, MemorySeriesBuilder> byDevice;
-    while (st.step()) {
-        const uint32_t device = uint32_t(st.int64(0));
-        auto it = byDevice.try_emplace(device, device, "CUDA device memory").first;
-        it->second.addDelta(st.int64(1), st.int64(2));
-    }
-    for (auto &[device, builder] : byDevice)
-        meta.memory.push_back(std::move(builder).build());
+    MemorySeriesSet series;
+    while (st.step())
+        series.series(uint32_t(st.int64(0)), "CUDA device memory").addDelta(st.int64(1), st.int64(2));
+    std::move(series).appendTo(meta.memory);
 }
 
 } // namespace ps::core::trace::nsys

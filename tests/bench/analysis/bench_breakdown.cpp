@@ -31,36 +31,8 @@ namespace {
 
 std::shared_ptr<const EventStore> makeStore(size_t events, uint32_t seed)
 {
-    std::mt19937_64 rng(seed);
     StoreBuilder b;
-    std::vector<NameId> compute;
-    for (int i = 0; i < 50; ++i)
-        compute.push_back(b.intern("void gemm_kernel_variant_" + std::to_string(i) + "<float, 128>(float*)"));
-    const NameId nccl = b.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
-    const NameId copy = b.intern("[CUDA memcpy Device-to-Host]");
-    struct Lane
-    {
-        TrackHandle track;
-        int64_t at;
-    };
-    std::vector<Lane> lanes;
-    for (uint32_t s = 0; s < 4; ++s)
-        lanes.push_back({b.track({TrackKind::Kernel, 1, 7 + s, 0}), 0});
-    lanes.push_back({b.track({TrackKind::Kernel, 1, 20, 0}), 0});
-    lanes.push_back({b.track({TrackKind::Memcpy, 1, 21, 0}), 0});
-    for (auto &l : lanes)
-        b.reserve(l.track, events / lanes.size() + 1);
-    for (size_t i = 0; i < events; ++i) {
-        const size_t which = i % lanes.size();
-        Lane &l = lanes[which];
-        const int64_t gap = int64_t(rng() % 4000), dur = 500 + int64_t(rng() % 20000);
-        const NameId name = which < 4 ? compute[rng() % compute.size()] : which == 4 ? nccl : copy;
-        if (which == 5)
-            b.addWithBytes(l.track, l.at + gap, l.at + gap + dur, name, uint32_t(i), 2, 1 << 20);
-        else
-            b.add(l.track, l.at + gap, l.at + gap + dur, name, uint32_t(i), 0);
-        l.at += gap + dur;
-    }
+    benchscan::addGpuWork(b, events, seed);
     return std::make_shared<const EventStore>(std::move(b).build());
 }
 

@@ -36,28 +36,9 @@ constexpr const char *kPhases[] = {"gen", "old_log_prob", "ref", "adv", "update_
 
 std::shared_ptr<const EventStore> makeStore(size_t events, uint32_t seed)
 {
-    std::mt19937_64 rng(seed);
     StoreBuilder b;
-    std::vector<NameId> compute;
-    for (int i = 0; i < 50; ++i)
-        compute.push_back(b.intern("void gemm_kernel_variant_" + std::to_string(i) + "<float, 128>(float*)"));
-    const NameId nccl = b.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
-    const NameId copy = b.intern("[CUDA memcpy Device-to-Host]");
-    std::vector<TrackHandle> lanes;
-    for (uint32_t s = 0; s < 4; ++s)
-        lanes.push_back(b.track({TrackKind::Kernel, 1, 7 + s, 0}));
-    lanes.push_back(b.track({TrackKind::Kernel, 1, 20, 0}));
-    lanes.push_back(b.track({TrackKind::Memcpy, 1, 21, 0}));
-    std::vector<int64_t> at(lanes.size(), 0);
-    for (size_t i = 0; i < events; ++i) {
-        const size_t which = i % lanes.size();
-        const int64_t gap = int64_t(rng() % 4000), dur = 500 + int64_t(rng() % 20000);
-        const NameId name = which < 4 ? compute[rng() % compute.size()] : which == 4 ? nccl : copy;
-        b.add(lanes[which], at[which] + gap, at[which] + gap + dur, name, uint32_t(i), 0);
-        at[which] += gap + dur;
-    }
+    const int64_t span = benchscan::addGpuWork(b, events, seed);
     // 10 steps of the five phases, back to back over the GPU work's span.
-    const int64_t span = *std::max_element(at.begin(), at.end());
     const TrackHandle driver = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
     const int64_t phaseNs = span / (10 * 5);
     for (int step = 0; step < 10; ++step)

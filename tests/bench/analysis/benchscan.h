@@ -1,18 +1,53 @@
 #pragma once
-// What the analysis benchmarks share: the baseline they are measured against (one pass over
-// every event reading start, duration and name, summed per name) and their argument and timing
-// helpers.
+// What the analysis benchmarks share: the synthetic GPU work of a report, the baseline they are
+// measured against (one pass over every event reading start, duration and name, summed per name)
+// and their argument and timing helpers.
 
 #include "core/trace/eventstore.h"
+#include "core/trace/storebuilder.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
 namespace benchscan {
 
 using Clock = std::chrono::steady_clock;
+
+// `events` GPU events on one device: 4 compute streams (50 gemm names), one NCCL stream
+// overlapping them and one copy stream, back to back with random gaps. Returns the span's end.
+inline int64_t addGpuWork(ps::core::trace::StoreBuilder &b, size_t events, uint32_t seed)
+{
+    using namespace ps::core::trace;
+    std::mt19937_64 rng(seed);
+    std::vector<NameId> compute;
+    for (int i = 0; i < 50; ++i)
+        compute.push_back(b.intern("void gemm_kernel_variant_" + std::to_string(i) + "<float, 128>(float*)"));
+    const NameId nccl = b.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
+    const NameId copy = b.intern("[CUDA memcpy Device-to-Host]");
+    std::vector<TrackHandle> lanes;
+    for (uint32_t s = 0; s < 4; ++s)
+        lanes.push_back(b.track({TrackKind::Kernel, 1, 7 + s, 0}));
+    lanes.push_back(b.track({TrackKind::Kernel, 1, 20, 0}));
+    lanes.push_back(b.track({TrackKind::Memcpy, 1, 21, 0}));
+    for (TrackHandle l : lanes)
+        b.reserve(l, events / lanes.size() + 1);
+    std::vector<int64_t> at(lanes.size(), 0);
+    for (size_t i = 0; i < events; ++i) {
+        const size_t which = i % lanes.size();
+        const int64_t gap = int64_t(rng() % 4000), dur = 500 + int64_t(rng() % 20000);
+        const NameId name = which < 4 ? compute[rng() % compute.size()] : which == 4 ? nccl : copy;
+        if (which == 5)
+            b.addWithBytes(lanes[which], at[which] + gap, at[which] + gap + dur, name, uint32_t(i), 2, 1 << 20);
+        else
+            b.add(lanes[which], at[which] + gap, at[which] + gap + dur, name, uint32_t(i), 0);
+        at[which] += gap + dur;
+    }
+    return *std::max_element(at.begin(), at.end());
+}
 
 // The baseline: one pass over the events of the kinds `wanted` accepts.
 template <typename Wanted>
