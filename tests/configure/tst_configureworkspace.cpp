@@ -14,6 +14,7 @@
 #include "views/config/intlistfield.h"
 #include "views/config/keyvaluetable.h"
 #include "views/config/launchplanpane.h"
+#include "views/config/launchsettingspanel.h"
 #include "views/config/nsightpanel.h"
 #include "views/config/overridespane.h"
 #include "views/config/rlinfpanels.h"
@@ -493,6 +494,8 @@ private slots:
     {
         ConfigureWorkspace ws;
         ScheduleHelper *s = ws.scheduleHelper();
+        // It fits the panel of a 1280-px window (about 500 px) without a horizontal scroll bar.
+        QVERIFY2(s->minimumSizeHint().width() <= 480, qPrintable(QString::number(s->minimumSizeHint().width())));
         s->rangeFirst()->setValue(30);
         s->rangeEnd()->setValue(60);
         s->warmup()->setValue(1);
@@ -525,7 +528,10 @@ private slots:
         auto *session = ws.findChild<QLineEdit *>("raySessionDir");
         auto *nodes = ws.findChild<QSpinBox *>("numNodes");
         QVERIFY(python && session && nodes);
-        typeInto(python, "/opt/conda/bin/python");
+        // verl's plan uses none of RLinf's settings: the tab does not offer them.
+        for (const char *rlinfOnly : {"python", "rlinfRepo", "driverCwd", "logPath", "experimentName"})
+            QVERIFY2(!ws.launchSettings()->isRowShown(ws.findChild<QLineEdit *>(rlinfOnly)), rlinfOnly);
+        QVERIFY(ws.launchSettings()->isRowShown(session));
         typeInto(session, "/data/ray/session_2026");
         nodes->setFocus();
         nodes->selectAll();
@@ -533,7 +539,6 @@ private slots:
         QTest::keyClick(nodes, Qt::Key_Return);
         QVERIFY(settle(ws));
 
-        QCOMPARE(ws.session()->launchOptions().python, std::string("/opt/conda/bin/python"));
         QCOMPARE(ws.session()->launchOptions().raySessionDir, std::string("/data/ray/session_2026"));
         QCOMPARE(ws.session()->cluster().numNodes.value_or(0), 2LL);
         QCOMPARE(ws.session()->undoStack()->count(), undoBefore);
@@ -566,6 +571,92 @@ private slots:
         QTest::keyClick(session, Qt::Key_Return);
         QVERIFY(settle(ws));
         QCOMPARE(ws.session()->launchOptions().raySessionDir, ps::core::profiling::LaunchOptions().raySessionDir);
+    }
+
+    // An RLinf config without cluster.profiling reads as such: no backend or "enabled" that the
+    // file does not have, and one click adds RLinf's own preset.
+    void missingProfilingReadsAsMissing()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1280, 720);
+        ws.show();
+        ws.openConfig({cfgtest::rlinfRoot("rlinf")}, "maniskill_ppo_mlp",
+                      {QString::fromStdString("runner.logger.log_path=" + kLogPath)});
+        QVERIFY(settle(ws));
+        QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
+        QVERIFY(!ps::core::config::findPath(ws.result()->composed->config, "cluster.profiling"));
+        RLinfGeneralPanel *general = ws.rlinfGeneral();
+        QVERIFY(general->addButton()->isVisible());
+        QVERIFY(!general->enabled()->isVisible());
+        QVERIFY(!general->backend()->isVisible());
+        QVERIFY(!ws.workerGroups()->isEnabled());
+        QVERIFY(!ws.rlinfSteps()->isEnabled());
+
+        QTest::mouseClick(general->addButton(), Qt::LeftButton);
+        QVERIFY(settle(ws));
+        QVERIFY(ws.session()->state().edits.back() == "+profile@cluster.profiling=default");
+        const auto *backend = ps::core::config::findPath(ws.result()->composed->config, "cluster.profiling.backend");
+        QVERIFY(backend && backend->asString() == "nsight");
+        QVERIFY(!general->addButton()->isVisible());
+        QVERIFY(general->backend()->isVisible());
+        QCOMPARE(general->backend()->currentText(), QString("nsight"));
+        QVERIFY(ws.workerGroups()->isEnabled());
+
+        // Without a backend the combo is empty, as Diagnostics says; it never shows a stale one.
+        ws.session()->removeKey("cluster.profiling.backend");
+        QVERIFY(settle(ws));
+        QCOMPARE(general->backend()->currentIndex(), -1);
+        const auto rules = ws.diagnosticsPane()->findItems("rlinf.backend-missing", Qt::MatchExactly, 2);
+        QCOMPARE(rules.size(), 1);
+        ws.session()->undoStack()->undo();
+        QVERIFY(settle(ws));
+        QCOMPARE(general->backend()->currentText(), QString("nsight"));
+    }
+
+    // Text that is not a valid value is an error in Diagnostics at its key, the YAML keeps the
+    // old value, and exports are refused until it is fixed.
+    void invalidFieldIsADiagnosticAndBlocksExports()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1280, 720);
+        ws.show();
+        const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
+        ws.openConfig({root}, "maniskill_ppo_mlp", {QString::fromStdString("runner.logger.log_path=" + kLogPath)});
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.diagnosticsPane()->errorCount(), 0);
+        const std::string yamlBefore = ws.result()->yaml;
+        QLineEdit *steps = ws.rlinfSteps()->field();
+        typeInto(steps, "0,x,9-3");
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.result()->yaml, yamlBefore);
+        QCOMPARE(steps->text(), QString("0,x,9-3")); // the user's text stays, flagged
+        QCOMPARE(ws.diagnosticsPane()->fieldProblemCount(), 1);
+        const QTreeWidgetItem *row = ws.diagnosticsPane()->topLevelItem(0);
+        QCOMPARE(row->text(0), QString("error"));
+        QCOMPARE(row->text(2), QString("form.invalid-value"));
+        QCOMPARE(row->text(3), QString("form: cluster.profiling.steps"));
+        QVERIFY2(row->text(1).contains("0,x,9-3") && row->text(1).contains("'x'") &&
+                     row->text(1).contains("does not set it"),
+                 qPrintable(row->text(1)));
+        QVERIFY(ws.paneTabs()->tabText(2).startsWith("Diagnostics (1"));
+
+        QTemporaryDir dir;
+        const QString out = dir.filePath("out.yaml");
+        const QString err = ws.saveYaml(out, false);
+        QVERIFY2(err.contains("not a valid value"), qPrintable(err));
+        QVERIFY(!QFile::exists(out));
+        QVERIFY(!ws.saveLaunchScript(dir.filePath("l.sh")).isEmpty());
+
+        // Activating the row focuses the field.
+        ws.setFocus();
+        emit ws.diagnosticsPane()->keyActivated("cluster.profiling.steps");
+        QVERIFY(steps->hasFocus());
+
+        typeInto(steps, "3");
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.diagnosticsPane()->fieldProblemCount(), 0);
+        QVERIFY(ws.saveYaml(out, false).isEmpty());
+        QVERIFY(readFile(out).contains("- 3"));
     }
 
     // The start page lists recent configs; clicking one opens it.

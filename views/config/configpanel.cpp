@@ -3,6 +3,7 @@
 #include "core/config/configerror.h"
 #include "core/config/keypath.h"
 #include "core/config/override.h"
+#include "views/config/intlistfield.h"
 
 namespace ps::views {
 
@@ -17,6 +18,8 @@ ConfigPanel::ConfigPanel(ConfigSession *session, QWidget *parent) : QWidget(pare
 void ConfigPanel::bind(const std::string &key, QWidget *control)
 {
     m_controls.emplace_back(key, control);
+    if (auto *field = qobject_cast<IntListField *>(control))
+        connect(field, &IntListField::problemChanged, this, &ConfigPanel::fieldProblemsChanged);
 }
 
 const Node *composedNode(const SessionResult &r, const std::string &key)

@@ -30,6 +30,10 @@ public:
     // key path -> the control that edits it (most specific keys first is not required).
     const std::vector<std::pair<std::string, QWidget *>> &controls() const { return m_controls; }
 
+signals:
+    // A bound field's text became valid or invalid (IntListField::problem).
+    void fieldProblemsChanged();
+
 protected:
     void bind(const std::string &key, QWidget *control);
     ConfigSession *session() const { return m_session; }

@@ -7,6 +7,7 @@
 #include "core/profiling/exporters.h"
 #include "views/common/filedialogs.h"
 #include "views/config/configsession.h"
+#include "views/config/diagnosticspane.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -34,9 +35,34 @@ QString ConfigureWorkspace::rayJobText() const
     return r && r->analysis ? QString::fromStdString(r->analysis->exports.rayJob) : QString();
 }
 
+QString ConfigureWorkspace::exportBlocker() const
+{
+    const int n = m_diagnostics->fieldProblemCount();
+    if (n == 0)
+        return QString();
+    return QString("%1 form field%2 hold%3 text that is not a valid value, so the config would not be what the "
+                   "form shows. Fix or clear %4 (listed in Diagnostics) and export again.")
+        .arg(n)
+        .arg(n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "it" : "them");
+}
+
+// "Saved X", flagged when the engine's errors stand: the export is what the user asked for, and
+// they are told it will not run as it is.
+void ConfigureWorkspace::reportSaved(const QString &path)
+{
+    const int errors = m_diagnostics->errorCount();
+    emit statusMessage(
+        errors
+            ? QString("Saved %1 — %2 error%3 stand, see Diagnostics").arg(path).arg(errors).arg(errors == 1 ? "" : "s")
+            : "Saved " + path,
+        errors ? 15000 : 5000);
+}
+
 QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
 {
     const SessionResultPtr r = m_session->result();
+    if (const QString blocker = exportBlocker(); !blocker.isEmpty())
+        return blocker;
     if (!r || !r->composed)
         return "the config does not compose";
     std::string text = r->yaml;
@@ -51,13 +77,15 @@ QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
     if (!err.empty())
         return QString::fromStdString(err);
     m_session->undoStack()->setClean();
-    emit statusMessage("Saved " + path, 5000);
+    reportSaved(path);
     return QString();
 }
 
 QString ConfigureWorkspace::saveLaunchScript(const QString &path)
 {
     const SessionResultPtr r = m_session->result();
+    if (const QString blocker = exportBlocker(); !blocker.isEmpty())
+        return blocker;
     if (!r || !r->analysis)
         return "the config does not compose";
     return saveScript(path, launchScript(*r->analysis, m_session->base().configName));
@@ -66,6 +94,8 @@ QString ConfigureWorkspace::saveLaunchScript(const QString &path)
 QString ConfigureWorkspace::saveCollectScript(const QString &path)
 {
     const SessionResultPtr r = m_session->result();
+    if (const QString blocker = exportBlocker(); !blocker.isEmpty())
+        return blocker;
     if (!r || !r->analysis)
         return "the config does not compose";
     return saveScript(path, r->analysis->exports.collect);
@@ -79,7 +109,7 @@ QString ConfigureWorkspace::saveScript(const QString &path, const std::string &t
         return QString::fromStdString(err);
     QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner | QFileDevice::ExeGroup);
     m_session->undoStack()->setClean();
-    emit statusMessage("Saved " + path, 5000);
+    reportSaved(path);
     return QString();
 }
 
@@ -96,6 +126,11 @@ QString ConfigureWorkspace::suggestedExportName(const QString &id) const
 
 void ConfigureWorkspace::exportMenuTriggered(const QString &id)
 {
+    if (const QString blocker = exportBlocker(); !blocker.isEmpty()) {
+        m_panes->setCurrentWidget(m_diagnostics);
+        QMessageBox::warning(this, "Not exported", blocker);
+        return;
+    }
     if (id == "overrides" || id == "ray-job") {
         QApplication::clipboard()->setText(id == "overrides" ? overridesText() : rayJobText());
         emit statusMessage(id == "overrides" ? "Copied the overrides" : "Copied the ray job submit line", 4000);

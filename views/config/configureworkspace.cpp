@@ -7,6 +7,7 @@
 #include "views/config/defaultstreepane.h"
 #include "views/config/diagnosticspane.h"
 #include "views/config/diffpane.h"
+#include "views/config/intlistfield.h"
 #include "views/config/launchplanpane.h"
 #include "views/config/launchsettingspanel.h"
 #include "views/config/nsightpanel.h"
@@ -70,6 +71,8 @@ ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent), m_s
         updateHeader();
     });
     connect(m_session->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateHeader(); });
+    for (ConfigPanel *p : panels())
+        connect(p, &ConfigPanel::fieldProblemsChanged, this, &ConfigureWorkspace::updateFieldProblems);
 }
 
 ConfigureWorkspace::~ConfigureWorkspace()
@@ -443,6 +446,7 @@ void ConfigureWorkspace::showResult(const SessionResultPtr &r)
     else if (fw == Framework::Verl)
         backendPage = backend == "nsys" ? 3 : 4;
     m_backendStack->setCurrentIndex(backendPage);
+    m_launchSettings->showFramework(fw != Framework::Verl);
     if (fw == Framework::Verl && (backend == "npu" || backend == "torch")) {
         m_schedule->setApi(backend == "npu" ? ScheduleApi::TorchNpu : ScheduleApi::Torch);
     }
@@ -451,6 +455,11 @@ void ConfigureWorkspace::showResult(const SessionResultPtr &r)
         for (ConfigPanel *p : panels())
             p->refresh(*r);
     }
+    // Without cluster.profiling the groups, steps and output dir have nothing to edit: an edit
+    // would create a partial block. "Add profiling" is the way in.
+    for (QWidget *w : {static_cast<QWidget *>(m_workerGroups), static_cast<QWidget *>(m_rlinfSteps),
+                       static_cast<QWidget *>(m_rlinfOutput)})
+        w->setEnabled(m_rlinfGeneral->profilingPresent());
     const core::profiling::VerlVersionTraits *traits = verlTraits(*r);
     m_rolloutSection->setVisible(traits && traits->profileTokens);
     m_hooksSection->setVisible(traits && traits->relocateAndFinishHook);
@@ -464,9 +473,37 @@ void ConfigureWorkspace::showResult(const SessionResultPtr &r)
     m_diagnostics->showResult(r);
     m_launch->showResult(r);
     m_defaults->showResult(r);
+    updateDiagnosticsTab();
+    updateHeader();
+}
+
+void ConfigureWorkspace::updateDiagnosticsTab()
+{
     const int problems = m_diagnostics->errorCount() + m_diagnostics->warningCount();
     m_panes->setTabText(2, problems ? QString("Diagnostics (%1)").arg(problems) : QString("Diagnostics"));
-    updateHeader();
+}
+
+// Text in a form field that is not a valid value is an error in Diagnostics, located at the
+// field: the config still holds the old value, and the exports wait (exportBlocker).
+void ConfigureWorkspace::updateFieldProblems()
+{
+    QList<FieldProblem> problems;
+    const SessionResultPtr r = m_session->result();
+    for (ConfigPanel *p : panels()) {
+        for (const auto &[key, control] : p->controls()) {
+            const auto *field = qobject_cast<const IntListField *>(control);
+            if (!field || field->problem().isEmpty())
+                continue;
+            const core::config::Node *now = r ? composedNode(*r, key) : nullptr;
+            const QString kept = now && !now->isNull() ? "keeps " + QString::fromStdString(now->toPythonString())
+                                                       : QString("does not set it");
+            problems.append(
+                {QString::fromStdString(key),
+                 QString("“%1” is not valid: %2. The config %3.").arg(field->text(), field->problem(), kept)});
+        }
+    }
+    m_diagnostics->setFieldProblems(problems);
+    updateDiagnosticsTab();
 }
 
 void ConfigureWorkspace::updateHeader()

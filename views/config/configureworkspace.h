@@ -128,12 +128,17 @@ private:
     QWidget *scrolled(QWidget *content);
     void showResult(const core::configedit::SessionResultPtr &r);
     void updateHeader();
+    void updateDiagnosticsTab();
+    void updateFieldProblems();
     void updateVersion(const core::configedit::SessionResult *r);
     void buildVersionPicker(QWidget *bar, QLayout *row);
     QWidget *buildVerlPage();
     void exportMenuTriggered(const QString &id);
     QString suggestedExportName(const QString &id) const;
     QString saveScript(const QString &path, const std::string &text);
+    // Why nothing may be exported now ("steps: fix …" while a field holds invalid text), or "".
+    QString exportBlocker() const;
+    void reportSaved(const QString &path);
     QList<ConfigPanel *> panels() const;
 
     ConfigSession *m_session;

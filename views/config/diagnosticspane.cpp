@@ -15,6 +15,7 @@ QTreeWidgetItem *row(const QString &severity, const QString &message, const QStr
     auto *it = new QTreeWidgetItem({severity, message, rule, where});
     it->setData(0, kKeyRole, key);
     it->setToolTip(1, message);
+    it->setToolTip(3, where);
     const QColor c = severity == "error"     ? QColor(0xb0, 0x00, 0x20)
                      : severity == "warning" ? QColor(0xa0, 0x60, 0x00)
                                              : QColor(0x40, 0x60, 0x90);
@@ -39,8 +40,23 @@ DiagnosticsPane::DiagnosticsPane(QWidget *parent) : QTreeWidget(parent)
 
 void DiagnosticsPane::showResult(const SessionResultPtr &r)
 {
+    m_result = r;
+    rebuild();
+}
+
+void DiagnosticsPane::setFieldProblems(const QList<FieldProblem> &problems)
+{
+    m_fieldProblems = problems;
+    rebuild();
+}
+
+void DiagnosticsPane::rebuild()
+{
     clear();
     m_errors = m_warnings = 0;
+    for (const FieldProblem &p : m_fieldProblems)
+        addTopLevelItem(row("error", p.message, "form.invalid-value", "form: " + p.key, p.key));
+    const SessionResultPtr &r = m_result;
     if (!r)
         return;
     if (!r->composed) {

@@ -1,7 +1,9 @@
 #pragma once
 // The engine's diagnostics for the current composition (and the composition error, when it
-// does not compose): severity, message, rule id and location. Activating a row asks the
-// workspace to focus the control that edits its key, or the YAML line of the key.
+// does not compose): severity, message, rule id and location. Above them, the form's own
+// problems: text typed into a field that is not a valid value, so the config still holds the
+// old one. Activating a row asks the workspace to focus the control that edits its key, or the
+// YAML line of the key.
 
 #include "core/configedit/sessionresult.h"
 
@@ -9,19 +11,33 @@
 
 namespace ps::views {
 
+// A form field whose text is not committed: the key it edits and why.
+struct FieldProblem
+{
+    QString key;
+    QString message;
+};
+
 class DiagnosticsPane : public QTreeWidget
 {
     Q_OBJECT
 public:
     explicit DiagnosticsPane(QWidget *parent = nullptr);
     void showResult(const core::configedit::SessionResultPtr &result);
-    int errorCount() const { return m_errors; }
+    void setFieldProblems(const QList<FieldProblem> &problems);
+    // Errors include the field problems.
+    int errorCount() const { return m_errors + int(m_fieldProblems.size()); }
     int warningCount() const { return m_warnings; }
+    int fieldProblemCount() const { return int(m_fieldProblems.size()); }
 
 signals:
     void keyActivated(const QString &key);
 
 private:
+    void rebuild();
+
+    core::configedit::SessionResultPtr m_result;
+    QList<FieldProblem> m_fieldProblems;
     int m_errors = 0;
     int m_warnings = 0;
 };

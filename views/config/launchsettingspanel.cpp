@@ -28,6 +28,7 @@ std::optional<std::string> optionalText(const QLineEdit *e)
 LaunchSettingsPanel::LaunchSettingsPanel(ConfigSession *session, QWidget *parent) : QWidget(parent), m_session(session)
 {
     auto *form = new QFormLayout(this);
+    m_form = form;
     auto *intro = new QLabel("These shape the launch plan and exports only; the composed config is unchanged.", this);
     intro->setWordWrap(true);
     form->addRow(intro);
@@ -69,6 +70,20 @@ LaunchSettingsPanel::LaunchSettingsPanel(ConfigSession *session, QWidget *parent
     for (QSpinBox *s : {m_nodes, m_gpus})
         connect(s, &QSpinBox::editingFinished, this, &LaunchSettingsPanel::commit);
     showSettings();
+}
+
+void LaunchSettingsPanel::showFramework(bool rlinf)
+{
+    for (QLineEdit *e : {m_python, m_repo, m_cwd, m_logPath, m_experiment})
+        m_form->setRowVisible(e, rlinf);
+    m_gpus->setToolTip(rlinf ? "Accelerators per node (0 = 8; RLinf's config does not say, RLinf asks the node)"
+                             : "Accelerators per node (0 = trainer.n_gpus_per_node)");
+    m_nodes->setToolTip(rlinf ? "Nodes (0 = cluster.num_nodes)" : "Nodes (0 = trainer.nnodes)");
+}
+
+bool LaunchSettingsPanel::isRowShown(QWidget *field) const
+{
+    return m_form->isRowVisible(field);
 }
 
 void LaunchSettingsPanel::showSettings()

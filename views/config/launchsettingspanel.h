@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 
@@ -19,11 +20,16 @@ public:
     explicit LaunchSettingsPanel(ConfigSession *session, QWidget *parent = nullptr);
     // Shows the session's current settings.
     void showSettings();
+    // Shows only the settings the framework's launch uses: the interpreter, checkout, driver
+    // cwd, log path and experiment are RLinf's (verl's plan needs none of them).
+    void showFramework(bool rlinf);
+    bool isRowShown(QWidget *field) const;
 
 private:
     void commit();
 
     ConfigSession *m_session;
+    QFormLayout *m_form;
     QLineEdit *m_python, *m_repo, *m_cwd, *m_logPath, *m_experiment, *m_raySession, *m_remoteConfig, *m_workingDir;
     QSpinBox *m_nodes, *m_gpus;
 };

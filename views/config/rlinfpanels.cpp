@@ -5,9 +5,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -17,10 +20,25 @@ using namespace core::configedit;
 
 using core::config::Node;
 
+namespace {
+// RLinf's own way to turn profiling on (its docs, A1): the `profile/default` preset mounted at
+// cluster.profiling. True when a config root of the session has that preset file.
+bool hasProfilePreset(const std::vector<std::string> &configDirs)
+{
+    for (const std::string &dir : configDirs)
+        if (QDir(QString::fromStdString(dir)).exists(QStringLiteral("profile/default.yaml")))
+            return true;
+    return false;
+}
+} // namespace
+
 RLinfGeneralPanel::RLinfGeneralPanel(ConfigSession *session, QWidget *parent) : ConfigPanel(session, parent)
 {
     auto *form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
+    m_form = form;
+    buildMissingRow();
+    form->addRow(m_missing);
     m_enabled = new QCheckBox("Profiling enabled", this);
     m_enabled->setObjectName("enabled");
     m_enabled->setToolTip("cluster.profiling.enabled: master switch (upstream default True). Upstream uses "
@@ -28,6 +46,7 @@ RLinfGeneralPanel::RLinfGeneralPanel(ConfigSession *session, QWidget *parent) : 
     m_backend = new QComboBox(this);
     m_backend->setObjectName("backend");
     m_backend->addItems({"nsight", "rocprof_sys"});
+    m_backend->setPlaceholderText("(not set)");
     m_backend->setToolTip("cluster.profiling.backend: nsight (NVIDIA Nsight Systems, `nsys profile`) or rocprof_sys "
                           "(AMD ROCm Systems Profiler, `rocprof-sys-python`). RLinf has no NPU profiling backend.");
     form->addRow(m_enabled);
@@ -41,16 +60,52 @@ RLinfGeneralPanel::RLinfGeneralPanel(ConfigSession *session, QWidget *parent) : 
     });
 }
 
+// Shown instead of the switches when the composed config has no cluster.profiling: RLinf then
+// profiles nothing, and the form must not show an enabled backend the file does not have.
+void RLinfGeneralPanel::buildMissingRow()
+{
+    m_missing = new QWidget(this);
+    auto *row = new QHBoxLayout(m_missing);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto *text = new QLabel("<b>Not in this config</b>: without cluster.profiling RLinf profiles nothing.", m_missing);
+    text->setObjectName("profilingMissing");
+    text->setWordWrap(true);
+    m_add = new QPushButton("Add profiling", m_missing);
+    m_add->setObjectName("addProfiling");
+    row->addWidget(text, 1);
+    row->addWidget(m_add);
+    connect(m_add, &QPushButton::clicked, this, &RLinfGeneralPanel::addProfiling);
+}
+
+void RLinfGeneralPanel::addProfiling()
+{
+    if (hasProfilePreset(session()->base().configDirs)) {
+        OverrideList edits = session()->state().edits;
+        edits.push_back("+profile@cluster.profiling=default");
+        session()->setEdits(edits, "Add profiling (profile/default@cluster.profiling)");
+    } else {
+        session()->setValue("cluster.profiling.backend", Node::string("nsight"));
+    }
+}
+
 void RLinfGeneralPanel::refresh(const SessionResult &r)
 {
+    m_present = composedNode(r, "cluster.profiling") != nullptr;
+    m_missing->setVisible(!m_present);
+    m_add->setToolTip(hasProfilePreset(session()->base().configDirs)
+                          ? "Adds the override +profile@cluster.profiling=default (RLinf's preset)"
+                          : "Adds +cluster.profiling.backend=nsight (this tree has no profile/default.yaml)");
+    m_form->setRowVisible(m_enabled, m_present);
+    m_form->setRowVisible(m_backend, m_present);
     const Node *e = composedNode(r, "cluster.profiling.enabled");
     quietly(m_enabled,
             [&](QCheckBox *c) { c->setChecked(!e || (e->kind() == Node::Kind::Bool ? e->asBool() : true)); });
+    // An absent backend reads as absent ("not set"), as RLinf's validate_cfg rejects it.
     const QString b = scalarText(composedNode(r, "cluster.profiling.backend"));
     quietly(m_backend, [&](QComboBox *c) {
         if (c->findText(b) < 0 && !b.isEmpty())
             c->addItem(b);
-        c->setCurrentText(b);
+        c->setCurrentIndex(c->findText(b));
     });
 }
 

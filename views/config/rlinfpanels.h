@@ -6,8 +6,10 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace ps::views {
 
@@ -22,10 +24,20 @@ public:
 
     QCheckBox *enabled() const { return m_enabled; }
     QComboBox *backend() const { return m_backend; }
+    QPushButton *addButton() const { return m_add; }
+    // Whether the composed config has a cluster.profiling block (as of the last refresh).
+    bool profilingPresent() const { return m_present; }
 
 private:
+    void buildMissingRow();
+    void addProfiling();
+
+    QFormLayout *m_form;
+    QWidget *m_missing;
+    QPushButton *m_add;
     QCheckBox *m_enabled;
     QComboBox *m_backend;
+    bool m_present = true;
 };
 
 // An output directory key with the framework's derived default as placeholder and note.

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -34,6 +35,8 @@ QSpinBox *spin(QWidget *parent, const char *name, int min, int value, const QStr
     s->setRange(min, 1000000);
     s->setValue(value);
     s->setToolTip(tip);
+    s->setMinimumWidth(70);
+    s->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // not as wide as 1000000 needs
     return s;
 }
 } // namespace
@@ -55,16 +58,17 @@ ScheduleHelper::ScheduleHelper(QWidget *parent) : QWidget(parent)
     m_api->addItem("torch_npu.profiler (Ascend)");
     form->addRow("Profiler", m_api);
 
-    auto *rangeRow = new QHBoxLayout;
+    // Two short rows rather than one long one: the tab fits a laptop-width panel unclipped.
+    auto *rangeRow = new QGridLayout;
     m_first = spin(this, "rangeFirst", 0, 30, "First step to record (0-based prof.step() count)");
     m_end = spin(this, "rangeEnd", 1, 60, "Stop recording before this step (exclusive)");
     auto *fill = new QPushButton("Fill schedule", this);
     fill->setObjectName("fillSchedule");
-    rangeRow->addWidget(new QLabel("record steps", this));
-    rangeRow->addWidget(m_first);
-    rangeRow->addWidget(new QLabel("up to (not incl.)", this));
-    rangeRow->addWidget(m_end);
-    rangeRow->addWidget(fill);
+    rangeRow->addWidget(new QLabel("record steps", this), 0, 0);
+    rangeRow->addWidget(m_first, 0, 1);
+    rangeRow->addWidget(new QLabel("up to (not incl.)", this), 0, 2);
+    rangeRow->addWidget(m_end, 0, 3);
+    rangeRow->addWidget(fill, 1, 0, 1, 4, Qt::AlignLeft);
     form->addRow("From a range", rangeRow);
 
     m_skip = spin(this, "skipFirst", 0, 0,
@@ -80,11 +84,13 @@ ScheduleHelper::ScheduleHelper(QWidget *parent) : QWidget(parent)
     m_repeat = spin(this, "repeat", 0, 1,
                     "repeat: number of wait+warmup+active cycles (0 = until the profiler "
                     "stops)");
-    auto *params = new QHBoxLayout;
+    auto *params = new QGridLayout;
+    int i = 0;
     for (auto [label, box] : {std::pair{"skip_first", m_skip}, std::pair{"wait", m_wait}, std::pair{"warmup", m_warmup},
                               std::pair{"active", m_active}, std::pair{"repeat", m_repeat}}) {
-        params->addWidget(new QLabel(label, this));
-        params->addWidget(box);
+        params->addWidget(new QLabel(label, this), i / 3, 2 * (i % 3));
+        params->addWidget(box, i / 3, 2 * (i % 3) + 1);
+        ++i;
     }
     form->addRow("Schedule", params);
     m_dir = new QLineEdit("./profiler_logs", this);

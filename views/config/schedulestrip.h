@@ -16,6 +16,7 @@ public:
     explicit ScheduleStrip(QWidget *parent = nullptr);
     void setSchedule(const core::configedit::ProfilerSchedule &s);
     QSize sizeHint() const override { return {600, 54}; }
+    QSize minimumSizeHint() const override { return {200, 54}; }
 
 protected:
     void paintEvent(QPaintEvent *) override;
