@@ -1,5 +1,6 @@
 #include "app/gui/mainwindow.h"
 
+#include "core/demo/demorun.h"
 #include "core/trace/tracecache.h"
 #include "core/version.h"
 #include "views/common/filedialogs.h"
@@ -17,6 +18,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QMenuBar>
@@ -26,9 +28,11 @@
 #include <QScrollArea>
 #include <QSet>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
 
@@ -71,9 +75,10 @@ MainWindow::MainWindow(QWidget *parent)
     if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
         resize(defaultSize());
     restoreState(settings.value("window/state").toByteArray());
+    // The first launch opens on the Timeline's start page: the demo, reports, a session or a
+    // config are all one click from there.
     const QString last = settings.value("window/workspace").toString();
-    if (!last.isEmpty())
-        showWorkspace(last);
+    showWorkspace(last.isEmpty() ? QStringLiteral("Timeline") : last);
 }
 
 MainWindow::~MainWindow() = default;
@@ -86,6 +91,9 @@ void MainWindow::addWorkspace(views::Workspace *w, const QString &shortcut)
     a->setShortcut(QKeySequence(shortcut));
     connect(w, &views::Workspace::statusMessage, this,
             [this](const QString &text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    connect(w, &views::Workspace::workspaceRequested, this, &MainWindow::showWorkspace);
+    if (auto *timeline = qobject_cast<views::TimelineWorkspace *>(w))
+        connect(timeline, &views::TimelineWorkspace::demoRequested, this, &MainWindow::openDemoRun);
     connect(w, &views::Workspace::openedPath, this, [this, w](const QString &path) {
         const bool isConfig = qobject_cast<views::ConfigureWorkspace *>(w) != nullptr;
         (isConfig ? m_recentConfigs : m_recentReports)->add(path);
@@ -101,6 +109,15 @@ void MainWindow::createMenus()
     file->addAction("Open &Config…", QKeySequence("Ctrl+Alt+O"), this, &MainWindow::openConfigDialog);
     m_recentMenu = file->addMenu("Open &Recent");
     rebuildRecentMenu();
+    file->addAction("Open the &Demo Run", this, &MainWindow::openDemoRun);
+    file->addSeparator();
+    const auto timeline = [this] { return qobject_cast<views::TimelineWorkspace *>(workspace("Timeline")); };
+    file->addAction("Open &Session…", this, [this, timeline] {
+        showWorkspace("Timeline");
+        timeline()->showOpenSessionDialog();
+    });
+    file->addAction("Sa&ve Session…", QKeySequence::Save, this, [timeline] { timeline()->showSaveSessionDialog(); });
+    file->addAction("Close All &Reports", this, [timeline] { timeline()->closeAll(); });
     file->addSeparator();
     file->addAction("Clear Report &Cache…", this, [this] { clearReportCache(); });
     file->addSeparator();
@@ -244,9 +261,51 @@ void MainWindow::openFolderDialog()
         openPaths({dir});
 }
 
+QString MainWindow::demoRunDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/demo-run";
+}
+
+// Writes the demo run (8 ranks, 3 steps; about a second) in the background, then opens its
+// reports. The same generator as `profstudio-cli demo`.
+void MainWindow::openDemoRun()
+{
+    if (m_writingDemo)
+        return;
+    m_writingDemo = true;
+    const QString dir = demoRunDir();
+    statusBar()->showMessage("Writing the demo run to " + dir + "…");
+    struct Outcome
+    {
+        core::demo::DemoResult result;
+        std::string error;
+    };
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
+        const Outcome o = watcher->result();
+        watcher->deleteLater();
+        m_writingDemo = false;
+        if (!o.error.empty()) {
+            statusBar()->showMessage("Could not write the demo run: " + QString::fromStdString(o.error), 15000);
+            return;
+        }
+        openPaths({QString::fromStdString(o.result.reportDir)});
+        emit demoOpened(QString::fromStdString(o.result.reportDir));
+    });
+    watcher->setFuture(QtConcurrent::run([dir] {
+        core::demo::DemoOptions options;
+        options.outDir = dir.toStdString();
+        options.ranks = 8;
+        options.steps = 3;
+        Outcome o;
+        core::demo::writeDemoRun(options, o.result, o.error);
+        return o;
+    }));
+}
+
 void MainWindow::openConfigDialog()
 {
-    const QString file = QFileDialog::getOpenFileName(this, "Open Config", QString(), kConfigFilter);
+    const QString file = views::openFileName(this, "config", "Open Config", kConfigFilter);
     if (!file.isEmpty())
         openPaths({file});
 }

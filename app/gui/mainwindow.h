@@ -30,9 +30,16 @@ public:
     // File > Clear Report Cache: removes every cached report (and nsys export) after asking,
     // unless `ask` is false; says in the status bar what was freed. Returns the files removed.
     int clearReportCache(bool ask = true);
+    // File > Open the Demo Run (and the start page's button): writes the built-in demo run to
+    // demoRunDir() in the background and opens it; demoOpened follows.
+    void openDemoRun();
+    static QString demoRunDir();
     // Help > Keyboard Shortcuts: a non-modal sheet of every shortcut and canvas control.
     void showShortcuts();
     QString shortcutsHtml() const;
+
+signals:
+    void demoOpened(const QString &reportDir);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -54,6 +61,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     std::unique_ptr<ps::views::RecentFiles> m_recentReports;
     std::unique_ptr<ps::views::RecentFiles> m_recentConfigs;
+    bool m_writingDemo = false;
 };
 
 } // namespace ps::app

@@ -60,7 +60,7 @@ private slots:
     void groupsReportsTracksAndLevels()
     {
         const TimelineScene scene = buildScene(reports(), {});
-        const RowLayout l(scene, {});
+        const RowLayout l(scene, TrackView{});
         const QStringList expected{
             "G0 run y0 h20",
             "G1 ActorGroup y20 h20",
@@ -129,7 +129,7 @@ private slots:
         QFETCH(int, row);
         QFETCH(int, lane);
         const TimelineScene scene = buildScene(reports(), {});
-        const RowLayout l(scene, {});
+        const RowLayout l(scene, TrackView{});
         QCOMPARE(l.rowAt(y), row);
         if (row >= 0 && l.rows()[size_t(row)].kind == RowKind::Track)
             QCOMPARE(RowLayout::laneAt(l.rows()[size_t(row)], y), lane);
@@ -138,7 +138,7 @@ private slots:
     void rowsInViewport()
     {
         const TimelineScene scene = buildScene(reports(), {});
-        const RowLayout l(scene, {});
+        const RowLayout l(scene, TrackView{});
         QCOMPARE(l.rowsIn(0, 60), (std::pair<int, int>{0, 3}));
         QCOMPARE(l.rowsIn(61, 100), (std::pair<int, int>{3, 5}));
         QCOMPARE(l.rowsIn(360, 400), (std::pair<int, int>{16, 16}));
@@ -176,7 +176,7 @@ private slots:
             b.add(b.track({TrackKind::Kernel, 1, 5, 0}), 2, 8, b.intern("k")); // labelled "stream 5" by the builder
         });
         std::const_pointer_cast<Report>(r)->meta.format = TraceFormat(format);
-        const RowLayout l(buildScene({PreparedReport::prepare(r)}, {}), {});
+        const RowLayout l(buildScene({PreparedReport::prepare(r)}, {}), TrackView{});
         QStringList got;
         for (const Row &row : l.rows())
             if (row.kind == RowKind::Track || row.kind == RowKind::Utilization)
@@ -186,7 +186,7 @@ private slots:
 
     void emptyScene()
     {
-        const RowLayout l(TimelineScene{}, {});
+        const RowLayout l(TimelineScene{}, TrackView{});
         QVERIFY(l.isEmpty());
         QCOMPARE(l.rowAt(0), -1);
         QCOMPARE(l.totalHeight(), 0);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include <QMenu>
 #include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -49,6 +50,27 @@ void mouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt
 {
     QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, mods);
     QCoreApplication::sendEvent(w, &e);
+}
+
+// Triggers the menu action whose text is `text` (searching submenus), as a click would.
+bool triggerMenu(QMenu *menu, const QString &text)
+{
+    std::unique_ptr<QMenu> owned(menu);
+    for (QAction *a : menu->findChildren<QAction *>())
+        if (a->text() == text && a->isEnabled() && !a->menu()) {
+            a->trigger();
+            return true;
+        }
+    return false;
+}
+
+const Row *findRow(const TimelineCanvas &c, int entry, const QString &labelStart, int from = 0)
+{
+    const auto &rows = c.layout().rows();
+    for (size_t i = size_t(from); i < rows.size(); ++i)
+        if (rows[i].entry == entry && !rows[i].isHeader() && rows[i].label.startsWith(labelStart))
+            return &rows[i];
+    return nullptr;
 }
 
 void drag(QWidget *w, QPoint from, QPoint to, Qt::KeyboardModifiers mods = Qt::NoModifier)
@@ -315,6 +337,78 @@ private slots:
         QTest::mouseClick(&f.canvas, Qt::LeftButton, {}, {50, util.y + 5});
         QVERIFY(f.canvas.collapsed().isEmpty());
         QCOMPARE(spy.count(), 2);
+    }
+
+    // The right-click menu hides a track or a kind, pins a track to the top, collapses reports
+    // into density rows, and brings hidden tracks back.
+    void trackMenuHidesPinsAndCollapses()
+    {
+        Fixture f;
+        const Row *kernels0 = findRow(f.canvas, 0, "Kernels");
+        QVERIFY(kernels0);
+        const QString pinnedKey = kernels0->key;
+        QVERIFY(triggerMenu(f.canvas.contextMenuAt({50, kernels0->y + 2}), "Pin to Top"));
+        const auto &rows = f.canvas.layout().rows();
+        QCOMPARE(rows[0].label, QString("Pinned"));
+        QCOMPARE(rows[1].key, pinnedKey);
+        QVERIFY2(rows[1].label.startsWith(f.canvas.scene()->entries[0].label + " · Kernels"),
+                 qPrintable(rows[1].label));
+        QVERIFY(!findRow(f.canvas, 0, "Kernels", 2)); // moved, not copied
+
+        const Row *kernels1 = findRow(f.canvas, 1, "Kernels");
+        QVERIFY(kernels1);
+        QVERIFY(triggerMenu(f.canvas.contextMenuAt({50, kernels1->y + 2}), "Hide All “Kernels” Tracks"));
+        for (int e = 0; e < 3; ++e)
+            QVERIFY(!findRow(f.canvas, e, "Kernels", 2));
+        QCOMPARE(f.canvas.layout().rows()[1].key, pinnedKey); // a pinned track stays
+        QVERIFY(triggerMenu(f.canvas.contextMenuAt({50, 5}), "Show All"));
+        QVERIFY(findRow(f.canvas, 2, "Kernels", 2));
+
+        const Row *api2 = findRow(f.canvas, 2, "CUDA API");
+        QVERIFY(api2);
+        const QString apiKey = api2->key;
+        QVERIFY(triggerMenu(f.canvas.contextMenuAt({50, api2->y + 2}), "Hide This Track"));
+        QVERIFY(!findRow(f.canvas, 2, "CUDA API"));
+        QVERIFY(findRow(f.canvas, 1, "CUDA API"));
+        QVERIFY(f.canvas.trackView().hiddenTracks.contains(apiKey));
+        QVERIFY(triggerMenu(f.canvas.contextMenuAt({50, 5}), "CUDA API · " + apiKey.section(" · ", 1)));
+        QVERIFY(findRow(f.canvas, 2, "CUDA API"));
+
+        // Collapsed reports are one density row each: a header with its GPU's busy share.
+        QVERIFY(triggerMenu(f.canvas.contextMenuAt({50, 5}), "Collapse All Reports"));
+        int headers = 0;
+        for (const Row &r : f.canvas.layout().rows())
+            if (r.kind == RowKind::Report) {
+                ++headers;
+                QVERIFY(r.collapsed);
+            }
+        QCOMPARE(headers, 3);
+        const Row *report0 = nullptr;
+        for (const Row &r : f.canvas.layout().rows())
+            if (r.kind == RowKind::Report && r.entry == 0)
+                report0 = &r;
+        const QImage img = f.canvas.grab().toImage();
+        const TimeWindow w = f.canvas.window();
+        const auto xAt = [&](int64_t t) { return 260 + int((t - w.start) * 1000 / w.duration()); };
+        QCOMPARE(img.pixel(xAt(1 * kMs + 500'000), report0->bottom() - 3), qRgb(0x43, 0xa0, 0x47)); // a gemm runs
+        QVERIFY(triggerMenu(f.canvas.contextMenuAt({50, 5}), "Expand All"));
+        QVERIFY(f.canvas.collapsed().isEmpty());
+    }
+
+    // The label column's edge drags; names elide and their tooltip gives them whole.
+    void labelColumnResizes()
+    {
+        Fixture f;
+        QCOMPARE(f.canvas.lanesLeft(), 260);
+        drag(&f.canvas, {260, 200}, {400, 200});
+        QCOMPARE(f.canvas.lanesLeft(), 400);
+        QCOMPARE(int(f.canvas.mapping().width()), 1260 - 400);
+        drag(&f.canvas, {400, 200}, {1200, 200});
+        QCOMPARE(f.canvas.lanesLeft(), 630); // never more than half the canvas
+        drag(&f.canvas, {630, 200}, {10, 200});
+        QCOMPARE(f.canvas.lanesLeft(), TimelineCanvas::kMinLabelWidth);
+        const Row *api = findRow(f.canvas, 0, "CUDA API");
+        QCOMPARE(f.canvas.toolTipAt({40, api->y + 2}), api->label);
     }
 
     void revealExpandsScrollsAndCentres()

@@ -78,7 +78,7 @@ private slots:
         // Lanes: some saturated pixels right of the label column.
         int coloured = 0;
         for (int y = 40; y < img.height(); y += 2)
-            for (int x = ps::views::TimelineCanvas::kLabelWidth + 2; x < img.width() - 20; x += 2) {
+            for (int x = ps::views::TimelineCanvas::kDefaultLabelWidth + 2; x < img.width() - 20; x += 2) {
                 const QColor c = img.pixelColor(x, y);
                 coloured += c.saturation() > 40 ? 1 : 0;
             }

@@ -582,6 +582,21 @@ private slots:
             w.setNudge(2, 12'345);
             QVERIFY(waitIdle(w));
             w.canvas()->toggleCollapsed("report:" + sweep()[1]);
+            const int statsReports = int(w.stats()->entries().size());
+            w.canvas()->toggleCollapsed(w.canvas()->layout().rows()[0].key); // the outermost group
+            w.canvas()->zoomBy(1.5);                                         // recomputes the stats
+            w.flushDeferred();
+            QVERIFY(waitIdle(w));
+            QCOMPARE(int(w.stats()->entries().size()), statsReports); // folding rows keeps the numbers
+            w.canvas()->toggleCollapsed(w.canvas()->layout().rows()[0].key);
+            w.canvas()->hideKind("Memcpy");
+            const Row *track = nullptr;
+            for (const Row &r : w.canvas()->layout().rows())
+                if (r.kind == RowKind::Track && !track)
+                    track = &r;
+            QVERIFY(track);
+            w.canvas()->togglePinned(track->key);
+            w.canvas()->setLabelWidth(333);
             w.canvas()->setWindow({1000, 2'000'000});
             QVERIFY(w.saveSession(file));
             saved = w.session();
@@ -597,6 +612,12 @@ private slots:
         QCOMPARE(back.align, QStringLiteral("start"));
         QCOMPARE(back.nudges, saved.nudges);
         QCOMPARE(back.collapsed, saved.collapsed);
+        QCOMPARE(back.hiddenKinds, QStringList{"Memcpy"});
+        QCOMPARE(back.pinned.size(), 1);
+        QCOMPARE(back.pinned, saved.pinned);
+        QCOMPARE(back.labelWidth, 333);
+        QCOMPARE(w2.canvas()->wantedLabelWidth(), 333);
+        QCOMPARE(w2.canvas()->layout().rows()[0].label, QString("Pinned"));
         QCOMPARE(w2.canvas()->window(), (TimeWindow{1000, 2'000'000}));
         QCOMPARE(w2.nudge(2), 12'345);
     }

@@ -5,14 +5,18 @@
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/envguard.h"
+#include "views/common/emptystate.h"
 #include "views/config/configureworkspace.h"
 #include "views/timeline/timelineworkspace.h"
 
 #include <QDialog>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -110,6 +114,40 @@ private slots:
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Timeline"));
         findAction(&w, "Configure")->trigger();
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Configure"));
+    }
+
+    // A first launch opens on a page that offers the demo, reports, a session and a config, and
+    // names every format; the demo button writes the demo run and opens it.
+    void firstLaunchInvitesAndOpensTheDemo()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto *tabs = w.findChild<QTabWidget *>();
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Timeline"));
+        auto *timeline = qobject_cast<ps::views::TimelineWorkspace *>(w.workspace("Timeline"));
+        QVERIFY(timeline->emptyState()->isVisible());
+        QString text;
+        for (const QLabel *l : timeline->emptyState()->findChildren<QLabel *>())
+            text += l->text();
+        for (const char *format : {".nsys-rep", ".sqlite", "rocpd", "Ascend", "Kineto", ".json.gz"})
+            QVERIFY2(text.contains(format), format);
+        for (const char *id : {"open-demo", "open-reports", "open-folder", "open-session", "configure"})
+            QVERIFY2(timeline->emptyState()->findChild<QPushButton *>(id), id);
+        for (const char *a : {"Open the Demo Run", "Open Session…", "Save Session…", "Close All Reports"})
+            QVERIFY2(findAction(&w, a), a);
+
+        QTest::mouseClick(timeline->emptyState()->findChild<QPushButton *>("configure"), Qt::LeftButton);
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Configure"));
+
+        QSignalSpy opened(&w, &MainWindow::demoOpened);
+        QTest::mouseClick(timeline->emptyState()->findChild<QPushButton *>("open-demo"), Qt::LeftButton);
+        QVERIFY(opened.wait(60000));
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Timeline"));
+        QVERIFY(QTest::qWaitFor([&] { return !timeline->isBusy() && timeline->reports().size() == 8; }, 60000));
+        QVERIFY(opened.front().front().toString().startsWith(MainWindow::demoRunDir()));
+        QVERIFY(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 720);
     }
 
     void openRoutesByKind()

@@ -22,6 +22,8 @@ EmptyState::EmptyState(const QString &title, const QString &text, QWidget *paren
     body->setAlignment(Qt::AlignCenter);
     body->setTextFormat(Qt::RichText);
     body->setMaximumWidth(640);
+    // A word-wrapped label asks for a narrow column; the intro reads as a paragraph instead.
+    body->setMinimumWidth(520);
     auto *row = new QHBoxLayout;
     row->addStretch();
     row->addWidget(body);

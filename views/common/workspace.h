@@ -41,6 +41,8 @@ signals:
     // A path was opened successfully and belongs in File > Recent.
     void openedPath(const QString &path);
     void busyChanged(bool busy);
+    // Asks the main window to show another workspace ("Configure"), e.g. from a start page.
+    void workspaceRequested(const QString &title);
 };
 
 } // namespace ps::views

@@ -106,9 +106,27 @@ QStringList RowLayout::keysHiding(const TimelineEntry &entry)
     return keys;
 }
 
-RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
+QString RowLayout::trackKey(const TimelineEntry &entry, const QString &label)
 {
+    return reportKey(entry) + QLatin1Char('|') + label;
+}
+
+QString RowLayout::kindOf(const QString &label)
+{
+    return label.section(QStringLiteral(" · "), 0, 0);
+}
+
+RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
+    : RowLayout(scene, TrackView{collapsed, {}, {}, {}})
+{
+}
+
+RowLayout::RowLayout(const TimelineScene &scene, const TrackView &view)
+{
+    m_view = &view;
+    const QSet<QString> &collapsed = view.collapsed;
     int y = 0;
+    addPinnedRows(scene, y);
     QStringList open;     // header path currently emitted
     int hiddenBelow = -1; // depth of a collapsed header whose content is skipped, -1 = none
     for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
@@ -153,25 +171,78 @@ RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
         if (h.collapsed)
             continue;
         addCounterRows(e, int(ei), h.depth + 1, y);
-        const EventStore &store = e.report->store();
-        for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
-            const Track &t = store.track(ti);
-            if (t.empty())
-                continue;
-            Row r;
-            r.kind = RowKind::Track;
-            r.depth = h.depth + 1;
-            r.y = y;
-            r.levels = std::max<int>(1, t.levelCount());
-            r.height = r.levels * kLaneHeight;
-            r.label = trackLabel(store, t, e.report->report().meta.format);
-            r.entry = int(ei);
-            r.track = ti;
-            y += r.height;
-            m_rows.push_back(r);
-        }
+        addTrackRows(e, int(ei), h.depth + 1, y);
     }
     m_height = y;
+    m_view = nullptr;
+}
+
+bool RowLayout::place(Row r, int &y)
+{
+    if (m_view->hiddenTracks.contains(r.key) || m_view->hiddenKinds.contains(kindOf(r.label)) ||
+        m_view->pinned.contains(r.key))
+        return false;
+    r.y = y;
+    y += r.height;
+    m_rows.push_back(std::move(r));
+    return true;
+}
+
+void RowLayout::addTrackRows(const TimelineEntry &e, int entry, int depth, int &y)
+{
+    const EventStore &store = e.report->store();
+    for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
+        const Track &t = store.track(ti);
+        if (t.empty())
+            continue;
+        Row r;
+        r.kind = RowKind::Track;
+        r.depth = depth;
+        r.levels = std::max<int>(1, t.levelCount());
+        r.height = r.levels * kLaneHeight;
+        r.label = trackLabel(store, t, e.report->report().meta.format);
+        r.key = trackKey(e, r.label);
+        r.entry = entry;
+        r.track = ti;
+        place(std::move(r), y);
+    }
+}
+
+// Pinned tracks first, in pin order, under a "Pinned" header, named with their report. They
+// stay pinned when their report is collapsed: pinning is how one watches a lane across ranks.
+void RowLayout::addPinnedRows(const TimelineScene &scene, int &y)
+{
+    if (m_view->pinned.isEmpty())
+        return;
+    std::vector<Row> pinned(size_t(m_view->pinned.size()));
+    RowLayout all(scene, TrackView{}); // every row, unpinned, with its key
+    for (const Row &r : all.rows()) {
+        const int at = r.isHeader() ? -1 : int(m_view->pinned.indexOf(r.key));
+        if (at < 0)
+            continue;
+        Row p = r;
+        p.depth = 1;
+        p.label = scene.entries[size_t(r.entry)].label + QStringLiteral(" · ") + r.label;
+        pinned[size_t(at)] = std::move(p);
+    }
+    Row header;
+    header.kind = RowKind::Group;
+    header.height = kHeaderHeight;
+    header.label = QStringLiteral("Pinned");
+    header.key = QStringLiteral("pinned:");
+    header.collapsed = m_view->collapsed.contains(header.key);
+    header.y = y;
+    y += header.height;
+    m_rows.push_back(header);
+    if (header.collapsed)
+        return;
+    for (Row &p : pinned) {
+        if (p.height == 0)
+            continue; // its report is not open
+        p.y = y;
+        y += p.height;
+        m_rows.push_back(std::move(p));
+    }
 }
 
 // "GPU util · GPU 0" per device with GPU work, then "Memory · GPU 0 · <source>" per series.
@@ -182,13 +253,12 @@ void RowLayout::addCounterRows(const TimelineEntry &e, int entry, int depth, int
         r.detail = detail;
         r.kind = kind;
         r.depth = depth;
-        r.y = y;
         r.height = height;
         r.label = label;
+        r.key = trackKey(e, label);
         r.entry = entry;
         r.counter = counter;
-        y += height;
-        m_rows.push_back(r);
+        place(std::move(r), y);
     };
     const QString device = deviceWord(e.report->report().meta.format);
     const auto &busy = e.report->deviceBusy();

@@ -3,8 +3,11 @@
 // report header and its tracks — per thread the NVTX lanes, CUDA API and OS runtime calls, per
 // GPU stream the kernels, memcpy and memset — each track with one lane per level (nesting depth
 // or overlap lane) — and above the tracks the report's counter lanes: GPU utilization per device
-// and device memory per recorded series. Empty tracks are hidden. Collapsed headers hide what is under them. Pure
-// geometry: rows are y-sorted, so finding the rows in a viewport is a binary search.
+// and device memory per recorded series. Empty tracks are hidden. What the user chose (TrackView)
+// shapes it: collapsed headers hide what is under them (a collapsed report keeps one summary
+// row, its header, drawn as a density strip), hidden tracks and kinds are left out, and pinned
+// tracks move to a "Pinned" section at the top. Pure geometry: rows are y-sorted, so finding
+// the rows in a viewport is a binary search.
 
 #include "views/scene/timelinescene.h"
 
@@ -26,7 +29,7 @@ struct Row
     int height = 0;
     QString label;
     QString detail; // a second label line (a memory lane's peak)
-    QString key;    // collapse key (headers); "" for tracks
+    QString key;    // collapse key (headers); track key (tracks and counter lanes)
     bool collapsed = false;
     int entry = -1;     // Report / Track rows
     uint32_t track = 0; // Track rows: index into the entry's store
@@ -36,6 +39,18 @@ struct Row
     int bottom() const { return y + height; }
     // Group and report headers: collapsible, drawn as bands.
     bool isHeader() const { return kind == RowKind::Group || kind == RowKind::Report; }
+};
+
+// The user's choices of what to show. Sessions store them, so keys must stay stable.
+struct TrackView
+{
+    QSet<QString> collapsed;    // header keys (RowLayout::groupKey, reportKey)
+    QSet<QString> hiddenKinds;  // kind words, the label's first part: "Memset", "GPU util", "CUDA API"
+    QSet<QString> hiddenTracks; // RowLayout::trackKey
+    QStringList pinned;         // RowLayout::trackKey, in the order they were pinned
+
+    bool operator==(const TrackView &) const = default;
+    int hiddenCount() const { return int(hiddenKinds.size() + hiddenTracks.size()); }
 };
 
 class RowLayout
@@ -48,6 +63,7 @@ public:
 
     RowLayout() = default;
     RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed);
+    RowLayout(const TimelineScene &scene, const TrackView &view);
 
     const std::vector<Row> &rows() const { return m_rows; }
     int totalHeight() const { return m_height; }
@@ -70,6 +86,11 @@ public:
     static QString reportKey(const TimelineEntry &entry);
     // The keys whose collapsing hides the entry's tracks: its report and every enclosing group.
     static QStringList keysHiding(const TimelineEntry &entry);
+    // A track or counter lane of a report: "<report key>|<label>" ("report:/x.sqlite|Memset · GPU 0 ·
+    // stream 7"). The label names the thread or stream, so it is unique within a report.
+    static QString trackKey(const TimelineEntry &entry, const QString &label);
+    // The kind word of a track label: "Kernels" of "Kernels · GPU 0 · stream 7".
+    static QString kindOf(const QString &label);
 
     // "NVTX · python [1234]", "Kernels · GPU 0 · stream 7": the label of a track, in the words
     // of the report's format ("HIP API", "CANN (ACL) API", "Tasks · NPU 0", "roctx", ...).
@@ -78,6 +99,12 @@ public:
 
 private:
     void addCounterRows(const TimelineEntry &e, int entry, int depth, int &y);
+    void addTrackRows(const TimelineEntry &e, int entry, int depth, int &y);
+    void addPinnedRows(const TimelineScene &scene, int &y);
+    // Appends `r` at y unless the view hides or pins it; returns whether it was added.
+    bool place(Row r, int &y);
+
+    const TrackView *m_view = nullptr; // only while building
 
     std::vector<Row> m_rows;
     int m_height = 0;

@@ -2,9 +2,12 @@
 
 #include "views/scene/timeformat.h"
 #include "views/timeline/eventinfo.h"
+#include "views/timeline/trackmenu.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSignalBlocker>
@@ -29,11 +32,11 @@ TimelineCanvas::TimelineCanvas(QWidget *parent) : QWidget(parent), m_state(new T
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setMinimumSize(kLabelWidth + 100, 60);
+    setMinimumSize(kDefaultLabelWidth + 100, 60);
     QFont f = font();
     f.setPointSizeF(8.5);
     setFont(f);
-    m_state->setWidth(width() - kLabelWidth);
+    m_state->setWidth(width() - m_labelWidth);
     // Every change of the view state repaints; the canvas re-emits it for its observers.
     connect(m_state, &TimelineViewState::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_state, &TimelineViewState::rulerChanged, this, qOverload<>(&QWidget::update));
@@ -69,7 +72,7 @@ void TimelineCanvas::setScene(std::shared_ptr<const TimelineScene> scene, bool k
 
 void TimelineCanvas::relayout()
 {
-    m_layout = m_scene ? RowLayout(*m_scene, m_collapsed) : RowLayout();
+    m_layout = m_scene ? RowLayout(*m_scene, m_view) : RowLayout();
     m_painter.invalidate();
     emit contentHeightChanged(m_layout.totalHeight());
     setScrollY(m_state->scrollY());
@@ -113,17 +116,91 @@ void TimelineCanvas::setScrollY(int y)
 
 void TimelineCanvas::setCollapsed(const QSet<QString> &keys)
 {
-    m_collapsed = keys;
-    relayout();
-    emit collapsedChanged();
+    changeTrackView([&](TrackView &v) { v.collapsed = keys; });
 }
 
 void TimelineCanvas::toggleCollapsed(const QString &key)
 {
-    if (!m_collapsed.remove(key))
-        m_collapsed.insert(key);
+    changeTrackView([&](TrackView &v) {
+        if (!v.collapsed.remove(key))
+            v.collapsed.insert(key);
+    });
+}
+
+void TimelineCanvas::setTrackView(const TrackView &view)
+{
+    m_view = view;
     relayout();
     emit collapsedChanged();
+}
+
+void TimelineCanvas::changeTrackView(const std::function<void(TrackView &)> &edit)
+{
+    TrackView v = m_view;
+    edit(v);
+    setTrackView(v);
+}
+
+void TimelineCanvas::hideTrack(const QString &trackKey)
+{
+    changeTrackView([&](TrackView &v) {
+        v.hiddenTracks.insert(trackKey);
+        v.pinned.removeAll(trackKey);
+    });
+}
+
+void TimelineCanvas::hideKind(const QString &kind)
+{
+    changeTrackView([&](TrackView &v) { v.hiddenKinds.insert(kind); });
+}
+
+void TimelineCanvas::togglePinned(const QString &trackKey)
+{
+    changeTrackView([&](TrackView &v) {
+        if (!v.pinned.removeAll(trackKey))
+            v.pinned.append(trackKey);
+    });
+}
+
+void TimelineCanvas::showAllTracks()
+{
+    changeTrackView([](TrackView &v) {
+        v.hiddenKinds.clear();
+        v.hiddenTracks.clear();
+    });
+}
+
+void TimelineCanvas::setLabelWidth(int width)
+{
+    m_wantedLabelWidth = width;
+    applyLabelWidth();
+}
+
+// The width the user asked for, within what the canvas can give now (a narrow window keeps half
+// of itself for the lanes; widening it again restores the wanted width).
+void TimelineCanvas::applyLabelWidth()
+{
+    const int width = std::clamp(m_wantedLabelWidth, kMinLabelWidth, std::max(kMinLabelWidth, this->width() / 2));
+    m_state->setWidth(this->width() - width);
+    if (width == m_labelWidth)
+        return;
+    m_labelWidth = width;
+    m_painter.invalidate();
+    emit labelWidthChanged(width);
+    update();
+}
+
+QMenu *TimelineCanvas::contextMenuAt(QPoint pos)
+{
+    const int ri = m_layout.rowAt(layoutY(pos.y()));
+    return buildTrackMenu(this, ri >= 0 ? &m_layout.rows()[size_t(ri)] : nullptr);
+}
+
+void TimelineCanvas::contextMenuEvent(QContextMenuEvent *e)
+{
+    QMenu *menu = contextMenuAt(e->pos());
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(e->globalPos());
 }
 
 void TimelineCanvas::select(std::optional<TimelineSelection> s)
@@ -156,10 +233,15 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
     // Expand what hides the row, then scroll it into the middle of the view.
     int row = m_layout.rowOf(s.entry, s.ref.track);
     if (row < 0) {
-        QSet<QString> keys = m_collapsed;
-        for (const QString &k : RowLayout::keysHiding(m_scene->entries[size_t(s.entry)]))
-            keys.remove(k);
-        setCollapsed(keys);
+        const TimelineEntry &e = m_scene->entries[size_t(s.entry)];
+        const QString label = RowLayout::trackLabel(e.report->store(), e.report->store().track(s.ref.track),
+                                                    e.report->report().meta.format);
+        TrackView v = m_view;
+        for (const QString &k : RowLayout::keysHiding(e))
+            v.collapsed.remove(k);
+        v.hiddenTracks.remove(RowLayout::trackKey(e, label));
+        v.hiddenKinds.remove(RowLayout::kindOf(label));
+        setTrackView(v);
         row = m_layout.rowOf(s.entry, s.ref.track);
     }
     if (row >= 0) {
@@ -207,13 +289,13 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
 
 void TimelineCanvas::paintTo(QPainter &p)
 {
-    const TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size()};
+    const TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size(), m_labelWidth};
     m_painter.paint(p, in, font(), palette());
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent *)
 {
-    m_state->setWidth(width() - kLabelWidth);
+    applyLabelWidth();
     setScrollY(scrollY());
 }
 
@@ -235,7 +317,7 @@ std::optional<LodMark> TimelineCanvas::foldedMarkAt(QPoint pos) const
 
 std::optional<TimelineSelection> TimelineCanvas::eventAt(QPoint pos) const
 {
-    if (!m_scene || pos.x() < kLabelWidth)
+    if (!m_scene || pos.x() < m_labelWidth)
         return std::nullopt;
     const int ri = m_layout.rowAt(layoutY(pos.y()));
     if (ri < 0)
@@ -273,7 +355,7 @@ QString TimelineCanvas::toolTipAt(QPoint pos) const
     if (ri < 0 || !m_scene)
         return {};
     const Row &r = m_layout.rows()[size_t(ri)];
-    if (pos.x() < kLabelWidth)
+    if (pos.x() < m_labelWidth)
         return labelToolTip(r);
     if (r.kind != RowKind::Track)
         return {};
@@ -311,7 +393,7 @@ void TimelineCanvas::mousePressEvent(QMouseEvent *e)
     m_pressShift = e->modifiers() & Qt::ShiftModifier;
     m_pressMapping = mapping();
     m_pressScroll = scrollY();
-    m_drag = Drag::Pending;
+    m_drag = onLabelEdge(m_pressPos) ? Drag::LabelEdge : Drag::Pending;
 }
 
 void TimelineCanvas::leaveEvent(QEvent *e)
@@ -323,13 +405,19 @@ void TimelineCanvas::leaveEvent(QEvent *e)
 void TimelineCanvas::mouseMoveEvent(QMouseEvent *e)
 {
     m_hover = e->position().toPoint();
-    if (m_drag == Drag::None || !(e->buttons() & Qt::LeftButton))
+    if (m_drag == Drag::None || !(e->buttons() & Qt::LeftButton)) {
+        setCursor(onLabelEdge(*m_hover) ? Qt::SplitHCursor : Qt::ArrowCursor);
         return;
+    }
     const QPoint pos = e->position().toPoint();
+    if (m_drag == Drag::LabelEdge) {
+        setLabelWidth(pos.x());
+        return;
+    }
     if (m_drag == Drag::Pending) {
         if ((pos - m_pressPos).manhattanLength() < kDragThreshold)
             return;
-        m_drag = m_pressShift && m_pressPos.x() >= kLabelWidth ? Drag::Ruler : Drag::Pan;
+        m_drag = m_pressShift && m_pressPos.x() >= m_labelWidth ? Drag::Ruler : Drag::Pan;
     }
     if (m_drag == Drag::Ruler) {
         const int64_t a = mapping().time(laneX(m_pressPos)), b = mapping().time(laneX(pos));
@@ -349,7 +437,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent *e)
     if (d != Drag::Pending)
         return;
     const QPoint pos = e->position().toPoint();
-    if (pos.x() < kLabelWidth) {
+    if (pos.x() < m_labelWidth) {
         const int ri = m_layout.rowAt(layoutY(pos.y()));
         if (ri >= 0 && m_layout.rows()[size_t(ri)].isHeader()) // counter lanes and tracks do not collapse
             toggleCollapsed(m_layout.rows()[size_t(ri)].key);
@@ -361,7 +449,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent *e)
 void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent *e)
 {
     const QPoint pos = e->position().toPoint();
-    if (pos.x() < kLabelWidth)
+    if (pos.x() < m_labelWidth)
         return;
     if (const auto mk = foldedMarkAt(pos)) {
         const TimeMapping &m = mapping();
@@ -385,7 +473,7 @@ void TimelineCanvas::wheelEvent(QWheelEvent *e)
 {
     const QPoint pos = e->position().toPoint();
     const QPoint delta = e->angleDelta();
-    if ((e->modifiers() & Qt::ControlModifier) && delta.y() != 0 && pos.x() >= kLabelWidth) {
+    if ((e->modifiers() & Qt::ControlModifier) && delta.y() != 0 && pos.x() >= m_labelWidth) {
         setMapping(mapping().zoomed(std::pow(2.0, delta.y() / 480.0), laneX(pos)));
     } else if ((e->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
         const int d = delta.x() != 0 ? delta.x() : delta.y();
@@ -399,7 +487,7 @@ void TimelineCanvas::wheelEvent(QWheelEvent *e)
 void TimelineCanvas::keyPressEvent(QKeyEvent *e)
 {
     const TimeMapping &m = mapping();
-    const double pivot = m_hover && m_hover->x() >= kLabelWidth ? laneX(*m_hover) : m.width() / 2;
+    const double pivot = m_hover && m_hover->x() >= m_labelWidth ? laneX(*m_hover) : m.width() / 2;
     switch (e->key()) {
     case Qt::Key_W:
         setMapping(m.zoomed(kKeyZoom, pivot));

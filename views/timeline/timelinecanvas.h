@@ -8,6 +8,7 @@
 //   W / S                    zoom in / out              A / D                           pan
 //   click                    select (or clear)          double-click                    zoom to event
 //   F                        fit selection / ruler / all Esc                            clear selection + ruler
+//   drag the label column's edge: resize it      right-click: hide, pin or collapse tracks (trackmenu.h)
 
 #include "views/scene/timelinescene.h"
 #include "views/scene/timemapping.h"
@@ -19,6 +20,9 @@
 #include <QSet>
 #include <QWidget>
 
+class QMenu;
+
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -28,7 +32,8 @@ class TimelineCanvas : public QWidget
 {
     Q_OBJECT
 public:
-    static constexpr int kLabelWidth = TimelinePainter::kLabelWidth;
+    static constexpr int kDefaultLabelWidth = TimelinePainter::kDefaultLabelWidth;
+    static constexpr int kMinLabelWidth = 120;
 
     explicit TimelineCanvas(QWidget *parent = nullptr);
     ~TimelineCanvas() override;
@@ -48,15 +53,32 @@ public:
     TimeWindow limits() const;
     // The mapping of the lane area (x = 0 at the left edge of the lanes).
     const TimeMapping &mapping() const { return m_state->mapping(); }
-    int lanesLeft() const { return kLabelWidth; }
+    int lanesLeft() const { return m_labelWidth; }
+    // The label column's width (dragging its edge sets it): at least kMinLabelWidth, and never
+    // more than half the canvas.
+    void setLabelWidth(int width);
+    // The width asked for (dragged, or restored from a session), kept while the canvas is too
+    // narrow to give it.
+    int wantedLabelWidth() const { return m_wantedLabelWidth; }
 
     int scrollY() const { return m_state->scrollY(); }
     void setScrollY(int y);
     int maxScrollY() const;
 
-    const QSet<QString> &collapsed() const { return m_collapsed; }
+    const QSet<QString> &collapsed() const { return m_view.collapsed; }
     void setCollapsed(const QSet<QString> &keys);
     void toggleCollapsed(const QString &key);
+    // Hidden and pinned tracks with the collapsed headers (collapsedChanged on every change).
+    const TrackView &trackView() const { return m_view; }
+    void setTrackView(const TrackView &view);
+    // Applies `edit` to a copy of the track view and shows the result.
+    void changeTrackView(const std::function<void(TrackView &)> &edit);
+    void hideTrack(const QString &trackKey);
+    void hideKind(const QString &kind);
+    void togglePinned(const QString &trackKey);
+    void showAllTracks();
+    // The right-click menu for a widget position (trackmenu.h); the caller owns it.
+    QMenu *contextMenuAt(QPoint pos);
 
     std::optional<TimelineSelection> selection() const { return m_state->selection(); }
     void select(std::optional<TimelineSelection> s);
@@ -89,6 +111,7 @@ signals:
     void windowChanged(ps::views::TimeWindow window);
     void scrollChanged(int y);
     void contentHeightChanged(int height);
+    void labelWidthChanged(int width);
     void selectionChanged();
     void rulerChanged();
     void collapsedChanged();
@@ -106,24 +129,29 @@ protected:
     void keyPressEvent(QKeyEvent *e) override;
     bool event(QEvent *e) override;
     void leaveEvent(QEvent *e) override;
+    void contextMenuEvent(QContextMenuEvent *e) override;
 
 private:
     void relayout();
+    void applyLabelWidth();
     // The folded mark under a widget position as last drawn, if any holds several events.
     std::optional<LodMark> foldedMarkAt(QPoint pos) const;
     void setMapping(const TimeMapping &m);
-    double laneX(QPoint pos) const { return pos.x() - kLabelWidth; }
+    double laneX(QPoint pos) const { return pos.x() - m_labelWidth; }
+    bool onLabelEdge(QPoint pos) const { return std::abs(pos.x() - m_labelWidth) <= 3; }
     QString labelToolTip(const Row &row) const;
 
     std::shared_ptr<const TimelineScene> m_scene;
     RowLayout m_layout;
-    QSet<QString> m_collapsed;
+    TrackView m_view;
+    int m_labelWidth = kDefaultLabelWidth;       // in force
+    int m_wantedLabelWidth = kDefaultLabelWidth; // as the user dragged it
     TimelineViewState *m_state;
     std::shared_ptr<const SearchResult> m_search;
     TimelinePainter m_painter;
 
     // Drag state.
-    enum class Drag { None, Pending, Pan, Ruler };
+    enum class Drag { None, Pending, Pan, Ruler, LabelEdge };
     Drag m_drag = Drag::None;
     QPoint m_pressPos;
     bool m_pressShift = false;

@@ -149,7 +149,7 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
     p.setRenderHint(QPainter::TextAntialiasing, true);
     p.setFont(font);
     const int w = in.size.width(), h = in.size.height();
-    const int L = kLabelWidth;
+    const int L = in.labelWidth;
     p.fillRect(QRect(0, 0, w, h), kBackground);
     m_lastMarks = m_lastFolded = 0;
     paintGrid(p, in);
@@ -177,6 +177,8 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
             collectUtilization(in, r, batch);
         else if (r.kind == RowKind::Memory)
             collectMemory(in, r, batch);
+        else if (r.kind == RowKind::Report && r.collapsed)
+            collectDensity(in, r, batch);
     }
 
     // One call per colour; then outlines and names over them.
@@ -213,7 +215,7 @@ void TimelinePainter::paintGrid(QPainter &p, const Input &in) const
     const AxisTicks ticks = computeTicks(m.window().start, m.window().end, m.width());
     p.setPen(kGrid);
     for (int64_t t : ticks.ticks) {
-        const int x = kLabelWidth + int(std::floor(m.x(t)));
+        const int x = in.labelWidth + int(std::floor(m.x(t)));
         p.drawLine(x, 0, x, in.size.height());
     }
 }
@@ -222,7 +224,7 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
 {
     const Row &r = in.layout->rows()[size_t(ri)];
     const int y = r.y - in.state->scrollY();
-    const int w = in.size.width(), h = in.size.height(), L = kLabelWidth;
+    const int w = in.size.width(), h = in.size.height(), L = in.labelWidth;
     const int laneH = RowLayout::kLaneHeight;
     const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
     const PreparedReport &rep = *e.report;
@@ -282,7 +284,7 @@ void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &b
     const int bottom = r.y - in.state->scrollY() + r.height - 2, full = r.height - 3;
     const int first = std::max(0, int(std::floor(m.x(busy.intervals().front().start, e.offset))));
     const int last =
-        std::min(in.size.width() - kLabelWidth, int(std::ceil(m.x(busy.intervals().back().end, e.offset))));
+        std::min(in.size.width() - in.labelWidth, int(std::ceil(m.x(busy.intervals().back().end, e.offset))));
     core::analysis::DeviceBusy::Cursor cursor(busy);
     int64_t t0 = m.time(first) - e.offset, before0 = cursor.busyBefore(t0);
     for (int x = first; x < last; ++x) {
@@ -290,11 +292,23 @@ void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &b
         const int64_t busyNs = before1 - before0;
         const int height =
             std::max(int(std::lround(double(full) * double(busyNs) / double(t1 - t0))), busyNs > 0 ? 1 : 0);
-        batch.bar(kUtilization, kLabelWidth + x, height, bottom);
+        batch.bar(kUtilization, in.labelWidth + x, height, bottom);
         t0 = t1;
         before0 = before1;
     }
     batch.endBars();
+}
+
+// A collapsed report keeps one summary row: its header, with the busy share of its devices per
+// pixel column (the utilization lanes drawn over each other, so a column shows its busiest device).
+void TimelinePainter::collectDensity(const Input &in, const Row &r, Batch &batch) const
+{
+    const size_t devices = in.scene->entries[size_t(r.entry)].report->deviceBusy().size();
+    for (size_t i = 0; i < devices; ++i) {
+        Row lane = r;
+        lane.counter = int(i);
+        collectUtilization(in, lane, batch);
+    }
 }
 
 // A bar per pixel column: the highest value in force during the column, scaled to the series'
@@ -308,7 +322,7 @@ void TimelinePainter::collectMemory(const Input &in, const Row &r, Batch &batch)
         return;
     const TimeMapping &m = in.state->mapping();
     const int y = r.y - in.state->scrollY(), bottom = y + r.height - 2, full = r.height - 4;
-    const int width = in.size.width() - kLabelWidth;
+    const int width = in.size.width() - in.labelWidth;
     const int first = std::max(0, int(std::floor(m.x(s.timeNs.front(), e.offset))));
     // The last value holds until the report ends, not forever.
     const int64_t end = std::max(e.report->store().lastEnd(), s.timeNs.back());
@@ -320,13 +334,13 @@ void TimelinePainter::collectMemory(const Input &in, const Row &r, Batch &batch)
         while (i + 1 < s.timeNs.size() && s.timeNs[i + 1] < t1)
             high = std::max(high, s.bytes[++i]);
         const int h = int(std::lround(double(full) * double(std::max<int64_t>(0, high)) / double(peak)));
-        batch.bar(kMemory, kLabelWidth + x, h, bottom);
+        batch.bar(kMemory, in.labelWidth + x, h, bottom);
     }
     batch.endBars();
     const double px = m.x(*s.peakTimeNs(), e.offset);
     if (px < 0 || px >= width)
         return;
-    batch.fill(kPeak, QRect(kLabelWidth + int(std::floor(px)) - 1, y + 1, 3, r.height - 2));
+    batch.fill(kPeak, QRect(in.labelWidth + int(std::floor(px)) - 1, y + 1, 3, r.height - 2));
 }
 
 void TimelinePainter::paintSelection(QPainter &p, const Input &in, const Row &r) const
@@ -338,8 +352,8 @@ void TimelinePainter::paintSelection(QPainter &p, const Input &in, const Row &r)
     const uint32_t i = sel.ref.index;
     const double w = in.size.width();
     const int ly = r.y - in.state->scrollY() + t.level(i) * RowLayout::kLaneHeight;
-    const int x0 = kLabelWidth + int(std::floor(std::clamp(m.x(t.start(i), e.offset), -4.0, w)));
-    const int x1 = kLabelWidth + int(std::floor(std::clamp(m.x(t.end(i), e.offset), -4.0, w)));
+    const int x0 = in.labelWidth + int(std::floor(std::clamp(m.x(t.start(i), e.offset), -4.0, w)));
+    const int x1 = in.labelWidth + int(std::floor(std::clamp(m.x(t.end(i), e.offset), -4.0, w)));
     p.setPen(QPen(Qt::black, 2));
     p.drawRect(QRect(x0 - 1, ly, std::max(3, x1 - x0 + 2), RowLayout::kLaneHeight - 1));
 }
@@ -352,8 +366,8 @@ void TimelinePainter::paintRuler(QPainter &p, const Input &in) const
     const TimeMapping &m = in.state->mapping();
     const int h = in.size.height();
     const double w = in.size.width();
-    const int x0 = kLabelWidth + int(std::floor(std::clamp(m.x(ruler->start), -4.0, w)));
-    const int x1 = kLabelWidth + int(std::floor(std::clamp(m.x(ruler->end), -4.0, w)));
+    const int x0 = in.labelWidth + int(std::floor(std::clamp(m.x(ruler->start), -4.0, w)));
+    const int x1 = in.labelWidth + int(std::floor(std::clamp(m.x(ruler->end), -4.0, w)));
     p.fillRect(QRect(x0, 0, std::max(1, x1 - x0), h), kRulerFill);
     p.setPen(kRulerEdge);
     p.drawLine(x0, 0, x0, h);
@@ -369,7 +383,7 @@ void TimelinePainter::paintRuler(QPainter &p, const Input &in) const
 
 void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const
 {
-    const int h = in.size.height(), L = kLabelWidth;
+    const int h = in.size.height(), L = in.labelWidth;
     const int scrollY = in.state->scrollY();
     const QFontMetrics fm(font);
     QFont bold = font;

@@ -37,7 +37,7 @@ struct RowMarks
 class TimelinePainter
 {
 public:
-    static constexpr int kLabelWidth = 260;
+    static constexpr int kDefaultLabelWidth = 260;
 
     struct Input
     {
@@ -46,6 +46,7 @@ public:
         const TimelineViewState *state = nullptr;
         const SearchResult *search = nullptr;
         QSize size;
+        int labelWidth = kDefaultLabelWidth; // the label column; lanes start at its right edge
     };
 
     TimelinePainter();
@@ -68,6 +69,7 @@ private:
     void collectRow(const Input &in, int row, Batch &batch);
     void collectUtilization(const Input &in, const Row &r, Batch &batch) const;
     void collectMemory(const Input &in, const Row &r, Batch &batch) const;
+    void collectDensity(const Input &in, const Row &r, Batch &batch) const;
     void paintSelection(QPainter &p, const Input &in, const Row &r) const;
     void paintRuler(QPainter &p, const Input &in) const;
     void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const;

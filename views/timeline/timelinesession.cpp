@@ -19,6 +19,11 @@ QByteArray TimelineSession::toJson() const
         n[it.key()] = QString::number(it.value()); // strings: JSON numbers lose int64 precision
     o[QStringLiteral("nudges_ns")] = n;
     o[QStringLiteral("collapsed")] = QJsonArray::fromStringList(collapsed);
+    o[QStringLiteral("hidden_kinds")] = QJsonArray::fromStringList(hiddenKinds);
+    o[QStringLiteral("hidden_tracks")] = QJsonArray::fromStringList(hiddenTracks);
+    o[QStringLiteral("pinned")] = QJsonArray::fromStringList(pinned);
+    if (labelWidth > 0)
+        o[QStringLiteral("label_width")] = labelWidth;
     if (view) {
         QJsonObject v;
         v[QStringLiteral("start_ns")] = QString::number(view->start);
@@ -52,8 +57,17 @@ std::optional<TimelineSession> TimelineSession::fromJson(const QByteArray &json,
     const QJsonObject n = o.value(QStringLiteral("nudges_ns")).toObject();
     for (auto it = n.begin(); it != n.end(); ++it)
         s.nudges[it.key()] = it.value().toString().toLongLong();
-    for (const QJsonValue &v : o.value(QStringLiteral("collapsed")).toArray())
-        s.collapsed << v.toString();
+    const auto strings = [&o](const char *key) {
+        QStringList out;
+        for (const QJsonValue &v : o.value(QLatin1String(key)).toArray())
+            out << v.toString();
+        return out;
+    };
+    s.collapsed = strings("collapsed");
+    s.hiddenKinds = strings("hidden_kinds");
+    s.hiddenTracks = strings("hidden_tracks");
+    s.pinned = strings("pinned");
+    s.labelWidth = o.value(QStringLiteral("label_width")).toInt(0);
     if (o.contains(QStringLiteral("view"))) {
         const QJsonObject v = o.value(QStringLiteral("view")).toObject();
         bool ok1 = false, ok2 = false;

@@ -1,7 +1,7 @@
 #pragma once
-// A timeline session: the open reports, the alignment, per-report offset nudges, collapsed rows
-// and the view range, saved as a small JSON file (*.psession) and restored from it. Writes are
-// atomic (temp file + rename).
+// A timeline session: the open reports, the alignment, per-report offset nudges, collapsed,
+// hidden and pinned rows, the label column's width and the view range, saved as a small JSON file (*.psession) and
+// restored from it. Writes are atomic (temp file + rename).
 
 #include "views/scene/timemapping.h"
 
@@ -21,6 +21,10 @@ struct TimelineSession
     QString align = QStringLiteral("utc"); // alignSpecText(): "utc", "start", "range:NAME#K"
     QMap<QString, qint64> nudges;          // report path -> ns added on top of the alignment
     QStringList collapsed;                 // row keys ("group:run/ActorGroup", "report:/path")
+    QStringList hiddenKinds;               // TrackView: "Memset", "CUDA API"
+    QStringList hiddenTracks;              // RowLayout::trackKey
+    QStringList pinned;                    // RowLayout::trackKey, in pin order
+    int labelWidth = 0;                    // the label column, px; 0 = the default
     std::optional<TimeWindow> view;        // shared-axis window
 
     QByteArray toJson() const;

@@ -23,7 +23,7 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     rect->setAutoMargins(QCP::msNone);
     // Ticks and labels above the line that borders the canvas; the left margin is the label
     // column so that axis x and lane x coincide.
-    rect->setMargins(QMargins(TimelineCanvas::kLabelWidth, 29, 0, 0));
+    rect->setMargins(QMargins(TimelineCanvas::kDefaultLabelWidth, 29, 0, 0));
     m_axis->xAxis->setVisible(false);
     m_axis->yAxis->setVisible(false);
     m_axis->xAxis2->setVisible(true);
@@ -50,6 +50,10 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     grid->addWidget(corner, 0, 1);
 
     connect(m_canvas, &TimelineCanvas::windowChanged, this, &TimelineView::syncAxis);
+    connect(m_canvas, &TimelineCanvas::labelWidthChanged, this, [this, rect](int width) {
+        rect->setMargins(QMargins(width, 29, 0, 0));
+        syncAxis();
+    });
     connect(m_canvas, &TimelineCanvas::contentHeightChanged, this, &TimelineView::syncScrollBar);
     connect(m_canvas, &TimelineCanvas::scrollChanged, m_vbar, &QScrollBar::setValue);
     connect(m_vbar, &QScrollBar::valueChanged, m_canvas, &TimelineCanvas::setScrollY);

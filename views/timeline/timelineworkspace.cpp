@@ -33,6 +33,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <numeric>
 
 namespace ps::views {
 
@@ -128,28 +129,52 @@ void TimelineWorkspace::buildUi()
     connectToolbar();
 }
 
+// The first page a new user sees: every way in, and every format ProfStudio reads.
 void TimelineWorkspace::buildEmptyState()
 {
-    m_empty =
-        new EmptyState(QStringLiteral("Open reports"),
-                       QStringLiteral("Open the reports of a run — Nsight Systems SQLite exports, one per worker and "
-                                      "capture range — or a folder that holds them, to line them up on one time "
-                                      "axis. You can also drop files or folders on the window."),
-                       m_stack);
+    m_empty = new EmptyState(
+        QStringLiteral("Open a run"),
+        QStringLiteral("Line up the reports of a run on one time axis: one per worker and capture range, or a folder "
+                       "that holds them. ProfStudio reads Nsight Systems (<code>.nsys-rep</code>, exported with "
+                       "<code>nsys</code>, and its SQLite <code>.sqlite</code>), ROCm rocprofv3 databases "
+                       "(rocpd <code>.db</code>), Ascend msprof / torch_npu databases (<code>.db</code>) and PyTorch "
+                       "profiler (Kineto) traces (<code>.json</code>, <code>.json.gz</code>). Drop files or folders "
+                       "on the window, or try the demo: an 8-rank RLinf run with a straggler."),
+        m_stack);
+    m_empty->addAction(QStringLiteral("open-demo"), QStringLiteral("Open the Demo Run"));
     m_empty->addAction(QStringLiteral("open-reports"), QStringLiteral("Open Reports…"));
     m_empty->addAction(QStringLiteral("open-folder"), QStringLiteral("Open Report Folder…"));
     m_empty->addAction(QStringLiteral("open-session"), QStringLiteral("Open Session…"));
+    m_empty->addAction(QStringLiteral("configure"), QStringLiteral("Configure a Profiled Run (config or preset)…"));
     connect(m_empty, &EmptyState::triggered, this, [this](const QString &id) {
-        if (id == QLatin1String("open-session")) {
-            const QString f =
-                openFileName(this, QStringLiteral("session"), QStringLiteral("Open Session"), kSessionFilter);
-            if (!f.isEmpty())
-                openSessionFile(f);
-        } else {
+        if (id == QLatin1String("open-session"))
+            showOpenSessionDialog();
+        else if (id == QLatin1String("open-demo"))
+            emit demoRequested();
+        else if (id == QLatin1String("configure"))
+            emit workspaceRequested(QStringLiteral("Configure"));
+        else
             showOpenDialog(id == QLatin1String("open-folder"));
-        }
     });
     m_stack->addWidget(m_empty);
+}
+
+void TimelineWorkspace::showOpenSessionDialog()
+{
+    const QString f = openFileName(this, QStringLiteral("session"), QStringLiteral("Open Session"), kSessionFilter);
+    if (!f.isEmpty())
+        openSessionFile(f);
+}
+
+void TimelineWorkspace::showSaveSessionDialog()
+{
+    QString f = saveFileName(this, QStringLiteral("session"), QStringLiteral("Save Session"),
+                             QStringLiteral("timeline.psession"), kSessionFilter);
+    if (f.isEmpty())
+        return;
+    if (!isSessionFileName(f))
+        f += QStringLiteral(".psession");
+    saveSession(f);
 }
 
 // The progress row, shown while loading.
@@ -208,7 +233,6 @@ void TimelineWorkspace::connectPanes()
     connect(c, &TimelineCanvas::selectionChanged, this, &TimelineWorkspace::selectInPanes);
     connect(c, &TimelineCanvas::selectionChanged, m_statsDebounce, qOverload<>(&QTimer::start)); // the run may change
     connect(c, &TimelineCanvas::windowChanged, m_statsDebounce, qOverload<>(&QTimer::start));
-    connect(c, &TimelineCanvas::collapsedChanged, m_statsDebounce, qOverload<>(&QTimer::start));
     connect(m_statsDebounce, &QTimer::timeout, this, &TimelineWorkspace::updateStatsInput);
     connect(m_details, &DetailsPane::jumpToCorrelated, this, [this](EventRef ref) {
         if (auto s = m_view->canvas()->selection())
@@ -618,8 +642,12 @@ void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
         c->setWindow({m_scene->focus->start - pad, m_scene->focus->end + pad});
     }
     if (m_pendingSession && !m_loader->isRunning()) {
-        QSet<QString> keys(m_pendingSession->collapsed.begin(), m_pendingSession->collapsed.end());
-        c->setCollapsed(keys);
+        const TimelineSession &ps = *m_pendingSession;
+        c->setTrackView({QSet<QString>(ps.collapsed.begin(), ps.collapsed.end()),
+                         QSet<QString>(ps.hiddenKinds.begin(), ps.hiddenKinds.end()),
+                         QSet<QString>(ps.hiddenTracks.begin(), ps.hiddenTracks.end()), ps.pinned});
+        if (ps.labelWidth > 0)
+            c->setLabelWidth(ps.labelWidth);
         if (m_pendingSession->view)
             c->setWindow(*m_pendingSession->view);
         m_pendingSession.reset();
@@ -742,12 +770,10 @@ void TimelineWorkspace::updateStatsInput()
         m_phases->setInput(nullptr, {});
         return;
     }
-    // Visible reports: those whose header row is laid out (not inside a collapsed group).
-    std::vector<int> entries;
-    const RowLayout &layout = m_view->canvas()->layout();
-    for (const Row &r : layout.rows())
-        if (r.kind == RowKind::Report)
-            entries.push_back(r.entry);
+    // Every report of the scene (the Show filter and the step overlay choose the scene): folding
+    // rows away is a matter of display and never changes the numbers.
+    std::vector<int> entries(m_scene->entries.size());
+    std::iota(entries.begin(), entries.end(), 0);
     entries = entriesOfOneRun(entries);
     m_phases->setInput(m_scene, entries);
     m_stats->setInput(m_scene, std::move(entries), m_view->canvas()->window());
@@ -760,9 +786,18 @@ TimelineSession TimelineWorkspace::session() const
         s.reports << QString::fromStdString(r->report().path);
     s.align = m_align;
     s.nudges = m_nudges;
-    const QSet<QString> &c = m_view->canvas()->collapsed();
-    s.collapsed = QStringList(c.begin(), c.end());
-    s.collapsed.sort();
+    const TrackView &v = m_view->canvas()->trackView();
+    const auto sorted = [](const QSet<QString> &set) {
+        QStringList list(set.begin(), set.end());
+        list.sort();
+        return list;
+    };
+    s.collapsed = sorted(v.collapsed);
+    s.hiddenKinds = sorted(v.hiddenKinds);
+    s.hiddenTracks = sorted(v.hiddenTracks);
+    s.pinned = v.pinned;
+    if (m_view->canvas()->wantedLabelWidth() != TimelineCanvas::kDefaultLabelWidth)
+        s.labelWidth = m_view->canvas()->wantedLabelWidth();
     if (m_scene)
         s.view = m_view->canvas()->window();
     return s;
@@ -841,20 +876,8 @@ void TimelineWorkspace::rebuildRecentSessions()
     m->addAction(QStringLiteral("Close All Reports"), this, &TimelineWorkspace::closeAll)
         ->setEnabled(!m_reports.empty());
     m->addSeparator();
-    m->addAction(QStringLiteral("Open Session…"), this, [this] {
-        const QString f = openFileName(this, QStringLiteral("session"), QStringLiteral("Open Session"), kSessionFilter);
-        if (!f.isEmpty())
-            openSessionFile(f);
-    });
-    m->addAction(QStringLiteral("Save Session…"), this, [this] {
-        QString f = saveFileName(this, QStringLiteral("session"), QStringLiteral("Save Session"),
-                                 QStringLiteral("timeline.psession"), kSessionFilter);
-        if (f.isEmpty())
-            return;
-        if (!isSessionFileName(f))
-            f += QStringLiteral(".psession");
-        saveSession(f);
-    });
+    m->addAction(QStringLiteral("Open Session…"), this, &TimelineWorkspace::showOpenSessionDialog);
+    m->addAction(QStringLiteral("Save Session…"), this, &TimelineWorkspace::showSaveSessionDialog);
     QMenu *recent = m->addMenu(QStringLiteral("Recent Sessions"));
     const QStringList entries = m_recentSessions->entries();
     if (entries.isEmpty())

@@ -98,6 +98,9 @@ public:
     TimelineSession session() const;
     void restoreSession(const TimelineSession &s);
     bool saveSession(const QString &file, QString *error = nullptr);
+    // File > Open Session… / Save Session… (and the Session menu).
+    void showOpenSessionDialog();
+    void showSaveSessionDialog();
 
     TimelineView *view() const { return m_view; }
     TimelineCanvas *canvas() const;
@@ -107,6 +110,11 @@ public:
     QLabel *matchLabel() const;
     QProgressBar *progressBar() const { return m_progress; }
     QPushButton *cancelButton() const { return m_cancel; }
+    EmptyState *emptyState() const { return m_empty; }
+
+signals:
+    // The empty page's "Open the Demo Run": the main window writes the demo and opens it.
+    void demoRequested();
 
 private:
     void buildUi();
