@@ -351,6 +351,24 @@ private slots:
         QCOMPARE(runOfStats().size(), 1);
         QVERIFY(*runOfStats().begin() != first);
 
+        // Session > Close Run closes one run; the other keeps its reports and its straggler.
+        emit w.findChild<TimelineToolbar *>()->sessionMenu()->aboutToShow();
+        const QMenu *closeRunMenu = w.findChild<QMenu *>("closeRunMenu");
+        QVERIFY(closeRunMenu);
+        QStringList runItems;
+        for (QAction *act : closeRunMenu->actions())
+            runItems << act->text();
+        QCOMPARE(runItems, (QStringList{"run0", "run1"}));
+        closeRunMenu->actions()[0]->trigger();
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.runNames(), QStringList{"run1"});
+        QCOMPARE(w.reports().size(), size_t(2));
+        const CrossRankData left = crossRankData(*w.scene(), QStringLiteral("run_training"));
+        QCOMPARE(left.ranks.size(), 2);
+        const int slow = left.totals[0] > left.totals[1] ? 0 : 1;
+        QVERIFY2(left.ranks[slow].endsWith(QStringLiteral("rank %1").arg(runs[1].stragglerRank)),
+                 qPrintable(left.ranks.join(", ")));
+
         // Session > Close All Reports empties the workspace; the next open starts afresh.
         QAction *closeAll = nullptr;
         emit w.findChild<TimelineToolbar *>()->sessionMenu()->aboutToShow();

@@ -368,18 +368,67 @@ void TimelineWorkspace::setBusyState(bool wasBusy)
         emit busyChanged(isBusy());
 }
 
-void TimelineWorkspace::showOpenDialog(bool folder)
+// Opening adds a run beside the open ones; with `replace` the open reports close first.
+void TimelineWorkspace::showOpenDialog(bool folder, bool replace)
 {
+    QStringList paths;
     if (folder) {
-        const QString d = existingDirectory(this, QStringLiteral("reports"), QStringLiteral("Open Report Folder"));
+        const QString d = existingDirectory(this, QStringLiteral("reports"),
+                                            replace ? QStringLiteral("Open Report Folder (Replace Open Reports)")
+                                                    : QStringLiteral("Open Report Folder"));
         if (!d.isEmpty())
-            openPaths({d});
+            paths << d;
     } else {
-        const QStringList f =
-            openFileNames(this, QStringLiteral("reports"), QStringLiteral("Open Reports"), kReportFilter);
-        if (!f.isEmpty())
-            openPaths(f);
+        paths = openFileNames(this, QStringLiteral("reports"),
+                              replace ? QStringLiteral("Open Reports (Replace Open Reports)")
+                                      : QStringLiteral("Open Reports"),
+                              kReportFilter);
     }
+    if (paths.isEmpty())
+        return;
+    if (replace)
+        closeAll();
+    openPaths(paths);
+}
+
+QStringList TimelineWorkspace::runNames() const
+{
+    QStringList runs;
+    for (const auto &r : m_reports) {
+        const QString run = QString::fromStdString(r->report().identity.run);
+        if (!runs.contains(run))
+            runs << run;
+    }
+    return runs;
+}
+
+// Closes the reports of one run (identity.run); the other runs stay, realigned without it.
+void TimelineWorkspace::closeRun(const QString &run)
+{
+    if (m_loader->isRunning())
+        cancelLoad();
+    std::vector<PreparedReportPtr> kept;
+    for (const auto &r : m_reports) {
+        if (QString::fromStdString(r->report().identity.run) != run)
+            kept.push_back(r);
+        else
+            m_nudges.remove(QString::fromStdString(r->report().path));
+    }
+    const size_t closed = m_reports.size() - kept.size();
+    if (closed == 0)
+        return;
+    if (kept.empty()) {
+        closeAll();
+        return;
+    }
+    m_reports = std::move(kept);
+    m_alignOffsets.assign(m_reports.size(), 0);
+    m_overlay.reset(); // its rank indices were the old reports'
+    m_fitOnNextScene = true;
+    realign();
+    emit statusMessage(
+        QStringLiteral("Closed run %1 (%2 reports)").arg(run.isEmpty() ? QStringLiteral("(no run)") : run).arg(closed),
+        5000);
 }
 
 void TimelineWorkspace::openPaths(const QStringList &paths)
@@ -873,6 +922,15 @@ void TimelineWorkspace::rebuildRecentSessions()
     m->clear();
     m->addAction(QStringLiteral("Open Reports…"), this, [this] { showOpenDialog(false); });
     m->addAction(QStringLiteral("Open Report Folder…"), this, [this] { showOpenDialog(true); });
+    m->addAction(QStringLiteral("Open Report Folder, Replacing the Open Ones…"), this, [this] {
+         showOpenDialog(true, true);
+     })->setEnabled(!m_reports.empty());
+    QMenu *closeRunMenu = m->addMenu(QStringLiteral("Close Run"));
+    closeRunMenu->setObjectName(QStringLiteral("closeRunMenu"));
+    closeRunMenu->setEnabled(!m_reports.empty());
+    for (const QString &run : runNames())
+        closeRunMenu->addAction(run.isEmpty() ? QStringLiteral("(reports without a run folder)") : run, this,
+                                [this, run] { closeRun(run); });
     m->addAction(QStringLiteral("Close All Reports"), this, &TimelineWorkspace::closeAll)
         ->setEnabled(!m_reports.empty());
     m->addSeparator();

@@ -70,6 +70,9 @@ public:
     const std::vector<PreparedReportPtr> &reports() const { return m_reports; }
     // Closes every report (Session > Close All Reports); the empty page shows again.
     void closeAll();
+    // The runs open (identity.run, in report order), and Session > Close Run.
+    QStringList runNames() const;
+    void closeRun(const QString &run);
     // The files the last load could not read, with the core's messages (empty when all loaded).
     const ProblemsBanner *problems() const { return m_problems; }
     PhasesPane *phasesPane() const { return m_phases; }
@@ -144,7 +147,7 @@ private:
     void setBusyState(bool wasBusy);
     void openSessionFile(const QString &file);
     void rebuildRecentSessions();
-    void showOpenDialog(bool folder);
+    void showOpenDialog(bool folder, bool replace = false);
 
     TimelineLoader *m_loader = nullptr;
     std::vector<PreparedReportPtr> m_reports;
