@@ -360,6 +360,23 @@ private slots:
         QVERIFY(pane.chart()->activateBar(3, 0));
         QCOMPARE(jump.count(), 1);
         QCOMPARE(jump.at(0).at(0).toInt(), 3);
+
+        // The step legend sits above the plot, never over the bars.
+        pane.resize(900, 400);
+        pane.show();
+        auto *plot = pane.chart()->findChild<QCustomPlot *>("crossRankPlot");
+        plot->replot();
+        QVERIFY(plot->legend->visible());
+        QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+
+        // New reports make a new scene: the chart follows it instead of showing the old ranks.
+        const int ranksBefore = int(pane.chart()->data().ranks.size());
+        const auto fewer = std::make_shared<TimelineScene>(*s);
+        fewer->entries.pop_back();
+        pane.setInput(fewer, all(*fewer), {0, 400 * kMs});
+        QVERIFY(settled(pane));
+        QCOMPARE(pane.chart()->data().name, QStringLiteral("step"));
+        QCOMPARE(int(pane.chart()->data().ranks.size()), ranksBefore - 1);
     }
 };
 

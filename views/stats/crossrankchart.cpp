@@ -25,6 +25,19 @@ CrossRankChart::CrossRankChart(QWidget *parent) : QWidget(parent)
     m_plot->setObjectName(QStringLiteral("crossRankPlot"));
     m_plot->setMinimumHeight(160);
     m_plot->setInteractions(QCP::iSelectPlottables);
+    // The step legend in a row of its own above the plot: inside it would cover the bars.
+    // An empty element beside it takes the spare width, so the entries stay together on the left.
+    m_plot->plotLayout()->insertRow(0);
+    auto *legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 0, legendRow);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    legendRow->addElement(0, 0, m_plot->legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(m_plot));
+    legendRow->setColumnStretchFactor(0, 0.001);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(8);
+    m_plot->legend->setBorderPen(Qt::NoPen);
     layout->addWidget(m_plot, 1);
     connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable *p, int dataIndex, QMouseEvent *) {
         bool ok = false;

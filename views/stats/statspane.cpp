@@ -131,9 +131,14 @@ void StatsPane::applyPendingSelection(bool quietly)
 
 void StatsPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries, TimeWindow window)
 {
+    // New reports (or an overlay) make a new scene: the chart is redrawn from it, not left showing
+    // the old one's ranks and steps.
+    const bool newScene = scene != m_scene;
     m_scene = std::move(scene);
     m_entries = std::move(entries);
     m_window = window;
+    if (newScene && m_scene && !m_chart->data().name.isEmpty())
+        showCrossRank(m_chart->data().name, m_chart->data().style);
     const bool was = isBusy();
     m_debounce->start();
     if (!was)
