@@ -1,5 +1,6 @@
 // Row layout: groups (run, worker group, rank) over reports over tracks over levels, empty
 // tracks hidden, collapsed headers hiding what is under them, y lookups.
+#include "core/trace/traceloader.h"
 #include "testreports.h"
 #include "views/timeline/rowlayout.h"
 
@@ -182,6 +183,47 @@ private slots:
             if (row.kind == RowKind::Track || row.kind == RowKind::Utilization)
                 got << row.label;
         QCOMPARE(got, labels);
+    }
+
+    // On a real torch_npu export: the HCCL communicator lane says HCCL (it was named after the
+    // network interface), every label of the report names one track (push/pop and start/end
+    // ranges of one thread read alike), and the 29-level Python stack shows 8 levels until asked.
+    void ascendLanesAreNamedAndFolded()
+    {
+        std::string error;
+        const ReportPtr r = loadReport(
+            PS_TESTDATA_DIR "/traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db", {}, error);
+        QVERIFY2(r, error.c_str());
+        const TimelineScene scene = buildScene({PreparedReport::prepare(r)}, {});
+        const RowLayout l(scene, TrackView{});
+        QSet<QString> labels;
+        const Row *hccl = nullptr, *deep = nullptr;
+        for (const Row &row : l.rows()) {
+            if (row.isHeader())
+                continue;
+            QVERIFY2(!labels.contains(row.label), qPrintable(row.label));
+            labels.insert(row.label);
+            QVERIFY2(!row.label.contains("%enp"), qPrintable(row.label));
+            if (row.label.startsWith("HCCL"))
+                hccl = &row;
+            if (row.hiddenLevels > 0)
+                deep = &row;
+        }
+        QVERIFY(hccl);
+        QCOMPARE(hccl->label, QString("HCCL · group 90.91.105.46:60000"));
+        QVERIFY(deep);
+        QCOMPARE(deep->levels, RowLayout::kMaxLanes);
+        QCOMPARE(deep->height, RowLayout::kMaxLanes * RowLayout::kLaneHeight);
+        const int all = deep->levels + deep->hiddenLevels;
+        QVERIFY2(all > 20, qPrintable(QString::number(all)));
+        QCOMPARE(deep->detail, QString("+%1 deeper levels (click)").arg(deep->hiddenLevels));
+
+        TrackView full;
+        full.fullDepth.insert(deep->key);
+        const RowLayout unfolded(scene, full);
+        const Row &same = unfolded.rows()[size_t(unfolded.rowOf(deep->entry, deep->track))];
+        QCOMPARE(same.levels, all);
+        QCOMPARE(same.hiddenLevels, 0);
     }
 
     void emptyScene()

@@ -73,6 +73,20 @@ private slots:
         QCOMPARE(tickStep(duration, width, 90), step);
     }
 
+    // A window in UTC epoch time has labels like "1736410576.45 s": ticks spread until the
+    // labels fit between them (they overlapped on the Ascend sample); short labels keep 90 px.
+    void readableTicksLeaveRoomForTheirLabels()
+    {
+        const int64_t start = 1'736'410'576'371'876'000, end = 1'736'410'576'550'726'000;
+        const double width = 800, charWidth = 7;
+        const AxisTicks t = computeReadableTicks(start, end, width, charWidth);
+        QVERIFY(t.ticks.size() >= 2);
+        const double spacingPx = width * double(t.step) / double(end - start);
+        const double labelPx = charWidth * double(formatAxisTime(t.ticks.front(), t.step).size());
+        QVERIFY2(spacingPx >= labelPx + 12, qPrintable(QString("%1 px for %2 px").arg(spacingPx).arg(labelPx)));
+        QCOMPARE(computeReadableTicks(0, 100'000'000, 1000, 7).step, computeTicks(0, 100'000'000, 1000).step);
+    }
+
     void ticksAreMultiplesInsideTheWindow()
     {
         const AxisTicks t = computeTicks(-1'234'567, 8'765'432, 1000);

@@ -102,4 +102,19 @@ AxisTicks computeTicks(int64_t start, int64_t end, double widthPx, double minSpa
     return t;
 }
 
+AxisTicks computeReadableTicks(int64_t start, int64_t end, double widthPx, double charWidthPx)
+{
+    double spacing = 90;
+    AxisTicks t = computeTicks(start, end, widthPx, spacing);
+    for (int i = 0; i < 4; ++i) { // a wider step gives labels no longer, so this settles at once
+        const qsizetype chars = std::max(formatAxisTime(start, t.step).size(), formatAxisTime(end, t.step).size());
+        const double needed = charWidthPx * double(chars) + 24;
+        if (needed <= spacing)
+            break;
+        spacing = needed;
+        t = computeTicks(start, end, widthPx, spacing);
+    }
+    return t;
+}
+
 } // namespace ps::views

@@ -26,5 +26,9 @@ struct AxisTicks
     QVector<int64_t> ticks; // multiples of step inside [start, end]
 };
 AxisTicks computeTicks(int64_t start, int64_t end, double widthPx, double minSpacingPx = 90);
+// computeTicks with the spacing widened until the labels fit between ticks ("1736410576.38 s" of
+// an axis in UTC needs more room than "20 ms"). The axis and the canvas's grid both use it, so
+// grid lines stay under the labelled ticks.
+AxisTicks computeReadableTicks(int64_t start, int64_t end, double widthPx, double charWidthPx);
 
 } // namespace ps::views

@@ -1,5 +1,6 @@
 #include "views/timeline/rowlayout.h"
 
+#include "core/trace/formats/ascendreader.h"
 #include "core/trace/tracecache.h"
 
 #include <algorithm>
@@ -85,6 +86,10 @@ QString RowLayout::trackLabel(const EventStore &store, const Track &track, Trace
     NameId n = track.label() != kNoName ? track.label() : store.threadName(track.pid(), track.tid());
     const QString thread = n != kNoName ? QString::fromUtf8(store.name(n).data(), qsizetype(store.name(n).size()))
                                         : QStringLiteral("thread");
+    // Ascend's HCCL communication groups: the reader's lane, named by the group's root ip:port.
+    const QString hccl = QString::fromUtf8(kHcclLanePrefix.data(), qsizetype(kHcclLanePrefix.size()));
+    if (format == TraceFormat::AscendDb && track.kind() == TrackKind::NvtxStartEnd && thread.startsWith(hccl))
+        return QStringLiteral("HCCL · group %1").arg(thread.mid(hccl.size()));
     return QStringLiteral("%1 · %2 [%3]").arg(kindText(track.kind(), format), thread).arg(track.tid());
 }
 
@@ -117,7 +122,11 @@ QString RowLayout::kindOf(const QString &label)
 }
 
 RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
-    : RowLayout(scene, TrackView{collapsed, {}, {}, {}})
+    : RowLayout(scene, [&] {
+          TrackView v;
+          v.collapsed = collapsed;
+          return v;
+      }())
 {
 }
 
@@ -188,9 +197,27 @@ bool RowLayout::place(Row r, int &y)
     return true;
 }
 
+// Two tracks of a report can read alike (a thread's push/pop and start/end ranges, one thread id
+// in two processes): the second gets its range style or process id, so that every label, and the
+// track key made from it, names one track.
+QString RowLayout::uniqueLabel(const QString &label, const Track &track, QSet<QString> &used)
+{
+    QString unique = label;
+    if (used.contains(unique) && isRangeKind(track.kind())) // a thread's push/pop and start/end ranges
+        unique = label + (track.kind() == TrackKind::NvtxStartEnd ? QStringLiteral(" · start/end")
+                                                                  : QStringLiteral(" · push/pop"));
+    if (used.contains(unique))
+        unique = QStringLiteral("%1 · pid %2").arg(label).arg(track.pid());
+    for (int k = 2; used.contains(unique); ++k)
+        unique = QStringLiteral("%1 · #%2").arg(label).arg(k);
+    used.insert(unique);
+    return unique;
+}
+
 void RowLayout::addTrackRows(const TimelineEntry &e, int entry, int depth, int &y)
 {
     const EventStore &store = e.report->store();
+    QSet<QString> used;
     for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
         const Track &t = store.track(ti);
         if (t.empty())
@@ -198,10 +225,16 @@ void RowLayout::addTrackRows(const TimelineEntry &e, int entry, int depth, int &
         Row r;
         r.kind = RowKind::Track;
         r.depth = depth;
-        r.levels = std::max<int>(1, t.levelCount());
-        r.height = r.levels * kLaneHeight;
-        r.label = trackLabel(store, t, e.report->report().meta.format);
+        r.label = uniqueLabel(trackLabel(store, t, e.report->report().meta.format), t, used);
         r.key = trackKey(e, r.label);
+        const int levels = std::max<int>(1, t.levelCount());
+        r.levels = m_view->fullDepth.contains(r.key) ? levels : std::min(levels, kMaxLanes);
+        r.hiddenLevels = levels - r.levels;
+        r.height = r.levels * kLaneHeight;
+        if (r.hiddenLevels > 0)
+            r.detail = QStringLiteral("+%1 deeper levels (click)").arg(r.hiddenLevels);
+        else if (levels > kMaxLanes)
+            r.detail = QStringLiteral("all %1 levels (click to fold)").arg(levels);
         r.entry = entry;
         r.track = ti;
         place(std::move(r), y);

@@ -31,10 +31,11 @@ struct Row
     QString detail; // a second label line (a memory lane's peak)
     QString key;    // collapse key (headers); track key (tracks and counter lanes)
     bool collapsed = false;
-    int entry = -1;     // Report / Track rows
-    uint32_t track = 0; // Track rows: index into the entry's store
-    int levels = 0;     // Track rows: lanes
-    int counter = -1;   // Utilization: index into deviceBusy(); Memory: into meta.memory
+    int entry = -1;       // Report / Track rows
+    uint32_t track = 0;   // Track rows: index into the entry's store
+    int levels = 0;       // Track rows: lanes shown
+    int hiddenLevels = 0; // Track rows: deeper lanes left out (RowLayout::kMaxLanes)
+    int counter = -1;     // Utilization: index into deviceBusy(); Memory: into meta.memory
 
     int bottom() const { return y + height; }
     // Group and report headers: collapsible, drawn as bands.
@@ -48,6 +49,7 @@ struct TrackView
     QSet<QString> hiddenKinds;  // kind words, the label's first part: "Memset", "GPU util", "CUDA API"
     QSet<QString> hiddenTracks; // RowLayout::trackKey
     QStringList pinned;         // RowLayout::trackKey, in the order they were pinned
+    QSet<QString> fullDepth;    // RowLayout::trackKey of deep tracks shown with every level
 
     bool operator==(const TrackView &) const = default;
     int hiddenCount() const { return int(hiddenKinds.size() + hiddenTracks.size()); }
@@ -60,6 +62,9 @@ public:
     static constexpr int kLaneHeight = 16;
     static constexpr int kUtilizationHeight = 20;
     static constexpr int kMemoryHeight = 28;
+    // A track shows at most this many levels until its label is clicked: a 30-deep Python stack
+    // (Ascend, Kineto) would fill the screen.
+    static constexpr int kMaxLanes = 8;
 
     RowLayout() = default;
     RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed);
@@ -103,6 +108,7 @@ private:
     void addPinnedRows(const TimelineScene &scene, int &y);
     // Appends `r` at y unless the view hides or pins it; returns whether it was added.
     bool place(Row r, int &y);
+    static QString uniqueLabel(const QString &label, const core::trace::Track &track, QSet<QString> &used);
 
     const TrackView *m_view = nullptr; // only while building
 

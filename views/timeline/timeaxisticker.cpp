@@ -10,7 +10,7 @@ void TimeAxisTicker::generate(const QCPRange &range, const QLocale &, QChar, int
                               QVector<double> *subTicks, QVector<QString> *tickLabels)
 {
     const int64_t lo = int64_t(std::floor(range.lower)), hi = int64_t(std::ceil(range.upper));
-    const AxisTicks t = computeTicks(lo, hi, m_width);
+    const AxisTicks t = computeReadableTicks(lo, hi, m_width, m_charWidth);
     ticks.clear();
     if (tickLabels)
         tickLabels->clear();

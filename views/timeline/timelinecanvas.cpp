@@ -244,6 +244,11 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
         setTrackView(v);
         row = m_layout.rowOf(s.entry, s.ref.track);
     }
+    if (row >= 0 && m_scene->entries[size_t(s.entry)].report->store().track(s.ref.track).level(s.ref.index) >=
+                        m_layout.rows()[size_t(row)].levels) {
+        const QString key = m_layout.rows()[size_t(row)].key; // the event is on a folded level
+        changeTrackView([&](TrackView &v) { v.fullDepth.insert(key); });
+    }
     if (row >= 0) {
         const Row &r = m_layout.rows()[size_t(row)];
         const Track &t = m_scene->entries[size_t(s.entry)].report->store().track(s.ref.track);
@@ -439,8 +444,16 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent *e)
     const QPoint pos = e->position().toPoint();
     if (pos.x() < m_labelWidth) {
         const int ri = m_layout.rowAt(layoutY(pos.y()));
-        if (ri >= 0 && m_layout.rows()[size_t(ri)].isHeader()) // counter lanes and tracks do not collapse
-            toggleCollapsed(m_layout.rows()[size_t(ri)].key);
+        if (ri < 0)
+            return;
+        const Row &r = m_layout.rows()[size_t(ri)];
+        if (r.isHeader()) // counter lanes do not collapse
+            toggleCollapsed(r.key);
+        else if (r.kind == RowKind::Track && (r.hiddenLevels > 0 || m_view.fullDepth.contains(r.key)))
+            changeTrackView([&](TrackView &v) { // a deep track shows or folds its deeper levels
+                if (!v.fullDepth.remove(r.key))
+                    v.fullDepth.insert(r.key);
+            });
         return;
     }
     select(eventAt(pos));

@@ -212,7 +212,8 @@ void TimelinePainter::paintGrid(QPainter &p, const Input &in) const
 {
     // Grid lines at the axis ticks, so the eye can follow a tick down the rows.
     const TimeMapping &m = in.state->mapping();
-    const AxisTicks ticks = computeTicks(m.window().start, m.window().end, m.width());
+    const AxisTicks ticks =
+        computeReadableTicks(m.window().start, m.window().end, m.width(), QFontMetrics(p.font()).averageCharWidth());
     p.setPen(kGrid);
     for (int64_t t : ticks.ticks) {
         const int x = in.labelWidth + int(std::floor(m.x(t)));
@@ -232,7 +233,7 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
     const Track &t = store.track(r.track);
     const bool marks = t.kind() == TrackKind::NvtxMark;
     const RowMarks &rm = marksFor(ri, in);
-    for (size_t l = 0; l < rm.lanes.size(); ++l) {
+    for (size_t l = 0; l < rm.lanes.size() && l < size_t(r.levels); ++l) { // deeper levels may be folded
         const int ly = y + int(l) * laneH;
         if (ly + laneH < 0 || ly > h)
             continue;
@@ -350,6 +351,8 @@ void TimelinePainter::paintSelection(QPainter &p, const Input &in, const Row &r)
     const Track &t = e.report->store().track(sel.ref.track);
     const TimeMapping &m = in.state->mapping();
     const uint32_t i = sel.ref.index;
+    if (t.level(i) >= r.levels)
+        return; // on a folded level
     const double w = in.size.width();
     const int ly = r.y - in.state->scrollY() + t.level(i) * RowLayout::kLaneHeight;
     const int x0 = in.labelWidth + int(std::floor(std::clamp(m.x(t.start(i), e.offset), -4.0, w)));

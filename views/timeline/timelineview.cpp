@@ -38,6 +38,7 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     QFont f = m_axis->xAxis2->tickLabelFont();
     f.setPointSizeF(8.5);
     m_axis->xAxis2->setTickLabelFont(f);
+    m_ticker->setCharWidth(QFontMetrics(f).averageCharWidth());
 
     m_canvas = new TimelineCanvas(this);
     m_vbar = new QScrollBar(Qt::Vertical, this);

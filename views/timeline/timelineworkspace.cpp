@@ -692,9 +692,12 @@ void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
     }
     if (m_pendingSession && !m_loader->isRunning()) {
         const TimelineSession &ps = *m_pendingSession;
-        c->setTrackView({QSet<QString>(ps.collapsed.begin(), ps.collapsed.end()),
-                         QSet<QString>(ps.hiddenKinds.begin(), ps.hiddenKinds.end()),
-                         QSet<QString>(ps.hiddenTracks.begin(), ps.hiddenTracks.end()), ps.pinned});
+        TrackView view;
+        view.collapsed = QSet<QString>(ps.collapsed.begin(), ps.collapsed.end());
+        view.hiddenKinds = QSet<QString>(ps.hiddenKinds.begin(), ps.hiddenKinds.end());
+        view.hiddenTracks = QSet<QString>(ps.hiddenTracks.begin(), ps.hiddenTracks.end());
+        view.pinned = ps.pinned;
+        c->setTrackView(view);
         if (ps.labelWidth > 0)
             c->setLabelWidth(ps.labelWidth);
         if (m_pendingSession->view)

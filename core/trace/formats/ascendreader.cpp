@@ -64,6 +64,13 @@ private:
         return it != m_strings.end() ? it->second : kNoName;
     }
     void count(TrackKind k) { ++m_meta.fileCounts[size_t(k)]; }
+    // The text of a STRING_IDS id ("" when absent), for the few names read as text.
+    std::string stringText(int64_t id)
+    {
+        std::string error;
+        SqliteStmt q = m_db.prepare("SELECT value FROM STRING_IDS WHERE id = " + std::to_string(id), error);
+        return q.get() && q.step() ? std::string(q.text(0)) : std::string();
+    }
     template <typename Fn> std::string eachRow(const std::string &sql, const char *what, Fn fn);
     std::string readStrings();
     std::string readCann();
@@ -247,6 +254,24 @@ std::string Reader::readMstx()
     });
 }
 
+} // namespace
+
+std::string hcclGroupLabel(std::string_view groupName)
+{
+    const size_t percent = groupName.find('%');
+    if (percent == std::string_view::npos)
+        return std::string(groupName);
+    const size_t portStart = groupName.find('_', percent);
+    if (portStart == std::string_view::npos)
+        return std::string(groupName);
+    const size_t portEnd = groupName.find('_', portStart + 1);
+    return std::string(groupName.substr(0, percent)) + ":" +
+           std::string(groupName.substr(portStart + 1, portEnd == std::string_view::npos ? std::string_view::npos
+                                                                                         : portEnd - portStart - 1));
+}
+
+namespace {
+
 std::string Reader::readCommunication()
 {
     if (!has("COMMUNICATION_OP"))
@@ -260,8 +285,9 @@ std::string Reader::readCommunication()
         const int64_t group = s.isNull(3) ? 0 : s.int64(3);
         const uint32_t lane = 0xE0000000u | uint32_t(group & 0x0FFFFFFF);
         if (named.insert(group).second) {
-            const NameId g = str(s, 3);
-            m_b.setThreadName(m_devicePid, lane, g == kNoName ? m_b.intern("HCCL") : g);
+            const std::string name = s.isNull(3) ? std::string() : stringText(group);
+            const std::string label = name.empty() ? std::string("default group") : hcclGroupLabel(name);
+            m_b.setThreadName(m_devicePid, lane, m_b.intern(std::string(kHcclLanePrefix) + label));
         }
         const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, kNoName, 0, hccl});
         // aux of range kinds is a colour, not a correlation: none.

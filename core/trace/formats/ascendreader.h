@@ -16,8 +16,8 @@
 //   MSTX_EVENTS       -> NvtxMark (marker, marker_ex), NvtxPushPop, NvtxStartEnd (may end on
 //     another thread: endGlobalTid).
 //   COMMUNICATION_OP  -> NvtxStartEnd on one lane per communication group of the device's
-//     process (tid 0xE0000000 | group string id, named "HCCL <group>"): HCCL collectives span
-//     many device tasks, which are already counted as kernels.
+//     process (tid 0xE0000000 | group string id, named kHcclLanePrefix + the group's root
+//     "ip:port"): HCCL collectives span many device tasks, which are already counted as kernels.
 // globalTid packs pid in the high 32 bits and tid in the low 32 (not nsys's 24-bit fields).
 // Times are epoch ns ("local Unix time"): utcStartNs = 0. A companion analysis.db has no
 // timeline: it loads with no events and a warning naming the file to open instead.
@@ -25,8 +25,18 @@
 #include "core/trace/tracereader.h"
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace ps::core::trace {
+
+// The thread name of an HCCL communication-group lane starts with this ("HCCL 90.91.105.46:60000"),
+// so views can name the lane HCCL instead of the format's word for annotation ranges.
+inline constexpr std::string_view kHcclLanePrefix = "HCCL ";
+
+// "90.91.105.46%enp189s0f0_60000_0_1736410538306028" (HCCL's group name: root IP, network
+// interface, port, ...) -> "90.91.105.46:60000"; other names unchanged.
+std::string hcclGroupLabel(std::string_view groupName);
 
 class AscendReader : public TraceReader
 {
