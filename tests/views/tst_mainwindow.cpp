@@ -6,11 +6,15 @@
 #include "core/trace/traceloader.h"
 #include "tests/support/envguard.h"
 #include "views/common/emptystate.h"
+#include "views/config/configsession.h"
 #include "views/config/configureworkspace.h"
+#include "views/config/intlistfield.h"
+#include "views/config/stepseditor.h"
 #include "views/timeline/timelineworkspace.h"
 
 #include <QDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
@@ -148,6 +152,68 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return !timeline->isBusy() && timeline->reports().size() == 8; }, 60000));
         QVERIFY(opened.front().front().toString().startsWith(MainWindow::demoRunDir()));
         QVERIFY(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 720);
+    }
+
+    // The window fits a 1280x720 laptop at every step of the journeys users take: first launch,
+    // an RLinf config edited (invalid text included), a verl config, a mix of real traces, bad
+    // files, and every Configure tab shown.
+    void windowFitsALaptopThroughTheJourneys()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList steps;
+        const auto check = [&](const QString &step) {
+            QCoreApplication::processEvents();
+            const QSize hint = w.minimumSizeHint().expandedTo(w.minimumSize());
+            if (hint.width() > 1280 || hint.height() > 720)
+                steps << QString("%1: %2x%3").arg(step).arg(hint.width()).arg(hint.height());
+        };
+        const auto idle = [&](const char *workspace) {
+            return QTest::qWaitFor([&] { return !w.workspace(workspace)->isBusy(); }, 60000);
+        };
+        check("first launch");
+        const QString rlinf = PS_TESTDATA_DIR "/configs/rlinf-with-profile/examples/embodiment/config";
+        w.openPaths({rlinf + "/maniskill_ppo_mlp.yaml"});
+        QVERIFY(idle("Configure"));
+        check("RLinf config");
+        auto *cfg = qobject_cast<ps::views::ConfigureWorkspace *>(w.workspace("Configure"));
+        for (int i = 0; i < 6; ++i) { // edits lengthen the undo text
+            cfg->session()->setValue(
+                "cluster.profiling.output_dir",
+                ps::core::config::Node::string("/very/long/output/dir/" + std::string(40 * i, 'x')));
+            QVERIFY(idle("Configure"));
+        }
+        check("RLinf edits");
+        QLineEdit *stepsField = cfg->rlinfSteps()->field();
+        stepsField->setFocus();
+        QTest::keyClicks(stepsField, "0,x,9-3");
+        QTest::keyClick(stepsField, Qt::Key_Return);
+        QVERIFY(idle("Configure"));
+        check("invalid steps");
+        for (int tab = 0; tab < cfg->panelTabs()->count(); ++tab) {
+            cfg->panelTabs()->setCurrentIndex(tab);
+            check("Configure tab " + cfg->panelTabs()->tabText(tab));
+        }
+        w.openPaths({PS_TESTDATA_DIR "/configs/verl/verl/trainer/config/ppo_trainer.yaml"});
+        QVERIFY(idle("Configure"));
+        check("verl config");
+        w.openPaths({PS_TESTDATA_DIR "/traces/nsys/dlprof__nsys_profile.sqlite",
+                     PS_TESTDATA_DIR "/traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db",
+                     PS_TESTDATA_DIR "/traces/kineto/hta__trace_filter__sampled_rank-0.json.gz"});
+        QVERIFY(idle("Timeline"));
+        check("mixed traces");
+        QTemporaryDir dir;
+        QFile bad(dir.filePath("truncated.sqlite"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("SQLite format 3");
+        bad.close();
+        w.openPaths({bad.fileName()});
+        QVERIFY(idle("Timeline"));
+        check("bad file");
+        QVERIFY2(steps.isEmpty(), qPrintable(steps.join("; ")));
     }
 
     void openRoutesByKind()

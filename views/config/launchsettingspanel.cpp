@@ -79,6 +79,8 @@ void LaunchSettingsPanel::showFramework(bool rlinf)
     m_gpus->setToolTip(rlinf ? "Accelerators per node (0 = 8; RLinf's config does not say, RLinf asks the node)"
                              : "Accelerators per node (0 = trainer.n_gpus_per_node)");
     m_nodes->setToolTip(rlinf ? "Nodes (0 = cluster.num_nodes)" : "Nodes (0 = trainer.nnodes)");
+    m_remoteConfig->setPlaceholderText(rlinf ? "<RLinf checkout>/examples/embodiment/config/"
+                                             : "verl's packaged config (no --config-path)");
 }
 
 bool LaunchSettingsPanel::isRowShown(QWidget *field) const

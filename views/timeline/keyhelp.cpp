@@ -14,7 +14,12 @@ QList<KeyHelp> timelineKeyHelp()
         {QStringLiteral("Drag"), QStringLiteral("Pan")},
         {QStringLiteral("Shift+Drag"), QStringLiteral("Measure with the ruler")},
         {QStringLiteral("Click / Double-click"), QStringLiteral("Select an event / zoom to it")},
-        {QStringLiteral("Click a header"), QStringLiteral("Collapse or expand it")},
+        {QStringLiteral("Click a header"),
+         QStringLiteral("Collapse or expand it (a collapsed report is a density row)")},
+        {QStringLiteral("Click a deep track's label"), QStringLiteral("Show or fold its levels past 8")},
+        {QStringLiteral("Right-click a track"),
+         QStringLiteral("Hide it or its kind, pin it to the top, collapse reports")},
+        {QStringLiteral("Drag the label column's edge"), QStringLiteral("Resize the label column")},
         {QStringLiteral("Esc"), QStringLiteral("Clear the selection and the ruler; cancel loading")},
         {QStringLiteral("Ctrl+F, Enter, Shift+Enter"), QStringLiteral("Search names; next / previous match")},
     };
