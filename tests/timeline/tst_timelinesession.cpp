@@ -17,6 +17,11 @@ private slots:
         s.align = "range:step#2";
         s.nudges["/a/rlinf_profile_ActorGroup_1_2.sqlite"] = 1'700'000'000'000'000'123LL; // beyond double precision
         s.collapsed = {"group:run/ActorGroup", "report:/a/x.sqlite"};
+        s.hiddenKinds = {"Memset"};
+        s.hiddenTracks = {"report:/a/x.sqlite|Sync · GPU 0 · stream 7"};
+        s.pinned = {"report:/a/y.sqlite|Kernels · GPU 1 · stream 7", "report:/a/x.sqlite|NVTX · python [11]"};
+        s.fullDepth = {"report:/a/x.sqlite|NVTX · python [11]"};
+        s.labelWidth = 321;
         s.view = TimeWindow{-5'000, 9'007'199'254'740'993LL};
         QTemporaryDir dir;
         const QString file = dir.filePath("s.psession");
@@ -28,6 +33,11 @@ private slots:
         QCOMPARE(back->align, s.align);
         QCOMPARE(back->nudges, s.nudges);
         QCOMPARE(back->collapsed, s.collapsed);
+        QCOMPARE(back->hiddenKinds, s.hiddenKinds);
+        QCOMPARE(back->hiddenTracks, s.hiddenTracks);
+        QCOMPARE(back->pinned, s.pinned); // pin order kept
+        QCOMPARE(back->fullDepth, s.fullDepth);
+        QCOMPARE(back->labelWidth, 321);
         QVERIFY(back->view);
         QCOMPARE(*back->view, *s.view);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"s.psession"}); // no temp file left

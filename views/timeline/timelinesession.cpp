@@ -22,6 +22,7 @@ QByteArray TimelineSession::toJson() const
     o[QStringLiteral("hidden_kinds")] = QJsonArray::fromStringList(hiddenKinds);
     o[QStringLiteral("hidden_tracks")] = QJsonArray::fromStringList(hiddenTracks);
     o[QStringLiteral("pinned")] = QJsonArray::fromStringList(pinned);
+    o[QStringLiteral("full_depth")] = QJsonArray::fromStringList(fullDepth);
     if (labelWidth > 0)
         o[QStringLiteral("label_width")] = labelWidth;
     if (view) {
@@ -67,6 +68,7 @@ std::optional<TimelineSession> TimelineSession::fromJson(const QByteArray &json,
     s.hiddenKinds = strings("hidden_kinds");
     s.hiddenTracks = strings("hidden_tracks");
     s.pinned = strings("pinned");
+    s.fullDepth = strings("full_depth");
     s.labelWidth = o.value(QStringLiteral("label_width")).toInt(0);
     if (o.contains(QStringLiteral("view"))) {
         const QJsonObject v = o.value(QStringLiteral("view")).toObject();

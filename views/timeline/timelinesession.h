@@ -24,6 +24,7 @@ struct TimelineSession
     QStringList hiddenKinds;               // TrackView: "Memset", "CUDA API"
     QStringList hiddenTracks;              // RowLayout::trackKey
     QStringList pinned;                    // RowLayout::trackKey, in pin order
+    QStringList fullDepth;                 // RowLayout::trackKey of deep tracks shown whole
     int labelWidth = 0;                    // the label column, px; 0 = the default
     std::optional<TimeWindow> view;        // shared-axis window
 

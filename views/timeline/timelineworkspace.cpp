@@ -697,6 +697,7 @@ void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
         view.hiddenKinds = QSet<QString>(ps.hiddenKinds.begin(), ps.hiddenKinds.end());
         view.hiddenTracks = QSet<QString>(ps.hiddenTracks.begin(), ps.hiddenTracks.end());
         view.pinned = ps.pinned;
+        view.fullDepth = QSet<QString>(ps.fullDepth.begin(), ps.fullDepth.end());
         c->setTrackView(view);
         if (ps.labelWidth > 0)
             c->setLabelWidth(ps.labelWidth);
@@ -848,6 +849,7 @@ TimelineSession TimelineWorkspace::session() const
     s.hiddenKinds = sorted(v.hiddenKinds);
     s.hiddenTracks = sorted(v.hiddenTracks);
     s.pinned = v.pinned;
+    s.fullDepth = sorted(v.fullDepth);
     if (m_view->canvas()->wantedLabelWidth() != TimelineCanvas::kDefaultLabelWidth)
         s.labelWidth = m_view->canvas()->wantedLabelWidth();
     if (m_scene)
