@@ -6,6 +6,7 @@
 #include "app/cli/traceload.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/alignment.h"
+#include "core/trace/tracestats.h"
 
 #include <iomanip>
 
@@ -69,6 +70,12 @@ void writeInfoJson(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         for (const auto &k : countKeys())
             w.key(k.key).value(uint64_t(eventCount(*rep, k)));
         w.endObject();
+        const tr::DeviceTaskCounts t = tr::countDeviceTasks(*rep->store);
+        w.key("device_tasks").beginObject();
+        w.key("compute").value(uint64_t(t.compute)).key("communication").value(uint64_t(t.communication));
+        w.key("memory").value(uint64_t(t.memory)).key("sync").value(uint64_t(t.sync));
+        w.key("other").value(uint64_t(t.other));
+        w.endObject();
         w.key("memory").beginArray();
         for (const tr::MemorySeries &m : rep->meta.memory) {
             w.beginObject().key("device").value(uint64_t(m.device)).key("source").value(m.source);
@@ -107,6 +114,10 @@ void printInfo(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         for (const auto &k : countKeys())
             out << " " << k.key << "=" << eventCount(*rep, k);
         out << "\n";
+        const tr::DeviceTaskCounts t = tr::countDeviceTasks(*rep->store);
+        if (rep->meta.format == tr::TraceFormat::AscendDb || t.communication + t.other > 0)
+            out << "  device tasks compute=" << t.compute << " (kernel_sum) communication=" << t.communication
+                << " memory=" << t.memory << " sync=" << t.sync << " other=" << t.other << "\n";
         for (const tr::MemorySeries &m : rep->meta.memory)
             out << "  memory device " << m.device << " " << m.source << ": peak " << m.peakBytes() << " B at "
                 << m.peakTimeNs().value_or(0) << " ns (" << m.timeNs.size() << " samples)\n";

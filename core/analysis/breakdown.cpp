@@ -125,6 +125,11 @@ GpuWork WorkClassTable::of(const Track &track, size_t index) const
 {
     switch (track.kind()) {
     case TrackKind::Kernel: {
+        const uint16_t attr = track.attr(index);
+        if (attr == trace::kCommunicationTask)
+            return GpuWork::Communication;
+        if (attr == trace::kOtherDeviceTask)
+            return GpuWork::Other;
         const trace::NameId n = track.name(index);
         return n < m_kernelClass.size() ? m_kernelClass[n] : GpuWork::Compute;
     }

@@ -11,7 +11,8 @@ namespace {
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
 constexpr uint64_t kVersion = 7; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
                                  // 5: readers other than nsys give categories, not domains,
-                                 // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>"
+                                 // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
+                                 // Ascend device tasks in MindStudio's classes
 constexpr size_t kHeaderSize = 64;
 
 struct Header

@@ -324,7 +324,7 @@ uint16_t StoreBuilder::launchConfig(const LaunchConfig &c)
     for (size_t i = v.size(); i-- > 0;)
         if (v[i] == c)
             return uint16_t(i);
-    if (v.size() >= kNoLaunchConfig)
+    if (v.size() >= kMaxLaunchConfigs)
         return kNoLaunchConfig;
     v.push_back(c);
     return uint16_t(v.size() - 1);

@@ -49,7 +49,7 @@ public:
 
     void setProcessName(uint32_t pid, NameId name);
     void setThreadName(uint32_t pid, uint32_t tid, NameId name);
-    // Interned launch geometry; kNoLaunchConfig once 65535 distinct ones exist.
+    // Interned launch geometry; kNoLaunchConfig once kMaxLaunchConfigs distinct ones exist.
     uint16_t launchConfig(const LaunchConfig &c);
     // Interned NVTX scope; 0xFFFF once 65535 distinct ones exist.
     uint16_t nvtxScope(const NvtxScope &s);

@@ -92,6 +92,8 @@ bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset, const
         }
         const uint8_t style = styleCode(kind, t.kind());
         for (size_t i = a; i < b; ++i) {
+            if (kind == StatsKind::KernelSum && !isComputeKernel(t.attr(i)))
+                continue; // an Ascend communication or other device task, not a kernel
             uint64_t key = t.name(i);
             if (kind == StatsKind::NvtxSum) {
                 const uint16_t attr = t.attr(i);
@@ -198,6 +200,31 @@ void finishGroup(std::vector<StatRow> &rows)
 std::string_view nvtxStyleName(TrackKind kind)
 {
     return kind == TrackKind::NvtxPushPop ? kStyles[1] : kind == TrackKind::NvtxStartEnd ? kStyles[2] : kStyles[0];
+}
+
+DeviceTaskCounts countDeviceTasks(const EventStore &store)
+{
+    DeviceTaskCounts c;
+    for (const Track &t : store.tracks()) {
+        switch (t.kind()) {
+        case TrackKind::Kernel:
+            for (size_t i = 0; i < t.size(); ++i) {
+                const uint16_t attr = t.attr(i);
+                ++(attr == kCommunicationTask ? c.communication : attr == kOtherDeviceTask ? c.other : c.compute);
+            }
+            break;
+        case TrackKind::Memcpy:
+        case TrackKind::Memset:
+            c.memory += t.size();
+            break;
+        case TrackKind::Sync:
+            c.sync += t.size();
+            break;
+        default:
+            break;
+        }
+    }
+    return c;
 }
 
 std::string nvtxRangeName(const EventStore &store, NameId text, uint16_t attr)

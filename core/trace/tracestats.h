@@ -101,4 +101,13 @@ std::string_view nvtxStyleName(TrackKind kind);
 // the text is empty (nsys groups those under a NULL name).
 std::string nvtxRangeName(const EventStore &store, NameId text, uint16_t attr);
 
+// Device work by class, as the reader classed it (Ascend: MindStudio Insight's task classes):
+// compute kernels (what kernel_sum counts), communication and other device tasks, memory
+// (memcpy + memset) and sync. `trace info` says with it what kernel_sum counted.
+struct DeviceTaskCounts
+{
+    size_t compute = 0, communication = 0, memory = 0, sync = 0, other = 0;
+};
+DeviceTaskCounts countDeviceTasks(const EventStore &store);
+
 } // namespace ps::core::trace

@@ -65,6 +65,16 @@ struct LaunchConfig
     friend bool operator==(const LaunchConfig &, const LaunchConfig &) = default;
 };
 inline constexpr uint16_t kNoLaunchConfig = 0xFFFF;
+// A Kernel event of a reader without launch geometry may carry, instead of a launch config, the
+// class of a device task that is not a compute kernel (Ascend TASK rows, classed as MindStudio
+// Insight does). kernel_sum counts neither; the breakdown classes them communication / other.
+inline constexpr uint16_t kCommunicationTask = 0xFFFD;
+inline constexpr uint16_t kOtherDeviceTask = 0xFFFE;
+inline constexpr uint16_t kMaxLaunchConfigs = kCommunicationTask; // ids below the classes
+constexpr bool isComputeKernel(uint16_t kernelAttr)
+{
+    return kernelAttr != kCommunicationTask && kernelAttr != kOtherDeviceTask;
+}
 
 // NVTX domain + category of a range or mark, interned per report (attr of NVTX events).
 struct NvtxScope

@@ -2,6 +2,7 @@
 // run's nsys exports, help and exit statuses.
 
 #include "tests/support/clirun.h"
+#include "tests/support/sqlref.h"
 #include "unionsql.h"
 
 #include <QJsonArray>
@@ -27,6 +28,32 @@ private slots:
         QVERIFY(m_dir.isValid());
         const auto r = ps::test::runCli({"demo", "--out", m_dir.path(), "--ranks", "2", "--steps", "2"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+
+    // On an Ascend capture kernel_sum counts the compute tasks (those COMPUTE_TASK_INFO names),
+    // not Write Value, SDMA, events and profiling markers; trace info says how it classed them.
+    void ascendKernelSumCountsComputeTasks()
+    {
+        const std::string path =
+            PS_TESTDATA_DIR "/traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db";
+        const ps::test::SqlRef db(path);
+        const qint64 compute =
+            db.count("SELECT count(*) FROM TASK WHERE globalTaskId IN (SELECT globalTaskId FROM COMPUTE_TASK_INFO)");
+        const qint64 comm = db.count(
+            "SELECT count(*) FROM TASK WHERE globalTaskId IN (SELECT globalTaskId FROM COMMUNICATION_TASK_INFO)");
+        const auto stats = ps::test::runCli({"trace", "stats", "--report", "kernel_sum", "--format", "json",
+                                             "--no-cache", QString::fromStdString(path)});
+        QVERIFY2(stats.exitCode == 0, qPrintable(stats.err));
+        qint64 instances = 0;
+        const QJsonObject root = QJsonDocument::fromJson(stats.out.toUtf8()).object();
+        for (const QJsonValue &row : root["rows"].toArray())
+            if (row.toObject()["report"].isNull()) // the rows over all reports
+                instances += row.toObject()["count"].toInteger();
+        QCOMPARE(instances, compute);
+        const auto info = ps::test::runCli({"trace", "info", "--no-cache", QString::fromStdString(path)});
+        QVERIFY2(
+            info.out.contains(QString("device tasks compute=%1 (kernel_sum) communication=%2").arg(compute).arg(comm)),
+            qPrintable(info.out));
     }
 
     void breakdownJsonMatchesSql()

@@ -6,6 +6,7 @@
 #include "core/trace/formats/ascendreader.h"
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/traceloader.h"
+#include "core/trace/tracestats.h"
 #include "storefind.h"
 #include "tests/support/sqlref.h"
 
@@ -74,12 +75,29 @@ private slots:
         const EventStore &s = *r.store;
         ps::test::SqlRef db(path);
         QVERIFY(db.ok());
-        const QString memcpyType = "(SELECT id FROM STRING_IDS WHERE value = 'MEMCPY_ASYNC')";
-        const QString waitTypes = "(SELECT id FROM STRING_IDS WHERE value IN ('EVENT_WAIT', 'Notify Wait'))";
-        QCOMPARE(qint64(s.count(TrackKind::Kernel)),
-                 countIf(db, "TASK", "taskType IS NOT " + memcpyType + " AND taskType NOT IN " + waitTypes));
-        QCOMPARE(qint64(s.count(TrackKind::Sync)), countIf(db, "TASK", "taskType IN " + waitTypes));
-        QCOMPARE(qint64(s.count(TrackKind::Memcpy)), countIf(db, "TASK", "taskType IS " + memcpyType));
+        // MindStudio Insight's task classes: by op table first, then by task type.
+        const QString inCompute =
+            db.hasTable("COMPUTE_TASK_INFO") ? "globalTaskId IN (SELECT globalTaskId FROM COMPUTE_TASK_INFO)" : "0";
+        const QString inComm = db.hasTable("COMMUNICATION_TASK_INFO")
+                                   ? "globalTaskId IN (SELECT globalTaskId FROM COMMUNICATION_TASK_INFO)"
+                                   : "0";
+        const QString neither = "NOT (" + inCompute + ") AND NOT (" + inComm + ")";
+        const auto typeIn = [](const char *names) {
+            return QString("taskType IN (SELECT id FROM STRING_IDS WHERE value IN (%1))").arg(names);
+        };
+        const qint64 memory = countIf(db, "TASK", neither + " AND " + typeIn("'MEMCPY_ASYNC', 'SDMA', 'MEMCPY'"));
+        const qint64 sync = countIf(db, "TASK",
+                                    neither + " AND " +
+                                        typeIn("'EVENT_RECORD', 'EVENT_WAIT', 'Notify Wait', 'Notify Record', "
+                                               "'EVENT_RESET'"));
+        QCOMPARE(qint64(s.count(TrackKind::Memcpy)), memory);
+        QCOMPARE(qint64(s.count(TrackKind::Sync)), sync);
+        QCOMPARE(qint64(s.count(TrackKind::Kernel)), countIf(db, "TASK") - memory - sync);
+        const DeviceTaskCounts classes = countDeviceTasks(s);
+        QCOMPARE(qint64(classes.communication), countIf(db, "TASK", inComm));
+        if (db.hasTable("COMPUTE_TASK_INFO")) // kernel_sum counts the tasks of named ops only
+            QCOMPARE(qint64(classes.compute), countIf(db, "TASK", inCompute));
+        QCOMPARE(qint64(classes.compute + classes.communication + classes.other), qint64(s.count(TrackKind::Kernel)));
         QCOMPARE(qint64(s.count(TrackKind::CudaApi)), countIf(db, "CANN_API"));
         QCOMPARE(qint64(s.count(TrackKind::NvtxPushPop)),
                  countIf(db, "PYTORCH_API", "type != 50002") + countIf(db, "MSTX_EVENTS", "eventType = 1"));

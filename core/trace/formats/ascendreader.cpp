@@ -35,6 +35,52 @@ uint32_t tidOf(int64_t globalTid)
     return uint32_t(uint64_t(globalTid) & 0xFFFFFFFFu);
 }
 
+// MindStudio Insight's classes of device tasks. A task named in COMPUTE_TASK_INFO is compute and
+// one in COMMUNICATION_TASK_INFO communication (its Notify waits and SDMA copies included: they
+// are the collective's time). The rest go by task type: copies are memory, events and notifies
+// sync, and everything else (Write Value, profiling markers, compute-typed tasks the profiler
+// gave no op for) other. Without a COMPUTE_TASK_INFO table, compute task types are compute.
+enum class TaskClass : uint8_t { Compute, Communication, Memory, Sync, Other };
+
+class TaskClassifier
+{
+public:
+    TaskClassifier(StoreBuilder &b, bool hasComputeInfo) : m_hasComputeInfo(hasComputeInfo)
+    {
+        for (const char *t : {"MEMCPY_ASYNC", "SDMA", "MEMCPY"})
+            m_memory.insert(b.intern(t));
+        for (const char *t : {"EVENT_RECORD", "EVENT_WAIT", "Notify Wait", "Notify Record", "EVENT_RESET"})
+            m_sync.insert(b.intern(t));
+        for (const char *t : {"AI_CORE", "AI_VECTOR_CORE", "AI_CPU", "KERNEL_AICORE", "KERNEL_AIVEC", "KERNEL_AICPU",
+                              "MIX_AIC", "MIX_AIV"})
+            m_computeTypes.insert(b.intern(t));
+        m_waits = {b.intern("EVENT_WAIT"), b.intern("Notify Wait")};
+    }
+
+    TaskClass of(NameId type, bool computeInfo, bool commInfo) const
+    {
+        if (computeInfo)
+            return TaskClass::Compute;
+        if (commInfo)
+            return TaskClass::Communication;
+        if (m_memory.count(type))
+            return TaskClass::Memory;
+        if (m_sync.count(type))
+            return TaskClass::Sync;
+        if (!m_hasComputeInfo && m_computeTypes.count(type))
+            return TaskClass::Compute;
+        return TaskClass::Other;
+    }
+
+    // ENUM_CUPTI_SYNC_TYPE of a sync task: a wait is CUPTI's stream-wait-event (2), as nsys
+    // records it; a record or reset is none (0).
+    uint16_t syncType(NameId type) const { return m_waits.count(type) ? 2 : 0; }
+
+private:
+    bool m_hasComputeInfo;
+    std::set<NameId> m_memory, m_sync, m_computeTypes, m_waits;
+};
+
 class Reader
 {
 public:
@@ -164,12 +210,7 @@ std::string Reader::readTasks()
             most = n;
             hostPid = pid;
         }
-    const NameId memcpy = m_b.intern("MEMCPY_ASYNC");
-    // A stream waiting on an event (EVENT_WAIT) or on another rank's notify (HCCL's Notify Wait)
-    // is time spent blocked, not compute: drawn and counted as sync, as nsys does with CUPTI's
-    // stream-wait-event records, so kernel_sum is not dominated by waits.
-    const NameId eventWait = m_b.intern("EVENT_WAIT"), notifyWait = m_b.intern("Notify Wait");
-    constexpr uint16_t kStreamWaitEvent = 2; // ENUM_CUPTI_SYNC_TYPE
+    const TaskClassifier classes(m_b, compute);
     return eachRow(sql, "TASK", [&](const SqliteStmt &s) {
         const int64_t gpid = s.isNull(4) ? 0 : s.int64(4);
         const uint32_t pid = gpid > 0 && gpid != kNone ? uint32_t(gpid) : hostPid;
@@ -177,24 +218,27 @@ std::string Reader::readTasks()
         pids.insert(pid);
         m_devicePid = pid;
         m_device = device;
-        const NameId type = str(s, 8);
-        NameId name = str(s, 6);
-        if (name == kNoName)
-            name = str(s, 7);
-        if (name == kNoName)
-            name = type;
+        const NameId type = str(s, 8), computeName = str(s, 6), commName = str(s, 7);
+        const TaskClass c = classes.of(type, computeName != kNoName, commName != kNoName);
+        const NameId name = computeName != kNoName ? computeName : commName != kNoName ? commName : type;
         const uint32_t corr = correlation(s.isNull(3) ? kNone : s.int64(3));
-        if (type == memcpy) {
-            m_b.addWithBytes(m_b.track({TrackKind::Memcpy, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1),
-                             name, corr, 0, 0);
+        const uint32_t stream = uint32_t(s.int64(5));
+        switch (c) {
+        case TaskClass::Memory:
+            m_b.addWithBytes(m_b.track({TrackKind::Memcpy, pid, stream, device}), s.int64(0), s.int64(1), name, corr, 0,
+                             0);
             count(TrackKind::Memcpy);
-        } else if (type == eventWait || type == notifyWait) {
-            m_b.add(m_b.track({TrackKind::Sync, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name, corr,
-                    kStreamWaitEvent);
+            return;
+        case TaskClass::Sync:
+            m_b.add(m_b.track({TrackKind::Sync, pid, stream, device}), s.int64(0), s.int64(1), name, corr,
+                    classes.syncType(type));
             count(TrackKind::Sync);
-        } else {
-            m_b.add(m_b.track({TrackKind::Kernel, pid, uint32_t(s.int64(5)), device}), s.int64(0), s.int64(1), name,
-                    corr, kNoLaunchConfig);
+            return;
+        default:
+            m_b.add(m_b.track({TrackKind::Kernel, pid, stream, device}), s.int64(0), s.int64(1), name, corr,
+                    c == TaskClass::Compute         ? kNoLaunchConfig
+                    : c == TaskClass::Communication ? kCommunicationTask
+                                                    : kOtherDeviceTask);
             count(TrackKind::Kernel);
         }
     });

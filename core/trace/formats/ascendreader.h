@@ -5,9 +5,14 @@
 // still create -wal/-shm files beside them.
 //
 // Mapping onto TrackKind:
-//   TASK (device)     -> Kernel (Memcpy for MEMCPY_ASYNC tasks), keyed by (pid, streamId,
-//     deviceId); name from COMPUTE_TASK_INFO or COMMUNICATION_TASK_INFO by globalTaskId, else the
-//     task type; aux = connectionId, which CANN_API shares (so apiCallFor links them).
+//   TASK (device)     -> keyed by (pid, streamId, deviceId), in MindStudio Insight's classes:
+//     compute (in COMPUTE_TASK_INFO) -> Kernel; communication (in COMMUNICATION_TASK_INFO, its
+//     Notify waits and SDMA copies included) -> Kernel with attr kCommunicationTask; memory
+//     (MEMCPY_ASYNC, SDMA) -> Memcpy; sync (EVENT_RECORD/WAIT, Notify) -> Sync; other (Write Value,
+//     profiling markers, compute-typed tasks without an op) -> Kernel with attr kOtherDeviceTask.
+//     kernel_sum counts compute only. Name from COMPUTE_TASK_INFO or COMMUNICATION_TASK_INFO by
+//     globalTaskId, else the task type; aux = connectionId, which CANN_API shares (so apiCallFor
+//     links them).
 //   CANN_API          -> CudaApi (attr Runtime for runtime/acl levels, Other for node/model/hccl);
 //     aux = connectionId + 1.
 //   PYTORCH_API       -> NvtxPushPop (ops, python trace, mstx) or NvtxStartEnd (task queue
