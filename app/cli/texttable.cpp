@@ -1,5 +1,7 @@
 #include "app/cli/texttable.h"
 
+#include "core/common/decimalround.h"
+
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -9,8 +11,8 @@ namespace ps::cli {
 std::string groupedNumber(long double v, int decimals)
 {
     std::ostringstream f;
-    f << std::fixed << std::setprecision(decimals) << v;
-    std::string digits = f.str();
+    f << std::fixed << std::setprecision(decimals) << v; // integers: exact in long double
+    std::string digits = decimals > 0 ? core::fixedHalfAwayFromZero(double(v), decimals) : f.str();
     const size_t sign = digits[0] == '-' ? 1 : 0;
     const size_t point = std::min(digits.find('.'), digits.size());
     for (size_t i = point; i > sign + 3; i -= 3)
@@ -27,9 +29,7 @@ std::string millisecondsText(int64_t ns)
 
 std::string fixed1(double v)
 {
-    std::ostringstream f;
-    f << std::fixed << std::setprecision(1) << v;
-    return f.str();
+    return core::fixedHalfAwayFromZero(v, 1);
 }
 
 void TextTable::column(std::string header, bool left)

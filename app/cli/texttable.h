@@ -9,9 +9,10 @@
 namespace ps::cli {
 
 // A number with thousands separators, as nsys stats prints them: 1234567 -> "1,234,567";
-// `decimals` digits after the point (1 -> "1,234,567.5").
+// `decimals` digits after the point (1 -> "1,234,567.5"), a tie rounded away from zero as nsys
+// stats' SQL rounds (core/common/decimalround.h).
 std::string groupedNumber(long double v, int decimals = 0);
-// One digit after the point: 66.66 -> "66.7".
+// One digit after the point: 66.66 -> "66.7", 12.25 -> "12.3" (as nsys stats rounds).
 std::string fixed1(double v);
 // Nanoseconds as milliseconds with three decimals: 1234567 -> "1.235".
 std::string millisecondsText(int64_t ns);

@@ -41,8 +41,11 @@ CommandSpec statsSpec()
     CommandSpec spec{"profstudio-cli trace stats --report nvtx_sum|kernel_sum|compare [options] REPORT...",
                      "Summaries with `nsys stats` semantics (time %, total, count, avg, median, min, max, stddev in "
                      "ns) over all reports and per report: nvtx_sum per range and style (PushPop / StartEnd; the "
-                     "range is \"domain:name\" for ranges of a named NVTX domain), kernel_sum per kernel name; "
-                     "`compare` puts reports side by side per row and flags the slowest one (the straggler).",
+                     "range is \"domain:name\" for ranges of a named NVTX domain, and \":name\" for default-domain "
+                     "ranges of reports exported by nsys 2024.6, as that release prints them), kernel_sum per "
+                     "kernel name (on Ascend: the compute tasks, see trace info's device tasks); `compare` puts "
+                     "reports side by side per row and flags the slowest one (the straggler). Decimals round "
+                     "half away from zero, as nsys stats does.",
                      traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace stats --report nvtx_sum --top 10 runs/exp1/"};
     spec.options.push_back({"report", "NAME", "nvtx_sum, kernel_sum or compare (default nvtx_sum)"});
@@ -275,7 +278,9 @@ void printStatsSections(std::ostream &out, const LoadedReports &loaded, const st
 
 void writeSummary(std::ostream &out, const LoadedReports &loaded, const StatsRequest &req)
 {
-    const tr::StatsResult s = tr::summarize(loaded.reports, req.kind);
+    tr::SummarizeOptions options;
+    options.nsysReleaseNames = true; // the tables read as the exporting nsys's own
+    const tr::StatsResult s = tr::summarize(loaded.reports, req.kind, options);
     const std::vector<tr::StatRow> rows = topRows(s, req.top);
     if (req.format == "json")
         return writeStatsJson(out, loaded, rows, req);

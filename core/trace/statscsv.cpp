@@ -1,6 +1,7 @@
 #include "core/trace/statscsv.h"
 
-#include <iomanip>
+#include "core/common/decimalround.h"
+
 #include <sstream>
 
 namespace ps::core::trace {
@@ -27,12 +28,13 @@ std::string statsCsvHeader(StatsCsvColumns columns)
 
 std::string statsCsvLine(const StatRow &row, StatsCsvColumns columns, std::string_view report)
 {
+    // One decimal, ties away from zero, as nsys stats --format csv prints its SQL-rounded values.
+    const auto d1 = [](double v) { return fixedHalfAwayFromZero(v, 1); };
     std::ostringstream line;
-    line << std::fixed << std::setprecision(1);
     if (columns.report)
         line << csvField(report) << ',';
-    line << csvField(row.name) << ',' << row.count << ',' << row.totalNs << ',' << row.avgNs << ',' << row.medNs << ','
-         << row.minNs << ',' << row.maxNs << ',' << row.stddevNs << ',' << row.timePct;
+    line << csvField(row.name) << ',' << row.count << ',' << row.totalNs << ',' << d1(row.avgNs) << ',' << d1(row.medNs)
+         << ',' << row.minNs << ',' << row.maxNs << ',' << d1(row.stddevNs) << ',' << d1(row.timePct);
     if (columns.style)
         line << ',' << csvField(row.style);
     line << '\n';

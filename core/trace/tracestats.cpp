@@ -110,16 +110,29 @@ bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset, const
     return true;
 }
 
-std::string keyName(const EventStore &store, StatsKind kind, uint64_t key)
+// `colonDefault`: the range of the default domain reads ":name", as nsys 2024.6 prints it.
+std::string keyName(const EventStore &store, StatsKind kind, uint64_t key, bool colonDefault = false)
 {
-    return kind == StatsKind::KernelSum ? std::string(store.name(NameId(key)))
-                                        : rangeName(store, NameId(key >> 32), NameId(key));
+    if (kind == StatsKind::KernelSum)
+        return std::string(store.name(NameId(key)));
+    std::string name = rangeName(store, NameId(key >> 32), NameId(key));
+    if (colonDefault && NameId(key) == kNoName)
+        name.insert(name.begin(), ':');
+    return name;
+}
+
+// nsys stats of the 2024.6 releases prints default-domain ranges as ":name" (other releases as
+// "name"); with nsysReleaseNames, a report exported by one of them gets its names.
+bool colonForDefaultDomain(const Report &r, const SummarizeOptions &options)
+{
+    return options.nsysReleaseNames && r.meta.format == TraceFormat::NsysSqlite &&
+           r.meta.exporterVersion.rfind("2024.6.", 0) == 0;
 }
 
 // Adds the durations of one report's events (those starting in the window, when given) to
 // `out`. False when cancelled.
 bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
-             const CancelToken *cancel, Groups &out)
+             const CancelToken *cancel, Groups &out, bool colonDefault = false)
 {
     // Durations per id key first (ids are per report), strings once per key at the end.
     std::unordered_map<uint64_t, std::vector<int64_t>> byKey[std::size(kStyles)];
@@ -138,7 +151,7 @@ bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std:
         return false;
     for (uint8_t style = 0; style < std::size(kStyles); ++style)
         for (auto &[key, d] : byKey[style]) {
-            auto &dst = out[{keyName(store, kind, key), style}];
+            auto &dst = out[{keyName(store, kind, key, colonDefault), style}];
             if (dst.empty())
                 dst = std::move(d);
             else
@@ -263,13 +276,14 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const 
         if (!reports[ri] || !reports[ri]->store)
             continue;
         const int64_t offset = ri < options.offsets.size() ? options.offsets[ri] : 0;
+        const bool colon = colonForDefaultDomain(*reports[ri], options);
         if (!options.perReport) {
-            if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, all))
+            if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, all, colon))
                 return cancelled();
             continue;
         }
         Groups mine;
-        if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, mine))
+        if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, mine, colon))
             return cancelled();
         std::vector<StatRow> rows;
         rows.reserve(mine.size());

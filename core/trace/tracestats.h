@@ -70,6 +70,10 @@ struct SummarizeOptions
     std::optional<std::vector<size_t>> reports;
     // Also compute StatsResult::perReport (a view that only shows the overall rows skips it).
     bool perReport = true;
+    // Name ranges as `nsys stats` of the release that exported each report does, where its
+    // behaviour is known: 2024.6 prints a default-domain range as ":name". The CLI sets it, so its
+    // tables read as nsys's; views leave it off, as the timeline's names have no colon.
+    bool nsysReleaseNames = false;
     // Polled while summarising; once cancelled, summarize() returns an empty, cancelled result.
     const CancelToken *cancel = nullptr;
 };

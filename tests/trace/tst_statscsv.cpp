@@ -65,6 +65,14 @@ private slots:
         QCOMPARE(statsCsvLine(r, {}), std::string("\"a,b\",3,13634300,4544766.7,4000000.0,1,9000000,0.0,66.7\n"));
         QCOMPARE(statsCsvLine(r, {true, true}, "(all)"),
                  std::string("(all),\"a,b\",3,13634300,4544766.7,4000000.0,1,9000000,0.0,66.7,PushPop\n"));
+        // Ties at the printed digit go away from zero, as nsys stats' SQL round() prints them
+        // (iostreams print 4.2, 2.2 and 12.2).
+        r.name = "k";
+        r.avgNs = 4.25; // durations 4, 4, 4, 5
+        r.medNs = 2.25;
+        r.stddevNs = 0.15;
+        r.timePct = 12.25;
+        QCOMPARE(statsCsvLine(r, {}), std::string("k,3,13634300,4.3,2.3,1,9000000,0.2,12.3\n"));
     }
 
     // Every row of a real export: one line each, as many fields as the header once unquoted,

@@ -5,10 +5,13 @@
 #include "tests/support/testdata.h"
 
 #include "tests/support/clirun.h"
+
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <sqlite3.h>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -221,6 +224,43 @@ private slots:
         }
         const Run cc = cli({"trace", "stats", "--report", "compare", "--format", "csv", saxpy, s1});
         QVERIFY(cc.out.split('\n').value(0).endsWith(",slowest,style"));
+    }
+
+    // nvtx_sum names as the exporting nsys release prints them: 2024.6 prefixes default-domain
+    // ranges with ':'; other releases do not. The demo's exports, relabelled by version.
+    void nvtxNamesFollowTheExportingRelease()
+    {
+        QTemporaryDir dir;
+        QVERIFY(cli({"demo", "--out", dir.path(), "--ranks", "1", "--steps", "1"}).code == 0);
+        const QString report = QDir(dir.filePath("profiling")).entryInfoList({"*.sqlite"}).value(0).absoluteFilePath();
+        QVERIFY(!report.isEmpty());
+        const auto namesWith = [&](const char *version) {
+            sqlite3 *db = nullptr;
+            const std::string sql = std::string("UPDATE META_DATA_EXPORT SET value = '") + version +
+                                    "' WHERE name = 'EXPORT_PRODUCT_VERSION'";
+            const bool updated = sqlite3_open(report.toUtf8().constData(), &db) == SQLITE_OK &&
+                                 sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+            sqlite3_close(db);
+            if (!updated)
+                return QStringList{"update failed"};
+            const Run r = cli({"trace", "stats", "--no-cache", "--report", "nvtx_sum", "--format", "csv", report});
+            QStringList names;
+            for (const QByteArray &line : r.out.split('\n').mid(1))
+                if (line.startsWith("(all),"))
+                    names << QString::fromUtf8(line.split(',').value(1));
+            return names;
+        };
+        const QStringList v2024_6 = namesWith("2024.6.1.90"), v2025 = namesWith("2025.6.1.190");
+        QVERIFY(!v2025.isEmpty());
+        QCOMPARE(v2024_6.size(), v2025.size());
+        QVERIFY(v2025.contains("run_training"));
+        QVERIFY(v2024_6.contains(":run_training"));
+        int named = 0; // ranges of a named domain ("NCCL:ncclAllGather") read the same in both
+        for (const QString &n : v2024_6) {
+            QVERIFY2(n.startsWith(':') ? v2025.contains(n.mid(1)) : v2025.contains(n), qPrintable(n));
+            named += !n.startsWith(':');
+        }
+        QVERIFY(named > 0);
     }
 
     void alignUtcJson()
