@@ -351,6 +351,31 @@ private slots:
         QCOMPARE(runOfStats().size(), 1);
         QVERIFY(*runOfStats().begin() != first);
 
+        // Run against run in the timeline: a rank of both runs stacked at a common origin (the
+        // step overlay over a "runs compared" choice), each entry named with its run.
+        const std::vector<RankChoice> choices = rankChoices(w.reports());
+        int across = -1;
+        for (size_t i = 0; i < choices.size(); ++i)
+            if (choices[i].label == QStringLiteral("ActorGroup rank 1 · runs compared"))
+                across = int(i);
+        QVERIFY(across >= 0);
+        QCOMPARE(choices[size_t(across)].reports.size(), size_t(2));
+        w.setStepOverlay(across, QStringLiteral("run_training#1"));
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.scene()->overlay);
+        QCOMPARE(w.scene()->entries.size(), size_t(2));
+        QStringList overlaid;
+        for (const TimelineEntry &e : w.scene()->entries) {
+            overlaid << e.label.section(QStringLiteral(" · "), 1, 1); // "run_training #1 · run0 · ActorGroup r1 ..."
+            const auto occ = rangeOccurrences(e.report->store(), "run_training");
+            QVERIFY(!occ.empty());
+            QCOMPARE(occ.front().first + e.offset, int64_t(0)); // both start at the common origin
+        }
+        overlaid.sort();
+        QCOMPARE(overlaid, (QStringList{"run0", "run1"}));
+        w.clearStepOverlay();
+        QVERIFY(waitIdle(w));
+
         // Session > Close Run closes one run; the other keeps its reports and its straggler.
         emit w.findChild<TimelineToolbar *>()->sessionMenu()->aboutToShow();
         const QMenu *closeRunMenu = w.findChild<QMenu *>("closeRunMenu");

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <set>
 
 namespace ps::views {
 
@@ -104,10 +106,37 @@ TimelineScene buildScene(const std::vector<PreparedReportPtr> &reports, const st
     return scene;
 }
 
+namespace {
+// Run against run: one rank of every open run, stacked at a common origin by the step overlay
+// (a candidate's rank drawn under the baseline's). Only ranks that two or more runs have.
+void appendCrossRunChoices(const std::vector<RunNode> &runs, std::vector<RankChoice> &out)
+{
+    if (runs.size() < 2)
+        return;
+    std::map<std::pair<std::string, int>, RankChoice> byRank; // (group, rank), in order
+    std::map<std::pair<std::string, int>, int> runCount;
+    for (const RunNode &run : runs)
+        for (const GroupNode &g : run.groups)
+            for (const RankNode &r : g.ranks) {
+                if (!r.rank)
+                    continue;
+                RankChoice &c = byRank[{g.group, *r.rank}];
+                c.label = rankText(g, r) + QStringLiteral(" · runs compared");
+                for (size_t i : r.reports)
+                    c.reports.push_back(int(i));
+                ++runCount[{g.group, *r.rank}];
+            }
+    for (auto &[key, choice] : byRank)
+        if (runCount[key] >= 2)
+            out.push_back(std::move(choice));
+}
+} // namespace
+
 std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &reports)
 {
     std::vector<RankChoice> out;
-    for (const RunNode &run : groupReports(plainReports(reports)))
+    const std::vector<RunNode> runs = groupReports(plainReports(reports));
+    for (const RunNode &run : runs)
         for (const GroupNode &g : run.groups)
             for (const RankNode &r : g.ranks) {
                 RankChoice c;
@@ -118,6 +147,7 @@ std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &report
                     c.reports.push_back(int(i));
                 out.push_back(std::move(c));
             }
+    appendCrossRunChoices(runs, out);
     return out;
 }
 
@@ -164,11 +194,17 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
     const auto [bareName, only] = splitOccurrence(rangeName);
     const std::string name = bareName.toStdString();
     int64_t longest = 0;
+    std::set<std::string> runs; // a cross-run choice names each report's run
+    for (int ri : rank.reports)
+        if (ri >= 0 && size_t(ri) < reports.size())
+            runs.insert(reports[size_t(ri)]->report().identity.run);
     for (int ri : rank.reports) {
         if (ri < 0 || size_t(ri) >= reports.size())
             continue;
         const PreparedReportPtr &p = reports[size_t(ri)];
-        const QString base = reportLabel(p->report());
+        const QString base = runs.size() > 1 ? QString::fromStdString(p->report().identity.run) +
+                                                   QStringLiteral(" · ") + reportLabel(p->report())
+                                             : reportLabel(p->report());
         const QString path = QString::fromStdString(p->report().path);
         if (name.empty()) {
             TimelineEntry e{p, ri, -p->store().firstStart(), base, {rank.label}, path};
