@@ -7,6 +7,7 @@
 #include "testreports.h"
 #include "tests/support/envguard.h"
 #include "views/common/problemsbanner.h"
+#include "views/stats/comparepane.h"
 #include "views/stats/crossrankdata.h"
 #include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
@@ -19,6 +20,7 @@
 #include "views/timeline/timelineworkspace.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -274,6 +276,63 @@ private slots:
         QCOMPARE(w.details()->width(), detailsWidth);
         QCOMPARE(w.findChild<TimelineCanvas *>()->width(), canvasWidth);
         QVERIFY(w.minimumSizeHint().width() <= 1280);
+    }
+
+    // Compare Runs: two demo runs with different stragglers, compared as trace compare does;
+    // the pane's rows are the core's deltas, ranked, and the picks can be swapped.
+    void compareRunsTab()
+    {
+        QTemporaryDir dir;
+        QStringList folders;
+        for (int seed : {1, 3}) {
+            ps::core::demo::DemoOptions o;
+            o.outDir = dir.filePath(QStringLiteral("seed%1").arg(seed)).toStdString();
+            o.ranks = 2;
+            o.steps = 2;
+            o.seed = uint64_t(seed);
+            ps::core::demo::DemoResult res;
+            std::string error;
+            QVERIFY2(ps::core::demo::writeDemoRun(o, res, error), error.c_str());
+            folders << QString::fromStdString(res.reportDir);
+        }
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.openPaths({folders[0]});
+        QVERIFY(waitIdle(w));
+        ComparePane *pane = w.comparePane();
+        QVERIFY(pane->summary().startsWith("Open two runs"));
+        w.openPaths({folders[1]});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(pane->baselineRun()->currentText(), QString("seed1"));
+        QCOMPARE(pane->candidateRun()->currentText(), QString("seed3"));
+        QVERIFY2(pane->summary().startsWith("2 matched reports · 0 only in the baseline · 0 only in the candidate"),
+                 qPrintable(pane->summary()));
+
+        std::vector<ReportPtr> base, cand;
+        for (const auto &r : w.reports())
+            (r->report().identity.run == "seed1" ? base : cand).push_back(r->reportPtr());
+        const auto expected = ps::core::analysis::compareRuns(base, cand, {});
+        const QStandardItemModel *m = pane->model();
+        QCOMPARE(m->rowCount(), int(expected.deltas.size()));
+        bool phaseChanged = false;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const auto &d = expected.deltas[size_t(r)];
+            QCOMPARE(m->item(r, ComparePane::Name)->text(), QString::fromStdString(d.name));
+            QCOMPARE(m->item(r, ComparePane::Delta)->data(Qt::UserRole).toDouble(), double(d.deltaNs()));
+            phaseChanged = phaseChanged || (d.kind == ps::core::analysis::DeltaKind::Phase && d.changed);
+        }
+        QVERIFY(phaseChanged); // the straggler moved: some phase changed beyond 5 %
+
+        // Swapped, every delta changes sign.
+        pane->baselineRun()->setCurrentIndex(1);
+        pane->candidateRun()->setCurrentIndex(0);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(m->rowCount(), int(expected.deltas.size()));
+        QCOMPARE(m->item(0, ComparePane::Delta)->data(Qt::UserRole).toDouble(), -double(expected.deltas[0].deltaNs()));
+        pane->candidateRun()->setCurrentIndex(1);
+        QVERIFY(waitIdle(w));
+        QCOMPARE(m->rowCount(), 0);
+        QCOMPARE(pane->summary(), QString("Pick two different runs."));
     }
 
     // Two runs whose UTC origins are days apart open aligned by start (a status note says why);

@@ -7,6 +7,7 @@
 #include "views/common/latestjob.h"
 #include "views/common/problemsbanner.h"
 #include "views/common/recentfiles.h"
+#include "views/stats/comparepane.h"
 #include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/detailspane.h"
@@ -213,6 +214,8 @@ QWidget *TimelineWorkspace::buildPanes()
     m_phases = new PhasesPane(m_bottomTabs);
     m_bottomTabs->addTab(m_stats, QStringLiteral("Statistics"));
     m_bottomTabs->addTab(m_phases, QStringLiteral("RL Phases"));
+    m_compare = new ComparePane(m_bottomTabs);
+    m_bottomTabs->addTab(m_compare, QStringLiteral("Compare Runs"));
     vsplit->addWidget(hsplit);
     vsplit->addWidget(m_bottomTabs);
     vsplit->setStretchFactor(0, 3);
@@ -247,6 +250,7 @@ void TimelineWorkspace::connectPanes()
         m_view->canvas()->reveal({entry, ref});
     });
     connect(m_phases, &PhasesPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
+    connect(m_compare, &ComparePane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
 }
 
 void TimelineWorkspace::connectToolbar()
@@ -320,7 +324,7 @@ bool TimelineWorkspace::accepts(const QString &path) const
 
 bool TimelineWorkspace::isBusy() const
 {
-    return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() ||
+    return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() || m_compare->isBusy() ||
            m_statsDebounce->isActive() || m_realignThrottle->isActive();
 }
 
@@ -818,6 +822,7 @@ std::vector<int> TimelineWorkspace::entriesOfOneRun(const std::vector<int> &entr
 
 void TimelineWorkspace::updateStatsInput()
 {
+    m_compare->setInput(m_scene); // every run on screen, whatever the statistics cover
     if (!m_scene) {
         m_stats->setInput(nullptr, {}, {});
         m_phases->setInput(nullptr, {});

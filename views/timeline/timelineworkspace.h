@@ -31,6 +31,7 @@ struct AlignResult;
 
 namespace ps::views {
 
+class ComparePane;
 class DetailsPane;
 class EmptyState;
 class ProblemsBanner;
@@ -76,6 +77,7 @@ public:
     // The files the last load could not read, with the core's messages (empty when all loaded).
     const ProblemsBanner *problems() const { return m_problems; }
     PhasesPane *phasesPane() const { return m_phases; }
+    ComparePane *comparePane() const { return m_compare; }
     std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
     void cancelLoad();
 
@@ -178,6 +180,7 @@ private:
     DetailsPane *m_details = nullptr;
     StatsPane *m_stats = nullptr;
     PhasesPane *m_phases = nullptr;
+    ComparePane *m_compare = nullptr;
     QTabWidget *m_bottomTabs = nullptr;
     TimelineToolbar *m_toolbar = nullptr;
     TimelineSearchBar *m_search = nullptr;
