@@ -9,6 +9,7 @@
 #include "core/common/jsonwriter.h"
 #include "core/trace/statscsv.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -44,7 +45,9 @@ CommandSpec statsSpec()
                      "range is \"domain:name\" for ranges of a named NVTX domain, and \":name\" for default-domain "
                      "ranges of reports exported by nsys 2024.6, as that release prints them), kernel_sum per "
                      "kernel name (on Ascend: the compute tasks, see trace info's device tasks); `compare` puts "
-                     "reports side by side per row and flags the slowest one (the straggler). Decimals round "
+                     "reports side by side per row and flags the slowest one (the straggler); past 8 reports its "
+                     "table shows the min / median / max per row and the slowest instead (csv and json list every "
+                     "report). Decimals round "
                      "half away from zero, as nsys stats does.",
                      traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace stats --report nvtx_sum --top 10 runs/exp1/"};
@@ -103,11 +106,59 @@ std::vector<std::string> shortReportTitles(const std::vector<tr::ReportPtr> &rep
     return titles;
 }
 
+// Past this many reports a column per report no longer fits a terminal: the table summarises
+// the spread across reports instead (csv and json keep every report).
+constexpr size_t kSideBySideReports = 8;
+
+// One row per range or kernel over many reports: how many have it, the min / median / max of
+// their totals, the lag of the slowest over the median and which report it is.
+void printSummarisedCompare(std::ostream &out, const std::vector<tr::ReportPtr> &reports,
+                            const std::vector<tr::CompareRow> &rows, bool nvtx)
+{
+    const std::vector<std::string> titles = shortReportTitles(reports);
+    TextTable t;
+    for (const char *h : {"Reports", "Min (ns)", "Med (ns)", "Max (ns)", "Lag (%)", "Slowest"})
+        t.column(h, std::string_view(h) == "Slowest");
+    t.nameColumns(nvtx);
+    std::set<size_t> named;
+    for (const auto &row : rows) {
+        std::vector<int64_t> totals;
+        for (const auto &c : row.cells)
+            if (c.count > 0)
+                totals.push_back(c.totalNs);
+        std::sort(totals.begin(), totals.end());
+        if (totals.empty())
+            continue;
+        const int64_t median = totals[totals.size() / 2];
+        std::vector<std::string> cells{groupedNumber(totals.size()),
+                                       groupedNumber(totals.front()),
+                                       groupedNumber(median),
+                                       groupedNumber(totals.back()),
+                                       median > 0 ? fixed1(100.0 * double(totals.back() - median) / double(median))
+                                                  : std::string("-"),
+                                       row.slowest ? titles[*row.slowest] : std::string("-")};
+        if (row.slowest)
+            named.insert(*row.slowest);
+        TextTable::nameCells(cells, nvtx, row.style, row.name);
+        t.rows.push_back(std::move(cells));
+    }
+    out << "total ns across " << reports.size() << " reports: min / median / max and the slowest (--format csv or "
+        << "json lists every report)\n\n";
+    t.print(out);
+    if (!named.empty() && titles[0] != reports[0]->path) {
+        out << "\n";
+        for (size_t i : named)
+            out << titles[i] << ": " << reports[i]->path << "\n";
+    }
+}
+
 // Human-readable compare table: total ns per report ('*' = slowest), then Style (nvtx) and the
 // Range or kernel name, the way nsys ends its rows with them.
 void printCompareTable(std::ostream &out, const std::vector<tr::ReportPtr> &reports,
                        const std::vector<tr::CompareRow> &rows, bool nvtx)
 {
+    if (reports.size() > kSideBySideReports)
+        return printSummarisedCompare(out, reports, rows, nvtx);
     const std::vector<std::string> titles = shortReportTitles(reports);
     TextTable t;
     for (const auto &title : titles)

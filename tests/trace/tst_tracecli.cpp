@@ -263,6 +263,34 @@ private slots:
         QVERIFY(named > 0);
     }
 
+    // Past 8 reports the compare table summarises the spread instead of a column per report, so
+    // it stays readable at 64 or 1024 ranks; the slowest is the demo's planted straggler.
+    void compareTableSummarisesManyReports()
+    {
+        QTemporaryDir dir;
+        const Run demo = cli({"demo", "--out", dir.path(), "--ranks", "12", "--steps", "1"});
+        QCOMPARE(demo.code, 0);
+        const int at = demo.out.indexOf("straggler: rank ");
+        QVERIFY(at >= 0);
+        const int straggler = demo.out.mid(at + 16).split('\n').value(0).toInt();
+        const Run r = cli({"trace", "stats", "--report", "compare", "--top", "3", dir.filePath("profiling")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("total ns across 12 reports"), r.out.constData());
+        const QList<QByteArray> lines = r.out.split('\n');
+        for (const QByteArray &line : lines)
+            QVERIFY2(line.size() <= 160, line.constData());
+        const QByteArray first = lines.value(4); // the title, a blank line, the header, the rule
+        QVERIFY2(first.contains("run_training") && first.trimmed().startsWith("12 "), first.constData());
+        QVERIFY2(first.contains(QString("ActorGroup r%1 pid").arg(straggler).toUtf8()), first.constData());
+        // Eight or fewer stay side by side.
+        const QStringList eight = QDir(dir.filePath("profiling")).entryList({"*.sqlite"}).mid(0, 8);
+        QStringList paths;
+        for (const QString &f : eight)
+            paths << dir.filePath("profiling/" + f);
+        const Run side = cli(QStringList{"trace", "stats", "--report", "compare", "--top", "3"} + paths);
+        QVERIFY(side.out.startsWith("total ns per report"));
+    }
+
     void alignUtcJson()
     {
         QStringList files;
