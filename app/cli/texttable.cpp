@@ -10,9 +10,14 @@ namespace ps::cli {
 
 std::string groupedNumber(long double v, int decimals)
 {
-    std::ostringstream f;
-    f << std::fixed << std::setprecision(decimals) << v; // integers: exact in long double
-    std::string digits = decimals > 0 ? core::fixedHalfAwayFromZero(double(v), decimals) : f.str();
+    std::string digits;
+    if (decimals > 0) {
+        digits = core::fixedHalfAwayFromZero(double(v), decimals);
+    } else {
+        std::ostringstream f;
+        f << std::fixed << std::setprecision(0) << v; // integers: exact in long double
+        digits = f.str();
+    }
     const size_t sign = digits[0] == '-' ? 1 : 0;
     const size_t point = std::min(digits.find('.'), digits.size());
     for (size_t i = point; i > sign + 3; i -= 3)

@@ -7,19 +7,18 @@ namespace ps::core {
 
 namespace {
 
-// Adds one unit at the last digit of `digits` (ASCII digits only), carrying to the left; returns
-// whether the carry left a new leading 1.
-bool incrementDigits(std::string &digits)
+// Adds one unit at the last digit of `digits` (ASCII digits only), carrying to the left (a new
+// leading 1 when every digit was 9).
+void incrementDigits(std::string &digits)
 {
     for (size_t i = digits.size(); i-- > 0;) {
         if (digits[i] != '9') {
             ++digits[i];
-            return false;
+            return;
         }
         digits[i] = '0';
     }
     digits.insert(digits.begin(), '1');
-    return true;
 }
 
 } // namespace

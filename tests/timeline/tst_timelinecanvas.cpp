@@ -395,6 +395,30 @@ private slots:
         QVERIFY(f.canvas.collapsed().isEmpty());
     }
 
+    // A track whose label was made unique (a thread's start/end ranges beside its push/pop ones)
+    // hides and comes back by that label: revealing one of its events shows it again.
+    void revealShowsAHiddenDisambiguatedTrack()
+    {
+        auto r = ps::test::makeReport("/x/a.sqlite", [](StoreBuilder &b) {
+            b.add(b.track({TrackKind::NvtxPushPop, 1, 2, 0}), 0, 10 * kMs, b.intern("step"));
+            b.add(b.track({TrackKind::NvtxStartEnd, 1, 2, 0}), kMs, 5 * kMs, b.intern("async"));
+        });
+        TimelineCanvas c;
+        c.resize(1260, 400);
+        c.setScene(std::make_shared<TimelineScene>(buildScene({PreparedReport::prepare(r)}, {})));
+        const Row *startEnd = nullptr;
+        for (const Row &row : c.layout().rows())
+            if (row.kind == RowKind::Track && row.label.endsWith(" · start/end"))
+                startEnd = &row;
+        QVERIFY(startEnd);
+        const uint32_t track = startEnd->track;
+        c.hideTrack(startEnd->key);
+        QCOMPARE(c.layout().rowOf(0, track), -1);
+        c.reveal({0, {track, 0}});
+        QVERIFY(c.layout().rowOf(0, track) >= 0);
+        QVERIFY(c.trackView().hiddenTracks.isEmpty());
+    }
+
     // The label column's edge drags; names elide and their tooltip gives them whole.
     void labelColumnResizes()
     {

@@ -33,6 +33,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -297,9 +298,15 @@ private slots:
         }
         TimelineWorkspace w;
         w.resize(1280, 720);
+        w.show();
         w.openPaths({folders[0]});
         QVERIFY(waitIdle(w));
         ComparePane *pane = w.comparePane();
+        QVERIFY(pane->summary().isEmpty()); // hidden: nothing computed
+        auto *tabs = qobject_cast<QTabWidget *>(pane->parentWidget()->parentWidget());
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(pane); // the user opens the tab
+        QVERIFY(waitIdle(w));
         QVERIFY(pane->summary().startsWith("Open two runs"));
         w.openPaths({folders[1]});
         QVERIFY(waitIdle(w));
@@ -322,6 +329,19 @@ private slots:
             phaseChanged = phaseChanged || (d.kind == ps::core::analysis::DeltaKind::Phase && d.changed);
         }
         QVERIFY(phaseChanged); // the straggler moved: some phase changed beyond 5 %
+
+        // What the timeline shows (one rank of both runs, stacked) does not change what is compared.
+        const auto choices = rankChoices(w.reports());
+        const auto across = std::find_if(choices.begin(), choices.end(),
+                                         [](const RankChoice &c) { return c.label.endsWith("runs compared"); });
+        QVERIFY(across != choices.end());
+        w.setStepOverlay(int(across - choices.begin()), QString());
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.scene()->overlay);
+        QCOMPARE(m->rowCount(), int(expected.deltas.size()));
+        QVERIFY(pane->summary().startsWith("2 matched reports"));
+        w.clearStepOverlay();
+        QVERIFY(waitIdle(w));
 
         // Swapped, every delta changes sign.
         pane->baselineRun()->setCurrentIndex(1);
@@ -425,7 +445,7 @@ private slots:
         QCOMPARE(w.scene()->entries.size(), size_t(2));
         QStringList overlaid;
         for (const TimelineEntry &e : w.scene()->entries) {
-            overlaid << e.label.section(QStringLiteral(" · "), 1, 1); // "run_training #1 · run0 · ActorGroup r1 ..."
+            overlaid << e.label.section(QStringLiteral(" · "), 0, 0); // "run0 · run_training #1 · ActorGroup r1 ..."
             const auto occ = rangeOccurrences(e.report->store(), "run_training");
             QVERIFY(!occ.empty());
             QCOMPARE(occ.front().first + e.offset, int64_t(0)); // both start at the common origin

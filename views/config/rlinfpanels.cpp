@@ -92,9 +92,10 @@ void RLinfGeneralPanel::refresh(const SessionResult &r)
 {
     m_present = composedNode(r, "cluster.profiling") != nullptr;
     m_missing->setVisible(!m_present);
-    m_add->setToolTip(hasProfilePreset(session()->base().configDirs)
-                          ? "Adds the override +profile@cluster.profiling=default (RLinf's preset)"
-                          : "Adds +cluster.profiling.backend=nsight (this tree has no profile/default.yaml)");
+    if (!m_present) // the folder is looked at only while the button shows
+        m_add->setToolTip(hasProfilePreset(session()->base().configDirs)
+                              ? "Adds the override +profile@cluster.profiling=default (RLinf's preset)"
+                              : "Adds +cluster.profiling.backend=nsight (this tree has no profile/default.yaml)");
     m_form->setRowVisible(m_enabled, m_present);
     m_form->setRowVisible(m_backend, m_present);
     const Node *e = composedNode(r, "cluster.profiling.enabled");

@@ -202,9 +202,10 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
         if (ri < 0 || size_t(ri) >= reports.size())
             continue;
         const PreparedReportPtr &p = reports[size_t(ri)];
-        const QString base = runs.size() > 1 ? QString::fromStdString(p->report().identity.run) +
-                                                   QStringLiteral(" · ") + reportLabel(p->report())
-                                             : reportLabel(p->report());
+        // Across runs the run comes first: a narrow label column elides the middle of a name.
+        const QString run =
+            runs.size() > 1 ? QString::fromStdString(p->report().identity.run) + QStringLiteral(" · ") : QString();
+        const QString base = run + reportLabel(p->report());
         const QString path = QString::fromStdString(p->report().path);
         if (name.empty()) {
             TimelineEntry e{p, ri, -p->store().firstStart(), base, {rank.label}, path};
@@ -219,7 +220,7 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
             TimelineEntry e{p,
                             ri,
                             -occ[k].first,
-                            QStringLiteral("%1 #%2 · %3").arg(bareName).arg(k + 1).arg(base),
+                            QStringLiteral("%1%2 #%3 · %4").arg(run, bareName).arg(k + 1).arg(reportLabel(p->report())),
                             {rank.label + QStringLiteral(" · ") + rangeName},
                             path + QStringLiteral("#%1").arg(k + 1)};
             scene.entries.push_back(std::move(e));

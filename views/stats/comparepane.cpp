@@ -1,7 +1,6 @@
 #include "views/stats/comparepane.h"
 
 #include "views/scene/timeformat.h"
-#include "views/scene/timelinescene.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -35,13 +34,13 @@ QString signedDuration(int64_t ns)
     return (ns > 0 ? QStringLiteral("+") : QString()) + formatDuration(ns);
 }
 
-// The reports of one run, in scene order.
-std::vector<ReportPtr> reportsOfRun(const TimelineScene &scene, const QString &run)
+// The reports of one run, in the order they were opened.
+std::vector<ReportPtr> reportsOfRun(const std::vector<PreparedReportPtr> &reports, const QString &run)
 {
     std::vector<ReportPtr> out;
-    for (const TimelineEntry &e : scene.entries)
-        if (QString::fromStdString(e.report->report().identity.run) == run)
-            out.push_back(e.report->reportPtr());
+    for (const PreparedReportPtr &p : reports)
+        if (QString::fromStdString(p->report().identity.run) == run)
+            out.push_back(p->reportPtr());
     return out;
 }
 
@@ -107,20 +106,29 @@ QWidget *ComparePane::buildControls()
     return bar;
 }
 
-void ComparePane::setInput(std::shared_ptr<const TimelineScene> scene)
+void ComparePane::setInput(std::vector<PreparedReportPtr> reports)
 {
-    if (scene == m_scene)
-        return; // a zoom or pan: the runs are the same, and so is their comparison
-    m_scene = std::move(scene);
+    if (reports == m_reports)
+        return; // a zoom, a pan, another Show choice: the runs are the same, and so is their comparison
+    m_reports = std::move(reports);
     QStringList runs;
-    if (m_scene && !m_scene->overlay)
-        for (const TimelineEntry &e : m_scene->entries) {
-            const QString run = QString::fromStdString(e.report->report().identity.run);
-            if (!runs.contains(run))
-                runs << run;
-        }
+    for (const PreparedReportPtr &p : m_reports) {
+        const QString run = QString::fromStdString(p->report().identity.run);
+        if (!runs.contains(run))
+            runs << run;
+    }
     setRuns(runs);
-    recompute();
+    // Comparing two runs reads all their events: only when the tab is looked at.
+    m_dirty = true;
+    if (isVisible())
+        recompute();
+}
+
+void ComparePane::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        recompute();
 }
 
 // Keeps the user's picks when the runs stay; else the first run opened is the baseline and the
@@ -146,7 +154,8 @@ bool ComparePane::isBusy() const
 
 void ComparePane::recompute()
 {
-    if (!m_scene || m_runs.size() < 2 || m_baseline->currentIndex() == m_candidate->currentIndex()) {
+    m_dirty = false;
+    if (m_runs.size() < 2 || m_baseline->currentIndex() == m_candidate->currentIndex()) {
         m_job->cancel();
         m_model->removeRows(0, m_model->rowCount());
         m_summary->setText(m_runs.size() < 2 ? QStringLiteral("Open two runs (two report folders) to compare "
@@ -156,8 +165,8 @@ void ComparePane::recompute()
     }
     an::CompareOptions options;
     options.tolerancePct = m_tolerance->value();
-    m_job->run([base = reportsOfRun(*m_scene, m_baseline->currentText()),
-                cand = reportsOfRun(*m_scene, m_candidate->currentText()),
+    m_job->run([base = reportsOfRun(m_reports, m_baseline->currentText()),
+                cand = reportsOfRun(m_reports, m_candidate->currentText()),
                 options](const CancelToken &cancel) { return an::compareRuns(base, cand, options, &cancel); });
 }
 

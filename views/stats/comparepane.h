@@ -5,10 +5,11 @@
 // the GPU breakdown (compute / communication / memory / idle) — absolute and in %, with the
 // changes beyond the tolerance marked (red: slower, green: faster). The summary says which
 // reports were matched (by group, rank and step) and which were not. Computed in the
-// background; a new input cancels the job it replaces.
+// background, and only while the pane is shown; a new input cancels the job it replaces.
 
 #include "core/analysis/runcompare.h"
 #include "views/common/latestjob.h"
+#include "views/scene/preparedreport.h"
 
 #include <QWidget>
 
@@ -22,16 +23,15 @@ class QTableView;
 
 namespace ps::views {
 
-struct TimelineScene;
-
 class ComparePane : public QWidget
 {
     Q_OBJECT
 public:
     explicit ComparePane(QWidget *parent = nullptr);
 
-    // The reports on screen; their runs (identity.run) are what can be compared.
-    void setInput(std::shared_ptr<const TimelineScene> scene);
+    // The open reports; their runs (identity.run) are what can be compared, whatever the
+    // timeline shows of them (a rank, a step overlay).
+    void setInput(std::vector<PreparedReportPtr> reports);
     bool isBusy() const;
 
     QComboBox *baselineRun() const { return m_baseline; }
@@ -46,6 +46,9 @@ public:
 signals:
     void busyChanged(bool busy);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     QWidget *buildControls();
     void setRuns(const QStringList &runs);
@@ -59,8 +62,9 @@ private:
     QTableView *m_table = nullptr;
     QStandardItemModel *m_model = nullptr;
     LatestJob<core::analysis::RunComparison> *m_job = nullptr;
-    std::shared_ptr<const TimelineScene> m_scene;
+    std::vector<PreparedReportPtr> m_reports;
     QStringList m_runs;
+    bool m_dirty = false; // the input changed while the pane was hidden
 };
 
 } // namespace ps::views

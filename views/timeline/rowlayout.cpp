@@ -133,9 +133,10 @@ RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
 RowLayout::RowLayout(const TimelineScene &scene, const TrackView &view)
 {
     m_view = &view;
+    m_scene = &scene;
+    m_pinned.assign(size_t(view.pinned.size()), Row{});
     const QSet<QString> &collapsed = view.collapsed;
     int y = 0;
-    addPinnedRows(scene, y);
     QStringList open;     // header path currently emitted
     int hiddenBelow = -1; // depth of a collapsed header whose content is skipped, -1 = none
     for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
@@ -164,37 +165,87 @@ RowLayout::RowLayout(const TimelineScene &scene, const TrackView &view)
             if (r.collapsed)
                 hiddenBelow = d;
         }
-        if (hiddenBelow >= 0)
+        bool shown = false;
+        if (hiddenBelow < 0) {
+            Row h;
+            h.kind = RowKind::Report;
+            h.depth = int(e.groupPath.size());
+            h.y = y;
+            h.height = kHeaderHeight;
+            h.label = e.label;
+            h.key = reportKey(e);
+            h.collapsed = collapsed.contains(h.key);
+            h.entry = int(ei);
+            y += h.height;
+            m_rows.push_back(h);
+            shown = !h.collapsed;
+        }
+        // A folded report still gives its pinned lanes.
+        if (!shown && !hasPinsIn(e))
             continue;
-        Row h;
-        h.kind = RowKind::Report;
-        h.depth = int(e.groupPath.size());
-        h.y = y;
-        h.height = kHeaderHeight;
-        h.label = e.label;
-        h.key = reportKey(e);
-        h.collapsed = collapsed.contains(h.key);
-        h.entry = int(ei);
-        y += h.height;
-        m_rows.push_back(h);
-        if (h.collapsed)
-            continue;
-        addCounterRows(e, int(ei), h.depth + 1, y);
-        addTrackRows(e, int(ei), h.depth + 1, y);
+        m_placing = shown;
+        addCounterRows(e, int(ei), int(e.groupPath.size()) + 1, y);
+        addTrackRows(e, int(ei), int(e.groupPath.size()) + 1, y);
     }
     m_height = y;
+    prependPinnedRows();
     m_view = nullptr;
+    m_scene = nullptr;
+    m_pinned.clear();
 }
 
-bool RowLayout::place(Row r, int &y)
+bool RowLayout::hasPinsIn(const TimelineEntry &e) const
 {
-    if (m_view->hiddenTracks.contains(r.key) || m_view->hiddenKinds.contains(kindOf(r.label)) ||
-        m_view->pinned.contains(r.key))
-        return false;
+    const QString prefix = trackKey(e, QString());
+    for (const QString &key : m_view->pinned)
+        if (key.startsWith(prefix))
+            return true;
+    return false;
+}
+
+// A pinned row goes to the Pinned section (named with its report); a hidden one nowhere; the
+// rest are laid out at y when their report is shown.
+void RowLayout::place(Row r, int &y)
+{
+    if (const qsizetype pin = m_view->pinned.indexOf(r.key); pin >= 0) {
+        r.depth = 1;
+        r.label = m_scene->entries[size_t(r.entry)].label + QStringLiteral(" · ") + r.label;
+        m_pinned[size_t(pin)] = std::move(r);
+        return;
+    }
+    if (!m_placing || m_view->hiddenTracks.contains(r.key) || m_view->hiddenKinds.contains(kindOf(r.label)))
+        return;
     r.y = y;
     y += r.height;
     m_rows.push_back(std::move(r));
-    return true;
+}
+
+// The Pinned section above everything, in pin order: pinning is how one watches a lane across
+// ranks, so pinned lanes stay when their report is collapsed. The other rows move down under it.
+void RowLayout::prependPinnedRows()
+{
+    if (m_pinned.empty())
+        return;
+    std::vector<Row> top;
+    Row header;
+    header.kind = RowKind::Group;
+    header.height = kHeaderHeight;
+    header.label = QStringLiteral("Pinned");
+    header.key = QStringLiteral("pinned:");
+    header.collapsed = m_view->collapsed.contains(header.key);
+    top.push_back(header);
+    int y = kHeaderHeight;
+    for (Row &p : m_pinned) {
+        if (header.collapsed || p.height == 0) // folded, or its report is not open
+            continue;
+        p.y = y;
+        y += p.height;
+        top.push_back(std::move(p));
+    }
+    for (Row &r : m_rows)
+        r.y += y;
+    m_rows.insert(m_rows.begin(), std::make_move_iterator(top.begin()), std::make_move_iterator(top.end()));
+    m_height += y;
 }
 
 // Two tracks of a report can read alike (a thread's push/pop and start/end ranges, one thread id
@@ -214,10 +265,22 @@ QString RowLayout::uniqueLabel(const QString &label, const Track &track, QSet<QS
     return unique;
 }
 
+std::vector<QString> RowLayout::trackLabels(const TimelineEntry &e)
+{
+    const EventStore &store = e.report->store();
+    std::vector<QString> labels(store.tracks().size());
+    QSet<QString> used;
+    for (uint32_t ti = 0; ti < store.tracks().size(); ++ti)
+        if (!store.track(ti).empty())
+            labels[ti] =
+                uniqueLabel(trackLabel(store, store.track(ti), e.report->report().meta.format), store.track(ti), used);
+    return labels;
+}
+
 void RowLayout::addTrackRows(const TimelineEntry &e, int entry, int depth, int &y)
 {
     const EventStore &store = e.report->store();
-    QSet<QString> used;
+    const std::vector<QString> labels = trackLabels(e);
     for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
         const Track &t = store.track(ti);
         if (t.empty())
@@ -225,7 +288,7 @@ void RowLayout::addTrackRows(const TimelineEntry &e, int entry, int depth, int &
         Row r;
         r.kind = RowKind::Track;
         r.depth = depth;
-        r.label = uniqueLabel(trackLabel(store, t, e.report->report().meta.format), t, used);
+        r.label = labels[ti];
         r.key = trackKey(e, r.label);
         const int levels = std::max<int>(1, t.levelCount());
         r.levels = m_view->fullDepth.contains(r.key) ? levels : std::min(levels, kMaxLanes);
@@ -238,43 +301,6 @@ void RowLayout::addTrackRows(const TimelineEntry &e, int entry, int depth, int &
         r.entry = entry;
         r.track = ti;
         place(std::move(r), y);
-    }
-}
-
-// Pinned tracks first, in pin order, under a "Pinned" header, named with their report. They
-// stay pinned when their report is collapsed: pinning is how one watches a lane across ranks.
-void RowLayout::addPinnedRows(const TimelineScene &scene, int &y)
-{
-    if (m_view->pinned.isEmpty())
-        return;
-    std::vector<Row> pinned(size_t(m_view->pinned.size()));
-    RowLayout all(scene, TrackView{}); // every row, unpinned, with its key
-    for (const Row &r : all.rows()) {
-        const int at = r.isHeader() ? -1 : int(m_view->pinned.indexOf(r.key));
-        if (at < 0)
-            continue;
-        Row p = r;
-        p.depth = 1;
-        p.label = scene.entries[size_t(r.entry)].label + QStringLiteral(" · ") + r.label;
-        pinned[size_t(at)] = std::move(p);
-    }
-    Row header;
-    header.kind = RowKind::Group;
-    header.height = kHeaderHeight;
-    header.label = QStringLiteral("Pinned");
-    header.key = QStringLiteral("pinned:");
-    header.collapsed = m_view->collapsed.contains(header.key);
-    header.y = y;
-    y += header.height;
-    m_rows.push_back(header);
-    if (header.collapsed)
-        return;
-    for (Row &p : pinned) {
-        if (p.height == 0)
-            continue; // its report is not open
-        p.y = y;
-        y += p.height;
-        m_rows.push_back(std::move(p));
     }
 }
 

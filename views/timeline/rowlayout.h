@@ -94,6 +94,9 @@ public:
     // A track or counter lane of a report: "<report key>|<label>" ("report:/x.sqlite|Memset · GPU 0 ·
     // stream 7"). The label names the thread or stream, so it is unique within a report.
     static QString trackKey(const TimelineEntry &entry, const QString &label);
+    // The labels of an entry's tracks, by track index ("" for an empty track): those the rows
+    // show, made unique within the report (trackLabel, then the range style or pid).
+    static std::vector<QString> trackLabels(const TimelineEntry &entry);
     // The kind word of a track label: "Kernels" of "Kernels · GPU 0 · stream 7".
     static QString kindOf(const QString &label);
 
@@ -105,12 +108,16 @@ public:
 private:
     void addCounterRows(const TimelineEntry &e, int entry, int depth, int &y);
     void addTrackRows(const TimelineEntry &e, int entry, int depth, int &y);
-    void addPinnedRows(const TimelineScene &scene, int &y);
-    // Appends `r` at y unless the view hides or pins it; returns whether it was added.
-    bool place(Row r, int &y);
+    bool hasPinsIn(const TimelineEntry &e) const;
+    void place(Row r, int &y);
+    void prependPinnedRows();
     static QString uniqueLabel(const QString &label, const core::trace::Track &track, QSet<QString> &used);
 
-    const TrackView *m_view = nullptr; // only while building
+    // Only while building:
+    const TrackView *m_view = nullptr;
+    const TimelineScene *m_scene = nullptr;
+    bool m_placing = true;     // the current report is shown (else only its pinned rows are taken)
+    std::vector<Row> m_pinned; // by pin order; height 0 = not found
 
     std::vector<Row> m_rows;
     int m_height = 0;

@@ -234,8 +234,7 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
     int row = m_layout.rowOf(s.entry, s.ref.track);
     if (row < 0) {
         const TimelineEntry &e = m_scene->entries[size_t(s.entry)];
-        const QString label = RowLayout::trackLabel(e.report->store(), e.report->store().track(s.ref.track),
-                                                    e.report->report().meta.format);
+        const QString label = RowLayout::trackLabels(e)[s.ref.track];
         TrackView v = m_view;
         for (const QString &k : RowLayout::keysHiding(e))
             v.collapsed.remove(k);

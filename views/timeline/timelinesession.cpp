@@ -8,6 +8,32 @@
 
 namespace ps::views {
 
+TrackView TimelineSession::trackView() const
+{
+    const auto set = [](const QStringList &list) { return QSet<QString>(list.begin(), list.end()); };
+    TrackView v;
+    v.collapsed = set(collapsed);
+    v.hiddenKinds = set(hiddenKinds);
+    v.hiddenTracks = set(hiddenTracks);
+    v.pinned = pinned;
+    v.fullDepth = set(fullDepth);
+    return v;
+}
+
+void TimelineSession::setTrackView(const TrackView &view)
+{
+    const auto sorted = [](const QSet<QString> &set) {
+        QStringList list(set.begin(), set.end());
+        list.sort();
+        return list;
+    };
+    collapsed = sorted(view.collapsed);
+    hiddenKinds = sorted(view.hiddenKinds);
+    hiddenTracks = sorted(view.hiddenTracks);
+    pinned = view.pinned;
+    fullDepth = sorted(view.fullDepth);
+}
+
 QByteArray TimelineSession::toJson() const
 {
     QJsonObject o;

@@ -1,9 +1,10 @@
 #pragma once
 // A timeline session: the open reports, the alignment, per-report offset nudges, collapsed,
-// hidden and pinned rows, the label column's width and the view range, saved as a small JSON file (*.psession) and
-// restored from it. Writes are atomic (temp file + rename).
+// hidden and pinned rows, the label column's width and the view range, saved as a small JSON
+// file (*.psession) and restored from it. Writes are atomic (temp file + rename).
 
 #include "views/scene/timemapping.h"
+#include "views/timeline/rowlayout.h"
 
 #include <QMap>
 #include <QString>
@@ -27,6 +28,10 @@ struct TimelineSession
     QStringList fullDepth;                 // RowLayout::trackKey of deep tracks shown whole
     int labelWidth = 0;                    // the label column, px; 0 = the default
     std::optional<TimeWindow> view;        // shared-axis window
+
+    // The rows' part of the session as the canvas holds it, and back (lists sorted, pins in order).
+    TrackView trackView() const;
+    void setTrackView(const TrackView &view);
 
     QByteArray toJson() const;
     // Returns nullopt and sets `error` for malformed or future-version files.

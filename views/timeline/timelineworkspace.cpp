@@ -696,13 +696,7 @@ void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
     }
     if (m_pendingSession && !m_loader->isRunning()) {
         const TimelineSession &ps = *m_pendingSession;
-        TrackView view;
-        view.collapsed = QSet<QString>(ps.collapsed.begin(), ps.collapsed.end());
-        view.hiddenKinds = QSet<QString>(ps.hiddenKinds.begin(), ps.hiddenKinds.end());
-        view.hiddenTracks = QSet<QString>(ps.hiddenTracks.begin(), ps.hiddenTracks.end());
-        view.pinned = ps.pinned;
-        view.fullDepth = QSet<QString>(ps.fullDepth.begin(), ps.fullDepth.end());
-        c->setTrackView(view);
+        c->setTrackView(ps.trackView());
         if (ps.labelWidth > 0)
             c->setLabelWidth(ps.labelWidth);
         if (m_pendingSession->view)
@@ -822,7 +816,7 @@ std::vector<int> TimelineWorkspace::entriesOfOneRun(const std::vector<int> &entr
 
 void TimelineWorkspace::updateStatsInput()
 {
-    m_compare->setInput(m_scene); // every run on screen, whatever the statistics cover
+    m_compare->setInput(m_reports); // every open run, whatever the timeline and statistics show
     if (!m_scene) {
         m_stats->setInput(nullptr, {}, {});
         m_phases->setInput(nullptr, {});
@@ -844,17 +838,7 @@ TimelineSession TimelineWorkspace::session() const
         s.reports << QString::fromStdString(r->report().path);
     s.align = m_align;
     s.nudges = m_nudges;
-    const TrackView &v = m_view->canvas()->trackView();
-    const auto sorted = [](const QSet<QString> &set) {
-        QStringList list(set.begin(), set.end());
-        list.sort();
-        return list;
-    };
-    s.collapsed = sorted(v.collapsed);
-    s.hiddenKinds = sorted(v.hiddenKinds);
-    s.hiddenTracks = sorted(v.hiddenTracks);
-    s.pinned = v.pinned;
-    s.fullDepth = sorted(v.fullDepth);
+    s.setTrackView(m_view->canvas()->trackView());
     if (m_view->canvas()->wantedLabelWidth() != TimelineCanvas::kDefaultLabelWidth)
         s.labelWidth = m_view->canvas()->wantedLabelWidth();
     if (m_scene)

@@ -110,13 +110,6 @@ private:
         return it != m_strings.end() ? it->second : kNoName;
     }
     void count(TrackKind k) { ++m_meta.fileCounts[size_t(k)]; }
-    // The text of a STRING_IDS id ("" when absent), for the few names read as text.
-    std::string stringText(int64_t id)
-    {
-        std::string error;
-        SqliteStmt q = m_db.prepare("SELECT value FROM STRING_IDS WHERE id = " + std::to_string(id), error);
-        return q.get() && q.step() ? std::string(q.text(0)) : std::string();
-    }
     template <typename Fn> std::string eachRow(const std::string &sql, const char *what, Fn fn);
     std::string readStrings();
     std::string readCann();
@@ -298,39 +291,23 @@ std::string Reader::readMstx()
     });
 }
 
-} // namespace
-
-std::string hcclGroupLabel(std::string_view groupName)
-{
-    const size_t percent = groupName.find('%');
-    if (percent == std::string_view::npos)
-        return std::string(groupName);
-    const size_t portStart = groupName.find('_', percent);
-    if (portStart == std::string_view::npos)
-        return std::string(groupName);
-    const size_t portEnd = groupName.find('_', portStart + 1);
-    return std::string(groupName.substr(0, percent)) + ":" +
-           std::string(groupName.substr(portStart + 1, portEnd == std::string_view::npos ? std::string_view::npos
-                                                                                         : portEnd - portStart - 1));
-}
-
-namespace {
-
 std::string Reader::readCommunication()
 {
     if (!has("COMMUNICATION_OP"))
         return {};
     const auto c = columns("COMMUNICATION_OP");
-    const std::string sql = std::string("SELECT startNs, endNs, opName, ") +
-                            (c.count("groupName") ? "groupName" : "0") + " FROM COMMUNICATION_OP";
+    // The group's text comes with the row: its lane is named after it (hcclGroupLabel).
+    const bool grouped = c.count("groupName") > 0;
+    const std::string sql = std::string("SELECT startNs, endNs, opName, ") + (grouped ? "groupName" : "0") + ", " +
+                            (grouped ? "(SELECT value FROM STRING_IDS WHERE id = groupName)" : "NULL") +
+                            " FROM COMMUNICATION_OP";
     const NameId hccl = m_b.intern("hccl");
     std::set<int64_t> named;
     return eachRow(sql, "COMMUNICATION_OP", [&](const SqliteStmt &s) {
         const int64_t group = s.isNull(3) ? 0 : s.int64(3);
         const uint32_t lane = 0xE0000000u | uint32_t(group & 0x0FFFFFFF);
         if (named.insert(group).second) {
-            const std::string name = s.isNull(3) ? std::string() : stringText(group);
-            const std::string label = name.empty() ? std::string("default group") : hcclGroupLabel(name);
+            const std::string label = s.isNull(4) ? std::string("default group") : hcclGroupLabel(s.text(4));
             m_b.setThreadName(m_devicePid, lane, m_b.intern(std::string(kHcclLanePrefix) + label));
         }
         const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, kNoName, 0, hccl});
@@ -431,6 +408,20 @@ std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportM
     if (ctx.progress)
         ctx.progress(1.0);
     return {};
+}
+
+std::string hcclGroupLabel(std::string_view groupName)
+{
+    const size_t percent = groupName.find('%');
+    if (percent == std::string_view::npos)
+        return std::string(groupName);
+    const size_t portStart = groupName.find('_', percent);
+    if (portStart == std::string_view::npos)
+        return std::string(groupName);
+    const size_t portEnd = groupName.find('_', portStart + 1);
+    return std::string(groupName.substr(0, percent)) + ":" +
+           std::string(groupName.substr(portStart + 1, portEnd == std::string_view::npos ? std::string_view::npos
+                                                                                         : portEnd - portStart - 1));
 }
 
 } // namespace ps::core::trace

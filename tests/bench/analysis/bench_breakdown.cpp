@@ -23,7 +23,6 @@
 
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
-using benchscan::argValue;
 using benchscan::Clock;
 using benchscan::seconds;
 
@@ -40,18 +39,14 @@ std::shared_ptr<const EventStore> makeStore(size_t events, uint32_t seed)
 
 int main(int argc, char **argv)
 {
-    const size_t reports = argValue(argc, argv, "--reports", 64);
-    const size_t events = argValue(argc, argv, "--events", 1000000);
-    const size_t distinct = std::max<size_t>(1, argValue(argc, argv, "--distinct", 8));
-    const size_t repeat = std::max<size_t>(1, argValue(argc, argv, "--repeat", 3));
-    std::vector<std::shared_ptr<const EventStore>> stores;
-    for (size_t i = 0; i < std::min(distinct, reports); ++i)
-        stores.push_back(makeStore(events, uint32_t(i + 1)));
-    std::printf("%zu reports x %zu GPU events (%zu distinct stores)\n", reports, events, stores.size());
+    const benchscan::Size size = benchscan::sizeFromArgs(argc, argv);
+    const auto stores = benchscan::makeStores(size, makeStore);
+    const size_t reports = size.reports;
+    std::printf("%zu reports x %zu GPU events (%zu distinct stores)\n", reports, size.events, stores.size());
     double bestScan = 1e30, bestBreakdown = 1e30;
     int64_t sink = 0;
     std::vector<int64_t> perName;
-    for (size_t k = 0; k < repeat; ++k) {
+    for (size_t k = 0; k < size.repeat; ++k) {
         auto t0 = Clock::now();
         for (size_t r = 0; r < reports; ++r)
             sink += benchscan::scan(*stores[r % stores.size()], perName, isGpuKind);

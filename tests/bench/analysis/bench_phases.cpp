@@ -26,7 +26,6 @@
 
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
-using benchscan::argValue;
 using benchscan::Clock;
 using benchscan::seconds;
 
@@ -69,21 +68,16 @@ std::vector<ReportPtr> makeRun(const std::vector<std::shared_ptr<const EventStor
 
 int main(int argc, char **argv)
 {
-    const size_t reports = argValue(argc, argv, "--reports", 64);
-    const size_t events = argValue(argc, argv, "--events", 1000000);
-    const size_t distinct = std::max<size_t>(1, argValue(argc, argv, "--distinct", 8));
-    const size_t repeat = std::max<size_t>(1, argValue(argc, argv, "--repeat", 3));
-    std::vector<std::shared_ptr<const EventStore>> stores;
-    for (size_t i = 0; i < std::min(distinct, reports); ++i)
-        stores.push_back(makeStore(events, uint32_t(i + 1)));
-    const std::vector<ReportPtr> baseline = makeRun(stores, reports, "mon"),
-                                 candidate = makeRun(stores, reports, "tue");
-    std::printf("%zu reports x %zu events (%zu distinct stores), 10 steps x 5 phases\n", reports, events,
+    const benchscan::Size size = benchscan::sizeFromArgs(argc, argv);
+    const auto stores = benchscan::makeStores(size, makeStore);
+    const std::vector<ReportPtr> baseline = makeRun(stores, size.reports, "mon"),
+                                 candidate = makeRun(stores, size.reports, "tue");
+    std::printf("%zu reports x %zu events (%zu distinct stores), 10 steps x 5 phases\n", size.reports, size.events,
                 stores.size());
     double bestScan = 1e30, bestPhases = 1e30, bestCompare = 1e30;
     int64_t sink = 0;
     std::vector<int64_t> perName;
-    for (size_t k = 0; k < repeat; ++k) {
+    for (size_t k = 0; k < size.repeat; ++k) {
         auto t0 = Clock::now();
         for (const ReportPtr &r : baseline)
             sink += benchscan::scan(*r->store, perName, [](TrackKind) { return true; });

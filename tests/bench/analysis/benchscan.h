@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -77,6 +78,36 @@ inline size_t argValue(int argc, char **argv, const char *name, size_t fallback)
         if (std::strcmp(argv[i], name) == 0)
             return size_t(std::stoull(argv[i + 1]));
     return fallback;
+}
+
+// The options both benchmarks take: [--reports R] [--events N] [--distinct D] [--repeat K].
+struct Size
+{
+    size_t reports = 64;       // reports analysed
+    size_t events = 1'000'000; // events per report
+    size_t distinct = 8;       // distinct stores, reused round-robin by the reports
+    size_t repeat = 3;         // best of this many runs
+};
+
+inline Size sizeFromArgs(int argc, char **argv)
+{
+    const Size d;
+    Size s;
+    s.reports = argValue(argc, argv, "--reports", d.reports);
+    s.events = argValue(argc, argv, "--events", d.events);
+    s.distinct = std::min(s.reports, std::max<size_t>(1, argValue(argc, argv, "--distinct", d.distinct)));
+    s.repeat = std::max<size_t>(1, argValue(argc, argv, "--repeat", d.repeat));
+    return s;
+}
+
+// `size.distinct` stores of `size.events` events, made by make(events, seed) with seeds 1, 2, ...
+template <typename Make>
+std::vector<std::shared_ptr<const ps::core::trace::EventStore>> makeStores(const Size &size, Make make)
+{
+    std::vector<std::shared_ptr<const ps::core::trace::EventStore>> stores;
+    for (size_t i = 0; i < size.distinct; ++i)
+        stores.push_back(make(size.events, uint32_t(i + 1)));
+    return stores;
 }
 
 } // namespace benchscan
