@@ -1,5 +1,6 @@
 #include "core/analysis/breakdown.h"
 
+#include "core/analysis/activityindex.h"
 #include "core/analysis/workunions.h"
 
 namespace ps::core::analysis {
@@ -48,6 +49,15 @@ struct ClassRuns
 };
 using AllRuns = std::array<ClassRuns, kGpuWorkCount>;
 
+// Per-thread buffers that keep their capacity: a breakdown per report or per phase window then
+// allocates nothing, where fresh vectors of a 1 M-event report (16 MB, above malloc's mmap
+// threshold) were mapped and faulted in on every call.
+AllRuns &threadRuns()
+{
+    thread_local AllRuns runs;
+    return runs;
+}
+
 bool trackSelected(const Track &t, const BreakdownFilter &f)
 {
     if (!trace::isGpuKind(t.kind()) || t.empty())
@@ -64,8 +74,10 @@ bool collectTrack(const Track &t, const WorkClassTable &classes, const Breakdown
     const int64_t t0 = f.window ? f.window->start : INT64_MIN;
     const int64_t t1 = f.window ? f.window->end : INT64_MAX;
     trace::IndexRange range{0, t.size()};
-    if (f.window)
-        range = t.window(t0, t1);
+    if (f.window && t1 < t0)
+        return true; // an inverted window holds nothing
+    if (f.window)    // from t0 - 1: Track::window() leaves out instants at t0
+        range = t.window(t0 == INT64_MIN ? t0 : t0 - 1, t1);
     std::array<size_t, kGpuWorkCount> runBegin;
     for (size_t c = 0; c < kGpuWorkCount; ++c)
         runBegin[c] = runs[c].all.size();
@@ -84,7 +96,9 @@ bool collectTrack(const Track &t, const WorkClassTable &classes, const Breakdown
     return true;
 }
 
-void summarizeMasks(GpuBreakdown &b)
+} // namespace
+
+void finishBreakdown(GpuBreakdown &b)
 {
     for (uint32_t m = 1; m < b.maskNs.size(); ++m) {
         const int64_t ns = b.maskNs[m];
@@ -101,8 +115,6 @@ void summarizeMasks(GpuBreakdown &b)
     b.spanNs = b.lastEnd - b.firstStart;
     b.idleNs = b.spanNs - b.busyNs;
 }
-
-} // namespace
 
 std::optional<double> GpuBreakdown::overlapPct() const
 {
@@ -168,26 +180,59 @@ bool collectUnions(const EventStore &store, const WorkClassTable &classes, const
 
 } // namespace
 
+bool withGpuWorkUnions(const EventStore &store, const WorkClassTable &classes, const BreakdownFilter &filter,
+                       const trace::CancelToken *cancel,
+                       const std::function<void(std::span<const std::span<const Interval>>, size_t)> &use)
+{
+    // The per-track runs are many times the size of their unions; they stay in the thread's
+    // buffers, where fresh memory for them would cost more in page faults than the work.
+    AllRuns &runs = threadRuns();
+    size_t events = 0;
+    const bool ok = collectUnions(store, classes, filter, cancel, runs, events);
+    if (ok) {
+        std::array<std::span<const Interval>, kGpuWorkCount> lists;
+        for (size_t c = 0; c < kGpuWorkCount; ++c)
+            lists[c] = runs[c].all;
+        use(lists, events);
+    }
+    for (ClassRuns &r : runs)
+        r.trim();
+    return ok;
+}
+
 std::optional<WorkUnions> gpuWorkUnions(const EventStore &store, const WorkClassTable &classes,
                                         const BreakdownFilter &filter, const trace::CancelToken *cancel)
 {
     WorkUnions u;
-    AllRuns runs;
-    if (!collectUnions(store, classes, filter, cancel, runs, u.events))
+    const bool ok = withGpuWorkUnions(store, classes, filter, cancel, [&](auto byClass, size_t events) {
+        u.events = events;
+        for (size_t c = 0; c < kGpuWorkCount; ++c)
+            u.byClass[c].assign(byClass[c].begin(), byClass[c].end());
+    });
+    if (!ok)
         return std::nullopt;
-    for (size_t c = 0; c < kGpuWorkCount; ++c)
-        u.byClass[c] = std::move(runs[c].all);
     return u;
 }
 
 GpuBreakdown computeBreakdown(const EventStore &store, const WorkClassTable &classes, const BreakdownFilter &filter,
                               const trace::CancelToken *cancel)
 {
+    if (filter.device || filter.stream)
+        return computeBreakdownDirect(store, classes, filter, cancel);
+    const std::shared_ptr<const ActivityIndex> index = activityIndex(store, cancel);
+    if (!index || (cancel && cancel->cancelled())) {
+        GpuBreakdown b;
+        b.cancelled = true;
+        return b;
+    }
+    return filter.window ? windowBreakdown(store, *index, *filter.window) : index->whole;
+}
+
+GpuBreakdown computeBreakdownDirect(const EventStore &store, const WorkClassTable &classes,
+                                    const BreakdownFilter &filter, const trace::CancelToken *cancel)
+{
     GpuBreakdown b;
-    // Per-thread buffers that keep their capacity: a breakdown per report or per phase window
-    // then allocates nothing, where fresh vectors of a 1 M-event report (16 MB, above malloc's
-    // mmap threshold) were mapped and faulted in on every call.
-    thread_local AllRuns runs;
+    AllRuns &runs = threadRuns();
     if (!collectUnions(store, classes, filter, cancel, runs, b.events) || (cancel && cancel->cancelled())) {
         b = GpuBreakdown{};
         b.cancelled = true;
@@ -207,7 +252,7 @@ GpuBreakdown computeBreakdown(const EventStore &store, const WorkClassTable &cla
     }
     sweepUnions(std::span<const std::span<const Interval>>(lists),
                 [&](uint32_t mask, int64_t s, int64_t e) { b.maskNs[mask] += e - s; });
-    summarizeMasks(b);
+    finishBreakdown(b);
     for (ClassRuns &r : runs)
         r.trim();
     return b;

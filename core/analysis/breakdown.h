@@ -15,7 +15,10 @@
 //   mask[m]  time during which exactly the classes of bit set m are active.
 //   overlap  |U_comm ∩ U_comp| / |U_comm| (HTA comp_comm_overlap_pctg / 100); none without
 //            communication.
-// With a window [t0, t1), every event is clipped to it and the span is that of the clipped events.
+// With a window [t0, t1), the events that start before t1 and end after t0 (and instants at t0)
+// are clipped to it, and the span is that of the clipped events; an inverted window holds none.
+// Without a device or stream filter the answer comes from the store's ActivityIndex
+// (activityindex.h), built on first use; computeBreakdownDirect always passes over the events.
 
 #include "core/analysis/gpuwork.h"
 #include "core/trace/eventstore.h"
@@ -80,5 +83,13 @@ GpuBreakdown computeBreakdown(const trace::EventStore &store, const BreakdownFil
 // Same, reusing a class table built for the store.
 GpuBreakdown computeBreakdown(const trace::EventStore &store, const WorkClassTable &classes,
                               const BreakdownFilter &filter, const trace::CancelToken *cancel);
+// One pass over the selected events, without the index (what the index is built from and
+// checked against).
+GpuBreakdown computeBreakdownDirect(const trace::EventStore &store, const WorkClassTable &classes,
+                                    const BreakdownFilter &filter, const trace::CancelToken *cancel);
+
+// Completes a breakdown whose maskNs, firstStart and lastEnd are set: busy, per-class union and
+// exclusive times, overlap, span and idle.
+void finishBreakdown(GpuBreakdown &b);
 
 } // namespace ps::core::analysis

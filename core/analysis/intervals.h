@@ -43,34 +43,43 @@ int64_t measure(std::span<const Interval> u);
 // union (disjoint, non-touching, in start order); at most 32 lists.
 template <typename OnSegment> void sweepUnions(std::span<const std::span<const Interval>> lists, OnSegment &&onSegment)
 {
-    std::vector<size_t> pos(lists.size(), 0);
+    // Only the non-empty lists take part (a report often lacks whole classes): `bit` keeps
+    // each one's place in the mask.
+    struct Cursor
+    {
+        const Interval *at;
+        const Interval *end;
+        uint32_t bit;
+    };
+    std::vector<Cursor> live;
+    for (size_t i = 0; i < lists.size(); ++i)
+        if (!lists[i].empty())
+            live.push_back({lists[i].data(), lists[i].data() + lists[i].size(), 1u << i});
     uint32_t mask = 0;
     int64_t at = 0;
-    for (;;) {
+    while (!live.empty()) {
         // Next boundary: the end of an active interval or the start of the next one.
         int64_t next = INT64_MAX;
-        for (size_t i = 0; i < lists.size(); ++i) {
-            if (pos[i] >= lists[i].size())
-                continue;
-            const Interval &iv = lists[i][pos[i]];
-            next = std::min(next, (mask >> i) & 1u ? iv.end : iv.start);
-        }
-        if (next == INT64_MAX)
-            return;
+        for (const Cursor &c : live)
+            next = std::min(next, mask & c.bit ? c.at->end : c.at->start);
         if (mask != 0 && next > at)
             onSegment(mask, at, next);
-        for (size_t i = 0; i < lists.size(); ++i) {
-            if (pos[i] >= lists[i].size())
+        for (size_t i = 0; i < live.size();) {
+            Cursor &c = live[i];
+            if (!(mask & c.bit)) {
+                if (c.at->start == next)
+                    mask |= c.bit; // may also end here: an instant, closed on the next pass
+                ++i;
                 continue;
-            const Interval &iv = lists[i][pos[i]];
-            if ((mask >> i) & 1u) {
-                if (iv.end == next) {
-                    mask &= ~(1u << i);
-                    ++pos[i];
-                }
-            } else if (iv.start == next) {
-                mask |= 1u << i;
             }
+            if (c.at->end == next) {
+                mask &= ~c.bit;
+                if (++c.at == c.end) {
+                    live.erase(live.begin() + std::ptrdiff_t(i));
+                    continue;
+                }
+            }
+            ++i;
         }
         at = next;
     }

@@ -5,6 +5,9 @@
 #include "core/analysis/breakdown.h"
 #include "core/analysis/intervals.h"
 
+#include <functional>
+#include <span>
+
 namespace ps::core::analysis {
 
 struct WorkUnions
@@ -16,5 +19,12 @@ struct WorkUnions
 // nullopt when cancelled.
 std::optional<WorkUnions> gpuWorkUnions(const trace::EventStore &store, const WorkClassTable &classes,
                                         const BreakdownFilter &filter, const trace::CancelToken *cancel);
+
+// Calls use(byClass, events) with the per-class unions, each in start order, held in the
+// calling thread's buffers (valid during the call only: nothing is copied). False when cancelled.
+bool withGpuWorkUnions(
+    const trace::EventStore &store, const WorkClassTable &classes, const BreakdownFilter &filter,
+    const trace::CancelToken *cancel,
+    const std::function<void(std::span<const std::span<const Interval>> byClass, size_t events)> &use);
 
 } // namespace ps::core::analysis

@@ -2,10 +2,22 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
+#include <utility>
 
 namespace ps::core::trace {
 
-EventStore::EventStore(StoreParts parts) : m_p(std::move(parts))
+struct EventStore::DerivedData
+{
+    std::mutex mutex;
+    std::vector<std::pair<const void *, std::shared_ptr<const void>>> byKey;
+};
+
+EventStore::EventStore() : m_derived(std::make_shared<DerivedData>())
+{
+}
+
+EventStore::EventStore(StoreParts parts) : m_p(std::move(parts)), m_derived(std::make_shared<DerivedData>())
 {
     int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
     for (const Track &t : m_p.tracks) {
@@ -20,6 +32,21 @@ EventStore::EventStore(StoreParts parts) : m_p(std::move(parts))
         m_first = first;
         m_last = last;
     }
+}
+
+std::shared_ptr<const void> EventStore::derived(const void *key,
+                                                const std::function<std::shared_ptr<const void>()> &make) const
+{
+    // One lock for every key: an analysis waiting for another's index is rare and brief next
+    // to what computing either costs.
+    std::lock_guard lock(m_derived->mutex);
+    for (const auto &[k, value] : m_derived->byKey)
+        if (k == key)
+            return value;
+    std::shared_ptr<const void> value = make();
+    if (value)
+        m_derived->byKey.emplace_back(key, value);
+    return value;
 }
 
 NameId EventStore::threadName(uint32_t pid, uint32_t tid) const

@@ -17,6 +17,7 @@
 #include "core/trace/track.h"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -61,7 +62,7 @@ struct StoreParts
 class EventStore
 {
 public:
-    EventStore() = default;
+    EventStore();
     explicit EventStore(StoreParts parts);
     EventStore(const EventStore &) = delete;
     EventStore &operator=(const EventStore &) = delete;
@@ -106,8 +107,18 @@ public:
 
     const StoreParts &parts() const { return m_p; }
 
+    // Data an analysis derives from the events once and keeps with the store, found by `key`
+    // (the address of a tag the analysis owns; e.g. analysis/activityindex.h). The trace layer
+    // knows nothing of analyses, hence the type erasure. make() runs once per key, unless it
+    // returns null (cancelled); concurrent callers wait for it. Thread-safe.
+    std::shared_ptr<const void> derived(const void *key,
+                                        const std::function<std::shared_ptr<const void>()> &make) const;
+
 private:
+    struct DerivedData;
+
     StoreParts m_p;
+    std::shared_ptr<DerivedData> m_derived; // shared_ptr keeps the store movable
     std::array<size_t, kTrackKindCount> m_counts{};
     size_t m_total = 0;
     int64_t m_first = 0;

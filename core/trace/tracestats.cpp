@@ -337,11 +337,49 @@ std::vector<CompareRow> compareReports(std::span<const ReportPtr> reports, Stats
     return out;
 }
 
+namespace {
+
+const char kKernelTimeKey = 0; // its address finds the totals among the store's derived data
+
+std::shared_ptr<const std::vector<int64_t>> computeKernelTimes(const EventStore &store, const CancelToken *cancel)
+{
+    std::vector<int64_t> byName(store.names().size(), 0);
+    std::vector<uint8_t> seen(store.names().size(), 0); // a name with zero total time keeps its row
+    const bool ok =
+        forEachKeyed(store, StatsKind::KernelSum, 0, std::nullopt, cancel, [&](uint8_t, uint64_t key, int64_t d) {
+            byName[key] += d;
+            seen[key] = 1;
+        });
+    if (!ok)
+        return nullptr;
+    for (size_t n = 0; n < byName.size(); ++n)
+        if (!seen[n])
+            byName[n] = -1;
+    return std::make_shared<const std::vector<int64_t>>(std::move(byName));
+}
+
+} // namespace
+
+std::shared_ptr<const std::vector<int64_t>> kernelTimeByName(const EventStore &store, const CancelToken *cancel)
+{
+    return std::static_pointer_cast<const std::vector<int64_t>>(store.derived(
+        &kKernelTimeKey, [&]() -> std::shared_ptr<const void> { return computeKernelTimes(store, cancel); }));
+}
+
 std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const ReportPtr> reports, StatsKind kind,
                                                            const CancelToken *cancel)
 {
     std::map<std::string, int64_t> out;
     for (const ReportPtr &r : reports) {
+        if (kind == StatsKind::KernelSum) { // kept with the store: a compare reads them again
+            const auto times = kernelTimeByName(*r->store, cancel);
+            if (!times)
+                return std::nullopt;
+            for (NameId n = 0; n < times->size(); ++n)
+                if ((*times)[n] >= 0)
+                    out[keyName(*r->store, kind, n)] += (*times)[n];
+            continue;
+        }
         std::unordered_map<uint64_t, int64_t> byKey;
         uint64_t lastKey = 0;
         int64_t *last = nullptr; // runs of one name are common: skip the hash then

@@ -86,6 +86,12 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind);
 std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const ReportPtr> reports, StatsKind kind,
                                                            const CancelToken *cancel = nullptr);
 
+// kernel_sum's total time per name id of one store (-1: no kernel has that name), computed by
+// the first caller with one pass over the kernels and then kept with the store
+// (EventStore::derived), for run-against-run compares. Null when cancelled.
+std::shared_ptr<const std::vector<int64_t>> kernelTimeByName(const EventStore &store,
+                                                             const CancelToken *cancel = nullptr);
+
 // compare: (name, style) x reports. For each row of the overall summary (ordered by overall
 // total), one cell per report (count 0 where the report lacks it) and the report with the
 // largest total — the straggler for that range or kernel.

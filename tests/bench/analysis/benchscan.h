@@ -3,8 +3,10 @@
 // measured against (one pass over every event reading start, duration and name, summed per name)
 // and their argument and timing helpers.
 
+#include "core/analysis/activityindex.h"
 #include "core/trace/eventstore.h"
 #include "core/trace/storebuilder.h"
+#include "core/trace/tracestats.h"
 
 #include <algorithm>
 #include <chrono>
@@ -100,14 +102,28 @@ inline Size sizeFromArgs(int argc, char **argv)
     return s;
 }
 
-// `size.distinct` stores of `size.events` events, made by make(events, seed) with seeds 1, 2, ...
+// `size.distinct` stores of `size.events` events, made by make(events, seed) with seeds
+// firstSeed, firstSeed + 1, ...
 template <typename Make>
-std::vector<std::shared_ptr<const ps::core::trace::EventStore>> makeStores(const Size &size, Make make)
+std::vector<std::shared_ptr<const ps::core::trace::EventStore>> makeStores(const Size &size, Make make,
+                                                                           uint32_t firstSeed = 1)
 {
     std::vector<std::shared_ptr<const ps::core::trace::EventStore>> stores;
     for (size_t i = 0; i < size.distinct; ++i)
-        stores.push_back(make(size.events, uint32_t(i + 1)));
+        stores.push_back(make(size.events, firstSeed + uint32_t(i)));
     return stores;
+}
+
+// Builds what the first analysis of a report computes and keeps with it (the activity index,
+// the kernel time per name) for each store and returns the time per store.
+inline double indexBuildPerStore(const std::vector<std::shared_ptr<const ps::core::trace::EventStore>> &stores)
+{
+    const Clock::time_point t0 = Clock::now();
+    size_t segments = 0;
+    for (const auto &s : stores)
+        segments +=
+            ps::core::analysis::activityIndex(*s)->segmentStart.size() + ps::core::trace::kernelTimeByName(*s)->size();
+    return segments == 0 ? 0.0 : seconds(t0) / double(stores.size());
 }
 
 } // namespace benchscan
