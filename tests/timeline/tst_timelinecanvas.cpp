@@ -470,6 +470,39 @@ private slots:
         wheel(v.canvas(), {v.canvas()->lanesLeft() + 100, 100}, 480);
         QCOMPARE(v.axisPlot()->xAxis2->range().size(), double(v.canvas()->window().duration()));
     }
+
+    // Past kDenseReports, a run opens as one density row per report; a report the user expands
+    // stays expanded when the scene is rebuilt, and reports added later start collapsed too.
+    void manyReportsOpenAsDensityRows()
+    {
+        const auto ranks = [](int from, int to) {
+            std::vector<PreparedReportPtr> reps;
+            for (int r = from; r < to; ++r)
+                reps.push_back(PreparedReport::prepare(ps::test::makeRank(r, 1, kMs)));
+            return reps;
+        };
+        const int dense = int(TimelineCanvas::kDenseReports);
+        TimelineCanvas few;
+        few.setScene(std::make_shared<TimelineScene>(buildScene(ranks(0, dense), {})));
+        QVERIFY(few.collapsed().isEmpty());
+
+        TimelineCanvas c;
+        c.resize(1260, 700);
+        std::vector<PreparedReportPtr> reps = ranks(0, dense + 1);
+        c.setScene(std::make_shared<TimelineScene>(buildScene(reps, {})));
+        QCOMPARE(int(c.collapsed().size()), dense + 1);
+        int headers = 0;
+        for (const Row &r : c.layout().rows())
+            headers += r.kind == RowKind::Report && r.collapsed;
+        QCOMPARE(headers, dense + 1);
+        const QString first = *c.collapsed().constBegin();
+        c.toggleCollapsed(first); // the user expands one
+        for (const PreparedReportPtr &r : ranks(dense + 1, dense + 3))
+            reps.push_back(r);
+        c.setScene(std::make_shared<TimelineScene>(buildScene(reps, {})), true);
+        QVERIFY(!c.collapsed().contains(first));
+        QCOMPARE(int(c.collapsed().size()), dense + 2);
+    }
 };
 
 QTEST_MAIN(TestTimelineCanvas)

@@ -59,6 +59,7 @@ void TimelineCanvas::setScene(std::shared_ptr<const TimelineScene> scene, bool k
         const QSignalBlocker quiet(m_state);
         m_state->select(std::nullopt);
     }
+    collapseNewReportsWhenDense();
     relayout();
     const TimeWindow ext = m_scene ? m_scene->extent() : TimeWindow{0, 1000};
     const TimeWindow cur = m_state->window();
@@ -68,6 +69,26 @@ void TimelineCanvas::setScene(std::shared_ptr<const TimelineScene> scene, bool k
         setWindow(cur);
     emit selectionChanged();
     update();
+}
+
+void TimelineCanvas::collapseNewReportsWhenDense()
+{
+    if (!m_scene)
+        return;
+    const bool dense = m_scene->entries.size() > kDenseReports;
+    bool changed = false;
+    for (const TimelineEntry &e : m_scene->entries) {
+        const QString key = RowLayout::reportKey(e);
+        if (m_seenReports.contains(key))
+            continue;
+        m_seenReports.insert(key);
+        if (dense && !m_view.collapsed.contains(key)) {
+            m_view.collapsed.insert(key);
+            changed = true;
+        }
+    }
+    if (changed)
+        emit collapsedChanged();
 }
 
 void TimelineCanvas::relayout()

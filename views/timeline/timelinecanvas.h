@@ -65,6 +65,10 @@ public:
     void setScrollY(int y);
     int maxScrollY() const;
 
+    // Past this many reports in a scene, reports new to the canvas start as one density row each
+    // (a 1024-rank run fits on a screen; a report expands with a click).
+    static constexpr size_t kDenseReports = 32;
+
     const QSet<QString> &collapsed() const { return m_view.collapsed; }
     void setCollapsed(const QSet<QString> &keys);
     void toggleCollapsed(const QString &key);
@@ -132,6 +136,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent *e) override;
 
 private:
+    void collapseNewReportsWhenDense();
     void relayout();
     void applyLabelWidth();
     // The folded mark under a widget position as last drawn, if any holds several events.
@@ -144,6 +149,9 @@ private:
     std::shared_ptr<const TimelineScene> m_scene;
     RowLayout m_layout;
     TrackView m_view;
+    // Reports this canvas has shown: past kDenseReports only those new to it start collapsed, so
+    // a report the user expanded stays expanded when the scene is rebuilt.
+    QSet<QString> m_seenReports;
     int m_labelWidth = kDefaultLabelWidth;       // in force
     int m_wantedLabelWidth = kDefaultLabelWidth; // as the user dragged it
     TimelineViewState *m_state;
