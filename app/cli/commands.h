@@ -22,7 +22,8 @@ int cmdExport(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceAlign(const Args &args, std::ostream &out, std::ostream &err);
-int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err); // cachecommands.cpp
+int cmdTraceCache(const Args &args, std::ostream &out, std::ostream &err);  // cachecommands.cpp
+int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err); // digestcommand.cpp
 // GPU time analyses (analysiscommands.cpp)
 int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err);

@@ -39,6 +39,7 @@ const std::vector<Command> &traceCommands()
         {"stats", "nvtx_sum, kernel_sum and compare across reports", cmdTraceStats},
         {"align", "offsets that put reports on one time axis", cmdTraceAlign},
         {"cache", "info, prune or clear the report cache (size cap, LRU eviction)", cmdTraceCache},
+        {"digest", "one compact digest per report, beside it or under --out (zstd)", cmdTraceDigest},
         {"breakdown", "GPU time: compute, communication, memory, idle, comm/comp overlap", cmdTraceBreakdown},
         {"projection", "nvtx_gpu_proj_sum: GPU time of the work launched in each range", cmdTraceProjection},
         {"phases", "RL phases per step and rank: wall time, straggler, GPU breakdown", cmdTracePhases},
@@ -85,7 +86,7 @@ int dispatch(const std::vector<Command> &table, const std::string &word, const A
 int traceHelp(const Args &args, std::ostream &out, std::ostream &err)
 {
     std::ostream &o = args.size() < 2 ? err : out;
-    o << "Usage: profstudio-cli trace info|stats|align|breakdown|projection|phases [options] REPORT...\n"
+    o << "Usage: profstudio-cli trace info|stats|align|breakdown|projection|phases|digest [options] REPORT...\n"
          "       profstudio-cli trace compare [options] BASELINE CANDIDATE\n"
          "       profstudio-cli trace cache info|prune|clear [options]\n\n";
     for (const auto &c : traceCommands())

@@ -26,18 +26,24 @@ struct Header
 };
 static_assert(sizeof(Header) == kHeaderSize);
 
+// Writes the body of an image, piece by piece, to a sink: a string (the cache file), a size
+// count, a hash or a compressor (a digest), so that a digest never holds the whole image.
 class Out
 {
 public:
-    std::string buf;
-    void u64(uint64_t v) { buf.append(reinterpret_cast<const char *>(&v), 8); }
+    explicit Out(const CacheSink &sink) : m_sink(sink) {}
+    void u64(uint64_t v) { m_sink(std::string_view(reinterpret_cast<const char *>(&v), 8)); }
     template <typename T> void array(std::span<const T> a)
     {
+        static constexpr char kZeros[8] = {};
         u64(a.size());
-        buf.append(reinterpret_cast<const char *>(a.data()), a.size_bytes());
-        buf.append((8 - a.size_bytes() % 8) % 8, '\0');
+        m_sink(std::string_view(reinterpret_cast<const char *>(a.data()), a.size_bytes()));
+        m_sink(std::string_view(kZeros, (8 - a.size_bytes() % 8) % 8));
     }
     void str(std::string_view s) { array(std::span<const char>(s.data(), s.size())); }
+
+private:
+    const CacheSink &m_sink;
 };
 
 class In
@@ -89,41 +95,82 @@ uint64_t rotl(uint64_t x, int r)
     return (x << r) | (x >> (64 - r));
 }
 
-uint64_t hashBytes(const void *data, size_t size)
+// Four independent multiply-rotate lanes: fast enough that validating a mapped cache stays a
+// small part of a warm open, and any flipped byte changes the result. Fed in pieces of any size
+// (the size of the whole must be known first), it gives what one call over the whole gives.
+class StreamHash
 {
-    // Four independent multiply-rotate lanes: fast enough that validating a mapped cache stays
-    // a small part of a warm open, and any flipped byte changes the result.
-    const auto *p = static_cast<const unsigned char *>(data);
-    constexpr uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;
-    uint64_t h[4] = {k1, k2, k1 ^ k2, size * k1};
-    size_t i = 0;
-    for (; i + 32 <= size; i += 32) {
+public:
+    explicit StreamHash(size_t size) : m_h{k1, k2, k1 ^ k2, size * k1} {}
+    void add(std::string_view piece)
+    {
+        const auto *p = reinterpret_cast<const unsigned char *>(piece.data());
+        size_t n = piece.size();
+        while (n > 0 && m_pending > 0) { // complete a block begun by an earlier piece
+            m_block[m_pending++] = *p++;
+            --n;
+            if (m_pending == 32) {
+                mix(m_block);
+                m_pending = 0;
+            }
+        }
+        for (; n >= 32; p += 32, n -= 32)
+            mix(p);
+        if (n > 0) // an empty piece may have no data pointer
+            std::memcpy(m_block + m_pending, p, n);
+        m_pending += n;
+    }
+    uint64_t finish() const
+    {
+        uint64_t tail = 0;
+        for (size_t j = 0; j < m_pending; ++j)
+            tail ^= uint64_t(m_block[j]) << (8 * (j % 8));
+        uint64_t r = rotl(m_h[0], 1) + rotl(m_h[1], 7) + rotl(m_h[2], 12) + rotl(m_h[3], 18);
+        r ^= tail * k2;
+        r ^= r >> 33;
+        r *= k1;
+        r ^= r >> 29;
+        return r;
+    }
+
+private:
+    static constexpr uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;
+    void mix(const unsigned char *block)
+    {
         for (int l = 0; l < 4; ++l) {
             uint64_t w;
-            std::memcpy(&w, p + i + 8 * l, 8);
-            h[l] = rotl(h[l] ^ (w * k2), 31) * k1;
+            std::memcpy(&w, block + 8 * l, 8);
+            m_h[l] = rotl(m_h[l] ^ (w * k2), 31) * k1;
         }
     }
-    uint64_t tail = 0;
-    for (size_t j = 0; i < size; ++i, ++j)
-        tail ^= uint64_t(p[i]) << (8 * (j % 8));
-    uint64_t r = rotl(h[0], 1) + rotl(h[1], 7) + rotl(h[2], 12) + rotl(h[3], 18);
-    r ^= tail * k2;
-    r ^= r >> 33;
-    r *= k1;
-    r ^= r >> 29;
-    return r;
+    uint64_t m_h[4];
+    unsigned char m_block[32];
+    size_t m_pending = 0;
+};
+
+uint64_t hashBytes(const void *data, size_t size)
+{
+    StreamHash h(size);
+    h.add(std::string_view(static_cast<const char *>(data), size));
+    return h.finish();
+}
+
+Header makeHeader(uint64_t bodySize, uint64_t bodyHash)
+{
+    Header h{};
+    std::memcpy(h.magic, kMagic, 8);
+    h.version = kVersion;
+    h.bodySize = bodySize;
+    h.bodyHash = bodyHash;
+    h.headerHash = hashBytes(&h, offsetof(Header, headerHash));
+    return h;
 }
 
 // Fills the header of a buffer whose body follows kHeaderSize bytes.
 void writeHeader(std::string &buf)
 {
-    Header h{};
-    std::memcpy(h.magic, kMagic, 8);
-    h.version = kVersion;
-    h.bodySize = buf.size() - kHeaderSize;
-    h.bodyHash = hashBytes(buf.data() + kHeaderSize, h.bodySize);
-    h.headerHash = hashBytes(&h, offsetof(Header, headerHash));
+    const uint64_t size = buf.size() - kHeaderSize;
+    const Header h = makeHeader(size, hashBytes(buf.data() + kHeaderSize, size));
     std::memcpy(buf.data(), &h, sizeof h);
 }
 
@@ -134,10 +181,11 @@ uint64_t cacheHash(const void *data, size_t size)
     return hashBytes(data, size);
 }
 
-std::string encodeCache(const Report &report, const CacheKey &key)
+namespace {
+
+void writeBody(const Report &report, const CacheKey &key, const CacheSink &sink)
 {
-    Out o;
-    o.buf.assign(kHeaderSize, '\0');
+    Out o(sink);
     o.str(key.path);
     o.u64(key.size);
     o.u64(uint64_t(key.mtimeNs));
@@ -209,8 +257,35 @@ std::string encodeCache(const Report &report, const CacheKey &key)
         o.array(c.crossThreadEnds);
         o.array(c.blockMaxEnd);
     }
-    writeHeader(o.buf);
-    return std::move(o.buf);
+}
+
+} // namespace
+
+std::string encodeCache(const Report &report, const CacheKey &key)
+{
+    std::string buf(kHeaderSize, '\0');
+    // One allocation for the image: growing a buffer of the store's size by doubling copies it
+    // and faults its pages in twice.
+    buf.reserve(kHeaderSize + report.store->residentBytes() + 4096);
+    writeBody(report, key, [&](std::string_view piece) { buf.append(piece); });
+    writeHeader(buf);
+    return buf;
+}
+
+uint64_t streamCache(const Report &report, const CacheKey &key, const std::function<void(uint64_t)> &onSize,
+                     const CacheSink &sink)
+{
+    // The header comes first and holds the body's size and hash: two passes over the events
+    // find them before the third writes the body.
+    uint64_t size = 0;
+    writeBody(report, key, [&](std::string_view piece) { size += piece.size(); });
+    StreamHash hash(size);
+    writeBody(report, key, [&](std::string_view piece) { hash.add(piece); });
+    const Header h = makeHeader(size, hash.finish());
+    onSize(kHeaderSize + size);
+    sink(std::string_view(reinterpret_cast<const char *>(&h), sizeof h));
+    writeBody(report, key, sink);
+    return kHeaderSize + size;
 }
 
 std::string sealCacheBody(std::string_view body)

@@ -9,9 +9,11 @@
 
 #include "core/trace/report.h"
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace ps::core::trace {
 
@@ -25,6 +27,14 @@ struct CacheKey
 uint64_t cacheHash(const void *data, size_t size);
 
 std::string encodeCache(const Report &report, const CacheKey &key);
+
+// Receives an image piece by piece, in order.
+using CacheSink = std::function<void(std::string_view piece)>;
+// The bytes encodeCache() returns, given to `sink` in pieces without ever being held whole (the
+// events are read three times: to size, to hash, to write). `onSize` learns the image's size
+// before the first piece. Returns the image's size.
+uint64_t streamCache(const Report &report, const CacheKey &key, const std::function<void(uint64_t)> &onSize,
+                     const CacheSink &sink);
 
 // A cache file made of `body` behind a valid header (checksums computed). For the fuzzer, which
 // must get past the checksums to exercise the structural checks.

@@ -2,6 +2,7 @@
 
 #include "core/common/naturalorder.h"
 
+#include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/identity.h"
@@ -27,9 +28,9 @@ bool looksLikeReport(const fs::path &p)
     auto endsWith = [&](std::string_view s) {
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
     };
-    return endsWith(".sqlite") || endsWith(".db") || endsWith(".pt.trace.json") || endsWith(".pt.trace.json.gz") ||
-           endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") || endsWith(".qdrep") ||
-           endsWith("trace_events.jsonl"); // RLinf tracer; other .jsonl in a run folder are logs
+    return endsWith(".sqlite") || endsWith(".db") || endsWith(kDigestSuffix) || endsWith(".pt.trace.json") ||
+           endsWith(".pt.trace.json.gz") || endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") ||
+           endsWith(".qdrep") || endsWith("trace_events.jsonl"); // RLinf tracer; other .jsonl in a run folder are logs
 }
 
 bool isRegisteredFormat(const fs::path &p)
@@ -37,7 +38,7 @@ bool isRegisteredFormat(const fs::path &p)
     // Only nsys is built in; .db / .json files under a folder are taken when a reader for them
     // is registered, so that a folder of nsys reports does not fail on unrelated files.
     const std::string ext = p.extension().string();
-    if (ext == ".sqlite")
+    if (ext == ".sqlite" || ext == kDigestSuffix)
         return true;
     for (const auto &r : ReaderRegistry::instance().readers())
         if (r->format() != TraceFormat::NsysSqlite && looksLikeReport(p))
@@ -54,6 +55,17 @@ bool hasSqliteExportBeside(const fs::path &p)
         return false;
     std::error_code ec;
     return fs::is_regular_file(fs::path(p).replace_extension(".sqlite"), ec);
+}
+
+// A digest whose report sits beside it (X + X.psdigest, digested in place) is that report: the
+// folder yields the report only.
+bool hasSourceBeside(const fs::path &p)
+{
+    if (!isDigestPath(p.string()))
+        return false;
+    std::error_code ec;
+    const fs::path source = digestSourcePath(p.string());
+    return fs::is_regular_file(source, ec) || hasSqliteExportBeside(source);
 }
 
 } // namespace
@@ -76,7 +88,8 @@ std::vector<std::string> findReports(const std::vector<std::string> &paths, std:
         std::vector<std::string> found;
         for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-            if (it->is_regular_file(ec) && isRegisteredFormat(it->path()) && !hasSqliteExportBeside(it->path()))
+            if (it->is_regular_file(ec) && isRegisteredFormat(it->path()) && !hasSqliteExportBeside(it->path()) &&
+                !hasSourceBeside(it->path()))
                 found.push_back(it->path().string());
         }
         std::sort(found.begin(), found.end(),
@@ -88,6 +101,8 @@ std::vector<std::string> findReports(const std::vector<std::string> &paths, std:
 
 ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::string &error)
 {
+    if (isDigestPath(path))
+        return readDigest(path, error);
     auto reader = ReaderRegistry::instance().readerFor(path, &error);
     if (!reader)
         return nullptr;

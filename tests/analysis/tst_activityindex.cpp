@@ -33,7 +33,7 @@ EventStore randomStore(uint32_t seed, std::vector<int64_t> &edges)
     const auto serial = [&](TrackHandle t, NameId name, int n, uint16_t attr) {
         int64_t at = int64_t(rng() % 50);
         for (int i = 0; i < n; ++i) {
-            const int64_t gap = rng() % 4 == 0 ? 0 : int64_t(rng() % 40); // touching sometimes
+            const int64_t gap = rng() % 4 == 0 ? 0 : int64_t(rng() % 40);     // touching sometimes
             const int64_t dur = rng() % 6 == 0 ? 0 : int64_t(1 + rng() % 60); // instants sometimes
             b.add(t, at + gap, at + gap + dur, name, 0, attr);
             edges.push_back(at + gap);

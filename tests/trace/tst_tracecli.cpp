@@ -291,6 +291,47 @@ private slots:
         QVERIFY(side.out.startsWith("total ns per report"));
     }
 
+    // trace digest: a demo run digested into another folder opens as the same run (stats and
+    // phase stragglers equal those of the reports); a bad file fails alone; usage errors exit 2.
+    void digestOpensAsTheSameRun()
+    {
+        QTemporaryDir dir;
+        QVERIFY(cli({"demo", "--out", dir.filePath("run"), "--ranks", "4", "--steps", "2"}).code == 0);
+        QFile bad(dir.filePath("run/profiling/rlinf_profile_ActorGroup_9_999.sqlite"));
+        QVERIFY(bad.open(QIODevice::WriteOnly) && bad.write("not sqlite") > 0);
+        bad.close();
+        const Run r =
+            cli({"trace", "digest", "--format", "json", "--out", dir.filePath("digests"), dir.filePath("run")});
+        QCOMPARE(r.code, 1); // the bad file
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["digests"].toArray().size(), 4);
+        QCOMPARE(o["failures"].toArray().size(), 1);
+        QVERIFY(r.err.contains("rlinf_profile_ActorGroup_9_999.sqlite"));
+        for (const QJsonValue &d : o["digests"].toArray()) {
+            const QJsonObject x = d.toObject();
+            QVERIFY(x["digest"].toString().startsWith(dir.filePath("digests/profiling/")));
+            QVERIFY(x["digest_bytes"].toInteger() < x["source_bytes"].toInteger() / 4);
+        }
+        QVERIFY(bad.remove());
+        const auto normalized = [&](const QStringList &args) {
+            Run x = cli(args);
+            x.out.replace(".psdigest", "");
+            x.out.replace(dir.filePath("digests").toUtf8(), "RUN");
+            x.out.replace(dir.filePath("run").toUtf8(), "RUN");
+            return x;
+        };
+        for (const char *cmd : {"stats", "phases", "breakdown"}) {
+            const Run raw = normalized({"trace", cmd, "--format", "json", "--no-cache", dir.filePath("run/profiling")});
+            const Run dig =
+                normalized({"trace", cmd, "--format", "json", "--no-cache", dir.filePath("digests/profiling")});
+            QCOMPARE(dig.code, 0);
+            QVERIFY2(raw.out == dig.out, qPrintable(cmd));
+        }
+        QCOMPARE(cli({"trace", "digest"}).code, 2);
+        QCOMPARE(cli({"trace", "digest", "--level", "40", dir.filePath("run")}).code, 2);
+        QCOMPARE(cli({"trace", "digest", dir.filePath("nothing-here")}).code, 1);
+    }
+
     void alignUtcJson()
     {
         QStringList files;

@@ -11,9 +11,9 @@
 //   resident bytes per event (names aside, and with names)
 // Demo data is generated once under DIR (default /tmp/ps-bench-trace) and reused.
 
-#include "core/demo/demorun.h"
 #include "core/trace/readonlysqlite.h"
 #include "core/trace/traceloader.h"
+#include "tests/bench/trace/demoreports.h"
 
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -30,14 +30,11 @@
 
 namespace fs = std::filesystem;
 using namespace ps::core::trace;
-using Clock = std::chrono::steady_clock;
+using benchdemo::Clock;
+using benchdemo::ensureDemo;
+using benchdemo::secondsSince;
 
 namespace {
-
-double secondsSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // CPU seconds (user + system) used by the whole process so far: on a shared, loaded machine
 // wall time mostly measures the other tenants, CPU time measures the work.
@@ -146,35 +143,6 @@ void warmPageCache(const std::vector<std::string> &files)
         while (in.read(buf.data(), std::streamsize(buf.size())) || in.gcount() > 0) {
         }
     }
-}
-
-std::vector<std::string> ensureDemo(const std::string &dir, int ranks, int64_t events)
-{
-    const std::string marker = dir + "/.complete-" + std::to_string(ranks) + "x" + std::to_string(events);
-    std::vector<std::string> files;
-    if (!fs::exists(marker)) {
-        std::printf("generating %d demo report(s) of ~%lld events in %s ...\n", ranks, (long long)events, dir.c_str());
-        std::fflush(stdout);
-        fs::remove_all(dir);
-        ps::core::demo::DemoOptions o;
-        o.outDir = dir;
-        o.ranks = ranks;
-        o.eventsPerReport = events;
-        ps::core::demo::DemoResult r;
-        std::string error;
-        const auto t0 = Clock::now();
-        if (!ps::core::demo::writeDemoRun(o, r, error)) {
-            std::fprintf(stderr, "demo generation failed: %s\n", error.c_str());
-            std::exit(1);
-        }
-        std::printf("  generated %lld rows in %.1f s\n", (long long)r.totalRows, secondsSince(t0));
-        std::ofstream(marker) << "ok\n";
-    }
-    for (auto &e : fs::recursive_directory_iterator(dir))
-        if (e.path().extension() == ".sqlite")
-            files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    return files;
 }
 
 struct Loaded

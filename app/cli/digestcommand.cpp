@@ -1,0 +1,203 @@
+// profstudio-cli trace digest: one compact digest per report (core/trace/digest.h), written
+// beside the report or into --out, reports digested in parallel.
+
+#include "app/cli/cliargs.h"
+#include "app/cli/commands.h"
+#include "app/cli/traceload.h"
+#include "core/common/jsonwriter.h"
+#include "core/trace/digest.h"
+#include "core/trace/formats/formatutil.h"
+#include "core/trace/traceloader.h"
+#include "core/version.h"
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+namespace ps::cli {
+
+namespace {
+
+namespace tr = ps::core::trace;
+namespace fs = std::filesystem;
+
+CommandSpec digestSpec()
+{
+    return {"profstudio-cli trace digest [options] REPORT|FOLDER...",
+            "Write one digest per report: its events, metadata and identity in one zstd-compressed file "
+            "(docs/digest-format.md) that opens like the report itself, without it, and is a fraction of its "
+            "size. Digests are written beside their reports as REPORT.psdigest, or with --out into DIR, "
+            "keeping each report's path below the FOLDER it was found in. A folder holding a report and its "
+            "digest opens the report once. Reports are digested in parallel; a report that fails is named with "
+            "the reason while the others go on.",
+            {
+                {"out", "DIR", "write the digests under DIR instead of beside the reports"},
+                {"level", "N", "zstd level, 1 (fastest) to 19 (smallest); default 3"},
+                {"threads", "N", "reports digested at once (default: every core)"},
+                {"format", "text|json", "output format (default text)"},
+            },
+            "REPORT  a report (.sqlite, .nsys-rep, rocpd or Ascend .db, Kineto .json[.gz]) or a folder of them",
+            "Exit status: 0 every report digested, 1 some failed or none was found, 2 bad usage.\n"
+            "Examples:\n  profstudio-cli trace digest /tmp/ray/session_latest/logs/nsight/\n"
+            "  profstudio-cli trace digest --out /shared/run42/node3 runs/run42/"};
+}
+
+struct Job
+{
+    std::string report;
+    std::string digest;
+    std::string error;
+    uint64_t events = 0;
+    uint64_t sourceBytes = 0;
+    uint64_t digestBytes = 0;
+};
+
+// Where the digest of `file`, found under the positional `root`, goes.
+std::string digestPathFor(const std::string &file, const std::string &root, const std::string &outDir)
+{
+    if (outDir.empty())
+        return file + std::string(tr::kDigestSuffix);
+    std::error_code ec;
+    fs::path rel = fs::is_directory(root, ec) ? fs::path(file).lexically_relative(root) : fs::path(file).filename();
+    if (rel.empty() || rel.string().rfind("..", 0) == 0)
+        rel = fs::path(file).filename();
+    return (fs::path(outDir) / rel).string() + std::string(tr::kDigestSuffix);
+}
+
+void digestOne(Job &job, const tr::DigestOptions &options)
+{
+    if (tr::isDigestPath(job.report)) {
+        job.error = job.report + ": already a digest";
+        return;
+    }
+    if (core::trace::formats::endsWith(job.report, ".jsonl")) {
+        job.error = job.report + ": an RLinf tracer file holds every worker; open it as it is";
+        return;
+    }
+    tr::ReadContext ctx;
+    ctx.threads = 1;
+    const tr::ReportPtr r = tr::loadReport(job.report, ctx, job.error);
+    if (!r)
+        return;
+    job.error = tr::writeDigest(*r, job.digest, options);
+    job.events = r->store->eventCount();
+    job.sourceBytes = r->fileSize;
+    std::error_code ec;
+    job.digestBytes = job.error.empty() ? uint64_t(fs::file_size(job.digest, ec)) : 0;
+}
+
+void runJobs(std::vector<Job> &jobs, int threads, const tr::DigestOptions &options)
+{
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
+            digestOne(jobs[i], options);
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+}
+
+double bytesPerEvent(const Job &j)
+{
+    return j.events ? double(j.digestBytes) / double(j.events) : 0.0;
+}
+
+void printText(const std::vector<Job> &jobs, std::ostream &out, std::ostream &err)
+{
+    size_t ok = 0;
+    uint64_t source = 0, digest = 0, events = 0;
+    for (const Job &j : jobs) {
+        if (!j.error.empty()) {
+            err << "error: " << j.error << "\n";
+            continue;
+        }
+        ++ok;
+        source += j.sourceBytes;
+        digest += j.digestBytes;
+        events += j.events;
+        char line[96];
+        std::snprintf(line, sizeof line, "  %llu events, %llu -> %llu bytes (%.1f B/event)",
+                      (unsigned long long)j.events, (unsigned long long)j.sourceBytes,
+                      (unsigned long long)j.digestBytes, bytesPerEvent(j));
+        out << j.digest << "\n" << line << "\n";
+    }
+    char total[160];
+    std::snprintf(total, sizeof total, "%zu of %zu report(s) digested: %llu events, %llu -> %llu bytes (%.1f B/event)",
+                  ok, jobs.size(), (unsigned long long)events, (unsigned long long)source, (unsigned long long)digest,
+                  events ? double(digest) / double(events) : 0.0);
+    out << total << "\n";
+}
+
+void printJson(const std::vector<Job> &jobs, std::ostream &out)
+{
+    core::JsonWriter w;
+    w.beginObject().key("digests").beginArray();
+    for (const Job &j : jobs)
+        if (j.error.empty()) {
+            w.beginObject().key("report").value(j.report).key("digest").value(j.digest);
+            w.key("events").value(j.events).key("source_bytes").value(j.sourceBytes);
+            w.key("digest_bytes").value(j.digestBytes).key("bytes_per_event").value(bytesPerEvent(j));
+            w.endObject();
+        }
+    w.endArray().key("failures").beginArray();
+    for (const Job &j : jobs)
+        if (!j.error.empty())
+            w.beginObject().key("path").value(j.report).key("reason").value(j.error).endObject();
+    w.endArray().endObject();
+    out << w.str() << "\n";
+}
+
+} // namespace
+
+int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
+{
+    ParsedArgs a;
+    std::string format;
+    if (const int s = parseCommand(digestSpec(), args, a, {"text", "json"}, format, out, err); s >= 0)
+        return s;
+    if (a.positionals().empty()) {
+        err << "error: no report given (see profstudio-cli trace digest --help)\n";
+        return 2;
+    }
+    tr::DigestOptions options;
+    options.createdBy = std::string("profstudio-cli ") + core::versionString();
+    const auto level = parseInt(a.value("level", "3"));
+    const auto threads =
+        parseInt(a.value("threads", std::to_string(std::max(1u, std::thread::hardware_concurrency()))));
+    if (!level || *level < 1 || *level > 19 || !threads || *threads < 1 || *threads > 1024) {
+        err << "error: --level takes 1..19 and --threads 1..1024\n";
+        return 2;
+    }
+    options.level = int(*level);
+    std::vector<Job> jobs;
+    std::vector<tr::LoadFailure> missing;
+    for (const std::string &root : a.positionals())
+        for (const std::string &file : tr::findReports({root}, &missing)) {
+            Job job;
+            job.report = file;
+            job.digest = digestPathFor(file, root, a.value("out"));
+            jobs.push_back(std::move(job));
+        }
+    for (const tr::LoadFailure &m : missing)
+        err << "error: " << m.reason << "\n";
+    runJobs(jobs, int(std::min<long long>(*threads, std::max<size_t>(1, jobs.size()))), options);
+    if (format == "json") {
+        printJson(jobs, out);
+        for (const Job &j : jobs)
+            if (!j.error.empty())
+                err << "error: " << j.error << "\n";
+    } else
+        printText(jobs, out, err);
+    const bool failed = !missing.empty() || jobs.empty() ||
+                        std::any_of(jobs.begin(), jobs.end(), [](const Job &j) { return !j.error.empty(); });
+    if (jobs.empty())
+        err << "error: no report found\n";
+    return failed ? 1 : 0;
+}
+
+} // namespace ps::cli

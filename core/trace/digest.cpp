@@ -1,0 +1,319 @@
+#include "core/trace/digest.h"
+
+#include "core/common/atomicfile.h"
+#include "core/common/jsonwriter.h"
+#include "core/trace/cachecodec.h"
+#include "core/trace/identity.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <filesystem>
+
+namespace ps::core::trace {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[8] = {'P', 'S', 'D', 'I', 'G', 'E', 'S', 'T'};
+constexpr size_t kFixedHeader = 24; // magic, version, section count, table checksum
+constexpr size_t kEntrySize = 40;
+constexpr uint32_t kMaxSections = 16;
+// A hostile header could claim any decompressed size: no image is believed to be more than this
+// many times its compressed size (real images compress 3-20x), so memory stays bounded by the
+// file's size.
+constexpr uint64_t kMaxRatio = 1024;
+
+enum Codec : uint32_t { Raw = 0, Zstd = 1 };
+
+constexpr uint32_t fourcc(const char (&s)[5])
+{
+    return uint32_t(uint8_t(s[0])) | uint32_t(uint8_t(s[1])) << 8 | uint32_t(uint8_t(s[2])) << 16 |
+           uint32_t(uint8_t(s[3])) << 24;
+}
+constexpr uint32_t kMeta = fourcc("META");
+constexpr uint32_t kEvents = fourcc("EVTS");
+
+struct Section
+{
+    uint32_t tag = 0;
+    uint32_t codec = Raw;
+    uint64_t offset = 0;
+    uint64_t stored = 0;
+    uint64_t raw = 0;
+    uint64_t checksum = 0;
+};
+
+template <typename T> void put(std::string &out, T v)
+{
+    out.append(reinterpret_cast<const char *>(&v), sizeof v);
+}
+template <typename T> T get(const char *p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+std::string metaJson(const Report &r, const DigestOptions &options)
+{
+    JsonWriter w(0);
+    w.beginObject().key("digest_version").value(int64_t(kDigestVersion));
+    w.key("created_by").value(options.createdBy);
+    w.key("source").beginObject();
+    w.key("path").value(r.path).key("size").value(r.fileSize).key("mtime_ns").value(r.fileMtimeNs);
+    w.key("format").value(traceFormatName(r.meta.format)).key("exporter_version").value(r.meta.exporterVersion);
+    w.endObject();
+    w.key("events").value(uint64_t(r.store->eventCount()));
+    w.key("identity").beginObject();
+    w.key("group").value(r.identity.group).key("rank").value(r.identity.rank).key("step").value(r.identity.step);
+    w.key("host").value(r.identity.host.empty() ? r.meta.host : r.identity.host);
+    w.endObject();
+    w.endObject();
+    return w.str();
+}
+
+// Appends to `out` the zstd frame of the report's cache image, streamed from the store into the
+// compressor: neither the image nor a buffer of the compressor's worst-case size is ever held.
+// Returns the image's size, 0 when zstd fails.
+uint64_t appendCompressedImage(const Report &report, const CacheKey &key, const DigestOptions &options,
+                               std::string &out)
+{
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, options.level);
+    if (options.threads > 0) // refused by a libzstd built without threads: then it compresses alone
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, options.threads);
+    std::string chunk(ZSTD_CStreamOutSize(), '\0');
+    bool failed = false;
+    const auto feed = [&](std::string_view piece, ZSTD_EndDirective mode) {
+        ZSTD_inBuffer in{piece.data(), piece.size(), 0};
+        for (;;) {
+            ZSTD_outBuffer o{chunk.data(), chunk.size(), 0};
+            const size_t left = ZSTD_compressStream2(cctx, &o, &in, mode);
+            failed = failed || ZSTD_isError(left);
+            if (failed)
+                return;
+            out.append(chunk.data(), o.pos);
+            const bool done = mode == ZSTD_e_end ? left == 0 : in.pos == in.size;
+            if (done)
+                return;
+        }
+    };
+    // The frame records the image's size, which the reader checks before it allocates.
+    const auto pledge = [&](uint64_t size) { ZSTD_CCtx_setPledgedSrcSize(cctx, size); };
+    const uint64_t size = streamCache(report, key, pledge, [&](std::string_view piece) {
+        if (!failed && !piece.empty())
+            feed(piece, ZSTD_e_continue);
+    });
+    feed({}, ZSTD_e_end);
+    ZSTD_freeCCtx(cctx);
+    return failed ? 0 : size;
+}
+
+void alignTo8(std::string &out)
+{
+    out.append((8 - out.size() % 8) % 8, '\0');
+}
+
+// Writes a table entry for the section now at [offset, out.size()).
+void setEntry(std::string &out, size_t index, uint32_t tag, uint32_t codec, size_t offset, uint64_t raw)
+{
+    std::string e;
+    put(e, tag);
+    put(e, codec);
+    put(e, uint64_t(offset));
+    put(e, uint64_t(out.size() - offset));
+    put(e, raw);
+    put(e, cacheHash(out.data() + offset, out.size() - offset));
+    std::memcpy(out.data() + kFixedHeader + kEntrySize * index, e.data(), kEntrySize);
+}
+
+} // namespace
+
+bool isDigestPath(std::string_view path)
+{
+    return path.size() > kDigestSuffix.size() && path.substr(path.size() - kDigestSuffix.size()) == kDigestSuffix;
+}
+
+std::string digestSourcePath(std::string_view digestPath)
+{
+    return std::string(isDigestPath(digestPath) ? digestPath.substr(0, digestPath.size() - kDigestSuffix.size())
+                                                : digestPath);
+}
+
+std::string encodeDigest(const Report &report, const DigestOptions &options)
+{
+    std::error_code ec;
+    const CacheKey key{fs::absolute(report.path, ec).lexically_normal().string(), report.fileSize, report.fileMtimeNs};
+    const std::string meta = metaJson(report, options);
+    constexpr uint32_t kSections = 2;
+    std::string out(kMagic, sizeof kMagic);
+    out.reserve(kFixedHeader + kEntrySize * kSections + meta.size() + 16 + report.store->residentBytes() / 3);
+    put(out, kDigestVersion);
+    put(out, kSections);
+    put(out, uint64_t(0));                    // table checksum, set last
+    out.append(kEntrySize * kSections, '\0'); // the table, set as the sections are written
+    alignTo8(out);
+    const size_t metaAt = out.size();
+    out += meta;
+    setEntry(out, 0, kMeta, Raw, metaAt, meta.size());
+    alignTo8(out);
+    const size_t eventsAt = out.size();
+    const uint64_t imageSize = appendCompressedImage(report, key, options, out);
+    if (imageSize == 0)
+        return {};
+    setEntry(out, 1, kEvents, Zstd, eventsAt, imageSize);
+    const uint64_t tableSum = cacheHash(out.data() + kFixedHeader, kEntrySize * kSections);
+    std::memcpy(out.data() + 16, &tableSum, sizeof tableSum);
+    return out;
+}
+
+std::string writeDigest(const Report &report, const std::string &path, const DigestOptions &options)
+{
+    const std::string bytes = encodeDigest(report, options);
+    if (bytes.empty())
+        return path + ": cannot compress the events";
+    std::error_code ec;
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty())
+        fs::create_directories(parent, ec);
+    return writeFileAtomically(path, bytes);
+}
+
+namespace {
+
+// A read-only mapping of a whole file.
+struct MappedFile
+{
+    const char *data = nullptr;
+    size_t size = 0;
+    ~MappedFile()
+    {
+        if (data)
+            ::munmap(const_cast<char *>(data), size);
+    }
+    bool open(const std::string &path, std::string &error)
+    {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        struct stat st
+        {
+        };
+        if (fd < 0 || ::fstat(fd, &st) != 0) {
+            error = path + ": " + std::strerror(errno);
+            if (fd >= 0)
+                ::close(fd);
+            return false;
+        }
+        size = size_t(st.st_size);
+        void *p = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+        ::close(fd);
+        if (p == MAP_FAILED) {
+            error = path + (size ? ": cannot map the file" : ": empty file, not a ProfStudio digest");
+            size = 0;
+            return false;
+        }
+        data = static_cast<const char *>(p);
+        return true;
+    }
+};
+
+// The section table, every entry checked against the file's size. "" or why not.
+std::string readTable(const MappedFile &f, std::vector<Section> &sections)
+{
+    if (f.size < kFixedHeader || std::memcmp(f.data, kMagic, sizeof kMagic) != 0)
+        return "not a ProfStudio digest (no PSDIGEST header)";
+    const uint32_t version = get<uint32_t>(f.data + 8), count = get<uint32_t>(f.data + 12);
+    if (version != kDigestVersion)
+        return "digest format " + std::to_string(version) + ", this build reads format " +
+               std::to_string(kDigestVersion) + " (digest the report again with this version)";
+    if (count > kMaxSections || f.size < kFixedHeader + kEntrySize * count)
+        return "damaged digest: the section table is cut short";
+    if (cacheHash(f.data + kFixedHeader, kEntrySize * count) != get<uint64_t>(f.data + 16))
+        return "damaged digest: the section table's checksum does not match";
+    for (uint32_t i = 0; i < count; ++i) {
+        const char *e = f.data + kFixedHeader + kEntrySize * i;
+        Section s{get<uint32_t>(e),      get<uint32_t>(e + 4),  get<uint64_t>(e + 8),
+                  get<uint64_t>(e + 16), get<uint64_t>(e + 24), get<uint64_t>(e + 32)};
+        if (s.offset > f.size || s.stored > f.size - s.offset)
+            return "damaged digest: a section ends past the end of the file (truncated?)";
+        if (cacheHash(f.data + s.offset, s.stored) != s.checksum)
+            return "damaged digest: the checksum of section " + std::string(reinterpret_cast<const char *>(e), 4) +
+                   " does not match";
+        sections.push_back(s);
+    }
+    return {};
+}
+
+// The decompressed cache image of the EVTS section, in 8-aligned memory (left uninitialised:
+// the decompressor writes every byte).
+std::shared_ptr<uint64_t[]> inflateEvents(const MappedFile &f, const Section &s, std::string &error)
+{
+    const uint64_t frameSize = ZSTD_getFrameContentSize(f.data + s.offset, s.stored);
+    if (s.codec != Zstd || frameSize != s.raw || s.raw > s.stored * kMaxRatio + 4096) {
+        error = "damaged digest: the events' compressed size and stated size disagree";
+        return nullptr;
+    }
+    std::shared_ptr<uint64_t[]> buf(new uint64_t[(s.raw + 7) / 8]);
+    const size_t n = ZSTD_decompress(buf.get(), s.raw, f.data + s.offset, s.stored);
+    if (ZSTD_isError(n) || n != s.raw) {
+        error = std::string("damaged digest: the events do not decompress (") +
+                (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short") + ")";
+        return nullptr;
+    }
+    return buf;
+}
+
+} // namespace
+
+ReportPtr readDigest(const std::string &path, std::string &error)
+{
+    MappedFile f;
+    if (!f.open(path, error))
+        return nullptr;
+    std::vector<Section> sections;
+    if (std::string why = readTable(f, sections); !why.empty()) {
+        error = path + ": " + why;
+        return nullptr;
+    }
+    const auto events =
+        std::find_if(sections.begin(), sections.end(), [](const Section &s) { return s.tag == kEvents; });
+    if (events == sections.end()) {
+        error = path + ": the digest holds no events section";
+        return nullptr;
+    }
+    std::shared_ptr<uint64_t[]> image = inflateEvents(f, *events, error);
+    if (!image) {
+        error = path + ": " + error;
+        return nullptr;
+    }
+    const std::span<const char> bytes(reinterpret_cast<const char *>(image.get()), events->raw);
+    auto report = std::make_shared<Report>();
+    CacheKey key;
+    std::string reason;
+    if (!readCacheKey(bytes, key, reason) || !decodeCache(bytes, key, image, *report, reason)) {
+        error = path + (reason.rfind("stale", 0) == 0
+                            ? ": made by another ProfStudio version (" + reason + "); digest the report again"
+                            : ": damaged digest: its events do not decode (" + reason + ")");
+        return nullptr;
+    }
+    report->path = path;
+    report->fileSize = f.size;
+    struct stat st
+    {
+    };
+    if (::stat(path.c_str(), &st) == 0)
+        report->fileMtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    std::error_code ec;
+    report->identity = identityFromPath(digestSourcePath(fs::absolute(path, ec).lexically_normal().string()));
+    completeIdentity(report->identity, report->meta);
+    return report;
+}
+
+} // namespace ps::core::trace

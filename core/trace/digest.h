@@ -1,0 +1,45 @@
+#pragma once
+// Digests: one compact, self-contained file per report (docs/digest-format.md), made where the
+// report was written (on a cluster node) and opened on the desktop without the original file.
+//
+//   <report>.psdigest = header + section table + sections:
+//     META  JSON: what the digest is of (source path, size, mtime, format, counts) and who made it
+//     EVTS  the report's events and metadata as a trace cache image (cachecodec.h), zstd-compressed
+// A digest loads to the same events, counts and statistics as its report: the image is what the
+// report cache stores for it, so the report cache can hold a digest's events as they are.
+// Readers check every size and checksum before they allocate or decompress; a damaged or
+// foreign file fails with a reason naming it.
+
+#include "core/trace/report.h"
+
+#include <string>
+#include <string_view>
+
+namespace ps::core::trace {
+
+inline constexpr std::string_view kDigestSuffix = ".psdigest";
+inline constexpr uint32_t kDigestVersion = 1;
+
+// "x.sqlite.psdigest" -> true.
+bool isDigestPath(std::string_view path);
+// The report a digest path names: "runs/a/x.sqlite.psdigest" -> "runs/a/x.sqlite".
+std::string digestSourcePath(std::string_view digestPath);
+
+struct DigestOptions
+{
+    int level = 3;         // zstd level (1 fast .. 19 small)
+    int threads = 0;       // zstd worker threads; 0 = compress on the calling thread
+    std::string createdBy; // e.g. "profstudio-cli 0.1.0", recorded in META
+};
+
+// The digest file's bytes for a loaded report (its path, size and mtime name the source).
+std::string encodeDigest(const Report &report, const DigestOptions &options = {});
+// Writes encodeDigest() to `path` atomically. Returns "" or the reason it could not.
+std::string writeDigest(const Report &report, const std::string &path, const DigestOptions &options = {});
+
+// Opens a digest: the report's events, meta and identity (from the digest's own path, with the
+// suffix removed: a digest beside its report, or collected into the same tree, is the same
+// worker). Null with `error` ("FILE: damaged digest: ...", "FILE: not a ProfStudio digest").
+ReportPtr readDigest(const std::string &path, std::string &error);
+
+} // namespace ps::core::trace
