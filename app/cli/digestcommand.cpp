@@ -7,11 +7,13 @@
 #include "core/common/jsonwriter.h"
 #include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
+#include "core/trace/identity.h"
 #include "core/trace/traceloader.h"
 #include "core/version.h"
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -33,12 +35,19 @@ CommandSpec digestSpec()
             "the reason while the others go on.",
             {
                 {"out", "DIR", "write the digests under DIR instead of beside the reports"},
+                {"verl-hook", "",
+                 "digest the reports of the verl worker that runs this command as its finish_hook_cmd (verl "
+                 "main): the reports of process $VERL_PROFILE_PID (else rank $VERL_PROFILE_RANK) under "
+                 "$VERL_PROFILE_RAY_NSIGHT_DIR and $VERL_PROFILE_SAVE_PATH, each digested beside itself"},
                 {"level", "N", "zstd level, 1 (fastest) to 19 (smallest); default 3"},
                 {"threads", "N", "reports digested at once (default: every core)"},
                 {"format", "text|json", "output format (default text)"},
             },
             "REPORT  a report (.sqlite, .nsys-rep, rocpd or Ascend .db, Kineto .json[.gz]) or a folder of them",
             "Exit status: 0 every report digested, 1 some failed or none was found, 2 bad usage.\n"
+            "As verl's finish hook (global_profiler.finish_hook_cmd), verl runs it through /bin/sh -c once "
+            "per profiled rank after the last profiled step:\n"
+            "  global_profiler.finish_hook_cmd='profstudio-cli trace digest --verl-hook'\n"
             "Examples:\n  profstudio-cli trace digest /tmp/ray/session_latest/logs/nsight/\n"
             "  profstudio-cli trace digest --out /shared/run42/node3 runs/run42/"};
 }
@@ -152,6 +161,48 @@ void printJson(const std::vector<Job> &jobs, std::ostream &out)
     out << w.str() << "\n";
 }
 
+// The reports of the verl worker whose finish hook this is (verl main, V3 of
+// ../shared/spec/profiling-config-2026.md): under the folders verl names in the hook's
+// environment, those whose file name carries the worker's pid (nsys, torch >= 0.9), else its rank.
+// False with the reason when the environment is not a verl hook's.
+bool verlHookJobs(std::vector<Job> &jobs, std::string &error)
+{
+    const auto env = [](const char *name) {
+        const char *v = std::getenv(name);
+        return std::string(v ? v : "");
+    };
+    const std::string pid = env("VERL_PROFILE_PID"), rank = env("VERL_PROFILE_RANK");
+    std::vector<std::string> roots;
+    for (const char *var : {"VERL_PROFILE_RAY_NSIGHT_DIR", "VERL_PROFILE_SAVE_PATH"})
+        if (std::error_code ec; !env(var).empty() && fs::is_directory(env(var), ec))
+            roots.push_back(env(var));
+    if (pid.empty() && rank.empty()) {
+        error = "--verl-hook: VERL_PROFILE_PID and VERL_PROFILE_RANK are not set (verl sets them when it runs "
+                "finish_hook_cmd)";
+        return false;
+    }
+    const auto wanted = [&](const tr::ReportIdentity &id) {
+        if (id.pid)
+            return std::to_string(*id.pid) == pid;
+        return id.rank && std::to_string(*id.rank) == rank;
+    };
+    for (const std::string &root : roots)
+        for (const std::string &file : tr::findReports({root}, nullptr))
+            if (!tr::isDigestPath(file) && wanted(tr::identityFromPath(file))) {
+                Job job;
+                job.report = file;
+                job.digest = file + std::string(tr::kDigestSuffix);
+                jobs.push_back(std::move(job));
+            }
+    if (jobs.empty())
+        error = "--verl-hook: no report of pid " + (pid.empty() ? "?" : pid) + " / rank " +
+                (rank.empty() ? "?" : rank) + " under " +
+                (roots.empty() ? "(no folder: VERL_PROFILE_RAY_NSIGHT_DIR "
+                                 "and VERL_PROFILE_SAVE_PATH name none)"
+                               : roots.front() + (roots.size() > 1 ? " or " + roots[1] : ""));
+    return true;
+}
+
 } // namespace
 
 int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
@@ -160,8 +211,10 @@ int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
     std::string format;
     if (const int s = parseCommand(digestSpec(), args, a, {"text", "json"}, format, out, err); s >= 0)
         return s;
-    if (a.positionals().empty()) {
-        err << "error: no report given (see profstudio-cli trace digest --help)\n";
+    const bool hook = a.has("verl-hook");
+    if (a.positionals().empty() != hook) {
+        err << (hook ? "error: --verl-hook finds the reports itself: give no REPORT\n"
+                     : "error: no report given (see profstudio-cli trace digest --help)\n");
         return 2;
     }
     tr::DigestOptions options;
@@ -176,6 +229,13 @@ int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
     options.level = int(*level);
     std::vector<Job> jobs;
     std::vector<tr::LoadFailure> missing;
+    if (std::string why; hook && !verlHookJobs(jobs, why)) {
+        err << "error: " << why << "\n";
+        return 2;
+    } else if (hook && jobs.empty()) {
+        err << "error: " << why << "\n";
+        return 1;
+    }
     for (const std::string &root : a.positionals())
         for (const std::string &file : tr::findReports({root}, &missing)) {
             Job job;

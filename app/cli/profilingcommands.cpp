@@ -476,14 +476,18 @@ int cmdPlan(const Args &args, std::ostream &out, std::ostream &err)
 int cmdExport(const Args &args, std::ostream &out, std::ostream &err)
 {
     CommandSpec spec;
-    spec.usage = "profstudio-cli export --as yaml|yaml-minimal|overrides|ray-job|migration|collect --config-name NAME "
+    spec.usage = "profstudio-cli export --as yaml|yaml-minimal|overrides|ray-job|migration|collect|ray-digest "
+                 "--config-name NAME "
                  "[--config-dir DIR]... [-o FILE] [OVERRIDE...]";
     spec.summary = "Export the composed config: yaml (as Hydra's --cfg job), yaml-minimal (a primary config with "
                    "the defaults list and only the values the overrides changed), overrides (one shell-quoted "
                    "override per line), ray-job (verl: a complete ray job submit line; RLinf: the driver line), "
                    "migration (verl's old profiling schema as overrides of the new one, with a note per key), collect "
-                   "(a bash script that copies the reports from the nodes after the run: collect.sh HOST...).";
-    spec.options.push_back({"as", "FORMAT", "yaml, yaml-minimal, overrides, ray-job, migration or collect"});
+                   "(a bash script that copies the reports from the nodes after the run: collect.sh HOST...), "
+                   "ray-digest (a Ray job, a Python driver with its `ray job submit` line, that digests the reports "
+                   "on every node where they were written: one task per node, pinned with node affinity).";
+    spec.options.push_back(
+        {"as", "FORMAT", "yaml, yaml-minimal, overrides, ray-job, migration, collect or ray-digest"});
     spec.options.push_back({"output", "FILE", "write to FILE (atomically) instead of stdout", false, 'o'});
     appendComposeOptions(spec);
     appendPlanOptions(spec);
@@ -493,8 +497,8 @@ int cmdExport(const Args &args, std::ostream &out, std::ostream &err)
         return st;
     const std::string as = parsed.value("as");
     if (as != "yaml" && as != "yaml-minimal" && as != "overrides" && as != "ray-job" && as != "migration" &&
-        as != "collect") {
-        err << "error: --as must be yaml, yaml-minimal, overrides, ray-job, migration or collect"
+        as != "collect" && as != "ray-digest") {
+        err << "error: --as must be yaml, yaml-minimal, overrides, ray-job, migration, collect or ray-digest"
             << (as.empty() ? "" : ", not '") << as << (as.empty() ? "" : "'") << "\n";
         return 2;
     }
@@ -515,6 +519,8 @@ int cmdExport(const Args &args, std::ostream &out, std::ostream &err)
         text = r->exports.rayJob;
     } else if (as == "collect") {
         text = r->exports.collect;
+    } else if (as == "ray-digest") {
+        text = r->exports.rayDigest;
     } else {
         if (r->model.framework != prof::Framework::Verl || !r->model.verl.legacy) {
             err << "error: migration applies to verl configs in the old profiling schema (trainer.profile_steps); "

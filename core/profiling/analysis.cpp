@@ -1,6 +1,7 @@
 #include "core/profiling/analysis.h"
 
 #include "core/profiling/collectscript.h"
+#include "core/profiling/raydigestjob.h"
 
 #include "core/config/interpolation.h"
 #include "core/config/yamlemitter.h"
@@ -67,6 +68,7 @@ std::shared_ptr<const AnalysisResult> analyze(const AnalysisInput &input)
         if (result->model.framework == Framework::Verl)
             e.migration = migrateVerlLegacy(result->model.verl, cfg);
         e.collect = exportCollectScript(result->launch, input.compose.configName);
+        e.rayDigest = exportRayDigestJob(result->launch, input.compose.configName);
         if (input.withYamlMinimal) {
             try {
                 e.yamlMinimal = exportYamlMinimal(input.compose, composed);

@@ -46,6 +46,7 @@ struct Exports
     std::string rayJob;                   // verl: ray job submit ...; RLinf: the driver line
     std::vector<MigrationStep> migration; // verl old schema -> new; empty otherwise
     std::string collect;                  // bash script gathering the reports from the nodes
+    std::string rayDigest;                // Python Ray job digesting the reports on the nodes
 };
 
 struct AnalysisResult

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 #include <utility>
 
 namespace ps::core::profiling {
@@ -17,6 +19,67 @@ std::string destName(const std::string &label)
     for (char c : label)
         out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
     return out + "-reports";
+}
+
+// The file-name glob of a planned output: run-time parts (<PID>, <RID>, <hostname>, ...) become
+// `*`; a folder output matches everything under it (rsync's `***`).
+std::string outputGlob(std::string path)
+{
+    const bool folder = !path.empty() && path.back() == '/';
+    while (!path.empty() && path.back() == '/')
+        path.pop_back();
+    std::string name = path.substr(path.find_last_of('/') + 1), glob;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const size_t close = name[i] == '<' ? name.find('>', i) : std::string::npos;
+        if (close == std::string::npos) {
+            glob += name[i];
+            continue;
+        }
+        if (glob.empty() || glob.back() != '*')
+            glob += '*';
+        i = close;
+    }
+    return folder ? glob + "/***" : glob;
+}
+
+// rank -> the globs of the raw reports its workers write (an nsys report's SQLite export too).
+std::map<long long, std::set<std::string>> rawGlobsByRank(const LaunchPlan &plan)
+{
+    std::map<long long, std::set<std::string>> out;
+    for (const WorkerLaunch &w : plan.workers)
+        for (const std::string &o : w.outputs) {
+            const std::string g = outputGlob(o);
+            out[w.rank].insert(g);
+            const std::string rep = ".nsys-rep";
+            if (g.size() > rep.size() && g.compare(g.size() - rep.size(), rep.size(), rep) == 0)
+                out[w.rank].insert(g.substr(0, g.size() - rep.size()) + ".sqlite");
+        }
+    return out;
+}
+
+// The bash that reads the options: --all, --full RANK[,RANK...] (repeatable), then the hosts.
+std::string optionParsing(const LaunchPlan &plan)
+{
+    std::string s = "# --full RANK: also the raw reports of that rank (of every worker group)\n"
+                    "add_rank() {\n  case \"$1\" in\n";
+    for (const auto &[rank, globs] : rawGlobsByRank(plan)) {
+        s += "    " + std::to_string(rank) + ") raw+=(";
+        for (const std::string &g : globs)
+            s += " " + ps::core::shellQuote(g);
+        s += " ) ;;\n";
+    }
+    s += "    *) echo \"warning: no profiled worker has rank $1\" >&2; status=1 ;;\n  esac\n}\n"
+         "all=0\nraw=()\nstatus=0\n"
+         "while [ \"$#\" -gt 0 ]; do\n  case \"$1\" in\n"
+         "    --all) all=1; shift ;;\n"
+         "    --full) [ \"$#\" -ge 2 ] || { echo \"usage: $0 [--all] [--full RANK[,RANK...]]... HOST...\" >&2; exit 2; "
+         "}\n"
+         "      IFS=, read -ra picked <<< \"$2\"\n"
+         "      for r in \"${picked[@]}\"; do add_rank \"$r\"; done\n      shift 2 ;;\n"
+         "    --) shift; break ;;\n"
+         "    -*) echo \"unknown option $1 (options: --all, --full RANK[,RANK...])\" >&2; exit 2 ;;\n"
+         "    *) break ;;\n  esac\ndone\n";
+    return s;
 }
 
 } // namespace
@@ -41,7 +104,10 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
                     configLabel +
                     " after the run, written by ProfStudio.\n"
                     "#   collect.sh HOST...        one host per node, node 0 first (ssh + rsync reachable;\n"
-                    "#                             localhost copies locally)\n"
+                    "#                             localhost copies locally): the digests (*.psdigest, written\n"
+                    "#                             by `profstudio-cli trace digest`, its verl hook or Ray job)\n"
+                    "#   collect.sh --full RANK[,RANK...] HOST...   also the raw reports of those ranks\n"
+                    "#   collect.sh --all HOST...  every file of the folders (raw reports included)\n"
                     "#   DEST=DIR collect.sh ...   where to put them (default " +
                     destName(configLabel) +
                     ")\n"
@@ -57,31 +123,43 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
         return s;
     }
     const std::string n = std::to_string(nodes);
+    s += optionParsing(plan);
     s += "if [ \"$#\" -lt " + n + " ]; then\n";
-    s += "  echo \"usage: $0 HOST...  (" + n + " host" + (nodes > 1 ? "s" : "") +
+    s += "  echo \"usage: $0 [--all] [--full RANK[,RANK...]]... HOST...  (" + n + " host" + (nodes > 1 ? "s" : "") +
          ", one per node, node 0 first; localhost copies locally)\" >&2\n";
     s += "  exit 2\nfi\n";
     s += "DEST=${DEST:-" + destName(configLabel) + "}\n";
     s += "hosts=(\"$@\")\n";
-    s += "status=0\n\n";
-    s += "# fetch HOST FOLDER: copies FOLDER of HOST into DEST/HOST/FOLDER; a folder that is not there\n"
-         "# (no worker of that group ran on the host) is reported, and the others are still fetched.\n"
-         "fetch() {\n"
-         "  local host=$1 dir=$2 src\n"
-         "  if [ \"$host\" = localhost ]; then src=\"$dir/\"; else src=\"$host:$dir/\"; fi\n"
-         "  mkdir -p \"$DEST/$host/${dir#/}\"\n"
-         "  if ! rsync -a \"$src\" \"$DEST/$host/${dir#/}/\"; then\n"
-         "    echo \"warning: could not copy $src\" >&2\n"
-         "    status=1\n"
-         "  fi\n"
-         "}\n\n";
+    s += "filters=()\n"
+         "if [ \"$all\" = 0 ]; then\n"
+         "  filters=(--prune-empty-dirs --include='*/')\n"
+         "  for g in \"${raw[@]}\"; do filters+=(--include=\"$g\"); done\n"
+         "  filters+=(--include='*.psdigest' --exclude='*')\n"
+         "fi\n"
+         "# The marker makes the tree one run when opened (hosts are the folders below it).\n"
+         "mkdir -p \"$DEST\" && touch \"$DEST/.profstudio-collected\"\n\n";
+    s +=
+        "# fetch HOST FOLDER: copies FOLDER of HOST into DEST/HOST/FOLDER; a folder that is not there\n"
+        "# (no worker of that group ran on the host) is reported, and the others are still fetched.\n"
+        "fetch() {\n"
+        "  local host=$1 dir=$2 src\n"
+        "  if [ \"$host\" = localhost ]; then src=\"$dir/\"; else src=\"$host:$dir/\"; fi\n"
+        "  mkdir -p \"$DEST/$host/${dir#/}\"\n"
+        "  if ! rsync -a \"${filters[@]}\" \"$src\" \"$DEST/$host/${dir#/}/\"; then\n"
+        "    echo \"warning: could not copy $src\" >&2\n"
+        "    status=1\n"
+        "  elif [ \"$all\" = 0 ] && [ -z \"$(find \"$DEST/$host/${dir#/}\" -name '*.psdigest' -print -quit)\" ]; then\n"
+        "    echo \"warning: no digest in $src (digest the reports on the nodes first, or use --all)\" >&2\n"
+        "    status=1\n"
+        "  fi\n"
+        "}\n\n";
     for (const auto &[node, dir] : folders) {
         if (node < 0)
             s += "for host in \"${hosts[@]}\"; do fetch \"$host\" " + ps::core::shellQuote(dir) + "; done\n";
         else
             s += "fetch \"${hosts[" + std::to_string(node) + "]}\" " + ps::core::shellQuote(dir) + "\n";
     }
-    s += "\necho \"reports collected in $DEST; open them together with:\"\n";
+    s += "\necho \"collected in $DEST; open them together with:\"\n";
     s += "echo \"  profstudio $(printf '%q' \"$DEST\")\"\n";
     s += "exit $status\n";
     return s;

@@ -1,5 +1,7 @@
 #include "core/profiling/verllaunch.h"
 
+#include "core/profiling/digesthook.h"
+
 #include "core/common/shellquote.h"
 #include "core/profiling/pathutil.h"
 #include "core/profiling/verloutputs.h"
@@ -270,6 +272,10 @@ void addNotes(const PoolContext &c, LaunchPlan &plan)
     if (p.fullyAsync && p.version >= VerlVersion::V0_8)
         plan.notes.push_back("fully-async trainer: global_profiler.steps counts parameter versions "
                              "(current_param_version + 1, #6461), not rollout or trainer iterations");
+    if (verlVersionTraits(p.version).relocateAndFinishHook && c.stepsSet && p.tool && !p.finishHookCmd)
+        plan.notes.push_back(std::string("finish_hook_cmd='") + kVerlDigestHookCommand +
+                             "' would digest each profiled rank's reports on its node after the last profiled step, "
+                             "so that only the digests need collecting");
     if (verlVersionTraits(p.version).engineWorkers && c.stepsSet && p.tool)
         plan.notes.push_back("V1 engine workers: rollout generation is not inside the worker's profiling window; the "
                              "inference servers are profiled around the whole step (rollout profiler block)");

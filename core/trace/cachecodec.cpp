@@ -522,7 +522,7 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
     report.store = std::make_shared<EventStore>(std::move(p));
     report.fileSize = key.size;
     report.fileMtimeNs = key.mtimeNs;
-    report.identity = identityFromPath(key.path);
+    report.identity = identityOfFile(key.path);
     completeIdentity(report.identity, report.meta);
     return true;
 }

@@ -311,7 +311,7 @@ ReportPtr readDigest(const std::string &path, std::string &error)
     if (::stat(path.c_str(), &st) == 0)
         report->fileMtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     std::error_code ec;
-    report->identity = identityFromPath(digestSourcePath(fs::absolute(path, ec).lexically_normal().string()));
+    report->identity = identityOfFile(digestSourcePath(fs::absolute(path, ec).lexically_normal().string()));
     completeIdentity(report->identity, report->meta);
     return report;
 }

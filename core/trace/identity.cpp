@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <map>
 #include <regex>
 
@@ -178,6 +179,27 @@ ReportIdentity identityFromPath(std::string_view path)
                          std::regex_match(parts[i], stepDir)))
             --i;
         id.run = parts[i];
+    }
+    return id;
+}
+
+ReportIdentity identityOfFile(const std::string &path)
+{
+    std::error_code ec;
+    const std::filesystem::path file = std::filesystem::absolute(path, ec).lexically_normal();
+    ReportIdentity id = identityFromPath(file.string());
+    // The nearest ancestor holding the marker; the folder right below it is the host.
+    std::filesystem::path below;
+    for (std::filesystem::path dir = file.parent_path(); !dir.empty(); below = dir, dir = dir.parent_path()) {
+        if (std::filesystem::exists(dir / kCollectedMarker, ec)) {
+            if (!below.empty()) {
+                id.run = dir.filename().string();
+                id.host = below.filename().string();
+            }
+            break;
+        }
+        if (dir == dir.root_path())
+            break;
     }
     return id;
 }

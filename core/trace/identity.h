@@ -24,6 +24,14 @@ namespace ps::core::trace {
 
 ReportIdentity identityFromPath(std::string_view path);
 
+// The folder the collect script gathers into (collectscript.h) holds this marker: below it,
+// <host>/<the folder's path on that node>/<report>.
+inline constexpr const char *kCollectedMarker = ".profstudio-collected";
+// identityFromPath() of a file on disk, and when the file lies in a collected folder tree, the
+// tree is the run (its folder's name) and the folder below it the host: reports gathered from
+// many nodes open as one run.
+ReportIdentity identityOfFile(const std::string &path);
+
 // Fills what the path did not give from the data (pid when the report has one process, host).
 void completeIdentity(ReportIdentity &id, const ReportMeta &meta);
 

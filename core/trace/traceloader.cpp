@@ -128,7 +128,7 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
         report->meta.utcStartNs = 0;
     report->store = std::move(store);
     std::error_code ec;
-    report->identity = identityFromPath(fs::absolute(path, ec).lexically_normal().string());
+    report->identity = identityOfFile(path);
     completeIdentity(report->identity, report->meta);
     return report;
 }

@@ -482,6 +482,10 @@ private slots:
         QVERIFY2(run.analysis, run.error.c_str());
         QCOMPARE(readFile(dir.filePath("collect.sh")).toStdString(), run.analysis->exports.collect);
         QVERIFY(QFileInfo(dir.filePath("collect.sh")).isExecutable());
+        // So is the Ray digest job.
+        QCOMPARE(ws.saveRayDigestJob(dir.filePath("job.py")), QString());
+        QCOMPARE(readFile(dir.filePath("job.py")).toStdString(), run.analysis->exports.rayDigest);
+        QVERIFY(readFile(dir.filePath("job.py")).contains("NodeAffinitySchedulingStrategy"));
         ws.setCloseQuestion([&] {
             ++asked;
             return int(QMessageBox::Cancel);

@@ -7,6 +7,7 @@
 #include "configuretestutil.h"
 
 #include "core/config/keypath.h"
+#include "core/profiling/digesthook.h"
 #include "views/config/configsession.h"
 #include "views/config/defaultstreepane.h"
 #include "views/config/intlistfield.h"
@@ -18,6 +19,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTextDocument>
@@ -314,6 +316,39 @@ private slots:
         QVERIFY(ws.verlHooks()->relocate()->isChecked());
         QVERIFY(ws.verlTools()->precisionDebugger()->stage("actor_update")->isChecked());
         QVERIFY(!ws.verlTools()->precisionDebugger()->stage("critic_update")->isChecked());
+    }
+
+    // "Digest with ProfStudio" sets the finish hook to the digest command; the plan runs it on the
+    // profiled ranks after the last profiled step, and no longer suggests it in its notes.
+    void digestHookButton()
+    {
+        ConfigureWorkspace ws;
+        const QString root = versionsRoot("main-1dda039b");
+        ws.resize(1500, 950);
+        ws.show();
+        ws.openConfig({root}, "ppo_trainer",
+                      {"global_profiler.tool=nsys", "global_profiler.steps=[1,2]",
+                       "actor_rollout_ref.actor.profiler.enable=True"});
+        QVERIFY(settle(ws));
+        QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
+        const auto notes = [&] { return QString::fromStdString(ws.result()->analysis->launch.notes.back()); };
+        bool suggested = false;
+        for (const std::string &n : ws.result()->analysis->launch.notes)
+            suggested = suggested || n.find(ps::core::profiling::kVerlDigestHookCommand) != std::string::npos;
+        QVERIFY2(suggested, qPrintable(notes()));
+        auto *button = ws.verlHooks()->findChild<QPushButton *>("finishHookDigest");
+        QVERIFY(button);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.verlHooks()->finishHookCmd()->text(), QString(ps::core::profiling::kVerlDigestHookCommand));
+        const auto &plan = ws.result()->analysis->launch;
+        bool hooked = false;
+        for (const auto &w : plan.workers)
+            for (const auto &h : w.hooks)
+                hooked = hooked || h.argv.back() == ps::core::profiling::kVerlDigestHookCommand;
+        QVERIFY(hooked);
+        for (const std::string &n : plan.notes)
+            QVERIFY2(n.find("would digest") == std::string::npos, n.c_str());
     }
 
     // The per-release presets from the header's preset menu; the panels show what they set.

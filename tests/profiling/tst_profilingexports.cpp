@@ -108,7 +108,8 @@ private slots:
         std::ofstream(script) << r->exports.collect;
 
         QVERIFY(QDir().mkpath(QString::fromStdString(nsight)));
-        for (const char *name : {"worker_process_4242.1.nsys-rep", "worker_process_4242.2.nsys-rep"})
+        for (const char *name : {"worker_process_4242.1.nsys-rep", "worker_process_4242.2.nsys-rep",
+                                 "worker_process_4242.1.nsys-rep.psdigest", "worker_process_4242.2.nsys-rep.psdigest"})
             std::ofstream(nsight + "/" + name) << "report";
         auto run = [&](const QStringList &hosts, const QString &dest) {
             QProcess p;
@@ -120,13 +121,27 @@ private slots:
             return std::tuple{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
                               QString::fromUtf8(p.readAllStandardError())};
         };
+        // By default the digests only.
         const QString dest = tmp.filePath("got");
         auto [code, out, err] = run({"localhost"}, dest);
         QVERIFY2(code == 0, qPrintable(err));
         const QString copied = dest + "/localhost" + QString::fromStdString(nsight);
-        QVERIFY2(QFile::exists(copied + "/worker_process_4242.1.nsys-rep"), qPrintable(out + err));
-        QVERIFY(QFile::exists(copied + "/worker_process_4242.2.nsys-rep"));
+        QVERIFY2(QFile::exists(copied + "/worker_process_4242.1.nsys-rep.psdigest"), qPrintable(out + err));
+        QVERIFY(QFile::exists(copied + "/worker_process_4242.2.nsys-rep.psdigest"));
+        QVERIFY(!QFile::exists(copied + "/worker_process_4242.1.nsys-rep"));
         QVERIFY2(out.contains("profstudio "), qPrintable(out));
+        // --all: the raw reports too; --full 0: rank 0's (verl names them by PID only: all of them).
+        for (const QStringList &opts : {QStringList{"--all"}, QStringList{"--full", "0"}}) {
+            const QString more = tmp.filePath("more" + opts.join(""));
+            auto [c2, o2, e2] = run(opts + QStringList{"localhost"}, more);
+            QVERIFY2(c2 == 0, qPrintable(e2));
+            const QString got = more + "/localhost" + QString::fromStdString(nsight);
+            QVERIFY2(QFile::exists(got + "/worker_process_4242.2.nsys-rep"), qPrintable(opts.join(" ") + o2 + e2));
+            QVERIFY(QFile::exists(got + "/worker_process_4242.2.nsys-rep.psdigest"));
+        }
+        auto [badRank, badOut, badErr] = run({"--full", "99", "localhost"}, tmp.filePath("bad"));
+        QCOMPARE(badRank, 1);
+        QVERIFY2(badErr.contains("no profiled worker has rank 99"), qPrintable(badErr));
 
         auto [usageCode, usageOut, usageErr] = run({}, dest);
         QCOMPARE(usageCode, 2);

@@ -92,12 +92,23 @@ QString ConfigureWorkspace::saveLaunchScript(const QString &path)
 
 QString ConfigureWorkspace::saveCollectScript(const QString &path)
 {
+    return saveAnalysisExport(path, &core::profiling::Exports::collect);
+}
+
+QString ConfigureWorkspace::saveRayDigestJob(const QString &path)
+{
+    return saveAnalysisExport(path, &core::profiling::Exports::rayDigest);
+}
+
+// Saves one of the analysis' exports as an executable script.
+QString ConfigureWorkspace::saveAnalysisExport(const QString &path, std::string core::profiling::Exports::*text)
+{
     const SessionResultPtr r = m_session->result();
     if (const QString blocker = exportBlocker(); !blocker.isEmpty())
         return blocker;
     if (!r || !r->analysis)
         return "the config does not compose";
-    return saveScript(path, r->analysis->exports.collect);
+    return saveScript(path, r->analysis->exports.*text);
 }
 
 // Writes an executable script atomically; exporting counts as saving the session's edits.
@@ -118,6 +129,8 @@ QString ConfigureWorkspace::suggestedExportName(const QString &id) const
     const QString config = m_path.isEmpty() ? QStringLiteral("config") : QFileInfo(m_path).completeBaseName();
     if (id == "collect")
         return QStringLiteral("collect.sh");
+    if (id == "ray-digest")
+        return QStringLiteral("profstudio_digest_job.py");
     if (id == "script")
         return QStringLiteral("launch_%1.sh").arg(config);
     return config + (id == "yaml-minimal" ? QStringLiteral(".profiling.yaml") : QStringLiteral(".composed.yaml"));
@@ -135,15 +148,19 @@ void ConfigureWorkspace::exportMenuTriggered(const QString &id)
         emit statusMessage(id == "overrides" ? "Copied the overrides" : "Copied the ray job submit line", 4000);
         return;
     }
-    const bool script = id == "script" || id == "collect";
-    const QString title = id == "script" ? "Save Launch Script" : id == "collect" ? "Save Collect Script" : "Save YAML";
-    const QString path = saveFileName(this, script ? "scripts" : "yaml", title, suggestedExportName(id),
-                                      script ? "Shell scripts (*.sh)" : "YAML (*.yaml)");
+    const bool script = id == "script" || id == "collect" || id == "ray-digest";
+    const QString title = id == "script"       ? "Save Launch Script"
+                          : id == "collect"    ? "Save Collect Script"
+                          : id == "ray-digest" ? "Save Ray Digest Job"
+                                               : "Save YAML";
+    const QString filter = id == "ray-digest" ? "Python (*.py)" : script ? "Shell scripts (*.sh)" : "YAML (*.yaml)";
+    const QString path = saveFileName(this, script ? "scripts" : "yaml", title, suggestedExportName(id), filter);
     if (path.isEmpty())
         return;
-    const QString err = id == "script"    ? saveLaunchScript(path)
-                        : id == "collect" ? saveCollectScript(path)
-                                          : saveYaml(path, id == "yaml-minimal");
+    const QString err = id == "script"       ? saveLaunchScript(path)
+                        : id == "collect"    ? saveCollectScript(path)
+                        : id == "ray-digest" ? saveRayDigestJob(path)
+                                             : saveYaml(path, id == "yaml-minimal");
     if (!err.isEmpty())
         QMessageBox::warning(this, "Export failed", err);
 }

@@ -210,7 +210,8 @@ QWidget *ConfigureWorkspace::buildHeader()
     for (auto [id, label] : {std::pair{"yaml", "Save YAML…"}, std::pair{"yaml-minimal", "Save minimal YAML…"},
                              std::pair{"overrides", "Copy overrides"}, std::pair{"ray-job", "Copy ray job submit line"},
                              std::pair{"script", "Save launch script…"},
-                             std::pair{"collect", "Save collect script (gather reports from the nodes)…"}}) {
+                             std::pair{"collect", "Save collect script (gather digests from the nodes)…"},
+                             std::pair{"ray-digest", "Save Ray digest job (digest the reports on the nodes)…"}}) {
         const QString key = id;
         menu->addAction(label, this, [this, key] { exportMenuTriggered(key); });
     }

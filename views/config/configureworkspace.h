@@ -79,6 +79,8 @@ public:
     QString saveLaunchScript(const QString &path);
     // The bash script that gathers the run's reports from the nodes (collect.sh HOST...).
     QString saveCollectScript(const QString &path);
+    QString saveRayDigestJob(const QString &path);
+    QString saveAnalysisExport(const QString &path, std::string core::profiling::Exports::*text);
 
     // Focuses the control that edits `key` (or the YAML line of the key); false if neither exists.
     bool focusKey(const QString &key);

@@ -4,12 +4,16 @@
 #include "views/config/intlistfield.h"
 #include "views/config/verldocs.h"
 
+#include "core/profiling/digesthook.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 
 #include <climits>
@@ -17,6 +21,7 @@
 namespace ps::views {
 
 using namespace core::configedit;
+using core::profiling::kVerlDigestHookCommand;
 
 using core::config::Node;
 
@@ -80,8 +85,16 @@ VerlHooksPanel::VerlHooksPanel(ConfigSession *session, QWidget *parent) : Config
     m_ranks->setObjectName("finishHookRanks");
     m_ranks->setPlaceholderText("the profiled ranks");
     m_ranks->setToolTip(tip(kGlobal + "finish_hook_ranks", "finish_hook_ranks"));
+    auto *digest = new QPushButton("Digest with ProfStudio", this);
+    digest->setObjectName("finishHookDigest");
+    digest->setToolTip(QString("Sets the hook to '%1': after the last profiled step each profiled rank digests its "
+                               "own reports on its node, so that only the digests (KB-MB) need collecting")
+                           .arg(kVerlDigestHookCommand));
+    auto *hookRow = new QHBoxLayout;
+    hookRow->addWidget(m_cmd, 1);
+    hookRow->addWidget(digest);
     form->addRow(m_relocate);
-    form->addRow("Finish hook", m_cmd);
+    form->addRow("Finish hook", hookRow);
     form->addRow(m_allRanks);
     form->addRow("Hook ranks", m_ranks);
     bind(kGlobal + "relocate_results", m_relocate);
@@ -94,6 +107,9 @@ VerlHooksPanel::VerlHooksPanel(ConfigSession *session, QWidget *parent) : Config
         const QString t = m_cmd->text().trimmed();
         this->session()->setValue(kGlobal + "finish_hook_cmd",
                                   t.isEmpty() ? Node::null() : Node::string(t.toStdString()));
+    });
+    connect(digest, &QPushButton::clicked, this, [this] {
+        this->session()->setValue(kGlobal + "finish_hook_cmd", Node::string(std::string(kVerlDigestHookCommand)));
     });
     connect(m_allRanks, &QCheckBox::toggled, this,
             [this](bool on) { this->session()->setValue(kGlobal + "finish_hook_all_ranks", Node::boolean(on)); });

@@ -328,7 +328,7 @@ std::string readRlinfTraceEvents(const std::string &path, std::vector<TracerWork
 
 ReportIdentity rlinfTracerIdentity(const std::string &path, const std::string &worker)
 {
-    ReportIdentity id = identityFromPath(path);
+    ReportIdentity id = identityOfFile(path);
     id.group = worker;
     id.rank.reset();
     id.step.reset();
