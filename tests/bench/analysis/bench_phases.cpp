@@ -33,20 +33,10 @@ using benchscan::seconds;
 
 namespace {
 
-constexpr const char *kPhases[] = {"gen", "old_log_prob", "ref", "adv", "update_actor"};
-
 std::shared_ptr<const EventStore> makeStore(size_t events, uint32_t seed)
 {
     StoreBuilder b;
-    const int64_t span = benchscan::addGpuWork(b, events, seed);
-    // 10 steps of the five phases, back to back over the GPU work's span.
-    const TrackHandle driver = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
-    const int64_t phaseNs = span / (10 * 5);
-    for (int step = 0; step < 10; ++step)
-        for (int p = 0; p < 5; ++p) {
-            const int64_t t = (step * 5 + p) * phaseNs;
-            b.add(driver, t, t + phaseNs - 1000, b.intern(kPhases[p]));
-        }
+    benchscan::addVerlPhases(b, benchscan::addGpuWork(b, events, seed));
     return std::make_shared<const EventStore>(std::move(b).build());
 }
 

@@ -52,6 +52,21 @@ inline int64_t addGpuWork(ps::core::trace::StoreBuilder &b, size_t events, uint3
     return *std::max_element(at.begin(), at.end());
 }
 
+// 10 steps of verl's five phases as NVTX ranges on a driver thread, back to back over `span` ns;
+// `stretchPct` lengthens every phase (a straggler: 130).
+inline void addVerlPhases(ps::core::trace::StoreBuilder &b, int64_t span, int64_t stretchPct = 100)
+{
+    using namespace ps::core::trace;
+    static constexpr const char *kPhases[] = {"gen", "old_log_prob", "ref", "adv", "update_actor"};
+    const TrackHandle driver = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
+    const int64_t phaseNs = span / (10 * 5) * stretchPct / 100;
+    for (int step = 0; step < 10; ++step)
+        for (int p = 0; p < 5; ++p) {
+            const int64_t t = (step * 5 + p) * phaseNs;
+            b.add(driver, t, t + phaseNs - 1000, b.intern(kPhases[p]));
+        }
+}
+
 // The baseline: one pass over the events of the kinds `wanted` accepts.
 template <typename Wanted>
 int64_t scan(const ps::core::trace::EventStore &s, std::vector<int64_t> &perName, Wanted wanted)

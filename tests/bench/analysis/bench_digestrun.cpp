@@ -1,0 +1,116 @@
+// A large run opened from digests (issue 16): R digests of N events each (default 1024 x 100 k =
+// 100 M events), written directly from synthetic stores, opened together (no report cache) and
+// triaged: the RL phase table over every rank and its straggler. Prints the triage time, the peak
+// RSS and the digests' size per event against the targets (triage <= 5 s, peak RSS <= 1.5 GB),
+// with one scan of the same events as the in-run baseline.
+//
+//   bench_digestrun [--reports R] [--events N] [--dir DIR] [--threads T]
+//
+// Each report: GPU work on 4 compute streams, NCCL and copies (benchscan.h) under 10 steps of the
+// five verl phases as NVTX ranges; one rank straggles (its phases take 30 % longer). The digests
+// are written once under DIR (default /tmp/ps-bench-digestrun) and reused.
+
+#include "core/analysis/phases.h"
+#include "core/trace/digest.h"
+#include "core/trace/traceloader.h"
+#include "tests/bench/analysis/benchscan.h"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace ps::core::trace;
+using namespace ps::core::analysis;
+using benchscan::Clock;
+using benchscan::seconds;
+
+namespace {
+
+Report makeReport(const std::string &dir, size_t rank, size_t events, bool straggler)
+{
+    StoreBuilder b;
+    benchscan::addVerlPhases(b, benchscan::addGpuWork(b, events, uint32_t(rank + 1)), straggler ? 130 : 100);
+    Report r;
+    r.path = dir + "/rlinf_profile_ActorGroup_" + std::to_string(rank) + "_" + std::to_string(1000 + rank) + ".sqlite";
+    r.store = std::make_shared<const EventStore>(std::move(b).build());
+    return r;
+}
+
+void ensureDigests(const std::string &dir, size_t reports, size_t events)
+{
+    const std::string marker = dir + "/.complete-" + std::to_string(reports) + "x" + std::to_string(events);
+    if (fs::exists(marker))
+        return;
+    std::printf("writing %zu digests of %zu events in %s ...\n", reports, events, dir.c_str());
+    std::fflush(stdout);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (size_t r = 0; r < reports; ++r) {
+        const Report rep = makeReport(dir, r, events, r == reports / 3);
+        if (const std::string e = writeDigest(rep, rep.path + std::string(kDigestSuffix)); !e.empty()) {
+            std::fprintf(stderr, "%s\n", e.c_str());
+            std::exit(1);
+        }
+    }
+    std::ofstream(marker) << "ok\n";
+}
+
+double peakRssGb()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / (1024.0 * 1024.0);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const size_t reports = benchscan::argValue(argc, argv, "--reports", 1024);
+    const size_t events = benchscan::argValue(argc, argv, "--events", 100000);
+    const int threads = int(benchscan::argValue(argc, argv, "--threads", 2));
+    std::string dir = "/tmp/ps-bench-digestrun";
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--dir")
+            dir = argv[i + 1];
+    ensureDigests(dir, reports, events);
+    uint64_t bytes = 0;
+    for (const auto &e : fs::directory_iterator(dir))
+        if (isDigestPath(e.path().string()))
+            bytes += e.file_size();
+
+    auto t0 = Clock::now();
+    LoadOptions o;
+    o.useCache = false;
+    o.threads = threads;
+    const LoadResult loaded = loadReports({dir}, o);
+    const double open = seconds(t0);
+    if (!loaded.failures.empty() || loaded.reports.size() != reports) {
+        std::fprintf(stderr, "open failed: %zu of %zu\n", loaded.reports.size(), reports);
+        return 1;
+    }
+    t0 = Clock::now();
+    const PhaseTable table = computePhaseTable(loaded.reports, PhaseMapping::defaults());
+    const double phases = seconds(t0);
+    const std::string straggler = table.rows.empty() || table.rows.front().straggler < 0
+                                      ? "none"
+                                      : table.columns[size_t(table.rows.front().straggler)].label;
+    t0 = Clock::now();
+    std::vector<int64_t> perName;
+    int64_t sink = 0;
+    for (const ReportPtr &r : loaded.reports)
+        sink += benchscan::scan(*r->store, perName, [](TrackKind) { return true; });
+    const double scan = seconds(t0);
+    const double total = double(reports) * double(events);
+    std::printf("%zu digests x %zu events (%.0f M events), %.2f B/event on disk\n", reports, events, total / 1e6,
+                double(bytes) / total);
+    std::printf("open the digests     %.2f s   (%.1f x one scan %.2f s)\n"
+                "phase table          %.2f s   straggler %s (planted: ActorGroup:%zu)\n"
+                "triage (open+phases) %.2f s   target <= 5 s\n"
+                "peak RSS             %.2f GB  target <= 1.5 GB\n",
+                open, open / scan, scan, phases, straggler.c_str(), reports / 3, open + phases, peakRssGb());
+    return sink == 42 ? 1 : 0;
+}
