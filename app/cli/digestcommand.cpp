@@ -4,6 +4,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
+#include "core/analysis/phasesummary.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
@@ -22,6 +23,7 @@ namespace ps::cli {
 namespace {
 
 namespace tr = ps::core::trace;
+namespace an = ps::core::analysis;
 namespace fs = std::filesystem;
 
 CommandSpec digestSpec()
@@ -89,7 +91,11 @@ void digestOne(Job &job, const tr::DigestOptions &options)
     const tr::ReportPtr r = tr::loadReport(job.report, ctx, job.error);
     if (!r)
         return;
-    job.error = tr::writeDigest(*r, job.digest, options);
+    // The phase summary rides along, so a run of digests is triaged without its events.
+    tr::DigestOptions withSummary = options;
+    const an::ReportPhaseCells phases = an::phaseCellsOf(*r, an::PhaseMapping::defaults(), nullptr, true);
+    withSummary.extraSections.emplace_back(an::kPhaseSummaryTag, an::encodePhaseSummary(phases, r->meta.rank));
+    job.error = tr::writeDigest(*r, job.digest, withSummary);
     job.events = r->store->eventCount();
     job.sourceBytes = r->fileSize;
     std::error_code ec;

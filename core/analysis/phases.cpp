@@ -143,17 +143,12 @@ PhaseColumn columnOf(const trace::Report &r, size_t index)
     return c;
 }
 
-// One report's cells: (step, phase) -> cell, with the phase's position in its step.
-struct ReportCells
-{
-    std::map<std::pair<int64_t, std::string>, PhaseCell> cells;
-    std::map<std::pair<int64_t, std::string>, size_t> position;
-    bool counted = false;
-};
+} // namespace
 
-ReportCells cellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel)
+ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel,
+                              bool direct)
 {
-    ReportCells out;
+    ReportPhaseCells out;
     const trace::EventStore &store = *r.store;
     const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step, &out.counted);
     const WorkClassTable classes(store);
@@ -173,10 +168,13 @@ ReportCells cellsOf(const trace::Report &r, const PhaseMapping &mapping, const t
         cell.wallNs += o.window.end - o.window.start;
         BreakdownFilter f;
         f.window = o.window;
-        accumulate(cell.gpu, computeBreakdown(store, classes, f, cancel));
+        accumulate(cell.gpu, direct ? computeBreakdownDirect(store, classes, f, cancel)
+                                    : computeBreakdown(store, classes, f, cancel));
     }
     return out;
 }
+
+namespace {
 
 // Straggler and median of a finished row.
 void rankRow(PhaseRow &row)
@@ -204,22 +202,32 @@ void rankRow(PhaseRow &row)
 PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
                              const trace::CancelToken *cancel)
 {
-    PhaseTable table;
-    std::vector<ReportCells> perReport;
-    for (size_t i = 0; i < reports.size(); ++i) {
-        table.columns.push_back(columnOf(*reports[i], i));
-        perReport.push_back(cellsOf(*reports[i], mapping, cancel));
-        table.stepsCounted = table.stepsCounted || perReport.back().counted;
+    std::vector<ReportPhaseCells> perReport;
+    for (const trace::ReportPtr &r : reports) {
+        perReport.push_back(phaseCellsOf(*r, mapping, cancel));
         if (cancel && cancel->cancelled()) {
+            PhaseTable table;
             table.cancelled = true;
-            table.rows.clear();
+            for (size_t i = 0; i < reports.size(); ++i)
+                table.columns.push_back(columnOf(*reports[i], i));
             return table;
         }
+    }
+    return assemblePhaseTable(reports, perReport, mapping);
+}
+
+PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
+                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping)
+{
+    PhaseTable table;
+    for (size_t i = 0; i < reports.size(); ++i) {
+        table.columns.push_back(columnOf(*reports[i], i));
+        table.stepsCounted = table.stepsCounted || perReport[i].counted;
     }
     // Rows: every (step, phase) any report has, ordered by step, then by the earliest position
     // the phase takes in that step on any rank, then by the mapping's order.
     std::map<std::pair<int64_t, std::string>, size_t> firstPosition;
-    for (const ReportCells &rc : perReport)
+    for (const ReportPhaseCells &rc : perReport)
         for (const auto &[key, pos] : rc.position) {
             auto [it, fresh] = firstPosition.try_emplace(key, pos);
             if (!fresh)
@@ -238,7 +246,7 @@ PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const
         PhaseRow row;
         row.step = key.first;
         row.phase = key.second;
-        for (const ReportCells &rc : perReport) {
+        for (const ReportPhaseCells &rc : perReport) {
             auto it = rc.cells.find(key);
             row.cells.push_back(it == rc.cells.end() ? PhaseCell{} : it->second);
         }

@@ -16,6 +16,7 @@
 #include "core/trace/report.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,23 @@ struct PhaseTable
 
 PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
                              const trace::CancelToken *cancel = nullptr);
+
+// One report's part of the table: (step, phase) -> cell, and the phase's position in its step.
+// Digests keep it (phasesummary.h), so a table can be made without the events.
+struct ReportPhaseCells
+{
+    std::map<std::pair<int64_t, std::string>, PhaseCell> cells;
+    std::map<std::pair<int64_t, std::string>, size_t> position;
+    bool counted = false; // steps were counted from repeats
+};
+// `direct`: each cell's breakdown by a pass over its window's events instead of through the
+// report's activity index (cheaper for a report analysed once, as when digesting it).
+ReportPhaseCells phaseCellsOf(const trace::Report &report, const PhaseMapping &mapping,
+                              const trace::CancelToken *cancel = nullptr, bool direct = false);
+// The table of reports whose cells are known (perReport[i] is reports[i]'s); the reports give the
+// columns' names only.
+PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
+                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping);
 
 // Adds `part`'s times to `into` (events, span, busy, idle, per-class and overlap times).
 void accumulate(GpuBreakdown &into, const GpuBreakdown &part);

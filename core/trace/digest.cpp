@@ -39,6 +39,15 @@ constexpr uint32_t fourcc(const char (&s)[5])
            uint32_t(uint8_t(s[3])) << 24;
 }
 constexpr uint32_t kMeta = fourcc("META");
+
+// A tag given as text: its first four characters (padded with spaces).
+uint32_t tagOf(std::string_view text)
+{
+    char t[5] = "    ";
+    for (size_t i = 0; i < 4 && i < text.size(); ++i)
+        t[i] = text[i];
+    return fourcc(t);
+}
 constexpr uint32_t kEvents = fourcc("EVTS");
 
 struct Section
@@ -153,7 +162,7 @@ std::string encodeDigest(const Report &report, const DigestOptions &options)
     std::error_code ec;
     const CacheKey key{fs::absolute(report.path, ec).lexically_normal().string(), report.fileSize, report.fileMtimeNs};
     const std::string meta = metaJson(report, options);
-    constexpr uint32_t kSections = 2;
+    const uint32_t kSections = 2 + uint32_t(options.extraSections.size());
     std::string out(kMagic, sizeof kMagic);
     out.reserve(kFixedHeader + kEntrySize * kSections + meta.size() + 16 + report.store->residentBytes() / 3);
     put(out, kDigestVersion);
@@ -164,6 +173,13 @@ std::string encodeDigest(const Report &report, const DigestOptions &options)
     const size_t metaAt = out.size();
     out += meta;
     setEntry(out, 0, kMeta, Raw, metaAt, meta.size());
+    for (size_t i = 0; i < options.extraSections.size(); ++i) {
+        const auto &[tag, bytes] = options.extraSections[i];
+        alignTo8(out);
+        const size_t at = out.size();
+        out += bytes;
+        setEntry(out, 2 + i, tagOf(tag), Raw, at, bytes.size());
+    }
     alignTo8(out);
     const size_t eventsAt = out.size();
     const uint64_t imageSize = appendCompressedImage(report, key, options, out);
@@ -314,6 +330,24 @@ ReportPtr readDigest(const std::string &path, std::string &error)
     report->identity = identityOfFile(digestSourcePath(fs::absolute(path, ec).lexically_normal().string()));
     completeIdentity(report->identity, report->meta);
     return report;
+}
+
+std::optional<std::string> readDigestSection(const std::string &path, std::string_view tag, std::string &error)
+{
+    error.clear();
+    MappedFile f;
+    if (!f.open(path, error))
+        return std::nullopt;
+    std::vector<Section> sections;
+    if (std::string why = readTable(f, sections); !why.empty()) {
+        error = path + ": " + why;
+        return std::nullopt;
+    }
+    const uint32_t wanted = tagOf(tag);
+    for (const Section &s : sections)
+        if (s.tag == wanted && s.codec == Raw)
+            return std::string(f.data + s.offset, s.stored);
+    return std::nullopt;
 }
 
 } // namespace ps::core::trace

@@ -12,8 +12,11 @@
 
 #include "core/trace/report.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace ps::core::trace {
 
@@ -30,6 +33,9 @@ struct DigestOptions
     int level = 3;         // zstd level (1 fast .. 19 small)
     int threads = 0;       // zstd worker threads; 0 = compress on the calling thread
     std::string createdBy; // e.g. "profstudio-cli 0.1.0", recorded in META
+    // More sections, stored as they are: (four-character tag, bytes), e.g. the phase summary
+    // (analysis/phasesummary.h) that lets a run be triaged without its events.
+    std::vector<std::pair<std::string, std::string>> extraSections;
 };
 
 // The digest file's bytes for a loaded report (its path, size and mtime name the source).
@@ -41,5 +47,9 @@ std::string writeDigest(const Report &report, const std::string &path, const Dig
 // suffix removed: a digest beside its report, or collected into the same tree, is the same
 // worker). Null with `error` ("FILE: damaged digest: ...", "FILE: not a ProfStudio digest").
 ReportPtr readDigest(const std::string &path, std::string &error);
+
+// One stored section of a digest, read without decompressing the events: nullopt with `error`
+// when the file is not a sound digest, nullopt with `error` empty when it has no such section.
+std::optional<std::string> readDigestSection(const std::string &path, std::string_view tag, std::string &error);
 
 } // namespace ps::core::trace

@@ -2,7 +2,9 @@
 // RLinf's own labels, user rules, mapping-file errors), and on a demo run the phases per step, the
 // wall times against SQL over the same exports, and the straggler the demo planted.
 #include "core/analysis/phases.h"
+#include "core/analysis/phasesummary.h"
 #include "core/demo/demorun.h"
+#include "core/trace/digest.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/clirun.h"
 #include "tests/support/sqlref.h"
@@ -194,6 +196,59 @@ private slots:
             QVERIFY2(r.lagPct() > 5.0, qPrintable(QString::fromStdString(r.phase)));
             QCOMPARE(r.maxWallNs, r.cells[size_t(r.straggler)].wallNs);
         }
+    }
+
+    // Digests carry each report's phase cells (phasesummary.h): the table made from them alone
+    // equals the one made from the events, cell by cell; a digest without a summary, or with a
+    // damaged one, makes phaseTableFromDigests refuse (callers then read the events).
+    void tableFromDigestSummaries()
+    {
+        QTemporaryDir dir;
+        std::vector<std::string> digests;
+        for (const tr::ReportPtr &r : m_reports) {
+            tr::DigestOptions o;
+            const ReportPhaseCells cells = phaseCellsOf(*r, PhaseMapping::defaults(), nullptr, true);
+            o.extraSections.emplace_back(kPhaseSummaryTag, encodePhaseSummary(cells, r->meta.rank));
+            const std::string name = r->path.substr(r->path.find_last_of('/') + 1);
+            digests.push_back(dir.filePath(QString::fromStdString(name)).toStdString() + ".psdigest");
+            QCOMPARE(QString::fromStdString(tr::writeDigest(*r, digests.back(), o)), QString());
+        }
+        std::vector<tr::ReportPtr> columns;
+        std::string error;
+        const std::optional<PhaseTable> fromSummaries = phaseTableFromDigests(digests, columns, error);
+        QVERIFY2(fromSummaries, error.c_str());
+        const PhaseTable fromEvents = computePhaseTable(m_reports, PhaseMapping::defaults());
+        QCOMPARE(fromSummaries->columns.size(), fromEvents.columns.size());
+        for (size_t c = 0; c < fromEvents.columns.size(); ++c)
+            QCOMPARE(fromSummaries->columns[c].label, fromEvents.columns[c].label);
+        QCOMPARE(fromSummaries->rows.size(), fromEvents.rows.size());
+        QCOMPARE(fromSummaries->stepsCounted, fromEvents.stepsCounted);
+        for (size_t i = 0; i < fromEvents.rows.size(); ++i) {
+            const PhaseRow &a = fromSummaries->rows[i], &b = fromEvents.rows[i];
+            QCOMPARE(a.phase, b.phase);
+            QCOMPARE(a.step, b.step);
+            QCOMPARE(a.straggler, b.straggler);
+            for (size_t c = 0; c < b.cells.size(); ++c) {
+                QCOMPARE(a.cells[c].wallNs, b.cells[c].wallNs);
+                QCOMPARE(a.cells[c].occurrences, b.cells[c].occurrences);
+                QCOMPARE(a.cells[c].first.index, b.cells[c].first.index);
+                QCOMPARE(a.cells[c].gpu.busyNs, b.cells[c].gpu.busyNs);
+                QCOMPARE(a.cells[c].gpu.idleNs, b.cells[c].gpu.idleNs);
+                QVERIFY(a.cells[c].gpu.exclusiveNs == b.cells[c].gpu.exclusiveNs);
+                QCOMPARE(a.cells[c].gpu.commCompOverlapNs, b.cells[c].gpu.commCompOverlapNs);
+            }
+        }
+        // A digest written without a summary.
+        const std::string plain = dir.filePath("plain.sqlite.psdigest").toStdString();
+        QCOMPARE(QString::fromStdString(tr::writeDigest(*m_reports[0], plain)), QString());
+        std::vector<std::string> withPlain = digests;
+        withPlain.push_back(plain);
+        QVERIFY(!phaseTableFromDigests(withPlain, columns, error));
+        QVERIFY2(error.find("plain.sqlite.psdigest: no phase summary") != std::string::npos, error.c_str());
+        ReportPhaseCells cells;
+        std::optional<int> rank;
+        QVERIFY(!decodePhaseSummary("{\"version\": 1, \"cells\": 3}", cells, rank, error));
+        QVERIFY2(error.find("phase summary: ") == 0, error.c_str());
     }
 
     // A report that is one step (nsys reportN) puts all its phases in that step.

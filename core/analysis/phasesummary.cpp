@@ -1,0 +1,168 @@
+#include "core/analysis/phasesummary.h"
+
+#include "core/common/jsonwriter.h"
+#include "core/trace/digest.h"
+#include "core/trace/identity.h"
+
+#include <simdjson.h>
+
+namespace ps::core::analysis {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+void writeGpu(JsonWriter &w, const GpuBreakdown &b)
+{
+    w.key("gpu").beginObject();
+    w.key("events").value(uint64_t(b.events)).key("first_ns").value(b.firstStart).key("last_ns").value(b.lastEnd);
+    w.key("span_ns").value(b.spanNs).key("busy_ns").value(b.busyNs).key("idle_ns").value(b.idleNs);
+    w.key("overlap_ns").value(b.commCompOverlapNs);
+    for (const auto &[key, values] : {std::pair{"union_ns", &b.unionNs}, std::pair{"exclusive_ns", &b.exclusiveNs}}) {
+        w.key(key).beginArray();
+        for (int64_t v : *values)
+            w.value(v);
+        w.endArray();
+    }
+    w.endObject();
+}
+
+int64_t intOf(od::object &o, std::string_view key)
+{
+    int64_t v = 0;
+    if (o[key].get_int64().get(v) != simdjson::SUCCESS)
+        throw std::runtime_error("missing or non-integer \"" + std::string(key) + "\"");
+    return v;
+}
+
+void readArray6(od::object &o, std::string_view key, std::array<int64_t, kGpuWorkCount> &out)
+{
+    od::array a;
+    if (o[key].get_array().get(a) != simdjson::SUCCESS)
+        throw std::runtime_error("missing \"" + std::string(key) + "\"");
+    size_t i = 0;
+    for (auto v : a) {
+        int64_t n = 0;
+        if (i >= out.size() || v.get_int64().get(n) != simdjson::SUCCESS)
+            throw std::runtime_error("bad \"" + std::string(key) + "\"");
+        out[i++] = n;
+    }
+}
+
+GpuBreakdown readGpu(od::object &cell)
+{
+    od::object g;
+    if (cell["gpu"].get_object().get(g) != simdjson::SUCCESS)
+        throw std::runtime_error("missing \"gpu\"");
+    GpuBreakdown b;
+    b.events = size_t(intOf(g, "events"));
+    b.firstStart = intOf(g, "first_ns");
+    b.lastEnd = intOf(g, "last_ns");
+    b.spanNs = intOf(g, "span_ns");
+    b.busyNs = intOf(g, "busy_ns");
+    b.idleNs = intOf(g, "idle_ns");
+    b.commCompOverlapNs = intOf(g, "overlap_ns");
+    readArray6(g, "union_ns", b.unionNs);
+    readArray6(g, "exclusive_ns", b.exclusiveNs);
+    return b;
+}
+
+void readCell(od::object &c, ReportPhaseCells &out)
+{
+    std::string_view phase;
+    if (c["phase"].get_string().get(phase) != simdjson::SUCCESS)
+        throw std::runtime_error("missing \"phase\"");
+    const auto key = std::make_pair(intOf(c, "step"), std::string(phase));
+    out.position[key] = size_t(intOf(c, "position"));
+    PhaseCell &cell = out.cells[key];
+    cell.present = true;
+    cell.occurrences = int(intOf(c, "occurrences"));
+    cell.wallNs = intOf(c, "wall_ns");
+    cell.startNs = intOf(c, "start_ns");
+    cell.first = {uint32_t(intOf(c, "track")), uint32_t(intOf(c, "index"))};
+    cell.gpu = readGpu(c);
+}
+
+} // namespace
+
+std::string encodePhaseSummary(const ReportPhaseCells &cells, std::optional<int> rank)
+{
+    JsonWriter w(0);
+    w.beginObject().key("version").value(int64_t(1));
+    w.key("rank").value(rank ? std::optional<int64_t>(*rank) : std::nullopt);
+    w.key("counted").value(cells.counted).key("cells").beginArray();
+    for (const auto &[key, cell] : cells.cells) {
+        const auto pos = cells.position.find(key);
+        w.beginObject().key("step").value(key.first).key("phase").value(key.second);
+        w.key("position").value(uint64_t(pos == cells.position.end() ? 0 : pos->second));
+        w.key("occurrences").value(int64_t(cell.occurrences)).key("wall_ns").value(cell.wallNs);
+        w.key("start_ns").value(cell.startNs).key("track").value(uint64_t(cell.first.track));
+        w.key("index").value(uint64_t(cell.first.index));
+        writeGpu(w, cell.gpu);
+        w.endObject();
+    }
+    w.endArray().endObject();
+    return w.str();
+}
+
+bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::optional<int> &rank,
+                        std::string &error)
+{
+    cells = {};
+    rank.reset();
+    try {
+        od::parser parser;
+        const simdjson::padded_string padded(json);
+        od::document doc = parser.iterate(padded);
+        od::object root = doc.get_object();
+        if (intOf(root, "version") != 1)
+            throw std::runtime_error("a phase summary of another version");
+        int64_t r = 0;
+        if (root["rank"].get_int64().get(r) == simdjson::SUCCESS)
+            rank = int(r);
+        bool counted = false;
+        if (root["counted"].get_bool().get(counted) != simdjson::SUCCESS)
+            throw std::runtime_error("missing \"counted\"");
+        cells.counted = counted;
+        for (auto c : root["cells"].get_array()) {
+            od::object o = c.get_object();
+            readCell(o, cells);
+        }
+    } catch (const std::exception &e) {
+        error = std::string("phase summary: ") + e.what();
+        return false;
+    }
+    return true;
+}
+
+std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,
+                                                std::vector<trace::ReportPtr> &columns, std::string &error)
+{
+    std::vector<ReportPhaseCells> perReport;
+    columns.clear();
+    for (const std::string &path : paths) {
+        const std::optional<std::string> json =
+            trace::isDigestPath(path) ? trace::readDigestSection(path, kPhaseSummaryTag, error) : std::nullopt;
+        if (!json) {
+            if (error.empty())
+                error = path + ": no phase summary (not a digest, or one written without it)";
+            return std::nullopt;
+        }
+        auto report = std::make_shared<trace::Report>();
+        std::optional<int> rank;
+        perReport.emplace_back();
+        if (!decodePhaseSummary(*json, perReport.back(), rank, error)) {
+            error = path + ": " + error;
+            return std::nullopt;
+        }
+        report->path = path;
+        report->store = std::make_shared<const trace::EventStore>();
+        report->meta.rank = rank;
+        report->identity = trace::identityOfFile(trace::digestSourcePath(path));
+        trace::completeIdentity(report->identity, report->meta);
+        columns.push_back(std::move(report));
+    }
+    return assemblePhaseTable(columns, perReport, PhaseMapping::defaults());
+}
+
+} // namespace ps::core::analysis

@@ -1,0 +1,32 @@
+#pragma once
+// The phase summary a digest carries (section PHAS, docs/digest-format.md): one report's phase
+// cells (phases.h) with the built-in phase mapping, computed when the report is digested, so that
+// the phase table and its stragglers of a run of digests come from these few KB per report
+// instead of its events.
+
+#include "core/analysis/phases.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ps::core::analysis {
+
+inline constexpr std::string_view kPhaseSummaryTag = "PHAS";
+
+// JSON: {"version": 1, "rank", "counted", "cells": [{"step", "phase", "position", "occurrences",
+// "wall_ns", "start_ns", "track", "index", "gpu": {"events", "first_ns", "last_ns", "span_ns",
+// "busy_ns", "idle_ns", "overlap_ns", "union_ns": [6], "exclusive_ns": [6]}}]}.
+std::string encodePhaseSummary(const ReportPhaseCells &cells, std::optional<int> rank);
+// False with `error` when the text is not such a summary.
+bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::optional<int> &rank,
+                        std::string &error);
+
+// The phase table of a run of digests from their phase summaries alone; nullopt when a file is
+// not a digest with one (`error` names it; callers then read the events). `columns` receives one
+// report per file, with path and identity but no events, for naming the columns.
+std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,
+                                                std::vector<trace::ReportPtr> &columns, std::string &error);
+
+} // namespace ps::core::analysis
