@@ -93,8 +93,7 @@ void digestOne(Job &job, const tr::DigestOptions &options)
         return;
     // The phase summary rides along, so a run of digests is triaged without its events.
     tr::DigestOptions withSummary = options;
-    const an::ReportPhaseCells phases = an::phaseCellsOf(*r, an::PhaseMapping::defaults(), nullptr, true);
-    withSummary.extraSections.emplace_back(an::kPhaseSummaryTag, an::encodePhaseSummary(phases, r->meta.rank));
+    an::addPhaseSummary(*r, withSummary);
     job.error = tr::writeDigest(*r, job.digest, withSummary);
     job.events = r->store->eventCount();
     job.sourceBytes = r->fileSize;

@@ -105,8 +105,7 @@ std::string encodePhaseSummary(const ReportPhaseCells &cells, std::optional<int>
     return w.str();
 }
 
-bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::optional<int> &rank,
-                        std::string &error)
+bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::optional<int> &rank, std::string &error)
 {
     cells = {};
     rank.reset();
@@ -133,6 +132,13 @@ bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::opt
         return false;
     }
     return true;
+}
+
+void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options)
+{
+    // Digesting reads each report once: a pass per phase window costs less than an index.
+    const ReportPhaseCells cells = phaseCellsOf(report, PhaseMapping::defaults(), nullptr, true);
+    options.extraSections.emplace_back(kPhaseSummaryTag, encodePhaseSummary(cells, report.meta.rank));
 }
 
 std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,

@@ -5,6 +5,7 @@
 // instead of its events.
 
 #include "core/analysis/phases.h"
+#include "core/trace/digest.h"
 
 #include <optional>
 #include <string>
@@ -20,8 +21,11 @@ inline constexpr std::string_view kPhaseSummaryTag = "PHAS";
 // "busy_ns", "idle_ns", "overlap_ns", "union_ns": [6], "exclusive_ns": [6]}}]}.
 std::string encodePhaseSummary(const ReportPhaseCells &cells, std::optional<int> rank);
 // False with `error` when the text is not such a summary.
-bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::optional<int> &rank,
-                        std::string &error);
+bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::optional<int> &rank, std::string &error);
+
+// Adds the report's phase summary (built-in mapping) to the sections of its digest, as
+// `trace digest` writes it.
+void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options);
 
 // The phase table of a run of digests from their phase summaries alone; nullopt when a file is
 // not a digest with one (`error` names it; callers then read the events). `columns` receives one

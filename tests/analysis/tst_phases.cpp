@@ -207,8 +207,7 @@ private slots:
         std::vector<std::string> digests;
         for (const tr::ReportPtr &r : m_reports) {
             tr::DigestOptions o;
-            const ReportPhaseCells cells = phaseCellsOf(*r, PhaseMapping::defaults(), nullptr, true);
-            o.extraSections.emplace_back(kPhaseSummaryTag, encodePhaseSummary(cells, r->meta.rank));
+            addPhaseSummary(*r, o);
             const std::string name = r->path.substr(r->path.find_last_of('/') + 1);
             digests.push_back(dir.filePath(QString::fromStdString(name)).toStdString() + ".psdigest");
             QCOMPARE(QString::fromStdString(tr::writeDigest(*r, digests.back(), o)), QString());

@@ -53,8 +53,7 @@ void ensureDigests(const std::string &dir, size_t reports, size_t events)
     for (size_t r = 0; r < reports; ++r) {
         const Report rep = makeReport(dir, r, events, r == reports / 3);
         DigestOptions options; // with the phase summary, as `trace digest` writes it
-        options.extraSections.emplace_back(
-            kPhaseSummaryTag, encodePhaseSummary(phaseCellsOf(rep, PhaseMapping::defaults(), nullptr, true), {}));
+        addPhaseSummary(rep, options);
         if (const std::string e = writeDigest(rep, rep.path + std::string(kDigestSuffix), options); !e.empty()) {
             std::fprintf(stderr, "%s\n", e.c_str());
             std::exit(1);
