@@ -199,12 +199,14 @@ bool verlHookJobs(std::vector<Job> &jobs, std::string &error)
                 job.digest = file + std::string(tr::kDigestSuffix);
                 jobs.push_back(std::move(job));
             }
-    if (jobs.empty())
-        error = "--verl-hook: no report of pid " + (pid.empty() ? "?" : pid) + " / rank " +
-                (rank.empty() ? "?" : rank) + " under " +
-                (roots.empty() ? "(no folder: VERL_PROFILE_RAY_NSIGHT_DIR "
-                                 "and VERL_PROFILE_SAVE_PATH name none)"
-                               : roots.front() + (roots.size() > 1 ? " or " + roots[1] : ""));
+    if (!jobs.empty())
+        return true;
+    std::string where;
+    for (const std::string &root : roots)
+        where += (where.empty() ? "" : " or ") + root;
+    error = "--verl-hook: no report of pid " + (pid.empty() ? "?" : pid) + " / rank " + (rank.empty() ? "?" : rank) +
+            " under " +
+            (where.empty() ? "any folder (VERL_PROFILE_RAY_NSIGHT_DIR and VERL_PROFILE_SAVE_PATH name none)" : where);
     return true;
 }
 

@@ -116,6 +116,22 @@ void finishBreakdown(GpuBreakdown &b)
     b.idleNs = b.spanNs - b.busyNs;
 }
 
+namespace {
+
+// The whole report's or a window's breakdown from the store's activity index (built on first use).
+GpuBreakdown indexedBreakdown(const EventStore &store, const BreakdownFilter &filter, const trace::CancelToken *cancel)
+{
+    const std::shared_ptr<const ActivityIndex> index = activityIndex(store, cancel);
+    if (!index || (cancel && cancel->cancelled())) {
+        GpuBreakdown b;
+        b.cancelled = true;
+        return b;
+    }
+    return filter.window ? windowBreakdown(store, *index, *filter.window) : index->whole;
+}
+
+} // namespace
+
 std::optional<double> GpuBreakdown::overlapPct() const
 {
     const int64_t comm = unionNs[size_t(GpuWork::Communication)];
@@ -156,7 +172,10 @@ GpuWork WorkClassTable::of(const Track &track, size_t index) const
 
 GpuBreakdown computeBreakdown(const EventStore &store, const BreakdownFilter &filter, const trace::CancelToken *cancel)
 {
-    return computeBreakdown(store, WorkClassTable(store), filter, cancel);
+    // The index path classes nothing: a class table is made only for a pass over the events.
+    if (!filter.device && !filter.stream)
+        return indexedBreakdown(store, filter, cancel);
+    return computeBreakdownDirect(store, WorkClassTable(store), filter, cancel);
 }
 
 namespace {
@@ -219,13 +238,7 @@ GpuBreakdown computeBreakdown(const EventStore &store, const WorkClassTable &cla
 {
     if (filter.device || filter.stream)
         return computeBreakdownDirect(store, classes, filter, cancel);
-    const std::shared_ptr<const ActivityIndex> index = activityIndex(store, cancel);
-    if (!index || (cancel && cancel->cancelled())) {
-        GpuBreakdown b;
-        b.cancelled = true;
-        return b;
-    }
-    return filter.window ? windowBreakdown(store, *index, *filter.window) : index->whole;
+    return indexedBreakdown(store, filter, cancel);
 }
 
 GpuBreakdown computeBreakdownDirect(const EventStore &store, const WorkClassTable &classes,

@@ -151,7 +151,7 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
     ReportPhaseCells out;
     const trace::EventStore &store = *r.store;
     const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step, &out.counted);
-    const WorkClassTable classes(store);
+    const std::optional<WorkClassTable> classes = direct ? std::optional<WorkClassTable>(store) : std::nullopt;
     std::map<int64_t, size_t> nextPosition;
     for (const PhaseOccurrence &o : phases) {
         if (cancel && cancel->cancelled())
@@ -168,8 +168,8 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
         cell.wallNs += o.window.end - o.window.start;
         BreakdownFilter f;
         f.window = o.window;
-        accumulate(cell.gpu, direct ? computeBreakdownDirect(store, classes, f, cancel)
-                                    : computeBreakdown(store, classes, f, cancel));
+        accumulate(cell.gpu,
+                   classes ? computeBreakdownDirect(store, *classes, f, cancel) : computeBreakdown(store, f, cancel));
     }
     return out;
 }

@@ -9,23 +9,19 @@ namespace ps::core::profiling {
 namespace {
 
 // The driver after its FOLDERS line: the per-node task, the pinning and the report.
-constexpr const char *kDriverBody = R"PY(CLI = os.environ.get("PROFSTUDIO_CLI", "profstudio-cli")
-
-
-@ray.remote(num_cpus=1)
+constexpr const char *kDriverBody = R"PY(@ray.remote(num_cpus=1)
 def digest_on_node(folders):
     """Runs on one node: digests every report under the folders this node has."""
-    host = socket.gethostname()
     present = [f for f in folders if os.path.isdir(f)]
     if not present:
-        return {"host": host, "digests": [], "failures": [], "folders": []}
-    cli = os.environ.get("PROFSTUDIO_CLI", CLI)
+        return {"digests": [], "failures": [], "folders": []}
+    cli = os.environ.get("PROFSTUDIO_CLI", "profstudio-cli")  # the node's own environment
     try:
         proc = subprocess.run([cli, "trace", "digest", "--format", "json"] + present,
                               capture_output=True, text=True)
     except OSError as e:
         reason = "cannot run %s (%s); install profstudio-cli on the node or set PROFSTUDIO_CLI" % (cli, e)
-        return {"host": host, "digests": [], "failures": [{"path": host, "reason": reason}], "folders": present}
+        return {"digests": [], "failures": [{"path": " ".join(present), "reason": reason}], "folders": present}
     try:
         result = json.loads(proc.stdout)
     except ValueError:
@@ -34,7 +30,7 @@ def digest_on_node(folders):
     if proc.returncode != 0 and not result.get("failures"):
         reason = "profstudio-cli exited with %d: %s" % (proc.returncode, (proc.stderr or "").strip()[-1000:])
         result.setdefault("failures", []).append({"path": " ".join(present), "reason": reason})
-    result.update(host=host, folders=present)
+    result["folders"] = present
     return result
 
 
@@ -58,7 +54,7 @@ def main():
             r = ray.get(done[0])
         except Exception as e:  # the task itself failed (node lost, ...)
             r = {"digests": [], "failures": [{"path": name, "reason": repr(e)}], "folders": []}
-        r["host"] = name
+        r["host"] = name  # Ray's name of the node the task was pinned to
         digested += len(r["digests"])
         events += sum(d.get("events", 0) for d in r["digests"])
         size += sum(d.get("digest_bytes", 0) for d in r["digests"])
@@ -97,7 +93,7 @@ std::string exportRayDigestJob(const LaunchPlan &plan, const std::string &config
         "#   ray job submit --working-dir . -- python3 profstudio_digest_job.py\n"
         "# profstudio-cli must be on the nodes' PATH, or named by PROFSTUDIO_CLI, e.g.\n"
         "#   --runtime-env-json '{\"env_vars\": {\"PROFSTUDIO_CLI\": \"/opt/profstudio/bin/profstudio-cli\"}}'\n"
-        "import json\nimport os\nimport socket\nimport subprocess\nimport sys\n\nimport ray\n"
+        "import json\nimport os\nimport subprocess\nimport sys\n\nimport ray\n"
         "from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy\n\n";
     s += "CONFIG = " + pythonReprString(configLabel) + "\n";
     s += "# The folders the profiled workers write (relative ones: to the worker's working directory).\n";

@@ -4,11 +4,8 @@
 #include "core/common/jsonwriter.h"
 #include "core/trace/cachecodec.h"
 #include "core/trace/identity.h"
+#include "core/trace/mappedfile.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -205,79 +202,85 @@ std::string writeDigest(const Report &report, const std::string &path, const Dig
 
 namespace {
 
-// A read-only mapping of a whole file.
-struct MappedFile
+// A digest mapped, with its section table: every entry lies inside the file and the table
+// matches its checksum. A section's own checksum is checked when it is used (sectionAt), so that
+// reading the small phase summary does not hash the events.
+struct OpenDigest
 {
-    const char *data = nullptr;
-    size_t size = 0;
-    ~MappedFile()
-    {
-        if (data)
-            ::munmap(const_cast<char *>(data), size);
-    }
-    bool open(const std::string &path, std::string &error)
-    {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        struct stat st
-        {
-        };
-        if (fd < 0 || ::fstat(fd, &st) != 0) {
-            error = path + ": " + std::strerror(errno);
-            if (fd >= 0)
-                ::close(fd);
-            return false;
-        }
-        size = size_t(st.st_size);
-        void *p = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-        ::close(fd);
-        if (p == MAP_FAILED) {
-            error = path + (size ? ": cannot map the file" : ": empty file, not a ProfStudio digest");
-            size = 0;
-            return false;
-        }
-        data = static_cast<const char *>(p);
-        return true;
-    }
+    Mapping map;
+    std::vector<Section> sections;
 };
 
-// The section table, every entry checked against the file's size. "" or why not.
-std::string readTable(const MappedFile &f, std::vector<Section> &sections)
+// "" or why the file is not a sound digest.
+std::string readTable(const Mapping &f, std::vector<Section> &sections)
 {
-    if (f.size < kFixedHeader || std::memcmp(f.data, kMagic, sizeof kMagic) != 0)
+    if (f.size < kFixedHeader || std::memcmp(f.data(), kMagic, sizeof kMagic) != 0)
         return "not a ProfStudio digest (no PSDIGEST header)";
-    const uint32_t version = get<uint32_t>(f.data + 8), count = get<uint32_t>(f.data + 12);
+    const uint32_t version = get<uint32_t>(f.data() + 8), count = get<uint32_t>(f.data() + 12);
     if (version != kDigestVersion)
         return "digest format " + std::to_string(version) + ", this build reads format " +
                std::to_string(kDigestVersion) + " (digest the report again with this version)";
     if (count > kMaxSections || f.size < kFixedHeader + kEntrySize * count)
         return "damaged digest: the section table is cut short";
-    if (cacheHash(f.data + kFixedHeader, kEntrySize * count) != get<uint64_t>(f.data + 16))
+    if (cacheHash(f.data() + kFixedHeader, kEntrySize * count) != get<uint64_t>(f.data() + 16))
         return "damaged digest: the section table's checksum does not match";
     for (uint32_t i = 0; i < count; ++i) {
-        const char *e = f.data + kFixedHeader + kEntrySize * i;
+        const char *e = f.data() + kFixedHeader + kEntrySize * i;
         Section s{get<uint32_t>(e),      get<uint32_t>(e + 4),  get<uint64_t>(e + 8),
                   get<uint64_t>(e + 16), get<uint64_t>(e + 24), get<uint64_t>(e + 32)};
         if (s.offset > f.size || s.stored > f.size - s.offset)
             return "damaged digest: a section ends past the end of the file (truncated?)";
-        if (cacheHash(f.data + s.offset, s.stored) != s.checksum)
-            return "damaged digest: the checksum of section " + std::string(reinterpret_cast<const char *>(e), 4) +
-                   " does not match";
         sections.push_back(s);
     }
     return {};
 }
 
+bool openDigest(const std::string &path, OpenDigest &d, std::string &error)
+{
+    std::string why;
+    switch (mapFile(path, d.map, why)) {
+    case MapStatus::Mapped:
+        why = readTable(d.map, d.sections);
+        break;
+    case MapStatus::Empty:
+        why = "not a ProfStudio digest (empty file)";
+        break;
+    case MapStatus::CannotOpen:
+    case MapStatus::CannotMap:
+        break;
+    }
+    if (!why.empty())
+        error = path + ": " + why;
+    return why.empty();
+}
+
+// The section tagged `tag` once its checksum holds; null when there is none or (with `error`)
+// when it is damaged.
+const Section *sectionAt(const OpenDigest &d, uint32_t tag, std::string &error)
+{
+    for (const Section &s : d.sections) {
+        if (s.tag != tag)
+            continue;
+        if (cacheHash(d.map.data() + s.offset, s.stored) == s.checksum)
+            return &s;
+        const char name[5] = {char(tag), char(tag >> 8), char(tag >> 16), char(tag >> 24), 0};
+        error = std::string("damaged digest: the checksum of section ") + name + " does not match";
+        return nullptr;
+    }
+    return nullptr;
+}
+
 // The decompressed cache image of the EVTS section, in 8-aligned memory (left uninitialised:
 // the decompressor writes every byte).
-std::shared_ptr<uint64_t[]> inflateEvents(const MappedFile &f, const Section &s, std::string &error)
+std::shared_ptr<uint64_t[]> inflateEvents(const Mapping &f, const Section &s, std::string &error)
 {
-    const uint64_t frameSize = ZSTD_getFrameContentSize(f.data + s.offset, s.stored);
+    const uint64_t frameSize = ZSTD_getFrameContentSize(f.data() + s.offset, s.stored);
     if (s.codec != Zstd || frameSize != s.raw || s.raw > s.stored * kMaxRatio + 4096) {
         error = "damaged digest: the events' compressed size and stated size disagree";
         return nullptr;
     }
     std::shared_ptr<uint64_t[]> buf(new uint64_t[(s.raw + 7) / 8]);
-    const size_t n = ZSTD_decompress(buf.get(), s.raw, f.data + s.offset, s.stored);
+    const size_t n = ZSTD_decompress(buf.get(), s.raw, f.data() + s.offset, s.stored);
     if (ZSTD_isError(n) || n != s.raw) {
         error = std::string("damaged digest: the events do not decompress (") +
                 (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short") + ")";
@@ -290,23 +293,14 @@ std::shared_ptr<uint64_t[]> inflateEvents(const MappedFile &f, const Section &s,
 
 ReportPtr readDigest(const std::string &path, std::string &error)
 {
-    MappedFile f;
-    if (!f.open(path, error))
+    OpenDigest d;
+    if (!openDigest(path, d, error))
         return nullptr;
-    std::vector<Section> sections;
-    if (std::string why = readTable(f, sections); !why.empty()) {
-        error = path + ": " + why;
-        return nullptr;
-    }
-    const auto events =
-        std::find_if(sections.begin(), sections.end(), [](const Section &s) { return s.tag == kEvents; });
-    if (events == sections.end()) {
-        error = path + ": the digest holds no events section";
-        return nullptr;
-    }
-    std::shared_ptr<uint64_t[]> image = inflateEvents(f, *events, error);
+    std::string why;
+    const Section *events = sectionAt(d, kEvents, why);
+    std::shared_ptr<uint64_t[]> image = events ? inflateEvents(d.map, *events, why) : nullptr;
     if (!image) {
-        error = path + ": " + error;
+        error = path + ": " + (why.empty() ? std::string("the digest holds no events section") : why);
         return nullptr;
     }
     const std::span<const char> bytes(reinterpret_cast<const char *>(image.get()), events->raw);
@@ -320,12 +314,9 @@ ReportPtr readDigest(const std::string &path, std::string &error)
         return nullptr;
     }
     report->path = path;
-    report->fileSize = f.size;
-    struct stat st
-    {
-    };
-    if (::stat(path.c_str(), &st) == 0)
-        report->fileMtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    const FileStamp stamp = fileStamp(path);
+    report->fileSize = stamp.size;
+    report->fileMtimeNs = stamp.mtimeNs;
     std::error_code ec;
     report->identity = identityOfFile(digestSourcePath(fs::absolute(path, ec).lexically_normal().string()));
     completeIdentity(report->identity, report->meta);
@@ -335,19 +326,17 @@ ReportPtr readDigest(const std::string &path, std::string &error)
 std::optional<std::string> readDigestSection(const std::string &path, std::string_view tag, std::string &error)
 {
     error.clear();
-    MappedFile f;
-    if (!f.open(path, error))
+    OpenDigest d;
+    if (!openDigest(path, d, error))
         return std::nullopt;
-    std::vector<Section> sections;
-    if (std::string why = readTable(f, sections); !why.empty()) {
-        error = path + ": " + why;
+    std::string why;
+    const Section *s = sectionAt(d, tagOf(tag), why);
+    if (!s || s->codec != Raw) {
+        if (!why.empty())
+            error = path + ": " + why;
         return std::nullopt;
     }
-    const uint32_t wanted = tagOf(tag);
-    for (const Section &s : sections)
-        if (s.tag == wanted && s.codec == Raw)
-            return std::string(f.data + s.offset, s.stored);
-    return std::nullopt;
+    return std::string(d.map.data() + s->offset, s->stored);
 }
 
 } // namespace ps::core::trace

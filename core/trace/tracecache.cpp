@@ -2,10 +2,10 @@
 
 #include "core/common/atomicfile.h"
 #include "core/trace/cachecodec.h"
+#include "core/trace/mappedfile.h"
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -165,46 +165,6 @@ std::string absolutePath(const std::string &p)
     std::error_code ec;
     fs::path a = fs::weakly_canonical(fs::absolute(p, ec), ec);
     return ec ? p : a.string();
-}
-
-struct Mapping
-{
-    void *addr = nullptr;
-    size_t size = 0;
-    ~Mapping()
-    {
-        if (addr)
-            ::munmap(addr, size);
-    }
-};
-
-enum class MapStatus { Mapped, CannotOpen, Empty, CannotMap };
-
-// Maps a whole cache file read-only; the descriptor is closed at once (the mapping stays valid).
-// On failure `error` holds strerror of the failing call (empty for an empty file).
-MapStatus mapFile(const std::string &path, Mapping &map, std::string &error)
-{
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return MapStatus::CannotOpen;
-    }
-    struct stat st
-    {
-    };
-    if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
-        ::close(fd);
-        return MapStatus::Empty;
-    }
-    map.size = size_t(st.st_size);
-    map.addr = ::mmap(nullptr, map.size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (map.addr == MAP_FAILED) {
-        map.addr = nullptr;
-        error = std::strerror(errno);
-        return MapStatus::CannotMap;
-    }
-    return MapStatus::Mapped;
 }
 
 // Our names: "<16 lowercase hex>.pstc" (cacheFileFor) and its temporaries

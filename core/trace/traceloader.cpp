@@ -6,9 +6,8 @@
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/identity.h"
+#include "core/trace/mappedfile.h"
 #include "core/trace/tracecache.h"
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -108,13 +107,9 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
         return nullptr;
     auto report = std::make_shared<Report>();
     report->path = path;
-    struct stat st
-    {
-    };
-    if (::stat(path.c_str(), &st) == 0) {
-        report->fileSize = uint64_t(st.st_size);
-        report->fileMtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    }
+    const FileStamp stamp = fileStamp(path);
+    report->fileSize = stamp.size;
+    report->fileMtimeNs = stamp.mtimeNs;
     StoreBuilder builder;
     error = reader->read(path, builder, report->meta, ctx);
     if (!error.empty())

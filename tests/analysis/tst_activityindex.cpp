@@ -138,10 +138,7 @@ private slots:
     void samplesOnTheirRanges_data()
     {
         QTest::addColumn<QString>("path");
-        QStringList files = ps::test::nsysFiles();
-        files << ps::test::testdataFiles("traces/rocpd", {"*.db"})
-              << ps::test::testdataFiles("traces/ascend", {"*ascend_pytorch_profiler*.db", "*msprof*.db"})
-              << ps::test::testdataFiles("traces/kineto", {"*.json.gz"});
+        const QStringList files = ps::test::sampleReports();
         QVERIFY(files.size() >= 20);
         for (const QString &f : files)
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;

@@ -35,4 +35,13 @@ inline QStringList nsysFiles()
     return testdataFiles(QStringLiteral("traces/nsys"), {QStringLiteral("*.sqlite")});
 }
 
+// Every sample report readable without nsys, of every format: nsys SQLite exports, rocpd, Ascend
+// and Kineto.
+inline QStringList sampleReports()
+{
+    return nsysFiles() + testdataFiles(QStringLiteral("traces/rocpd"), {QStringLiteral("*.db")}) +
+           testdataFiles(QStringLiteral("traces/ascend"), {QStringLiteral("*.db")}) +
+           testdataFiles(QStringLiteral("traces/kineto"), {QStringLiteral("*.json.gz")});
+}
+
 } // namespace ps::test

@@ -7,6 +7,7 @@
 #include "core/trace/traceloader.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/reportload.h"
+#include "tests/support/storecompare.h"
 #include "tests/support/testdata.h"
 
 #include <QFile>
@@ -30,31 +31,6 @@ void writeAll(const QString &path, const QByteArray &bytes)
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     QCOMPARE(f.write(bytes), bytes.size());
-}
-
-// Every column of every track, and the names, equal.
-void compareStores(const EventStore &a, const EventStore &b)
-{
-    QCOMPARE(b.eventCount(), a.eventCount());
-    QCOMPARE(b.names().size(), a.names().size());
-    for (NameId n = 0; n < a.names().size(); ++n)
-        QCOMPARE(b.name(n), a.name(n));
-    QCOMPARE(b.tracks().size(), a.tracks().size());
-    for (size_t k = 0; k < a.tracks().size(); ++k) {
-        const Track &x = a.tracks()[k], &y = b.tracks()[k];
-        QCOMPARE(int(y.kind()), int(x.kind()));
-        QCOMPARE(y.size(), x.size());
-        for (size_t i = 0; i < x.size(); ++i) {
-            QCOMPARE(y.start(i), x.start(i));
-            QCOMPARE(y.duration(i), x.duration(i));
-            QCOMPARE(y.name(i), x.name(i));
-            QCOMPARE(y.attr(i), x.attr(i));
-            QCOMPARE(y.aux(i), x.aux(i));
-            QCOMPARE(y.level(i), x.level(i));
-        }
-    }
-    QCOMPARE(b.processes().size(), a.processes().size());
-    QCOMPARE(b.threads().size(), a.threads().size());
 }
 
 void compareStats(const ReportPtr &a, const ReportPtr &b, StatsKind kind)
@@ -98,9 +74,7 @@ private slots:
     void everySampleFormat_data()
     {
         QTest::addColumn<QString>("path");
-        QStringList files = ps::test::nsysFiles();
-        files << ps::test::testdataFiles("traces/rocpd", {"*.db"}) << ps::test::testdataFiles("traces/ascend", {"*.db"})
-              << ps::test::testdataFiles("traces/kineto", {"*.json.gz"});
+        const QStringList files = ps::test::sampleReports();
         QVERIFY(files.size() >= 20);
         for (const QString &f : files)
             QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
@@ -128,7 +102,7 @@ private slots:
         QCOMPARE(digest->identity.group, source->identity.group);
         QCOMPARE(digest->identity.rank, source->identity.rank);
         QCOMPARE(digest->identity.step, source->identity.step);
-        compareStores(*source->store, *digest->store);
+        ps::test::compareStores(*source->store, *digest->store);
         compareStats(source, digest, StatsKind::KernelSum);
         compareStats(source, digest, StatsKind::NvtxSum);
         // Smaller than the report it came from (every sample here is).

@@ -7,6 +7,7 @@
 #include "core/trace/traceloader.h"
 #include "tests/support/envguard.h"
 #include "tests/support/sqlref.h"
+#include "tests/support/storecompare.h"
 #include "tests/support/testdata.h"
 
 #include <QFile>
@@ -23,6 +24,7 @@
 using namespace ps::core::trace;
 namespace fs = std::filesystem;
 
+using ps::test::compareStores;
 using ps::test::EnvGuard;
 
 namespace {
@@ -88,38 +90,6 @@ CachePruneOptions withOrphans(bool dryRun = false)
     o.orphans = true;
     o.dryRun = dryRun;
     return o;
-}
-
-template <typename T> bool same(std::span<const T> a, std::span<const T> b)
-{
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
-}
-
-void compareStores(const EventStore &a, const EventStore &b)
-{
-    QCOMPARE(a.eventCount(), b.eventCount());
-    QCOMPARE(a.names().size(), b.names().size());
-    for (NameId i = 0; i < a.names().size(); ++i)
-        QCOMPARE(a.name(i), b.name(i));
-    QCOMPARE(a.tracks().size(), b.tracks().size());
-    for (size_t t = 0; t < a.tracks().size(); ++t) {
-        const Track &x = a.tracks()[t], &y = b.tracks()[t];
-        QVERIFY(x.key() == y.key());
-        QCOMPARE(x.label(), y.label());
-        QCOMPARE(x.levelCount(), y.levelCount());
-        QVERIFY(same(x.columns().start, y.columns().start));
-        QVERIFY(same(x.columns().duration, y.columns().duration));
-        QVERIFY(same(x.columns().name, y.columns().name));
-        QVERIFY(same(x.columns().aux, y.columns().aux));
-        QVERIFY(same(x.columns().level, y.columns().level));
-        QVERIFY(same(x.columns().attr, y.columns().attr));
-        QVERIFY(same(x.columns().bytes, y.columns().bytes));
-        QVERIFY(same(x.columns().blockMaxEnd, y.columns().blockMaxEnd));
-    }
-    QCOMPARE(a.launchConfigs().size(), b.launchConfigs().size());
-    QCOMPARE(a.nvtxScopes().size(), b.nvtxScopes().size());
-    QCOMPARE(a.threads().size(), b.threads().size());
-    QCOMPARE(a.processes().size(), b.processes().size());
 }
 
 } // namespace

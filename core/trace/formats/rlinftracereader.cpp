@@ -3,10 +3,9 @@
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/kinetotime.h"
 #include "core/trace/identity.h"
+#include "core/trace/mappedfile.h"
 
 #include <simdjson.h>
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <charconv>
@@ -295,16 +294,6 @@ void initMeta(ReportMeta &meta, const ParsedFile &file)
     meta.warnings = file.warnings;
 }
 
-std::pair<uint64_t, int64_t> fileStat(const std::string &path)
-{
-    struct stat st
-    {
-    };
-    if (::stat(path.c_str(), &st) != 0)
-        return {0, 0};
-    return {uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
-}
-
 } // namespace
 
 std::string readRlinfTraceEvents(const std::string &path, std::vector<TracerWorkerData> &workers,
@@ -356,13 +345,13 @@ std::vector<ReportPtr> loadRlinfTraceReports(const std::string &path, const Read
     const std::string absolute = std::filesystem::absolute(path, ec).lexically_normal().string();
     if (!error.empty())
         return {};
-    const auto [size, mtime] = fileStat(path);
+    const FileStamp stamp = fileStamp(path);
     std::vector<ReportPtr> reports;
     for (TracerWorkerData &w : workers) {
         auto report = std::make_shared<Report>();
         report->path = path + "#" + w.worker;
-        report->fileSize = size;
-        report->fileMtimeNs = mtime;
+        report->fileSize = stamp.size;
+        report->fileMtimeNs = stamp.mtimeNs;
         report->meta = std::move(w.meta);
         auto store = std::make_shared<EventStore>(std::move(w.builder).build());
         for (int k = 0; k < kTrackKindCount; ++k)
