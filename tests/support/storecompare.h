@@ -43,5 +43,4 @@ inline void compareStores(const ps::core::trace::EventStore &a, const ps::core::
     QCOMPARE(a.processes().size(), b.processes().size());
 }
 
-
 } // namespace ps::test
