@@ -187,6 +187,8 @@ int cmdTraceCompare(const Args &args, std::ostream &out, std::ostream &err)
     int status = 0, candidateStatus = 0;
     if (!loadOptionsFromArgs(a, err, opt, status))
         return status;
+    // Digests answer from their summaries, made with the built-in phases (a user's need the events).
+    opt.digestOutlines = options.phases.rules() == an::PhaseMapping::defaults().rules();
     tr::LoadResult base, cand;
     loadPaths({a.positionals()[0]}, opt, err, base, status);
     loadPaths({a.positionals()[1]}, opt, err, cand, candidateStatus);

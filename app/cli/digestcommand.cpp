@@ -4,7 +4,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
-#include "core/analysis/phasesummary.h"
+#include "core/analysis/digestsummary.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
@@ -31,7 +31,11 @@ CommandSpec digestSpec()
     return {"profstudio-cli trace digest [options] REPORT|FOLDER...",
             "Write one digest per report: its events, metadata and identity in one zstd-compressed file "
             "(docs/digest-format.md) that opens like the report itself, without it, and is a fraction of its "
-            "size. Digests are written beside their reports as REPORT.psdigest, or with --out into DIR, "
+            "size. A digest also carries what needs all events: the nvtx_sum and kernel_sum totals, every range's "
+            "occurrences, the GPU breakdown, the RL phase cells, and a level-of-detail pyramid of every track and "
+            "device, so that the desktop shows a run of digests, and trace phases and trace compare answer, "
+            "without decompressing any event; --summary-only leaves the events out. Digests are written beside their "
+            "reports as REPORT.psdigest, or with --out into DIR, "
             "keeping each report's path below the FOLDER it was found in. A folder holding a report and its "
             "digest opens the report once. Reports are digested in parallel; a report that fails is named with "
             "the reason while the others go on.",
@@ -41,6 +45,9 @@ CommandSpec digestSpec()
                  "digest the reports of the verl worker that runs this command as its finish_hook_cmd (verl "
                  "main): the reports of process $VERL_PROFILE_PID (else rank $VERL_PROFILE_RANK) under "
                  "$VERL_PROFILE_RAY_NSIGHT_DIR and $VERL_PROFILE_SAVE_PATH, each digested beside itself"},
+                {"summary-only", "",
+                 "leave the events out: KB per report; the desktop draws it from its pyramids and the phase table, "
+                 "straggler chart and compare work, but no command can read its events"},
                 {"level", "N", "zstd level, 1 (fastest) to 19 (smallest); default 3"},
                 {"threads", "N", "reports digested at once (default: every core)"},
                 {"format", "text|json", "output format (default text)"},
@@ -91,9 +98,9 @@ void digestOne(Job &job, const tr::DigestOptions &options)
     const tr::ReportPtr r = tr::loadReport(job.report, ctx, job.error);
     if (!r)
         return;
-    // The phase summary rides along, so a run of digests is triaged without its events.
+    // The summaries ride along, so a run of digests is triaged without its events.
     tr::DigestOptions withSummary = options;
-    an::addPhaseSummary(*r, withSummary);
+    an::addDigestSummaries(*r, withSummary);
     job.error = tr::writeDigest(*r, job.digest, withSummary);
     job.events = r->store->eventCount();
     job.sourceBytes = r->fileSize;
@@ -234,6 +241,7 @@ int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
         return 2;
     }
     options.level = int(*level);
+    options.summaryOnly = a.has("summary-only");
     std::vector<Job> jobs;
     std::vector<tr::LoadFailure> missing;
     if (std::string why; hook && !verlHookJobs(jobs, why)) {

@@ -19,6 +19,7 @@ struct PhaseRule
 {
     std::string pattern; // a range label; '*' matches any run of characters
     std::string phase;
+    bool operator==(const PhaseRule &) const = default;
 };
 
 class PhaseMapping

@@ -1,5 +1,6 @@
 #include "core/analysis/phases.h"
 
+#include "core/analysis/phasesummary.h"
 #include "core/analysis/steps.h"
 #include "core/trace/tracereader.h"
 
@@ -148,6 +149,10 @@ PhaseColumn columnOf(const trace::Report &r, size_t index)
 ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel,
                               bool direct)
 {
+    if (r.outline) { // a digest opened without its events: the cells it carries
+        std::string error;
+        return outlinePhaseCells(r, mapping, error);
+    }
     ReportPhaseCells out;
     const trace::EventStore &store = *r.store;
     const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step, &out.counted);

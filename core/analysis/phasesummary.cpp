@@ -3,6 +3,7 @@
 #include "core/common/jsonwriter.h"
 #include "core/trace/digest.h"
 #include "core/trace/identity.h"
+#include "core/trace/reportoutline.h"
 
 #include <simdjson.h>
 
@@ -134,11 +135,52 @@ bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::opt
     return true;
 }
 
+std::string encodeBreakdown(const GpuBreakdown &b)
+{
+    JsonWriter w(0);
+    w.beginObject();
+    writeGpu(w, b);
+    w.endObject();
+    return w.str();
+}
+
+bool decodeBreakdown(std::string_view json, GpuBreakdown &b, std::string &error)
+{
+    try {
+        od::parser parser;
+        const simdjson::padded_string padded(json);
+        od::document doc = parser.iterate(padded);
+        od::object root = doc.get_object();
+        b = readGpu(root);
+    } catch (const std::exception &e) {
+        error = std::string("breakdown: ") + e.what();
+        return false;
+    }
+    return true;
+}
+
+ReportPhaseCells outlinePhaseCells(const trace::Report &report, const PhaseMapping &mapping, std::string &error)
+{
+    ReportPhaseCells cells;
+    if (mapping.rules() != PhaseMapping::defaults().rules()) {
+        error = report.path + ": the digest's phase summary was made with the built-in phases; open the "
+                              "digest's events (or the report) to use your own";
+        return cells;
+    }
+    std::optional<std::string> json = report.outline ? report.outline->section(kPhaseSummaryTag, error) : std::nullopt;
+    std::optional<int> rank;
+    if (!json)
+        error = error.empty() ? report.path + ": the digest has no phase summary" : error;
+    else if (!decodePhaseSummary(*json, cells, rank, error))
+        error = report.path + ": damaged digest: " + error;
+    return cells;
+}
+
 void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options)
 {
     // Digesting reads each report once: a pass per phase window costs less than an index.
     const ReportPhaseCells cells = phaseCellsOf(report, PhaseMapping::defaults(), nullptr, true);
-    options.extraSections.emplace_back(kPhaseSummaryTag, encodePhaseSummary(cells, report.meta.rank));
+    options.extraSections.push_back({std::string(kPhaseSummaryTag), encodePhaseSummary(cells, report.meta.rank)});
 }
 
 std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,

@@ -23,6 +23,13 @@ std::string encodePhaseSummary(const ReportPhaseCells &cells, std::optional<int>
 // False with `error` when the text is not such a summary.
 bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::optional<int> &rank, std::string &error);
 
+// One GPU breakdown as JSON, {"gpu": {...}} as in a phase cell (the digest's GPUB section).
+std::string encodeBreakdown(const GpuBreakdown &b);
+bool decodeBreakdown(std::string_view json, GpuBreakdown &b, std::string &error);
+// The phase cells of a report opened as an outline, from its digest's phase summary; empty cells
+// with `error` when it has none, or when `mapping` is not the built-in one the summary was made
+// with (the events are needed then).
+ReportPhaseCells outlinePhaseCells(const trace::Report &report, const PhaseMapping &mapping, std::string &error);
 // Adds the report's phase summary (built-in mapping) to the sections of its digest, as
 // `trace digest` writes it.
 void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options);

@@ -1,6 +1,7 @@
 #include "core/analysis/runcompare.h"
 
 #include "core/analysis/breakdown.h"
+#include "core/analysis/digestsummary.h"
 #include "core/analysis/phases.h"
 #include "core/trace/tracereader.h"
 #include "core/trace/tracestats.h"
@@ -102,7 +103,8 @@ Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const trace
 {
     Totals t;
     for (const trace::ReportPtr &r : reports) {
-        const GpuBreakdown b = computeBreakdown(*r->store, {}, cancel);
+        std::string error; // an outline whose digest lacks the breakdown adds nothing
+        const GpuBreakdown b = wholeBreakdown(*r, error, cancel).value_or(GpuBreakdown{});
         t["compute"] += b.computeNs();
         t["communication"] += b.communicationNs();
         t["memory"] += b.memoryNs();

@@ -5,6 +5,9 @@
 #include "core/trace/cachecodec.h"
 #include "core/trace/identity.h"
 #include "core/trace/mappedfile.h"
+#include "core/trace/reportoutline.h"
+#include "core/trace/tracesummary.h"
+#include "core/trace/zstdcodec.h"
 
 #include <zstd.h>
 
@@ -12,6 +15,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 namespace ps::core::trace {
 
@@ -46,6 +50,8 @@ uint32_t tagOf(std::string_view text)
     return fourcc(t);
 }
 constexpr uint32_t kEvents = fourcc("EVTS");
+constexpr uint32_t kOutline = fourcc("OUTL");
+constexpr uint32_t kTracks = fourcc("TRKS");
 
 struct Section
 {
@@ -123,6 +129,23 @@ uint64_t appendCompressedImage(const Report &report, const CacheKey &key, const 
     return failed ? 0 : size;
 }
 
+// The report as its outline image holds it: every track kept, with no events.
+Report outlineOf(const Report &report)
+{
+    StoreParts parts = report.store->parts();
+    for (Track &t : parts.tracks) {
+        TrackColumns none;
+        none.uniformAttr = t.columns().uniformAttr;
+        t = Track(t.key(), t.label(), t.levelCount(), t.auxSorted(), none);
+    }
+    Report outline;
+    outline.path = report.path;
+    outline.meta = report.meta;
+    outline.identity = report.identity;
+    outline.store = std::make_shared<EventStore>(std::move(parts));
+    return outline;
+}
+
 void alignTo8(std::string &out)
 {
     out.append((8 - out.size() % 8) % 8, '\0');
@@ -158,32 +181,36 @@ std::string encodeDigest(const Report &report, const DigestOptions &options)
 {
     std::error_code ec;
     const CacheKey key{fs::absolute(report.path, ec).lexically_normal().string(), report.fileSize, report.fileMtimeNs};
-    const std::string meta = metaJson(report, options);
-    const uint32_t kSections = 2 + uint32_t(options.extraSections.size());
+    std::vector<DigestSection> sections = {
+        {"META", metaJson(report, options), false},
+        {"OUTL", encodeCache(outlineOf(report), key), true},
+        {"TRKS", encodeTrackExtents(*report.store), false},
+        {"PYRD", encodeTrackPyramids(*report.store), true},
+        {std::string(kTraceSummaryTag), encodeTraceSummary(summarizeForDigest(report)), true}};
+    sections.insert(sections.end(), options.extraSections.begin(), options.extraSections.end());
+    const uint32_t count = uint32_t(sections.size()) + (options.summaryOnly ? 0 : 1);
     std::string out(kMagic, sizeof kMagic);
-    out.reserve(kFixedHeader + kEntrySize * kSections + meta.size() + 16 + report.store->residentBytes() / 3);
+    out.reserve(kFixedHeader + kEntrySize * count + 4096 + report.store->residentBytes() / 3);
     put(out, kDigestVersion);
-    put(out, kSections);
-    put(out, uint64_t(0));                    // table checksum, set last
-    out.append(kEntrySize * kSections, '\0'); // the table, set as the sections are written
-    alignTo8(out);
-    const size_t metaAt = out.size();
-    out += meta;
-    setEntry(out, 0, kMeta, Raw, metaAt, meta.size());
-    for (size_t i = 0; i < options.extraSections.size(); ++i) {
-        const auto &[tag, bytes] = options.extraSections[i];
+    put(out, count);
+    put(out, uint64_t(0));                // table checksum, set last
+    out.append(kEntrySize * count, '\0'); // the table, set as the sections are written
+    for (size_t i = 0; i < sections.size(); ++i) {
+        const DigestSection &section = sections[i];
         alignTo8(out);
         const size_t at = out.size();
-        out += bytes;
-        setEntry(out, 2 + i, tagOf(tag), Raw, at, bytes.size());
+        out += section.compress ? zstdCompress(section.bytes, options.level) : section.bytes;
+        setEntry(out, i, tagOf(section.tag), section.compress ? Zstd : Raw, at, section.bytes.size());
     }
-    alignTo8(out);
-    const size_t eventsAt = out.size();
-    const uint64_t imageSize = appendCompressedImage(report, key, options, out);
-    if (imageSize == 0)
-        return {};
-    setEntry(out, 1, kEvents, Zstd, eventsAt, imageSize);
-    const uint64_t tableSum = cacheHash(out.data() + kFixedHeader, kEntrySize * kSections);
+    if (!options.summaryOnly) {
+        alignTo8(out);
+        const size_t eventsAt = out.size();
+        const uint64_t imageSize = appendCompressedImage(report, key, options, out);
+        if (imageSize == 0)
+            return {};
+        setEntry(out, sections.size(), kEvents, Zstd, eventsAt, imageSize);
+    }
+    const uint64_t tableSum = cacheHash(out.data() + kFixedHeader, kEntrySize * count);
     std::memcpy(out.data() + 16, &tableSum, sizeof tableSum);
     return out;
 }
@@ -270,9 +297,9 @@ const Section *sectionAt(const OpenDigest &d, uint32_t tag, std::string &error)
     return nullptr;
 }
 
-// The decompressed cache image of the EVTS section, in 8-aligned memory (left uninitialised:
-// the decompressor writes every byte).
-std::shared_ptr<uint64_t[]> inflateEvents(const Mapping &f, const Section &s, std::string &error)
+// The decompressed cache image of the EVTS or OUTL section, in 8-aligned memory (left
+// uninitialised: the decompressor writes every byte).
+std::shared_ptr<uint64_t[]> inflateImage(const Mapping &f, const Section &s, std::string &error)
 {
     const uint64_t frameSize = ZSTD_getFrameContentSize(f.data() + s.offset, s.stored);
     if (s.codec != Zstd || frameSize != s.raw || s.raw > s.stored * kMaxRatio + 4096) {
@@ -291,19 +318,14 @@ std::shared_ptr<uint64_t[]> inflateEvents(const Mapping &f, const Section &s, st
 
 } // namespace
 
-ReportPtr readDigest(const std::string &path, std::string &error)
+namespace {
+
+// A report from a decoded cache image (the events' or the outline's), its identity from the
+// digest's own path.
+ReportPtr reportFromImage(const std::string &path, const std::shared_ptr<uint64_t[]> &image, uint64_t size,
+                          std::string &error)
 {
-    OpenDigest d;
-    if (!openDigest(path, d, error))
-        return nullptr;
-    std::string why;
-    const Section *events = sectionAt(d, kEvents, why);
-    std::shared_ptr<uint64_t[]> image = events ? inflateEvents(d.map, *events, why) : nullptr;
-    if (!image) {
-        error = path + ": " + (why.empty() ? std::string("the digest holds no events section") : why);
-        return nullptr;
-    }
-    const std::span<const char> bytes(reinterpret_cast<const char *>(image.get()), events->raw);
+    const std::span<const char> bytes(reinterpret_cast<const char *>(image.get()), size);
     auto report = std::make_shared<Report>();
     CacheKey key;
     std::string reason;
@@ -323,6 +345,98 @@ ReportPtr readDigest(const std::string &path, std::string &error)
     return report;
 }
 
+bool hasSection(const OpenDigest &d, uint32_t tag)
+{
+    return std::any_of(d.sections.begin(), d.sections.end(), [tag](const Section &s) { return s.tag == tag; });
+}
+
+std::string tagText(uint32_t tag)
+{
+    return {char(tag), char(tag >> 8), char(tag >> 16), char(tag >> 24)};
+}
+
+// The outline's track table and its summaries from the digest's other sections.
+bool fillOutline(const OpenDigest &d, const EventStore &store, ReportOutline &o, std::string &why)
+{
+    const Section *trks = sectionAt(d, kTracks, why);
+    if (!trks || !decodeTrackExtents({d.map.data() + trks->offset, trks->stored}, o.tracks, why) ||
+        o.tracks.size() != store.tracks().size()) {
+        why = why.empty() ? "damaged digest: its track table does not match its tracks" : "damaged digest: " + why;
+        return false;
+    }
+    o.firstStart = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < o.tracks.size(); ++i) {
+        const TrackExtent &t = o.tracks[i];
+        o.counts[size_t(store.track(uint32_t(i)).kind())] += t.events;
+        o.eventCount += t.events;
+        o.firstStart = t.events ? std::min(o.firstStart, t.firstStart) : o.firstStart;
+        o.lastEnd = t.events ? std::max(o.lastEnd, t.lastEnd) : o.lastEnd;
+    }
+    if (o.eventCount == 0)
+        o.firstStart = o.lastEnd = 0;
+    for (const Section &s : d.sections) {
+        if (s.tag == kMeta || s.tag == kEvents || s.tag == kOutline || s.tag == kTracks)
+            continue;
+        if (!sectionAt(d, s.tag, why))
+            return false;
+        StoredSection kept{tagText(s.tag), s.codec,  s.raw,     {}, s.stored > kHeldSectionBytes,
+                           s.offset,       s.stored, s.checksum};
+        if (!kept.inFile)
+            kept.bytes.assign(d.map.data() + s.offset, s.stored);
+        o.sections.push_back(std::move(kept));
+    }
+    return true;
+}
+
+} // namespace
+
+ReportPtr readDigest(const std::string &path, std::string &error)
+{
+    OpenDigest d;
+    if (!openDigest(path, d, error))
+        return nullptr;
+    std::string why;
+    const Section *events = sectionAt(d, kEvents, why);
+    if (!events && why.empty() && hasSection(d, kOutline))
+        why = "a summary-only digest (trace digest --summary-only): it has no events to read; digest the "
+              "report without --summary-only, or use what works from summaries (trace phases, the desktop)";
+    std::shared_ptr<uint64_t[]> image = events ? inflateImage(d.map, *events, why) : nullptr;
+    if (!image) {
+        error = path + ": " + (why.empty() ? std::string("the digest holds no events section") : why);
+        return nullptr;
+    }
+    return reportFromImage(path, image, events->raw, error);
+}
+
+ReportPtr readDigestOutline(const std::string &path, std::string &error)
+{
+    error.clear();
+    OpenDigest d;
+    if (!openDigest(path, d, error))
+        return nullptr;
+    std::string why;
+    const Section *outl = sectionAt(d, kOutline, why);
+    std::shared_ptr<uint64_t[]> image = outl ? inflateImage(d.map, *outl, why) : nullptr;
+    if (!image) {
+        if (!why.empty())
+            error = path + ": " + why;
+        return nullptr;
+    }
+    ReportPtr base = reportFromImage(path, image, outl->raw, error);
+    if (!base)
+        return nullptr;
+    auto report = std::make_shared<Report>(*base);
+    auto outline = std::make_shared<ReportOutline>();
+    outline->digestPath = path;
+    outline->hasEvents = hasSection(d, kEvents);
+    if (!fillOutline(d, *report->store, *outline, why)) {
+        error = path + ": " + why;
+        return nullptr;
+    }
+    report->outline = std::move(outline);
+    return report;
+}
+
 std::optional<std::string> readDigestSection(const std::string &path, std::string_view tag, std::string &error)
 {
     error.clear();
@@ -331,12 +445,18 @@ std::optional<std::string> readDigestSection(const std::string &path, std::strin
         return std::nullopt;
     std::string why;
     const Section *s = sectionAt(d, tagOf(tag), why);
-    if (!s || s->codec != Raw) {
+    if (!s) {
         if (!why.empty())
             error = path + ": " + why;
         return std::nullopt;
     }
-    return std::string(d.map.data() + s->offset, s->stored);
+    const std::string_view stored(d.map.data() + s->offset, s->stored);
+    if (s->codec == Raw)
+        return std::string(stored);
+    std::optional<std::string> bytes = zstdDecompress(stored, s->raw, why, kMaxRatio);
+    if (!bytes)
+        error = path + ": damaged digest: section " + std::string(tag) + ": " + why;
+    return bytes;
 }
 
 } // namespace ps::core::trace

@@ -5,6 +5,11 @@
 //   <report>.psdigest = header + section table + sections:
 //     META  JSON: what the digest is of (source path, size, mtime, format, counts) and who made it
 //     EVTS  the report's events and metadata as a trace cache image (cachecodec.h), zstd-compressed
+//           (left out by --summary-only)
+//     OUTL  the same image without events: processes, threads, names, tracks (reportoutline.h)
+//     TRKS  per track: event count, first start, last end
+//     PYRD  per track lane: a level-of-detail pyramid (lodpyramid.h), zstd-compressed
+//     ...   summaries analyses add (phasesummary.h, digestsummary.h)
 // A digest loads to the same events, counts and statistics as its report: the image is what the
 // report cache stores for it, so the report cache can hold a digest's events as they are.
 // Readers check every size and checksum before they allocate or decompress; a damaged or
@@ -28,14 +33,24 @@ bool isDigestPath(std::string_view path);
 // The report a digest path names: "runs/a/x.sqlite.psdigest" -> "runs/a/x.sqlite".
 std::string digestSourcePath(std::string_view digestPath);
 
+// A section an analysis adds: four-character tag and its bytes, stored as is or zstd-compressed.
+struct DigestSection
+{
+    std::string tag;
+    std::string bytes;
+    bool compress = false;
+};
+
 struct DigestOptions
 {
     int level = 3;         // zstd level (1 fast .. 19 small)
     int threads = 0;       // zstd worker threads; 0 = compress on the calling thread
     std::string createdBy; // e.g. "profstudio-cli 0.1.0", recorded in META
-    // More sections, stored as they are: (four-character tag, bytes), e.g. the phase summary
-    // (analysis/phasesummary.h) that lets a run be triaged without its events.
-    std::vector<std::pair<std::string, std::string>> extraSections;
+    // Leave the events out: the digest then opens as an outline only (readDigestOutline).
+    bool summaryOnly = false;
+    // More sections, e.g. the phase summary (analysis/phasesummary.h) that lets a run be triaged
+    // without its events.
+    std::vector<DigestSection> extraSections;
 };
 
 // The digest file's bytes for a loaded report (its path, size and mtime name the source).
@@ -48,7 +63,12 @@ std::string writeDigest(const Report &report, const std::string &path, const Dig
 // worker). Null with `error` ("FILE: damaged digest: ...", "FILE: not a ProfStudio digest").
 ReportPtr readDigest(const std::string &path, std::string &error);
 
-// One stored section of a digest, read without decompressing the events: nullopt with `error`
+// Opens a digest without decompressing its events: the report with an outline (reportoutline.h)
+// and a store of empty tracks. Null with `error` empty for a digest made before outlines existed
+// (open it with readDigest), null with `error` when the file is not a sound digest.
+ReportPtr readDigestOutline(const std::string &path, std::string &error);
+
+// One section of a digest, decoded, read without decompressing the events: nullopt with `error`
 // when the file is not a sound digest, nullopt with `error` empty when it has no such section.
 std::optional<std::string> readDigestSection(const std::string &path, std::string_view tag, std::string &error);
 

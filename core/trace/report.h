@@ -76,6 +76,8 @@ struct ReportIdentity
     std::string label;            // short display name, e.g. "ActorGroup r3 pid 4242"
 };
 
+struct ReportOutline; // reportoutline.h
+
 struct Report
 {
     std::string path; // as given (absolute when found under a folder)
@@ -85,6 +87,10 @@ struct Report
     ReportIdentity identity;
     std::shared_ptr<const EventStore> store;
     bool fromCache = false;
+    // Set for a digest opened without its events (reportoutline.h): `store` then holds the
+    // report's processes, threads, names and tracks, but every track is empty; the outline
+    // has the tracks' event counts, pyramids and the summaries analyses use instead.
+    std::shared_ptr<const ReportOutline> outline;
 };
 
 using ReportPtr = std::shared_ptr<const Report>;

@@ -182,6 +182,8 @@ public:
                 m_errors[i] = m_files[i] + ": cancelled";
             else if (formats::endsWith(m_files[i], ".jsonl"))
                 readPerWorker(i);
+            else if (m_options.digestOutlines && isDigestPath(m_files[i]) && readOutline(i))
+                continue;
             else if (!(m_options.useCache && fromCache(i)))
                 read(i);
         }
@@ -229,6 +231,16 @@ private:
         ctx.splitRows = m_options.splitRows;
         ctx.progress = [this, i](double f) { m_progress.update(i, f, false); };
         return ctx;
+    }
+    // A digest's outline (not cached: it is a few KB to MB, read straight from the digest). False
+    // when the digest has none (made before outlines): it is then loaded whole.
+    bool readOutline(size_t i)
+    {
+        ReportPtr r = readDigestOutline(m_files[i], m_errors[i]);
+        if (!r && m_errors[i].empty())
+            return false;
+        finish(i, r);
+        return true;
     }
     // RLinf's tracer file holds every worker: one report each, not cached (a text read).
     void readPerWorker(size_t i)

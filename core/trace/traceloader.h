@@ -27,6 +27,9 @@ struct LoadOptions
     // nullopt = defaultCacheMaxBytes() ($PROFSTUDIO_CACHE_MAX_BYTES, else 10 GiB).
     std::optional<uint64_t> cacheMaxBytes;
     size_t splitRows = 500000; // see ReadContext::splitRows
+    // Open digests as outlines (readDigestOutline: no events, summaries and pyramids instead), as
+    // the desktop does to show a large run at once; digests made before outlines load whole.
+    bool digestOutlines = false;
     // Called on a worker thread as soon as one report has loaded (from the cache or the file),
     // possibly from several workers at once; `index` is its position in findReports() order.
     // Lets a view show reports as they finish; the LoadResult still holds them all.

@@ -1,6 +1,7 @@
 #include "core/trace/tracestats.h"
 
 #include "core/trace/tracereader.h"
+#include "core/trace/tracesummary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -250,6 +251,35 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind)
     return summarize(reports, kind, SummarizeOptions{});
 }
 
+// An outline's ranges (a digest opened without its events): the occurrences its statistics
+// summary carries, those starting in the window. Kernels have totals only there: none are added.
+bool collectOutline(const Report &report, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
+                    Groups &out)
+{
+    std::string error;
+    const auto summary = kind == StatsKind::NvtxSum ? traceSummaryOf(report, error) : nullptr;
+    for (const RangeSummary &r : summary ? summary->ranges : std::vector<RangeSummary>()) {
+        const auto style = std::find(std::begin(kStyles), std::end(kStyles), r.style);
+        if (style == std::end(kStyles))
+            continue;
+        std::vector<int64_t> &d = out[{r.name, uint8_t(style - std::begin(kStyles))}];
+        for (const RangeOccurrence &o : r.occurrences)
+            if (!window || (o.start + offset >= window->start && o.start + offset < window->end))
+                d.push_back(o.duration);
+        if (d.empty())
+            out.erase({r.name, uint8_t(style - std::begin(kStyles))});
+    }
+    return true;
+}
+
+bool collectAny(const Report &report, StatsKind kind, int64_t offset, const SummarizeOptions &options, Groups &out,
+                bool colon)
+{
+    if (report.outline)
+        return collectOutline(report, kind, offset, options.window, out);
+    return collect(*report.store, kind, offset, options.window, options.cancel, out, colon);
+}
+
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const SummarizeOptions &options)
 {
     std::vector<size_t> which;
@@ -278,12 +308,12 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const 
         const int64_t offset = ri < options.offsets.size() ? options.offsets[ri] : 0;
         const bool colon = colonForDefaultDomain(*reports[ri], options);
         if (!options.perReport) {
-            if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, all, colon))
+            if (!collectAny(*reports[ri], kind, offset, options, all, colon))
                 return cancelled();
             continue;
         }
         Groups mine;
-        if (!collect(*reports[ri]->store, kind, offset, options.window, options.cancel, mine, colon))
+        if (!collectAny(*reports[ri], kind, offset, options, mine, colon))
             return cancelled();
         std::vector<StatRow> rows;
         rows.reserve(mine.size());
@@ -371,6 +401,15 @@ std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const Repor
 {
     std::map<std::string, int64_t> out;
     for (const ReportPtr &r : reports) {
+        if (r->outline) { // opened from a digest without its events: the totals it carries
+            std::string error;
+            const auto summary = traceSummaryOf(*r, error);
+            if (!summary)
+                continue; // a digest without statistics adds nothing (traceSummaryOf says why)
+            for (const auto &[name, ns] : kind == StatsKind::KernelSum ? summary->kernelTotals : summary->rangeTotals)
+                out[name] += ns;
+            continue;
+        }
         if (kind == StatsKind::KernelSum) { // kept with the store: a compare reads them again
             const auto times = kernelTimeByName(*r->store, cancel);
             if (!times)

@@ -105,8 +105,12 @@ private slots:
         ps::test::compareStores(*source->store, *digest->store);
         compareStats(source, digest, StatsKind::KernelSum);
         compareStats(source, digest, StatsKind::NvtxSum);
-        // Smaller than the report it came from (every sample here is).
-        QVERIFY(QFileInfo(digestPath).size() < QFileInfo(path).size());
+        // Smaller than an uncompressed report; a gzipped Kineto sample of a few thousand events is
+        // already compressed, and the digest adds its summaries and pyramids to the events.
+        if (path.endsWith(QLatin1String(".gz")))
+            QVERIFY(QFileInfo(digestPath).size() < 3 * QFileInfo(path).size());
+        else
+            QVERIFY(QFileInfo(digestPath).size() < QFileInfo(path).size());
     }
 
     // A digest's events are the cache image itself, streamed: the pieces make the same bytes

@@ -1,5 +1,6 @@
 #include "views/scene/preparedreport.h"
 
+#include "core/trace/reportoutline.h"
 #include "core/trace/tracereader.h"
 #include "views/common/namecolors.h"
 
@@ -7,11 +8,28 @@ namespace ps::views {
 
 using namespace ps::core::trace;
 
+namespace {
+std::vector<QRgb> colorsOf(const NameTable &names)
+{
+    std::vector<QRgb> colors(names.size());
+    for (size_t i = 0; i < names.size(); ++i)
+        colors[i] = colorForName(names[NameId(i)]).rgb();
+    return colors;
+}
+} // namespace
+
 std::shared_ptr<const PreparedReport> PreparedReport::prepare(ReportPtr report, const CancelToken *cancel)
 {
     auto p = std::make_shared<PreparedReport>();
     p->m_report = std::move(report);
     const EventStore &store = *p->m_report->store;
+    p->m_colors = colorsOf(store.names());
+    if (p->isOutline()) {
+        std::string error; // a BUSY that does not decode shows no utilization lanes
+        for (const core::analysis::DeviceBusyPyramid &d : core::analysis::deviceBusyPyramids(*p->m_report, error))
+            p->m_busyDevices.push_back(d.device);
+        return p;
+    }
     p->m_levels.resize(store.tracks().size());
     for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
         if (cancel && cancel->cancelled())
@@ -33,11 +51,48 @@ std::shared_ptr<const PreparedReport> PreparedReport::prepare(ReportPtr report, 
     p->m_deviceBusy = core::analysis::deviceBusy(store, cancel);
     if (cancel && cancel->cancelled())
         return nullptr;
-    const NameTable &names = store.names();
-    p->m_colors.resize(names.size());
-    for (size_t i = 0; i < names.size(); ++i)
-        p->m_colors[i] = colorForName(names[NameId(i)]).rgb();
+    for (const core::analysis::DeviceBusy &d : p->m_deviceBusy)
+        p->m_busyDevices.push_back(d.device());
     return p;
+}
+
+size_t PreparedReport::trackEvents(uint32_t track) const
+{
+    if (const auto &o = m_report->outline)
+        return track < o->tracks.size() ? o->tracks[track].events : 0;
+    return store().track(track).size();
+}
+
+size_t PreparedReport::eventCount() const
+{
+    return isOutline() ? m_report->outline->eventCount : store().eventCount();
+}
+
+int64_t PreparedReport::firstStart() const
+{
+    return isOutline() ? m_report->outline->firstStart : store().firstStart();
+}
+
+int64_t PreparedReport::lastEnd() const
+{
+    return isOutline() ? m_report->outline->lastEnd : store().lastEnd();
+}
+
+std::shared_ptr<const OutlineDrawing> PreparedReport::outlineDrawing() const
+{
+    if (!isOutline())
+        return nullptr;
+    std::lock_guard lock(m_drawingMutex);
+    if (auto kept = m_drawing.lock())
+        return kept;
+    auto d = std::make_shared<OutlineDrawing>();
+    d->tracks = m_report->outline->trackPyramids(d->error);
+    d->tracks.resize(store().tracks().size());
+    for (core::analysis::DeviceBusyPyramid &b : core::analysis::deviceBusyPyramids(*m_report, d->error))
+        d->busy.push_back(std::move(b.pyramid));
+    d->busy.resize(m_busyDevices.size());
+    m_drawing = d;
+    return d;
 }
 
 std::span<const uint32_t> PreparedReport::levelIndices(uint32_t track, uint16_t level) const

@@ -17,11 +17,11 @@ TimeWindow TimelineScene::extent() const
 {
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
     for (const TimelineEntry &e : entries) {
-        const EventStore &s = e.report->store();
-        if (s.eventCount() == 0)
+        const PreparedReport &r = *e.report;
+        if (r.eventCount() == 0)
             continue;
-        lo = std::min(lo, s.firstStart() + e.offset);
-        hi = std::max(hi, s.lastEnd() + e.offset);
+        lo = std::min(lo, r.firstStart() + e.offset);
+        hi = std::max(hi, r.lastEnd() + e.offset);
     }
     if (lo > hi)
         return {0, 1};
@@ -208,9 +208,9 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
         const QString base = run + reportLabel(p->report());
         const QString path = QString::fromStdString(p->report().path);
         if (name.empty()) {
-            TimelineEntry e{p, ri, -p->store().firstStart(), base, {rank.label}, path};
+            TimelineEntry e{p, ri, -p->firstStart(), base, {rank.label}, path};
             scene.entries.push_back(std::move(e));
-            longest = std::max(longest, p->store().lastEnd() - p->store().firstStart());
+            longest = std::max(longest, p->lastEnd() - p->firstStart());
             continue;
         }
         const auto occ = rangeOccurrences(p->store(), name);

@@ -1,6 +1,7 @@
 #include "views/stats/crossrankdata.h"
 
 #include "core/trace/tracestats.h"
+#include "core/trace/tracesummary.h"
 
 #include <algorithm>
 #include <map>
@@ -29,6 +30,15 @@ std::vector<std::pair<int64_t, CrossRankBar>> rangeBars(const TimelineEntry &e, 
                                                         const std::string &name, const std::string &wantStyle)
 {
     std::vector<std::pair<int64_t, CrossRankBar>> found;
+    if (e.report->isOutline()) { // a digest without its events: the occurrences it carries
+        std::string error;
+        if (const auto summary = traceSummaryOf(e.report->report(), error))
+            for (const RangeSummary &r : summary->ranges)
+                if (r.name == name && (wantStyle.empty() || r.style == wantStyle))
+                    for (const RangeOccurrence &o : r.occurrences)
+                        found.push_back({o.start, CrossRankBar{rank, 0, o.duration, entry, {o.track, o.index}}});
+        return found;
+    }
     const EventStore &store = e.report->store();
     // The texts the Range can come from: itself (no domain), or what follows "<domain>:" for
     // a domain of this report. Reports without any of them have no bars.

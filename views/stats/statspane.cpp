@@ -188,11 +188,27 @@ void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
     m_model->setRows(std::move(rows), k);
     m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
     applyPendingSelection(restore);
-    m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)%5")
+    m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)%5%6")
                            .arg(m_model->rowCount())
                            .arg(m_entries.size())
                            .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000))
-                           .arg(m_scopeNote.isEmpty() ? QString() : QStringLiteral(" · ") + m_scopeNote));
+                           .arg(m_scopeNote.isEmpty() ? QString() : QStringLiteral(" · ") + m_scopeNote)
+                           .arg(outlineNote()));
+}
+
+// Reports opened from their digests' summaries count their ranges from the occurrences the digest
+// carries, but their kernels only once their events are paged in (zoomed into).
+QString StatsPane::outlineNote() const
+{
+    if (!m_scene || kind() != StatsKind::KernelSum)
+        return {};
+    int outlines = 0;
+    for (int e : m_entries)
+        outlines += e >= 0 && size_t(e) < m_scene->entries.size() && m_scene->entries[size_t(e)].report->isOutline();
+    return outlines == 0 ? QString()
+                         : QStringLiteral(" · the kernels of %1 report(s) opened from digest summaries are counted "
+                                          "once zoomed into (Compare Runs has their totals)")
+                               .arg(outlines);
 }
 
 void StatsPane::showCrossRank(const QString &rangeName, const QString &style)

@@ -65,6 +65,7 @@ signals:
     void busyChanged(bool busy);
 
 private:
+    QString outlineNote() const;
     void recompute();
     void applyPendingSelection(bool quietly);
     void showRows(std::vector<core::trace::StatRow> rows);

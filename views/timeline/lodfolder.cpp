@@ -75,7 +75,7 @@ void foldLane(const LaneView &lane, const TimeMapping &m, int64_t offset, std::v
         const double x0 = m.x(lane.start(k), offset);
         double x1 = m.x(lane.end(k), offset);
         if (x1 - x0 >= minPx) {
-            out.push_back({clampX(x0, width), clampX(x1, width), lane.event(k), 1});
+            out.push_back({clampX(x0, width), clampX(x1, width), lane.event(k), 1, lane.track->name(lane.event(k))});
             ++k;
             continue;
         }
@@ -100,7 +100,29 @@ void foldLane(const LaneView &lane, const TimeMapping &m, int64_t offset, std::v
                 break;
             colX = nx0;
         }
-        out.push_back({clampX(x0, width), clampX(std::max(runX1, x0 + 1.0), width), first, uint32_t(count)});
+        out.push_back({clampX(x0, width), clampX(std::max(runX1, x0 + 1.0), width), first, uint32_t(count),
+                       lane.track->name(first)});
+    }
+}
+
+void foldPyramidLevel(const core::trace::LodLevel &level, const TimeMapping &m, int64_t offset,
+                      std::vector<LodMark> &out)
+{
+    const int64_t t0 = m.window().start - offset, t1 = m.window().end - offset;
+    const auto &runs = level.runs; // no overlaps: ends ascend with starts
+    auto it = std::partition_point(runs.begin(), runs.end(), [t0](const core::trace::LodRun &r) { return r.end < t0; });
+    const double width = m.width();
+    bool lastNarrow = false;
+    for (; it != runs.end() && it->start < t1; ++it) {
+        const double x0 = m.x(it->start, offset), x1 = m.x(it->end, offset);
+        const bool narrow = x1 - x0 < kFoldPx;
+        if (narrow && lastNarrow && x0 <= out.back().x1 + kFoldPx) {
+            out.back().x1 = std::max(out.back().x1, clampX(std::max(x1, x0 + 1.0), width));
+            out.back().count += it->count;
+            continue;
+        }
+        out.push_back({clampX(x0, width), clampX(std::max(x1, x0 + 1.0), width), 0, it->count, it->name});
+        lastNarrow = narrow;
     }
 }
 

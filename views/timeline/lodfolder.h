@@ -9,6 +9,7 @@
 
 #include "views/scene/timemapping.h"
 
+#include "core/trace/lodpyramid.h"
 #include "core/trace/track.h"
 
 #include <span>
@@ -33,10 +34,11 @@ struct LaneView
 
 struct LodMark
 {
-    float x0 = 0;       // pixels, clamped to a little outside [0, width]
-    float x1 = 0;       // x1 > x0
-    uint32_t index = 0; // the (first) event, index into the track
-    uint32_t count = 1; // events folded into this mark; 1 = a single event
+    float x0 = 0;                                    // pixels, clamped to a little outside [0, width]
+    float x1 = 0;                                    // x1 > x0
+    uint32_t index = 0;                              // the (first) event, index into the track (0 for a pyramid's mark)
+    uint32_t count = 1;                              // events folded into this mark; 1 = a single event
+    core::trace::NameId name = core::trace::kNoName; // the (first) event's name
 };
 
 inline constexpr double kFoldPx = 1.0;
@@ -45,6 +47,11 @@ inline constexpr double kFoldPx = 1.0;
 // report's clock to the shared axis.
 void foldLane(const LaneView &lane, const TimeMapping &mapping, int64_t offset, std::vector<LodMark> &out,
               double minPx = kFoldPx);
+
+// Appends the marks of a pyramid level (core/trace/lodpyramid.h) in the window, its runs folded
+// further where they are narrower than a pixel, as foldLane folds events.
+void foldPyramidLevel(const core::trace::LodLevel &level, const TimeMapping &mapping, int64_t offset,
+                      std::vector<LodMark> &out);
 
 // The event of `lane` under pixel x: one containing the time at x, else the nearest within
 // `slopPx` pixels (so that very narrow events can be hit). Returns the track index or -1.

@@ -271,7 +271,7 @@ std::vector<QString> RowLayout::trackLabels(const TimelineEntry &e)
     std::vector<QString> labels(store.tracks().size());
     QSet<QString> used;
     for (uint32_t ti = 0; ti < store.tracks().size(); ++ti)
-        if (!store.track(ti).empty())
+        if (e.report->trackEvents(ti) > 0)
             labels[ti] =
                 uniqueLabel(trackLabel(store, store.track(ti), e.report->report().meta.format), store.track(ti), used);
     return labels;
@@ -283,7 +283,7 @@ void RowLayout::addTrackRows(const TimelineEntry &e, int entry, int depth, int &
     const std::vector<QString> labels = trackLabels(e);
     for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
         const Track &t = store.track(ti);
-        if (t.empty())
+        if (e.report->trackEvents(ti) == 0)
             continue;
         Row r;
         r.kind = RowKind::Track;
@@ -320,10 +320,10 @@ void RowLayout::addCounterRows(const TimelineEntry &e, int entry, int depth, int
         place(std::move(r), y);
     };
     const QString device = deviceWord(e.report->report().meta.format);
-    const auto &busy = e.report->deviceBusy();
+    const auto &busy = e.report->busyDevices();
     for (size_t i = 0; i < busy.size(); ++i)
         add(RowKind::Utilization, int(i), kUtilizationHeight,
-            QStringLiteral("%1 util · %1 %2").arg(device).arg(busy[i].device()), {});
+            QStringLiteral("%1 util · %1 %2").arg(device).arg(busy[i]), {});
     const auto &memory = e.report->report().meta.memory;
     for (size_t i = 0; i < memory.size(); ++i)
         add(RowKind::Memory, int(i), kMemoryHeight,

@@ -2,6 +2,7 @@
 
 #include "views/scene/timeformat.h"
 #include "views/timeline/eventinfo.h"
+#include "views/timeline/reportpager.h"
 #include "views/timeline/trackmenu.h"
 
 #include <QContextMenuEvent>
@@ -27,7 +28,8 @@ constexpr double kKeyZoom = 1.25;
 constexpr double kKeyPanFraction = 0.15;
 } // namespace
 
-TimelineCanvas::TimelineCanvas(QWidget *parent) : QWidget(parent), m_state(new TimelineViewState(this))
+TimelineCanvas::TimelineCanvas(QWidget *parent)
+    : QWidget(parent), m_state(new TimelineViewState(this)), m_pager(new ReportPager(this))
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
@@ -314,8 +316,16 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
 
 void TimelineCanvas::paintTo(QPainter &p)
 {
-    const TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size(), m_labelWidth};
+    m_pager->beginFrame();
+    TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size(), m_labelWidth};
+    in.wantEvents = [this](const PreparedReportPtr &outline) { m_pager->request(outline); };
     m_painter.paint(p, in, font(), palette());
+    if (!m_scene)
+        return;
+    const auto [first, last] = m_layout.rowsIn(scrollY(), scrollY() + height());
+    for (int ri = first; ri < last; ++ri)
+        if (const int e = m_layout.rows()[size_t(ri)].entry; e >= 0)
+            m_pager->touch(m_scene->entries[size_t(e)].report.get());
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent *)

@@ -22,6 +22,10 @@
 
 class QMenu;
 
+namespace ps::views {
+class ReportPager;
+}
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -107,6 +111,8 @@ public:
     void paintTo(QPainter &p);
     // Drops the folded-mark cache (the benchmark measures cold frames with it).
     void invalidateMarks() { m_painter.invalidate(); }
+    // Pages outlines' events in where the view zooms past their pyramids (reportpager.h).
+    ReportPager *pager() const { return m_pager; }
     // Marks drawn in the last paint, and folded marks among them (for tests and the benchmark).
     size_t lastMarkCount() const { return m_painter.lastMarkCount(); }
     size_t lastFoldedCount() const { return m_painter.lastFoldedCount(); }
@@ -157,6 +163,7 @@ private:
     TimelineViewState *m_state;
     std::shared_ptr<const SearchResult> m_search;
     TimelinePainter m_painter;
+    ReportPager *m_pager;
 
     // Drag state.
     enum class Drag { None, Pending, Pan, Ruler, LabelEdge };

@@ -55,6 +55,7 @@ bool TimelineLoader::load(const QStringList &paths)
             this, [this, total] { emit started(total); }, Qt::QueuedConnection);
         LoadOptions opt;
         opt.useCache = useCache;
+        opt.digestOutlines = true; // a run of digests shows at once; ReportPager brings events in
         // Each report is prepared on the worker that loaded it and shown as soon as it is ready.
         opt.onReport = [this, cancel](size_t, const ReportPtr &rep) {
             if (!rep->store)

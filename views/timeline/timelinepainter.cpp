@@ -35,6 +35,28 @@ constexpr QRgb kPeak = 0xffe53935;        // the memory peak of a series
 constexpr int kFoldedDarker = 140;        // folded marks: darker than their first event's colour
 constexpr int kMarkDarker = 160;          // NVTX marks (instants): darker again
 
+QString nameText(const EventStore &store, NameId name)
+{
+    const std::string_view text = store.name(name);
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+// Busy ns per pixel column [0, width) from a busy pyramid level (a run's busy time spread evenly
+// over the run, which at the level chosen is at most a pixel wide unless it is one interval).
+std::vector<double> busyPerColumn(const LodLevel &level, const TimeMapping &m, int64_t offset, int width)
+{
+    std::vector<double> busy(size_t(std::max(0, width)), 0.0);
+    const int64_t t0 = m.time(0) - offset, t1 = m.time(width) - offset;
+    auto it = std::partition_point(level.runs.begin(), level.runs.end(), [t0](const LodRun &r) { return r.end < t0; });
+    for (; it != level.runs.end() && it->start < t1; ++it) {
+        const double x0 = m.x(it->start, offset), x1 = std::max(m.x(it->end, offset), x0 + 1e-9);
+        const double perPixel = double(it->busy) / (x1 - x0);
+        for (int x = std::max(0, int(std::floor(x0))); x < width && x < x1; ++x)
+            busy[size_t(x)] += perPixel * (std::min(x1, double(x + 1)) - std::max(x0, double(x)));
+    }
+    return busy;
+}
+
 struct TextItem
 {
     QRect rect;
@@ -125,7 +147,9 @@ const RowMarks &TimelinePainter::marksFor(int row, const Input &in)
         return it->second;
     RowMarks rm;
     const Row &r = in.layout->rows()[size_t(row)];
-    if (r.kind == RowKind::Track && in.scene) {
+    if (r.kind == RowKind::Track && in.scene && in.scene->entries[size_t(r.entry)].report->isOutline()) {
+        rm = pyramidMarks(in, r);
+    } else if (r.kind == RowKind::Track && in.scene) {
         const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
         const Track &t = e.report->store().track(r.track);
         rm.lanes.resize(size_t(r.levels));
@@ -137,6 +161,48 @@ const RowMarks &TimelinePainter::marksFor(int row, const Input &in)
         }
     }
     return m_marks.emplace(row, std::move(rm)).first->second;
+}
+
+const OutlineDrawing &TimelinePainter::drawingOf(const PreparedReport &report)
+{
+    auto it = std::find_if(m_drawings.begin(), m_drawings.end(), [&](const auto &d) { return d.first == &report; });
+    std::pair<const PreparedReport *, std::shared_ptr<const OutlineDrawing>> used;
+    if (it != m_drawings.end()) {
+        used = std::move(*it);
+        m_drawings.erase(it);
+    } else {
+        used = {&report, report.outlineDrawing()};
+        if (m_drawings.size() >= kKeptDrawings)
+            m_drawings.erase(m_drawings.begin());
+    }
+    m_drawings.push_back(std::move(used));
+    return *m_drawings.back().second;
+}
+
+// An outline's track row from its pyramids: per lane the coarsest level that is still at most a
+// pixel wide; where even the finest is coarser, that one, and the events are asked for.
+RowMarks TimelinePainter::pyramidMarks(const Input &in, const Row &r)
+{
+    RowMarks rm;
+    rm.fromPyramid = true;
+    const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
+    const OutlineDrawing &d = drawingOf(*e.report);
+    const auto &lanes = d.tracks[r.track];
+    const TimeMapping &m = in.state->mapping();
+    const double nsPerPixel = double(m.window().end - m.window().start) / std::max(1.0, m.width());
+    rm.lanes.resize(size_t(r.levels));
+    bool coarse = false;
+    for (size_t l = 0; l < rm.lanes.size() && l < lanes.size(); ++l) {
+        const core::trace::LodLevel *level = lanes[l].levelFor(nsPerPixel);
+        coarse = coarse || (!level && !lanes[l].empty());
+        if (!level)
+            level = lanes[l].finest();
+        if (level)
+            foldPyramidLevel(*level, m, e.offset, rm.lanes[l]);
+    }
+    if (coarse && in.wantEvents)
+        in.wantEvents(e.report);
+    return rm;
 }
 
 void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, const QPalette &palette)
@@ -241,7 +307,7 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
             const int x0 = L + int(std::floor(mk.x0));
             const int x1 = L + int(std::floor(mk.x1));
             const int bw = std::max(1, x1 - x0);
-            const NameId name = t.name(mk.index);
+            const NameId name = mk.name;
             QRgb c = rep.color(name);
             ++m_lastMarks;
             if (mk.count > 1) {
@@ -265,7 +331,8 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
             const uint64_t key = (uint64_t(r.entry) << 32) | name;
             auto it = batch.names.find(key);
             if (it == batch.names.end())
-                it = batch.names.emplace(key, eventName(store, t, mk.index)).first;
+                it = batch.names.emplace(key, rm.fromPyramid ? nameText(store, name) : eventName(store, t, mk.index))
+                         .first;
             const QString &full = it->second;
             const QString text = full.size() <= chars ? full : full.left(chars - 1) + QChar(0x2026);
             batch.texts.push_back({QRect(visX0 + 3, ly, room + 3, laneH), text, c});
@@ -275,9 +342,13 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
 
 // A bar per pixel column: the share of the column's time the device is busy (GPU utilization
 // binned to pixels).
-void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &batch) const
+void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &batch)
 {
     const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
+    if (e.report->isOutline()) {
+        collectPyramidUtilization(in, r, batch);
+        return;
+    }
     const auto &busy = e.report->deviceBusy()[size_t(r.counter)];
     if (busy.intervals().empty())
         return;
@@ -302,9 +373,32 @@ void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &b
 
 // A collapsed report keeps one summary row: its header, with the busy share of its devices per
 // pixel column (the utilization lanes drawn over each other, so a column shows its busiest device).
-void TimelinePainter::collectDensity(const Input &in, const Row &r, Batch &batch) const
+void TimelinePainter::collectPyramidUtilization(const Input &in, const Row &r, Batch &batch)
 {
-    const size_t devices = in.scene->entries[size_t(r.entry)].report->deviceBusy().size();
+    const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
+    const LodPyramid &pyramid = drawingOf(*e.report).busy[size_t(r.counter)];
+    const TimeMapping &m = in.state->mapping();
+    const double nsPerPixel = m.span(1.0);
+    const LodLevel *level = pyramid.levelFor(nsPerPixel);
+    if (!level)
+        level = pyramid.finest();
+    if (!level)
+        return;
+    const int width = in.size.width() - in.labelWidth;
+    const std::vector<double> busy = busyPerColumn(*level, m, e.offset, width);
+    const int bottom = r.y - in.state->scrollY() + r.height - 2, full = r.height - 3;
+    for (int x = 0; x < width; ++x) {
+        const double column = double(m.time(x + 1) - m.time(x));
+        const double share = column > 0 ? std::min(1.0, busy[size_t(x)] / column) : 0.0;
+        batch.bar(kUtilization, in.labelWidth + x,
+                  std::max(int(std::lround(full * share)), busy[size_t(x)] > 0 ? 1 : 0), bottom);
+    }
+    batch.endBars();
+}
+
+void TimelinePainter::collectDensity(const Input &in, const Row &r, Batch &batch)
+{
+    const size_t devices = in.scene->entries[size_t(r.entry)].report->busyDevices().size();
     for (size_t i = 0; i < devices; ++i) {
         Row lane = r;
         lane.counter = int(i);
@@ -326,7 +420,7 @@ void TimelinePainter::collectMemory(const Input &in, const Row &r, Batch &batch)
     const int width = in.size.width() - in.labelWidth;
     const int first = std::max(0, int(std::floor(m.x(s.timeNs.front(), e.offset))));
     // The last value holds until the report ends, not forever.
-    const int64_t end = std::max(e.report->store().lastEnd(), s.timeNs.back());
+    const int64_t end = std::max(e.report->lastEnd(), s.timeNs.back());
     const int last = std::min(width, int(std::ceil(m.x(end, e.offset))));
     size_t i = size_t(std::max<std::ptrdiff_t>(0, s.indexAt(m.time(first) - e.offset)));
     for (int x = first; x < last; ++x) {

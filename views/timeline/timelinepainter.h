@@ -8,9 +8,12 @@
 // row for the mapping they were folded under; hover, selection and vertical scrolling repaint
 // from that cache without touching events.
 
+#include "views/scene/preparedreport.h"
 #include "views/timeline/lodfolder.h"
 
 #include <QSize>
+
+#include <functional>
 
 #include <memory>
 #include <unordered_map>
@@ -28,10 +31,12 @@ struct Row;
 struct SearchResult;
 struct TimelineScene;
 
-// The marks of one row: one vector per lane (level).
+// The marks of one row: one vector per lane (level). Marks of an outline's pyramids
+// (fromPyramid) name no event: their `index` is 0 and only `name` and `count` hold.
 struct RowMarks
 {
     std::vector<std::vector<LodMark>> lanes;
+    bool fromPyramid = false;
 };
 
 class TimelinePainter
@@ -47,6 +52,8 @@ public:
         const SearchResult *search = nullptr;
         QSize size;
         int labelWidth = kDefaultLabelWidth; // the label column; lanes start at its right edge
+        // Called with an outline whose pyramids are too coarse for the zoom (page its events in).
+        std::function<void(const PreparedReportPtr &)> wantEvents;
     };
 
     TimelinePainter();
@@ -67,14 +74,21 @@ private:
     const RowMarks &marksFor(int row, const Input &in);
     void paintGrid(QPainter &p, const Input &in) const;
     void collectRow(const Input &in, int row, Batch &batch);
-    void collectUtilization(const Input &in, const Row &r, Batch &batch) const;
+    void collectUtilization(const Input &in, const Row &r, Batch &batch);
+    void collectPyramidUtilization(const Input &in, const Row &r, Batch &batch);
     void collectMemory(const Input &in, const Row &r, Batch &batch) const;
-    void collectDensity(const Input &in, const Row &r, Batch &batch) const;
+    void collectDensity(const Input &in, const Row &r, Batch &batch);
     void paintSelection(QPainter &p, const Input &in, const Row &r) const;
     void paintRuler(QPainter &p, const Input &in) const;
     void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const;
 
+    // An outline's pyramids, kept while recently drawn (at most kKeptDrawings reports).
+    const OutlineDrawing &drawingOf(const PreparedReport &report);
+    RowMarks pyramidMarks(const Input &in, const Row &r);
+    static constexpr size_t kKeptDrawings = 96;
+
     std::unordered_map<int, RowMarks> m_marks; // by row index, folded under m_marksMapping
+    std::vector<std::pair<const PreparedReport *, std::shared_ptr<const OutlineDrawing>>> m_drawings; // LRU last
     TimeMapping m_marksMapping;
     size_t m_lastMarks = 0;
     size_t m_lastFolded = 0;

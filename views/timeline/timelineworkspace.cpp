@@ -11,6 +11,7 @@
 #include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/detailspane.h"
+#include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineloader.h"
 #include "views/timeline/timelinesearchbar.h"
@@ -242,6 +243,11 @@ void TimelineWorkspace::connectPanes()
             m_view->canvas()->reveal({s->entry, ref});
     });
     connect(m_details, &DetailsPane::nudgeEdited, this, [this](int report, qint64 ns) { setNudge(report, ns); });
+    connect(c->pager(), &ReportPager::pagedIn, this, &TimelineWorkspace::swapReport);
+    connect(c->pager(), &ReportPager::pagedOut, this, &TimelineWorkspace::swapReport);
+    connect(c->pager(), &ReportPager::failed, this, [this](const QString &reason) {
+        m_problems->setProblems(QStringLiteral("The events of a digest could not be loaded"), {reason});
+    });
     connect(m_stats, &StatsPane::jumpTo, this, [this](int entry, EventRef ref) {
         m_view->canvas()->reveal({entry, ref});
     });
@@ -409,6 +415,7 @@ QStringList TimelineWorkspace::runNames() const
 // Closes the reports of one run (identity.run); the other runs stay, realigned without it.
 void TimelineWorkspace::closeRun(const QString &run)
 {
+    m_view->canvas()->pager()->clear(); // back to outlines: what stays paged is asked for again
     if (m_loader->isRunning())
         cancelLoad();
     std::vector<PreparedReportPtr> kept;
@@ -535,7 +542,7 @@ void TimelineWorkspace::onLoadFinished(bool cancelled)
     m_progressRow->hide();
     size_t events = 0;
     for (const auto &r : m_reports)
-        events += r->store().eventCount();
+        events += r->eventCount();
     recordOpened();
     const QString failures =
         m_problems->lines().isEmpty()
@@ -892,8 +899,22 @@ void TimelineWorkspace::openSessionFile(const QString &file)
     restoreSession(*s);
 }
 
+// A report's outline and the same report with its events paged in take each other's place.
+void TimelineWorkspace::swapReport(const PreparedReportPtr &from, const PreparedReportPtr &to)
+{
+    const auto it = std::find(m_reports.begin(), m_reports.end(), from);
+    if (it == m_reports.end())
+        return;
+    *it = to;
+    if (const auto s = m_view->canvas()->selection();
+        s && s->entry >= 0 && m_scene && m_scene->entries[size_t(s->entry)].report == from)
+        m_view->canvas()->select(std::nullopt); // its event is in the report going out
+    rebuildScene();
+}
+
 void TimelineWorkspace::closeAll()
 {
+    m_view->canvas()->pager()->clear();
     cancelLoad();
     m_queuedPaths.clear();
     m_reports.clear();

@@ -135,6 +135,7 @@ private:
     void chooseDefaultAlignment(const std::vector<core::trace::ReportPtr> &reports);
     void realign();
     void rebuildScene();
+    void swapReport(const PreparedReportPtr &from, const PreparedReportPtr &to);
     void applyScene(std::shared_ptr<const TimelineScene> scene);
     void runSearch();
     void gotoMatch(int i);

@@ -7,60 +7,26 @@
 //
 //   bench_digestrun [--reports R] [--events N] [--dir DIR] [--threads T]
 //
-// Each report: GPU work on 4 compute streams, NCCL and copies (benchscan.h) under 10 steps of the
-// five verl phases as NVTX ranges; one rank straggles (its phases take 30 % longer). The digests
-// are written once under DIR (default /tmp/ps-bench-digestrun) and reused.
+// The run is benchdigests.h's, written once under DIR (default /tmp/ps-bench-digestrun) and reused.
 
+#include "core/analysis/digestsummary.h"
 #include "core/analysis/phases.h"
 #include "core/analysis/phasesummary.h"
 #include "core/trace/digest.h"
 #include "core/trace/traceloader.h"
+#include "tests/bench/analysis/benchdigests.h"
 #include "tests/bench/analysis/benchscan.h"
 
 #include <sys/resource.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 
-namespace fs = std::filesystem;
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
 using benchscan::Clock;
 using benchscan::seconds;
 
 namespace {
-
-Report makeReport(const std::string &dir, size_t rank, size_t events, bool straggler)
-{
-    StoreBuilder b;
-    benchscan::addVerlPhases(b, benchscan::addGpuWork(b, events, uint32_t(rank + 1)), straggler ? 130 : 100);
-    Report r;
-    r.path = dir + "/rlinf_profile_ActorGroup_" + std::to_string(rank) + "_" + std::to_string(1000 + rank) + ".sqlite";
-    r.store = std::make_shared<const EventStore>(std::move(b).build());
-    return r;
-}
-
-void ensureDigests(const std::string &dir, size_t reports, size_t events)
-{
-    const std::string marker = dir + "/.complete-" + std::to_string(reports) + "x" + std::to_string(events);
-    if (fs::exists(marker))
-        return;
-    std::printf("writing %zu digests of %zu events in %s ...\n", reports, events, dir.c_str());
-    std::fflush(stdout);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    for (size_t r = 0; r < reports; ++r) {
-        const Report rep = makeReport(dir, r, events, r == reports / 3);
-        DigestOptions options; // with the phase summary, as `trace digest` writes it
-        addPhaseSummary(rep, options);
-        if (const std::string e = writeDigest(rep, rep.path + std::string(kDigestSuffix), options); !e.empty()) {
-            std::fprintf(stderr, "%s\n", e.c_str());
-            std::exit(1);
-        }
-    }
-    std::ofstream(marker) << "ok\n";
-}
 
 double peakRssGb()
 {
@@ -80,11 +46,8 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; ++i)
         if (std::string(argv[i]) == "--dir")
             dir = argv[i + 1];
-    ensureDigests(dir, reports, events);
-    uint64_t bytes = 0;
-    for (const auto &e : fs::directory_iterator(dir))
-        if (isDigestPath(e.path().string()))
-            bytes += e.file_size();
+    benchdigests::ensureDigests(dir, reports, events, false, threads);
+    const uint64_t bytes = benchdigests::digestBytes(dir);
 
     // Triage from the digests' phase summaries: their events are not read.
     auto t0 = Clock::now();

@@ -10,7 +10,7 @@
 //   size    = digest bytes per event, and the report's own bytes per event
 // Best of K runs each (default 3).
 
-#include "core/analysis/phasesummary.h"
+#include "core/analysis/digestsummary.h"
 #include "core/trace/digest.h"
 #include "core/trace/traceloader.h"
 #include "tests/bench/trace/demoreports.h"
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
         // As `trace digest` writes it: with the report's phase summary.
         const ReportPtr loaded = coldLoad(report);
         DigestOptions withSummary = options;
-        ps::core::analysis::addPhaseSummary(*loaded, withSummary);
+        ps::core::analysis::addDigestSummaries(*loaded, withSummary);
         const std::string error = writeDigest(*loaded, digest, withSummary);
         make = std::min(make, secondsSince(t0));
         if (!error.empty()) {

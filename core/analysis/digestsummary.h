@@ -1,0 +1,38 @@
+#pragma once
+// What the analyses add to a digest so that the desktop and the CLI answer without the events
+// (docs/digest-format.md): the phase summary (PHAS, phasesummary.h), the whole report's GPU
+// breakdown (GPUB, JSON) and each device's busy time as a level-of-detail pyramid (BUSY), which
+// the timeline draws utilization and a collapsed report's density row from. The statistics
+// summary (SUMS, trace/tracesummary.h) and the tracks' pyramids (PYRD) are the trace layer's.
+
+#include "core/analysis/breakdown.h"
+#include "core/trace/digest.h"
+#include "core/trace/lodpyramid.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ps::core::analysis {
+
+inline constexpr std::string_view kBreakdownTag = "GPUB";
+inline constexpr std::string_view kDeviceBusyTag = "BUSY";
+
+// Adds PHAS, GPUB and BUSY for `report` (with its events) to the digest's sections.
+void addDigestSummaries(const trace::Report &report, trace::DigestOptions &options);
+
+// The whole report's breakdown, from the events or, for an outline, from its digest; nullopt
+// with `error` when an outline's digest has none.
+std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,
+                                           const trace::CancelToken *cancel = nullptr);
+
+struct DeviceBusyPyramid
+{
+    uint32_t device = 0;
+    trace::LodPyramid pyramid;
+};
+// BUSY of an outline (empty for a digest without one; `error` when it does not decode).
+std::vector<DeviceBusyPyramid> deviceBusyPyramids(const trace::Report &report, std::string &error);
+
+} // namespace ps::core::analysis

@@ -1,0 +1,182 @@
+#include "core/trace/lodpyramid.h"
+
+#include "core/trace/bytefields.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace ps::core::trace {
+
+namespace {
+
+constexpr size_t kMinKeptRuns = 128;
+constexpr int64_t kWholeRangePixels = 2048;
+// The first fold is this many widths per span or finer: deep enough that no lane merges there
+// that would not merge when drawn.
+constexpr int kFirstLevelBits = 24;
+
+// Whether `next` folds into `run` at `width`: a narrow event (or run) close enough behind a run
+// that is not one wide event.
+bool folds(const LodRun &run, const LodRun &next, int64_t width)
+{
+    const bool runIsWideEvent = run.count == 1 && run.end - run.start >= width;
+    return !runIsWideEvent && next.end - next.start < width && next.start - run.end < width;
+}
+
+void absorb(LodRun &run, const LodRun &next)
+{
+    run.end = std::max(run.end, next.end);
+    run.busy += next.busy;
+    run.count += next.count;
+}
+
+} // namespace
+
+const LodLevel *LodPyramid::levelFor(double nsPerPixel) const
+{
+    const LodLevel *best = nullptr;
+    for (const LodLevel &l : levels) {
+        if (double(l.width) > nsPerPixel)
+            break;
+        best = &l;
+    }
+    return best;
+}
+
+size_t LodPyramid::runCount() const
+{
+    size_t n = 0;
+    for (const LodLevel &l : levels)
+        n += l.runs.size();
+    return n;
+}
+
+std::vector<LodRun> foldRuns(std::span<const LodRun> runs, int64_t width)
+{
+    std::vector<LodRun> out;
+    out.reserve(runs.size() / 2 + 1);
+    for (const LodRun &r : runs) {
+        if (!out.empty() && folds(out.back(), r, width))
+            absorb(out.back(), r);
+        else
+            out.push_back(r);
+    }
+    return out;
+}
+
+LodPyramidBuilder::LodPyramidBuilder(int64_t first, int64_t last, size_t events)
+    : m_span(std::max<int64_t>(1, last - first)), m_events(events)
+{
+    const int spanBits = std::bit_width(uint64_t(m_span));
+    m_width0 = int64_t(1) << std::max(0, spanBits - kFirstLevelBits);
+    m_runs.reserve(events);
+}
+
+void LodPyramidBuilder::add(int64_t start, int64_t end, NameId name)
+{
+    const LodRun r{start, std::max(start, end), std::max<int64_t>(0, end - start), 1, name};
+    if (!m_runs.empty() && folds(m_runs.back(), r, m_width0))
+        absorb(m_runs.back(), r);
+    else
+        m_runs.push_back(r);
+}
+
+LodPyramid LodPyramidBuilder::finish()
+{
+    LodPyramid p;
+    p.events = m_events;
+    if (m_runs.empty())
+        return p;
+    const size_t keepRuns = std::max(m_events / 16, kMinKeptRuns);
+    const int64_t wholeRangeWidth = m_span / kWholeRangePixels;
+    std::vector<LodRun> runs = std::move(m_runs);
+    bool keeping = false;
+    for (int64_t w = m_width0;; w *= 2) {
+        const bool lastWithinWholeRange = w <= wholeRangeWidth && 2 * w > wholeRangeWidth;
+        keeping = keeping || runs.size() <= keepRuns || lastWithinWholeRange;
+        if (keeping && (p.levels.empty() || 2 * runs.size() <= p.levels.back().runs.size()))
+            p.levels.push_back({w, runs});
+        if (runs.size() <= 1 || w > 2 * m_span)
+            break;
+        runs = foldRuns(runs, 2 * w);
+    }
+    return p;
+}
+
+void appendPyramid(std::string &out, const LodPyramid &p)
+{
+    appendField(out, uint64_t(p.events));
+    appendField(out, uint64_t(p.levels.size()));
+    for (const LodLevel &l : p.levels) {
+        appendField(out, l.width);
+        appendField(out, uint64_t(l.runs.size()));
+        int64_t previous = 0;
+        // Column by column, starts as deltas: what zstd compresses best.
+        for (const LodRun &r : l.runs) {
+            appendField(out, r.start - previous);
+            previous = r.start;
+        }
+        for (const LodRun &r : l.runs)
+            appendField(out, r.end - r.start);
+        for (const LodRun &r : l.runs)
+            appendField(out, r.busy);
+        for (const LodRun &r : l.runs)
+            appendField(out, r.count);
+        for (const LodRun &r : l.runs)
+            appendField(out, r.name);
+    }
+}
+
+namespace {
+constexpr size_t kRunBytes = 3 * sizeof(int64_t) + 2 * sizeof(uint32_t);
+
+bool readRuns(std::string_view bytes, size_t &pos, std::vector<LodRun> &runs)
+{
+    int64_t previous = 0;
+    for (LodRun &r : runs) {
+        takeField(bytes, pos, r.start);
+        r.start += previous;
+        previous = r.start;
+    }
+    for (LodRun &r : runs) {
+        takeField(bytes, pos, r.end);
+        r.end += r.start;
+    }
+    for (LodRun &r : runs)
+        takeField(bytes, pos, r.busy);
+    for (LodRun &r : runs)
+        takeField(bytes, pos, r.count);
+    for (LodRun &r : runs)
+        takeField(bytes, pos, r.name);
+    return std::is_sorted(runs.begin(), runs.end(), [](const LodRun &a, const LodRun &b) { return a.start < b.start; });
+}
+} // namespace
+
+bool readPyramid(std::string_view bytes, size_t &pos, LodPyramid &p, std::string &error)
+{
+    uint64_t events = 0, levels = 0;
+    if (!takeField(bytes, pos, events) || !takeField(bytes, pos, levels) || levels > 64) {
+        error = "a pyramid's header is cut short or out of range";
+        return false;
+    }
+    p.events = size_t(events);
+    p.levels.resize(size_t(levels));
+    int64_t previousWidth = 0;
+    for (LodLevel &l : p.levels) {
+        uint64_t runs = 0;
+        if (!takeField(bytes, pos, l.width) || !takeField(bytes, pos, runs) || l.width <= previousWidth ||
+            runs > (bytes.size() - pos) / kRunBytes) {
+            error = "a pyramid level is cut short or out of order";
+            return false;
+        }
+        previousWidth = l.width;
+        l.runs.resize(size_t(runs));
+        if (!readRuns(bytes, pos, l.runs)) {
+            error = "a pyramid level's runs are out of order";
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace ps::core::trace

@@ -1,0 +1,154 @@
+#include "core/trace/reportoutline.h"
+
+#include "core/trace/bytefields.h"
+#include "core/trace/cachecodec.h"
+#include "core/trace/eventstore.h"
+#include "core/trace/zstdcodec.h"
+
+#include <fstream>
+
+namespace ps::core::trace {
+
+namespace {
+
+// The pyramids of one track's lanes: one pass over its events, each level into its own builder.
+std::vector<LodPyramid> lanePyramids(const Track &t)
+{
+    const size_t lanes = std::min<size_t>(t.levelCount(), kMaxPyramidLanes);
+    std::vector<size_t> perLane(lanes, 0);
+    for (size_t i = 0; i < t.size(); ++i)
+        if (t.level(i) < lanes)
+            ++perLane[t.level(i)];
+    std::vector<LodPyramidBuilder> builders;
+    for (size_t l = 0; l < lanes; ++l)
+        builders.emplace_back(t.firstStart(), t.lastEnd(), perLane[l]);
+    for (size_t i = 0; i < t.size(); ++i)
+        if (const uint16_t l = t.level(i); l < lanes)
+            builders[l].add(t.start(i), t.end(i), t.name(i));
+    std::vector<LodPyramid> out;
+    for (LodPyramidBuilder &b : builders)
+        out.push_back(b.finish());
+    return out;
+}
+
+// A section left in the file, read back and checked against the checksum it had when opened.
+bool readStored(const std::string &path, const StoredSection &s, std::string &out)
+{
+    std::ifstream in(path, std::ios::binary);
+    out.assign(s.stored, '\0');
+    in.seekg(std::streamoff(s.offset));
+    in.read(out.data(), std::streamsize(s.stored));
+    return in && cacheHash(out.data(), out.size()) == s.checksum;
+}
+
+} // namespace
+
+const StoredSection *ReportOutline::stored(std::string_view tag) const
+{
+    for (const StoredSection &s : sections)
+        if (s.tag == tag)
+            return &s;
+    return nullptr;
+}
+
+std::optional<std::string> ReportOutline::section(std::string_view tag, std::string &error) const
+{
+    const StoredSection *s = stored(tag);
+    if (!s)
+        return std::nullopt;
+    std::string fromFile;
+    if (s->inFile && !readStored(digestPath, *s, fromFile)) {
+        error = digestPath + ": section " + s->tag + " can no longer be read, or changed since it was opened";
+        return std::nullopt;
+    }
+    const std::string &bytes = s->inFile ? fromFile : s->bytes;
+    if (s->codec == 0)
+        return bytes;
+    std::string why;
+    std::optional<std::string> out = zstdDecompress(bytes, s->rawSize, why);
+    if (!out)
+        error = digestPath + ": damaged digest: section " + s->tag + ": " + why;
+    return out;
+}
+
+std::vector<std::vector<LodPyramid>> ReportOutline::trackPyramids(std::string &error) const
+{
+    std::vector<std::vector<LodPyramid>> out;
+    const std::optional<std::string> bytes = section("PYRD", error);
+    if (!bytes)
+        return out;
+    size_t pos = 0;
+    uint64_t count = 0;
+    std::string why = takeField(*bytes, pos, count) && count == tracks.size() ? "" : "its track count does not match";
+    out.resize(tracks.size());
+    for (size_t t = 0; t < out.size() && why.empty(); ++t) {
+        uint64_t lanes = 0;
+        if (!takeField(*bytes, pos, lanes) || lanes > kMaxPyramidLanes) {
+            why = "a track's lane count is out of range";
+            break;
+        }
+        out[t].resize(size_t(lanes));
+        for (LodPyramid &p : out[t])
+            if (why.empty() && !readPyramid(*bytes, pos, p, why))
+                break;
+    }
+    if (!why.empty()) {
+        error = digestPath + ": damaged digest: section PYRD: " + why;
+        out.clear();
+    }
+    return out;
+}
+
+size_t ReportOutline::residentBytes() const
+{
+    size_t n = sizeof(*this) + tracks.size() * sizeof(TrackExtent) + digestPath.size();
+    for (const StoredSection &s : sections)
+        n += sizeof s + s.bytes.size();
+    return n;
+}
+
+std::string encodeTrackPyramids(const EventStore &store)
+{
+    std::string out;
+    appendField(out, uint64_t(store.tracks().size()));
+    for (const Track &t : store.tracks()) {
+        const std::vector<LodPyramid> lanes = lanePyramids(t);
+        appendField(out, uint64_t(lanes.size()));
+        for (const LodPyramid &p : lanes)
+            appendPyramid(out, p);
+    }
+    return out;
+}
+
+std::string encodeTrackExtents(const EventStore &store)
+{
+    std::string out;
+    appendField(out, uint64_t(store.tracks().size()));
+    for (const Track &t : store.tracks()) {
+        appendField(out, uint64_t(t.size()));
+        appendField(out, t.firstStart());
+        appendField(out, t.lastEnd());
+    }
+    return out;
+}
+
+bool decodeTrackExtents(std::string_view bytes, std::vector<TrackExtent> &tracks, std::string &error)
+{
+    size_t pos = 0;
+    uint64_t count = 0;
+    if (!takeField(bytes, pos, count) || count != (bytes.size() - pos) / 24 || (bytes.size() - pos) % 24 != 0) {
+        error = "the track table's size does not match its count";
+        return false;
+    }
+    tracks.resize(size_t(count));
+    for (TrackExtent &t : tracks) {
+        uint64_t events = 0;
+        takeField(bytes, pos, events);
+        takeField(bytes, pos, t.firstStart);
+        takeField(bytes, pos, t.lastEnd);
+        t.events = size_t(events);
+    }
+    return true;
+}
+
+} // namespace ps::core::trace

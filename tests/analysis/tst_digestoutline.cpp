@@ -1,0 +1,217 @@
+// Digests opened as outlines (core/trace/reportoutline.h), as the desktop opens a large run: on
+// every sample format, the outline has the report's tracks with their event counts and extents,
+// and what the analyses read from its summaries equals what they compute from the events:
+// nvtx_sum rows, kernel and range totals, the GPU breakdown, the phase cells, each device's busy
+// time; every lane's pyramid holds all of its events at every level. A summary-only digest opens
+// as an outline and refuses to give events, with the reason; a damaged section is named.
+
+#include "core/analysis/devicebusy.h"
+#include "core/analysis/digestsummary.h"
+#include "core/analysis/phases.h"
+#include "core/trace/reportoutline.h"
+#include "core/trace/tracestats.h"
+#include "tests/support/reportload.h"
+#include "tests/support/testdata.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ps::core::trace;
+using namespace ps::core::analysis;
+
+namespace {
+
+void compareRows(const std::vector<StatRow> &a, const std::vector<StatRow> &b)
+{
+    QCOMPARE(b.size(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(b[i].name, a[i].name);
+        QCOMPARE(b[i].style, a[i].style);
+        QCOMPARE(b[i].count, a[i].count);
+        QCOMPARE(b[i].totalNs, a[i].totalNs);
+        QCOMPARE(b[i].medNs, a[i].medNs);
+        QCOMPARE(b[i].minNs, a[i].minNs);
+        QCOMPARE(b[i].maxNs, a[i].maxNs);
+        QCOMPARE(b[i].stddevNs, a[i].stddevNs);
+    }
+}
+
+void compareBreakdowns(const GpuBreakdown &a, const GpuBreakdown &b)
+{
+    QCOMPARE(b.events, a.events);
+    QCOMPARE(b.spanNs, a.spanNs);
+    QCOMPARE(b.busyNs, a.busyNs);
+    QCOMPARE(b.idleNs, a.idleNs);
+    QVERIFY(b.unionNs == a.unionNs);
+    QVERIFY(b.exclusiveNs == a.exclusiveNs);
+    QCOMPARE(b.commCompOverlapNs, a.commCompOverlapNs);
+}
+
+// Every level of a lane's pyramid folds all of the lane's events: counts and busy time add up,
+// runs ascend without overlapping, and each level has at most half the runs of the one before.
+void checkPyramid(const LodPyramid &p, size_t events, int64_t busy)
+{
+    QCOMPARE(p.events, events);
+    size_t previousRuns = SIZE_MAX;
+    for (const LodLevel &l : p.levels) {
+        size_t count = 0;
+        int64_t sum = 0, lastEnd = std::numeric_limits<int64_t>::min();
+        for (const LodRun &r : l.runs) {
+            QVERIFY(r.start >= lastEnd && r.end >= r.start);
+            lastEnd = r.end;
+            count += r.count;
+            sum += r.busy;
+        }
+        QCOMPARE(count, events);
+        QCOMPARE(sum, busy);
+        QVERIFY(2 * l.runs.size() <= previousRuns || previousRuns == SIZE_MAX);
+        previousRuns = l.runs.size();
+    }
+}
+
+void checkTrackPyramids(const EventStore &store, const std::vector<std::vector<LodPyramid>> &pyramids)
+{
+    QCOMPARE(pyramids.size(), store.tracks().size());
+    for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
+        const Track &t = store.track(ti);
+        QCOMPARE(pyramids[ti].size(), std::min<size_t>(t.levelCount(), kMaxPyramidLanes));
+        for (size_t l = 0; l < pyramids[ti].size(); ++l) {
+            size_t events = 0;
+            int64_t busy = 0;
+            for (size_t i = 0; i < t.size(); ++i)
+                if (t.level(i) == l) {
+                    ++events;
+                    busy += t.duration(i);
+                }
+            checkPyramid(pyramids[ti][l], events, busy);
+        }
+    }
+}
+
+} // namespace
+
+class TestDigestOutline : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+
+    std::string digestOf(const ReportPtr &r, const QString &name, bool summaryOnly)
+    {
+        DigestOptions options;
+        options.summaryOnly = summaryOnly;
+        addDigestSummaries(*r, options);
+        const std::string path = m_tmp.filePath(name).toStdString() + std::string(kDigestSuffix);
+        const std::string error = writeDigest(*r, path, options);
+        return error.empty() ? path : std::string();
+    }
+
+private slots:
+    void everySampleFormat_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString &f : ps::test::sampleReports())
+            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+    }
+
+    void everySampleFormat()
+    {
+        QFETCH(QString, path);
+        const ReportPtr source = ps::test::loadTestReport(path);
+        QVERIFY(source);
+        const std::string digest = digestOf(source, QFileInfo(path).fileName(), true);
+        QVERIFY(!digest.empty());
+        std::string error;
+        const ReportPtr outline = readDigestOutline(digest, error);
+        QVERIFY2(outline && outline->outline, error.c_str());
+        const ReportOutline &o = *outline->outline;
+        QVERIFY(!o.hasEvents);
+        QCOMPARE(outline->store->eventCount(), size_t(0));
+        QCOMPARE(o.eventCount, source->store->eventCount());
+        QCOMPARE(o.firstStart, source->store->firstStart());
+        QCOMPARE(o.lastEnd, source->store->lastEnd());
+        QCOMPARE(outline->store->tracks().size(), source->store->tracks().size());
+        for (uint32_t ti = 0; ti < source->store->tracks().size(); ++ti) {
+            const Track &a = source->store->track(ti), &b = outline->store->track(ti);
+            QVERIFY(a.key() == b.key());
+            QCOMPARE(b.levelCount(), a.levelCount());
+            QCOMPARE(o.tracks[ti].events, a.size());
+            QCOMPARE(o.tracks[ti].firstStart, a.firstStart());
+            QCOMPARE(o.tracks[ti].lastEnd, a.lastEnd());
+        }
+        QCOMPARE(outline->identity.group, source->identity.group);
+        QCOMPARE(outline->identity.rank, source->identity.rank);
+
+        const std::span<const ReportPtr> src(&source, 1), out(&outline, 1);
+        compareRows(summarize(src, StatsKind::NvtxSum).overall, summarize(out, StatsKind::NvtxSum).overall);
+        for (StatsKind k : {StatsKind::NvtxSum, StatsKind::KernelSum})
+            QVERIFY(totalsByName(src, k) == totalsByName(out, k));
+        const auto whole = wholeBreakdown(*outline, error);
+        QVERIFY2(whole, error.c_str());
+        compareBreakdowns(computeBreakdown(*source->store), *whole);
+
+        const ReportPhaseCells a = phaseCellsOf(*source, PhaseMapping::defaults());
+        const ReportPhaseCells b = phaseCellsOf(*outline, PhaseMapping::defaults());
+        QCOMPARE(b.cells.size(), a.cells.size());
+        for (const auto &[key, cell] : a.cells) {
+            QCOMPARE(b.cells.at(key).wallNs, cell.wallNs);
+            compareBreakdowns(cell.gpu, b.cells.at(key).gpu);
+        }
+
+        error.clear();
+        checkTrackPyramids(*source->store, o.trackPyramids(error));
+        QVERIFY2(error.empty(), error.c_str());
+        const std::vector<DeviceBusy> busy = deviceBusy(*source->store);
+        const std::vector<DeviceBusyPyramid> pyramids = deviceBusyPyramids(*outline, error);
+        QCOMPARE(pyramids.size(), busy.size());
+        for (size_t d = 0; d < busy.size(); ++d) {
+            QCOMPARE(pyramids[d].device, busy[d].device());
+            checkPyramid(pyramids[d].pyramid, busy[d].intervals().size(), busy[d].totalBusy());
+        }
+    }
+
+    void summaryOnlyHasNoEvents()
+    {
+        const ReportPtr source = ps::test::loadTestReport(ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite");
+        const std::string summary = digestOf(source, "summary.sqlite", true);
+        const std::string full = digestOf(source, "full.sqlite", false);
+        std::string error;
+        QVERIFY(!readDigest(summary, error));
+        QVERIFY2(error.find("summary-only") != std::string::npos, error.c_str());
+        QVERIFY(QString::fromStdString(error).startsWith(QString::fromStdString(summary)));
+        const ReportPtr withEvents = readDigestOutline(full, error);
+        QVERIFY(withEvents && withEvents->outline->hasEvents);
+        QVERIFY(readDigest(full, error));
+        QVERIFY(QFileInfo(QString::fromStdString(summary)).size() < QFileInfo(QString::fromStdString(full)).size());
+    }
+
+    // A flipped byte inside a section fails the open with that section named.
+    void damagedSectionIsNamed()
+    {
+        const ReportPtr source = ps::test::loadTestReport(ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite");
+        const std::string path = digestOf(source, "damaged.sqlite", true);
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        const qsizetype tableEnd = 24 + 40 * qsizetype(bytes.at(12));
+        int flipped = 0;
+        for (qsizetype entry = 24; entry < tableEnd; entry += 40)
+            if (bytes.mid(entry, 4) == "PYRD") {
+                qint64 offset = 0;
+                std::memcpy(&offset, bytes.constData() + entry + 8, sizeof offset);
+                bytes[offset + 5] = char(bytes[offset + 5] ^ 0x5a);
+                ++flipped;
+            }
+        QCOMPARE(flipped, 1);
+        f.seek(0);
+        f.write(bytes);
+        f.close();
+        std::string error;
+        QVERIFY(!readDigestOutline(path, error));
+        QVERIFY2(error.find("PYRD") != std::string::npos && error.find(path) == 0, error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDigestOutline)
+#include "tst_digestoutline.moc"

@@ -1,0 +1,131 @@
+#include "views/timeline/reportpager.h"
+
+#include "core/trace/reportoutline.h"
+#include "core/trace/tracecache.h"
+#include "core/trace/traceloader.h"
+#include "core/trace/tracereader.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace ps::views {
+
+using namespace ps::core::trace;
+
+namespace {
+
+// The digest's events through the report cache, memory-mapped when the cache holds them.
+ReportPtr loadEvents(const std::string &digest, bool useCache, const CancelToken *cancel, std::string &error)
+{
+    LoadOptions opt;
+    opt.useCache = useCache;
+    opt.threads = 1;
+    const LoadResult r = loadReports({digest}, opt, {}, cancel);
+    if (r.reports.empty()) {
+        error = r.failures.empty() ? digest + ": no events loaded" : r.failures.front().reason;
+        return nullptr;
+    }
+    if (useCache && !r.reports.front()->fromCache) // read now: map the cache just written instead
+        if (ReportPtr mapped = TraceCache().load(digest))
+            return mapped;
+    return r.reports.front();
+}
+
+} // namespace
+
+ReportPager::ReportPager(QObject *parent) : QObject(parent), m_cancel(std::make_shared<CancelToken>())
+{
+    qRegisterMetaType<PreparedReportPtr>();
+}
+
+ReportPager::~ReportPager()
+{
+    m_cancel->cancel();
+    for (QFuture<void> &f : m_futures)
+        f.waitForFinished();
+}
+
+void ReportPager::clear()
+{
+    m_cancel->cancel();
+    m_cancel = std::make_shared<CancelToken>();
+    const std::vector<Paged> paged = std::move(m_paged);
+    m_paged.clear();
+    for (const Paged &p : paged)
+        if (p.events)
+            emit pagedOut(p.events, p.outline);
+}
+
+void ReportPager::request(const PreparedReportPtr &outline)
+{
+    const auto &o = outline->report().outline;
+    if (!o || !o->hasEvents)
+        return;
+    const bool known = std::any_of(m_paged.begin(), m_paged.end(),
+                                   [&](const Paged &p) { return p.outline->report().path == outline->report().path; });
+    if (known || (m_paged.size() >= kMaxPaged && !dropOldest()))
+        return;
+    m_paged.push_back({outline, nullptr, m_clock});
+    m_futures.erase(
+        std::remove_if(m_futures.begin(), m_futures.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
+        m_futures.end());
+    m_futures.push_back(QtConcurrent::run([this, outline, cancel = m_cancel, useCache = m_useCache] {
+        std::string error;
+        ReportPtr report = loadEvents(outline->report().path, useCache, cancel.get(), error);
+        if (report) { // the same worker as its outline, whichever way its events came in
+            auto same = std::make_shared<Report>(*report);
+            same->identity = outline->report().identity;
+            report = std::move(same);
+        }
+        PreparedReportPtr events = report ? PreparedReport::prepare(report, cancel.get()) : nullptr;
+        if (cancel->cancelled())
+            return;
+        const QString why = QString::fromStdString(error);
+        QMetaObject::invokeMethod(
+            this,
+            [this, outline, events, why, cancel] {
+                if (!cancel->cancelled())
+                    arrived(outline, events, why);
+            },
+            Qt::QueuedConnection);
+    }));
+}
+
+void ReportPager::arrived(const PreparedReportPtr &outline, const PreparedReportPtr &events, const QString &error)
+{
+    auto it = std::find_if(m_paged.begin(), m_paged.end(), [&](const Paged &p) { return p.outline == outline; });
+    if (it == m_paged.end())
+        return;
+    if (!events) {
+        m_paged.erase(it);
+        emit failed(error);
+        return;
+    }
+    it->events = events;
+    it->lastUse = m_clock;
+    emit pagedIn(outline, events);
+}
+
+void ReportPager::touch(const PreparedReport *report)
+{
+    for (Paged &p : m_paged)
+        if (p.events.get() == report)
+            p.lastUse = m_clock;
+}
+
+bool ReportPager::dropOldest()
+{
+    auto oldest = m_paged.end();
+    for (auto it = m_paged.begin(); it != m_paged.end(); ++it)
+        if (it->events && it->lastUse < m_clock && (oldest == m_paged.end() || it->lastUse < oldest->lastUse))
+            oldest = it;
+    if (oldest == m_paged.end())
+        return false;
+    const Paged dropped = *oldest;
+    m_paged.erase(oldest);
+    emit pagedOut(dropped.events, dropped.outline);
+    return true;
+}
+
+} // namespace ps::views
