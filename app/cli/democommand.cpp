@@ -2,13 +2,20 @@
 
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "core/analysis/digestsummary.h"
 #include "core/common/jsonwriter.h"
 #include "core/demo/demorun.h"
+#include "core/trace/digest.h"
+#include "core/trace/traceloader.h"
+#include "core/version.h"
 
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
+#include <thread>
 
 namespace ps::cli {
 
@@ -38,6 +45,10 @@ CommandSpec demoSpec()
                 {"first-step", "S", "global_step of the first profiled step (default 2)"},
                 {"events-per-report", "N", "approximate event rows per report (default: natural size)"},
                 {"seed", "S", "seed of every random choice (default 1)"},
+                {"digests", "",
+                 "write a digest per report instead of its SQLite export (REPORT.sqlite.psdigest, as trace "
+                 "digest writes it): a run the desktop opens at once at any rank count"},
+                {"summary-only", "", "with --digests: digests without their events (trace digest --summary-only)"},
                 {"format", "text|json", "output format of the summary (default text)"},
             },
             {},
@@ -87,6 +98,44 @@ int demoOptionsFrom(const ParsedArgs &parsed, core::demo::DemoOptions &options, 
         return 2;
     }
     return -1;
+}
+
+// --digests: each export read back by the nsys reader and digested exactly as `trace digest`
+// does, then removed, several at once. False with the first failure.
+bool digestDemoReports(core::demo::DemoResult &result, bool summaryOnly, std::string &error)
+{
+    namespace tr = core::trace;
+    std::atomic<size_t> next{0};
+    std::vector<std::string> errors(result.reports.size());
+    const auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < result.reports.size();) {
+            core::demo::DemoReport &r = result.reports[i];
+            const tr::ReportPtr report = tr::loadReport(r.path, tr::ReadContext(), errors[i]);
+            if (!report)
+                continue;
+            tr::DigestOptions options;
+            options.summaryOnly = summaryOnly;
+            options.createdBy = std::string("profstudio-cli demo ") + core::versionString();
+            core::analysis::addDigestSummaries(*report, options);
+            const std::string digest = r.path + std::string(tr::kDigestSuffix);
+            errors[i] = tr::writeDigest(*report, digest, options);
+            std::error_code ec;
+            if (errors[i].empty() && std::filesystem::remove(r.path, ec))
+                r.path = digest;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+    for (const std::string &e : errors)
+        if (!e.empty()) {
+            error = e;
+            return false;
+        }
+    return true;
 }
 
 void writeDemoJson(std::ostream &out, const core::demo::DemoResult &result, const core::demo::DemoOptions &options,
@@ -163,6 +212,10 @@ int cmdDemo(const Args &args, std::ostream &out, std::ostream &err)
     core::demo::DemoResult result;
     std::string error;
     if (!core::demo::writeDemoRun(options, result, error)) {
+        err << "error: " << error << "\n";
+        return 1;
+    }
+    if (parsed.has("digests") && !digestDemoReports(result, parsed.has("summary-only"), error)) {
         err << "error: " << error << "\n";
         return 1;
     }

@@ -29,7 +29,9 @@ std::vector<RangeSummary> rangeSummaries(const EventStore &store)
             RangeSummary *&s = byEvent[key];
             if (!s) {
                 const std::string name = nvtxRangeName(store, t.name(i), t.attr(i));
-                s = &byKey.try_emplace({name, style}, RangeSummary{name, style}).first->second;
+                s = &byKey[{name, style}];
+                s->name = name;
+                s->style = style;
             }
             ++s->count;
             s->totalNs += t.duration(i);

@@ -278,6 +278,36 @@ private slots:
         QVERIFY(t.rows.empty());
     }
 
+    // `demo --digests` writes the same run as digests only: the phase table (from their
+    // summaries) and compare against the exports show no difference.
+    void demoDigestsAnswerAsTheExports()
+    {
+        const QString digests = m_dir.filePath("digests");
+        const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        ps::test::CliRun r = ps::test::runCli(
+            {"demo", "--out", digests, "--ranks", "6", "--steps", "3", "--seed", "7", "--digests", "--summary-only"},
+            env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QDir profiling(digests + "/profiling");
+        QCOMPARE(profiling.entryList({"*.psdigest"}, QDir::Files).size(), 6);
+        QCOMPARE(profiling.entryList({"*.sqlite"}, QDir::Files).size(), 0);
+        const QString exports = QString::fromStdString(m_demo.reportDir);
+        const ps::test::CliRun a =
+            ps::test::runCli({"trace", "phases", "--no-cache", "--format", "json", exports}, env);
+        const ps::test::CliRun b =
+            ps::test::runCli({"trace", "phases", "--no-cache", "--format", "json", profiling.path()}, env);
+        QVERIFY2(a.exitCode == 0 && b.exitCode == 0, qPrintable(a.err + b.err));
+        QCOMPARE(QJsonDocument::fromJson(b.out.toUtf8()).object()["rows"],
+                 QJsonDocument::fromJson(a.out.toUtf8()).object()["rows"]);
+        r = ps::test::runCli({"trace", "compare", "--no-cache", "--format", "json", exports, profiling.path()}, env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject c = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(c["matched"].toArray().size(), 6);
+        QVERIFY(!c["deltas"].toArray().isEmpty());
+        for (const QJsonValue &d : c["deltas"].toArray())
+            QCOMPARE(d.toObject()["candidate_ns"].toInteger(), d.toObject()["baseline_ns"].toInteger());
+    }
+
     void cliJsonTextCsvAndMapping()
     {
         const QString runDir = QString::fromStdString(m_demo.reportDir);

@@ -78,20 +78,23 @@ int64_t PreparedReport::lastEnd() const
     return isOutline() ? m_report->outline->lastEnd : store().lastEnd();
 }
 
-std::shared_ptr<const OutlineDrawing> PreparedReport::outlineDrawing() const
+std::shared_ptr<const OutlineDrawing> PreparedReport::outlineDrawing(OutlinePart part) const
 {
     if (!isOutline())
         return nullptr;
     std::lock_guard lock(m_drawingMutex);
-    if (auto kept = m_drawing.lock())
+    std::weak_ptr<const OutlineDrawing> &slot = m_drawing[size_t(part)];
+    if (auto kept = slot.lock())
         return kept;
     auto d = std::make_shared<OutlineDrawing>();
-    d->tracks = m_report->outline->trackPyramids(d->error);
-    d->tracks.resize(store().tracks().size());
-    for (core::analysis::DeviceBusyPyramid &b : core::analysis::deviceBusyPyramids(*m_report, d->error))
-        d->busy.push_back(std::move(b.pyramid));
+    if (part == OutlinePart::Tracks)
+        d->tracks = m_report->outline->trackPyramids(d->error);
+    else
+        for (core::analysis::DeviceBusyPyramid &b : core::analysis::deviceBusyPyramids(*m_report, d->error))
+            d->busy.push_back(std::move(b.pyramid));
+    d->tracks.resize(store().tracks().size()); // a part that did not decode draws empty
     d->busy.resize(m_busyDevices.size());
-    m_drawing = d;
+    slot = d;
     return d;
 }
 

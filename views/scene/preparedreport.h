@@ -25,8 +25,10 @@ class CancelToken;
 
 namespace ps::views {
 
-// The pyramids an outline is drawn from: per track its lanes' (PYRD), per utilization lane
-// (busyDevices() order) the device's busy time (BUSY).
+// The pyramids an outline is drawn from, each part decoded on its own (a collapsed report needs
+// only its devices' busy time): per track its lanes' (PYRD), per utilization lane (busyDevices()
+// order) the device's busy time (BUSY).
+enum class OutlinePart { Tracks, Busy };
 struct OutlineDrawing
 {
     std::vector<std::vector<core::trace::LodPyramid>> tracks;
@@ -60,9 +62,9 @@ public:
     size_t eventCount() const;
     int64_t firstStart() const;
     int64_t lastEnd() const;
-    // An outline's pyramids, decoded on first use and shared while someone holds them; null for
-    // a report with events.
-    std::shared_ptr<const OutlineDrawing> outlineDrawing() const;
+    // One part of an outline's pyramids (the other left empty), decoded on first use and shared
+    // while someone holds it; null for a report with events.
+    std::shared_ptr<const OutlineDrawing> outlineDrawing(OutlinePart part) const;
     QRgb color(core::trace::NameId name) const { return name < m_colors.size() ? m_colors[name] : 0xff9e9e9e; }
 
 private:
@@ -72,7 +74,7 @@ private:
     std::vector<core::analysis::DeviceBusy> m_deviceBusy;
     std::vector<uint32_t> m_busyDevices;
     mutable std::mutex m_drawingMutex;
-    mutable std::weak_ptr<const OutlineDrawing> m_drawing;
+    mutable std::weak_ptr<const OutlineDrawing> m_drawing[2]; // by OutlinePart
 };
 
 using PreparedReportPtr = std::shared_ptr<const PreparedReport>;

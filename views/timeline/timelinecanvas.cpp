@@ -319,6 +319,10 @@ void TimelineCanvas::paintTo(QPainter &p)
     m_pager->beginFrame();
     TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size(), m_labelWidth};
     in.wantEvents = [this](const PreparedReportPtr &outline) { m_pager->request(outline); };
+    in.problem = [this](const QString &why) { // after the paint: the banner changes the layout
+        QMetaObject::invokeMethod(
+            this, [this, why] { emit drawingProblem(why); }, Qt::QueuedConnection);
+    };
     m_painter.paint(p, in, font(), palette());
     if (!m_scene)
         return;
@@ -345,7 +349,7 @@ std::optional<LodMark> TimelineCanvas::foldedMarkAt(QPoint pos) const
         return std::nullopt;
     const auto &marks = rm->lanes[size_t(level)];
     const int mi = markAt(marks, laneX(pos));
-    if (mi < 0 || marks[size_t(mi)].count <= 1)
+    if (mi < 0 || (marks[size_t(mi)].count <= 1 && !rm->fromPyramid)) // a pyramid's marks name no event
         return std::nullopt;
     return marks[size_t(mi)];
 }
@@ -395,6 +399,15 @@ QString TimelineCanvas::toolTipAt(QPoint pos) const
     if (r.kind != RowKind::Track)
         return {};
     // What is drawn under the cursor: a folded mark says how many events it holds.
+    const PreparedReport &report = *m_scene->entries[size_t(r.entry)].report;
+    if (const auto mk = foldedMarkAt(pos); mk && report.isOutline()) {
+        const std::string_view name = report.store().name(mk->name);
+        return QStringLiteral("%1\n%2 event(s) over %3, drawn from the digest's pyramid\nZoom in (double-click) to "
+                              "load the events")
+            .arg(QString::fromUtf8(name.data(), qsizetype(name.size())))
+            .arg(mk->count)
+            .arg(formatDuration(mapping().span(mk->x1 - mk->x0)));
+    }
     if (const auto mk = foldedMarkAt(pos))
         return QStringLiteral("%1 events too small to show (%2)\nDouble-click to zoom in")
             .arg(mk->count)

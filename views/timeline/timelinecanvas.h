@@ -127,6 +127,8 @@ signals:
     void collapsedChanged();
     // Esc was pressed (after clearing selection and ruler); the workspace cancels a running load.
     void escapePressed();
+    // An outline's pyramids could not be read (its digest changed or is damaged): drawn empty.
+    void drawingProblem(const QString &reason);
 
 protected:
     void paintEvent(QPaintEvent *) override;

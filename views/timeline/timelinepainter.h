@@ -54,6 +54,8 @@ public:
         int labelWidth = kDefaultLabelWidth; // the label column; lanes start at its right edge
         // Called with an outline whose pyramids are too coarse for the zoom (page its events in).
         std::function<void(const PreparedReportPtr &)> wantEvents;
+        // Called when an outline's pyramids do not decode (the digest changed or is damaged).
+        std::function<void(const QString &)> problem;
     };
 
     TimelinePainter();
@@ -83,12 +85,18 @@ private:
     void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const;
 
     // An outline's pyramids, kept while recently drawn (at most kKeptDrawings reports).
-    const OutlineDrawing &drawingOf(const PreparedReport &report);
+    const OutlineDrawing &drawingOf(const PreparedReport &report, OutlinePart part, const Input &in);
     RowMarks pyramidMarks(const Input &in, const Row &r);
     static constexpr size_t kKeptDrawings = 96;
 
     std::unordered_map<int, RowMarks> m_marks; // by row index, folded under m_marksMapping
-    std::vector<std::pair<const PreparedReport *, std::shared_ptr<const OutlineDrawing>>> m_drawings; // LRU last
+    struct KeptDrawing
+    {
+        const PreparedReport *report = nullptr;
+        OutlinePart part = OutlinePart::Tracks;
+        std::shared_ptr<const OutlineDrawing> drawing;
+    };
+    std::vector<KeptDrawing> m_drawings; // least recently drawn first
     TimeMapping m_marksMapping;
     size_t m_lastMarks = 0;
     size_t m_lastFolded = 0;

@@ -85,11 +85,19 @@ void TimelineSearchBar::showMatches(const SearchResult *result, int current)
         m_matchLabel->setToolTip(result->error);
         return;
     }
-    m_matchLabel->setToolTip(QString());
+    m_matchLabel->setToolTip(
+        result->outlinesNotCounted == 0
+            ? QString()
+            : QStringLiteral("%1 report(s) opened from digest summaries have matching names; their events are "
+                             "counted once zoomed into (paged in)")
+                  .arg(result->outlinesNotCounted));
     if (current >= 0)
         m_matchLabel->setText(QStringLiteral("%1 of %2").arg(current + 1).arg(result->count));
     else
-        m_matchLabel->setText(QStringLiteral("%1 match%2").arg(result->count).arg(result->count == 1 ? "" : "es"));
+        m_matchLabel->setText(QStringLiteral("%1 match%2%3")
+                                  .arg(result->count)
+                                  .arg(result->count == 1 ? "" : "es")
+                                  .arg(result->outlinesNotCounted ? QStringLiteral(" +") : QString()));
 }
 
 } // namespace ps::views

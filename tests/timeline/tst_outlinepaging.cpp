@@ -1,0 +1,161 @@
+// A report opened from its digest as an outline, on the timeline: its lanes drawn from the
+// pyramids cover the pixels its events cover, at the whole range and zoomed in, without paging;
+// zoomed past the pyramids, the canvas asks for the events, the pager loads them in the
+// background, and the report with its events comes back; more reports than the pager keeps page
+// the least recently drawn out.
+
+#include "core/analysis/digestsummary.h"
+#include "core/trace/digest.h"
+#include "core/trace/reportoutline.h"
+#include "core/trace/storebuilder.h"
+#include "views/scene/preparedreport.h"
+#include "views/scene/timelinescene.h"
+#include "views/timeline/lodfolder.h"
+#include "views/timeline/reportpager.h"
+#include "views/timeline/timelinecanvas.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <random>
+#include <set>
+
+using namespace ps::core::trace;
+using namespace ps::views;
+
+namespace {
+
+// 20 k kernels in bursts on one stream over 2 s, as a training step's GPU lane looks.
+ReportPtr kernelReport(const std::string &path, uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    StoreBuilder b;
+    const TrackHandle k = b.track({TrackKind::Kernel, 7, 13, 0});
+    const NameId names[] = {b.intern("gemm"), b.intern("nccl_allreduce"), b.intern("softmax")};
+    int64_t t = 1'000'000;
+    for (int i = 0; i < 20000; ++i) {
+        t += i % 500 == 0 ? 20'000'000 : int64_t(rng() % 40'000);
+        const int64_t d = 1'000 + int64_t(rng() % 60'000);
+        b.add(k, t, t + d, names[rng() % 3], uint32_t(i + 1), kNoLaunchConfig);
+        t += d;
+    }
+    auto r = std::make_shared<Report>();
+    r->path = path;
+    r->store = std::make_shared<EventStore>(std::move(b).build());
+    return r;
+}
+
+std::set<int> coveredColumns(const std::vector<LodMark> &marks)
+{
+    std::set<int> columns;
+    for (const LodMark &m : marks)
+        for (int x = int(std::floor(m.x0)); x < int(std::ceil(m.x1)); ++x)
+            columns.insert(x);
+    return columns;
+}
+
+} // namespace
+
+class TestOutlinePaging : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+
+    ReportPtr outlineOf(const ReportPtr &source)
+    {
+        DigestOptions options;
+        ps::core::analysis::addDigestSummaries(*source, options);
+        const std::string digest = source->path + std::string(kDigestSuffix);
+        if (!writeDigest(*source, digest, options).empty())
+            return nullptr;
+        std::string error;
+        return readDigestOutline(digest, error);
+    }
+
+private slots:
+    // At any zoom the pyramids serve, the pyramid's marks cover the pixel columns the events'
+    // marks cover, give or take the column each fold may round into.
+    void pyramidCoversWhatEventsCover()
+    {
+        const ReportPtr source = kernelReport(m_tmp.filePath("a.sqlite").toStdString(), 1);
+        const ReportPtr outline = outlineOf(source);
+        QVERIFY(outline);
+        std::string error;
+        const auto pyramids = outline->outline->trackPyramids(error);
+        const LodPyramid &p = pyramids[0][0];
+        const Track &t = source->store->track(0);
+        const int64_t first = t.firstStart(), span = t.lastEnd() - first;
+        int zooms = 0;
+        for (int64_t divisor = 1;; divisor *= 3, ++zooms) {
+            const TimeMapping m({first, first + span / divisor}, 1200);
+            const LodLevel *level = p.levelFor(double(span / divisor) / 1200);
+            if (!level)
+                break; // past the pyramid: the events are paged in (below)
+            std::vector<LodMark> fromEvents, fromPyramid;
+            foldLane(LaneView{&t, {}}, m, 0, fromEvents);
+            foldPyramidLevel(*level, m, 0, fromPyramid);
+            const std::set<int> a = coveredColumns(fromEvents), b = coveredColumns(fromPyramid);
+            for (int x : a)
+                QVERIFY2(b.count(x) || b.count(x - 1) || b.count(x + 1), qPrintable(QString::number(x)));
+            for (int x : b)
+                QVERIFY2(a.count(x) || a.count(x - 1) || a.count(x + 1), qPrintable(QString::number(x)));
+        }
+        QVERIFY(zooms >= 3);
+    }
+
+    void zoomingPastThePyramidPagesEventsIn()
+    {
+        const ReportPtr source = kernelReport(m_tmp.filePath("b.sqlite").toStdString(), 2);
+        const ReportPtr outline = outlineOf(source);
+        QVERIFY(outline);
+        const PreparedReportPtr prepared = PreparedReport::prepare(outline);
+        TimelineCanvas canvas;
+        canvas.resize(1200, 400);
+        canvas.pager()->setUseCache(false);
+        canvas.setScene(std::make_shared<TimelineScene>(buildScene({prepared}, {})));
+        QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
+        const auto paint = [&] {
+            QPainter p(&image);
+            canvas.paintTo(p);
+        };
+        QSignalSpy paged(canvas.pager(), &ReportPager::pagedIn);
+        paint(); // the whole range: from the pyramids
+        QVERIFY(canvas.lastMarkCount() > 0);
+        QCOMPARE(canvas.pager()->pagedCount(), size_t(0));
+        const int64_t mid = (source->store->firstStart() + source->store->lastEnd()) / 2;
+        canvas.setWindow({mid, mid + 20'000});
+        paint(); // 17 ns per pixel: finer than any pyramid level
+        QCOMPARE(canvas.pager()->pagedCount(), size_t(1));
+        QVERIFY(paged.wait(10000));
+        const auto events = paged.at(0).at(1).value<PreparedReportPtr>();
+        QVERIFY(!events->isOutline());
+        QCOMPARE(events->store().eventCount(), source->store->eventCount());
+        QCOMPARE(events->report().path, outline->path);
+    }
+
+    // With more outlines zoomed into than the pager keeps, the least recently drawn go out.
+    void pagerKeepsABoundedNumber()
+    {
+        ReportPager pager;
+        pager.setUseCache(false);
+        QSignalSpy in(&pager, &ReportPager::pagedIn), out(&pager, &ReportPager::pagedOut);
+        const size_t n = ReportPager::kMaxPaged + 2;
+        for (size_t i = 0; i < n; ++i) {
+            pager.beginFrame();
+            const ReportPtr outline =
+                outlineOf(kernelReport(m_tmp.filePath(QStringLiteral("c%1.sqlite").arg(i)).toStdString(), i));
+            QVERIFY(outline);
+            pager.request(PreparedReport::prepare(outline));
+            QTRY_COMPARE_WITH_TIMEOUT(in.count(), int(i + 1), 10000);
+        }
+        QCOMPARE(out.count(), 2);
+        QCOMPARE(pager.pagedCount(), ReportPager::kMaxPaged);
+    }
+};
+
+QTEST_MAIN(TestOutlinePaging)
+#include "tst_outlinepaging.moc"
