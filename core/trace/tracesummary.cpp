@@ -17,6 +17,7 @@ namespace {
 
 std::vector<RangeSummary> rangeSummaries(const EventStore &store)
 {
+    // By (name, style); one name is one text (and domain), so a summary's text is its events'.
     std::map<std::pair<std::string, std::string>, RangeSummary> byKey;
     std::unordered_map<uint64_t, RangeSummary *> byEvent; // (kind, text, scope) -> its summary
     for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
@@ -31,6 +32,7 @@ std::vector<RangeSummary> rangeSummaries(const EventStore &store)
                 const std::string name = nvtxRangeName(store, t.name(i), t.attr(i));
                 s = &byKey[{name, style}];
                 s->name = name;
+                s->text = std::string(store.name(t.name(i)));
                 s->style = style;
             }
             ++s->count;
@@ -97,6 +99,7 @@ RangeSummary readRange(od::object &r)
 {
     RangeSummary s;
     s.name = textField(r, "name");
+    s.text = textField(r, "text");
     s.style = textField(r, "style");
     s.count = size_t(intField(r, "count"));
     s.totalNs = intField(r, "total_ns");
@@ -137,7 +140,7 @@ std::string encodeTraceSummary(const TraceSummary &summary)
     writeTotals(w, "ranges_total", summary.rangeTotals);
     w.key("ranges").beginArray();
     for (const RangeSummary &r : summary.ranges) {
-        w.beginObject().key("name").value(r.name).key("style").value(r.style);
+        w.beginObject().key("name").value(r.name).key("text").value(r.text).key("style").value(r.style);
         w.key("count").value(uint64_t(r.count)).key("total_ns").value(r.totalNs);
         w.key("occurrences").beginArray();
         for (const RangeOccurrence &o : r.occurrences)
@@ -201,6 +204,24 @@ std::shared_ptr<const TraceSummary> traceSummaryOf(const Report &report, std::st
     if (!made)
         error = why.empty() ? report.path + ": the digest's statistics summary does not decode" : why;
     return std::static_pointer_cast<const TraceSummary>(made);
+}
+
+} // namespace ps::core::trace
+
+namespace ps::core::trace {
+
+std::vector<std::pair<int64_t, int64_t>> outlineRangeOccurrences(const Report &report, std::string_view text)
+{
+    std::vector<std::pair<int64_t, int64_t>> out;
+    std::string error; // a digest without a summary has no occurrences to offer
+    const auto summary = traceSummaryOf(report, error);
+    for (const RangeSummary &r : summary ? summary->ranges : std::vector<RangeSummary>()) {
+        if (r.text == text)
+            for (const RangeOccurrence &o : r.occurrences)
+                out.emplace_back(o.start, o.start + o.duration);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 } // namespace ps::core::trace

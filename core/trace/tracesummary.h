@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ps::core::trace {
@@ -29,7 +30,8 @@ struct RangeOccurrence
 
 struct RangeSummary
 {
-    std::string name;  // as nvtxRangeName() gives it
+    std::string name;  // as nvtxRangeName() gives it: "domain:text" for a named domain
+    std::string text;  // the ranges' own text (what a range search and the align spec name)
     std::string style; // "PushPop", "StartEnd"
     size_t count = 0;
     int64_t totalNs = 0;
@@ -46,9 +48,12 @@ struct TraceSummary
 // From a report with its events.
 TraceSummary summarizeForDigest(const Report &report);
 // JSON: {"version": 1, "kernels": {name: ns}, "ranges_total": {name: ns}, "ranges": [{"name",
-// "style", "count", "total_ns", "occurrences": [[start, duration, track, index], ...]}]}.
+// "text", "style", "count", "total_ns", "occurrences": [[start, duration, track, index], ...]}]}.
 std::string encodeTraceSummary(const TraceSummary &summary);
 bool decodeTraceSummary(std::string_view json, TraceSummary &summary, std::string &error);
+// From an outline's summary: [start, end) of every occurrence of the ranges whose text is `text`
+// (in any domain), sorted by start; what a store's range search gives for a report with events.
+std::vector<std::pair<int64_t, int64_t>> outlineRangeOccurrences(const Report &report, std::string_view text);
 // The summary of a report opened as an outline, decoded once and kept with its store; null with
 // `error` when the report is not an outline or its digest has no sound summary.
 std::shared_ptr<const TraceSummary> traceSummaryOf(const Report &report, std::string &error);

@@ -8,6 +8,7 @@
 #include "core/analysis/devicebusy.h"
 #include "core/analysis/digestsummary.h"
 #include "core/analysis/phases.h"
+#include "core/trace/alignment.h"
 #include "core/trace/reportoutline.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/reportload.h"
@@ -169,6 +170,35 @@ private slots:
             QCOMPARE(pyramids[d].device, busy[d].device());
             checkPyramid(pyramids[d].pyramid, busy[d].intervals().size(), busy[d].totalBusy());
         }
+    }
+
+    // Aligning outlines puts them where their reports go: at their first events, and at the K-th
+    // occurrence of a range (from the digests' range occurrences).
+    void outlinesAlignAsTheirReports()
+    {
+        std::vector<ReportPtr> sources, outlines;
+        for (const QString &f : ps::test::nsysFiles()) {
+            const ReportPtr r = ps::test::loadTestReport(f);
+            if (r->store->count(TrackKind::NvtxPushPop) == 0 || sources.size() == 3)
+                continue; // samples with ranges to align by
+            sources.push_back(r);
+            std::string error;
+            outlines.push_back(readDigestOutline(digestOf(sources.back(), QFileInfo(f).fileName(), true), error));
+            QVERIFY2(outlines.back(), error.c_str());
+        }
+        AlignSpec start;
+        start.mode = AlignMode::Start;
+        QVERIFY(alignReports(outlines, start).offsets == alignReports(sources, start).offsets);
+        QCOMPARE(sources.size(), size_t(3));
+        // The second range of the first sample, by its text (as the align spec names it).
+        const Track &ranges =
+            sources.front()->store->track(sources.front()->store->tracksOfKind(TrackKind::NvtxPushPop).front());
+        AlignSpec range;
+        range.mode = AlignMode::Range;
+        range.anchor = RangeAnchor{std::string(sources.front()->store->name(ranges.name(ranges.size() > 1))), 1};
+        const AlignResult a = alignReports(sources, range), b = alignReports(outlines, range);
+        QVERIFY(b.offsets == a.offsets);
+        QCOMPARE(int(b.used), int(a.used));
     }
 
     void summaryOnlyHasNoEvents()

@@ -2,10 +2,13 @@
 // appearing batch by batch, Esc / Cancel cancelling), alignment and nudges, the search box with
 // match count and next/previous, the details pane and its jump to the correlated call, the
 // step overlay, and session save / restore.
+#include "core/analysis/digestsummary.h"
 #include "core/demo/demorun.h"
+#include "core/trace/digest.h"
 #include "core/trace/traceloader.h"
 #include "testreports.h"
 #include "tests/support/envguard.h"
+#include "tests/support/reportload.h"
 #include "views/common/problemsbanner.h"
 #include "views/stats/comparepane.h"
 #include "views/stats/crossrankdata.h"
@@ -13,6 +16,7 @@
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
+#include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineloader.h"
 #include "views/timeline/timelinetoolbar.h"
@@ -242,6 +246,61 @@ private slots:
         QCOMPARE(w.stats()->table()->currentIndex().siblingAtColumn(StatsTableModel::Name).data().toString(),
                  QString::fromUtf8(kernelName.data(), qsizetype(kernelName.size())));
         QCOMPARE(pane->table()->currentIndex(), m->index(3, rank1Column));
+    }
+
+    // A run of digests opens as outlines (no event read): the phase table, the nvtx_sum rows and
+    // the timeline come from their summaries and pyramids; zoomed into, a report's events are
+    // paged in and it takes its outline's place; Close All drops them.
+    void digestsOpenAsOutlinesAndPageIn()
+    {
+        QTemporaryDir dir;
+        ps::core::demo::DemoOptions o;
+        o.outDir = dir.filePath("run").toStdString();
+        o.ranks = 4;
+        o.steps = 2;
+        ps::core::demo::DemoResult demo;
+        std::string error;
+        QVERIFY2(ps::core::demo::writeDemoRun(o, demo, error), error.c_str());
+        const QString digests = dir.filePath("digests");
+        for (const auto &r : demo.reports) {
+            const ReportPtr report = ps::test::loadTestReport(QString::fromStdString(r.path));
+            DigestOptions options;
+            ps::core::analysis::addDigestSummaries(*report, options);
+            const QString path = digests + "/" + QFileInfo(QString::fromStdString(r.path)).fileName() + ".psdigest";
+            QCOMPARE(QString::fromStdString(writeDigest(*report, path.toStdString(), options)), QString());
+        }
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.show();
+        w.openPaths({digests});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.scene()->entries.size(), size_t(4));
+        for (const TimelineEntry &e : w.scene()->entries)
+            QVERIFY(e.report->isOutline());
+        const QStandardItemModel *m = w.phasesPane()->model();
+        QCOMPARE(m->rowCount(), 2 * 4);
+        for (int r = 0; r < m->rowCount(); ++r)
+            QCOMPARE(m->item(r, 2)->text(), QStringLiteral("ActorGroup:%1").arg(demo.stragglerRank));
+        QVERIFY(w.stats()->table()->model()->rowCount() > 0); // nvtx_sum from the range occurrences
+
+        // Zoomed to 20 us inside the first report's kernels: its events come in.
+        TimelineCanvas *c = w.findChild<TimelineCanvas *>();
+        const PreparedReportPtr first = w.scene()->entries.front().report;
+        const int64_t mid = (first->firstStart() + first->lastEnd()) / 2 + w.scene()->entries.front().offset;
+        c->setWindow({mid, mid + 20'000});
+        c->repaint();
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(w.scene()->entries.begin(), w.scene()->entries.end(),
+                                             [](const TimelineEntry &e) { return !e.report->isOutline(); }),
+                                 20000);
+        QVERIFY(waitIdle(w));
+        for (const TimelineEntry &e : w.scene()->entries)
+            if (!e.report->isOutline())
+                QCOMPARE(e.report->eventCount(), e.report->report().store->eventCount());
+        QCOMPARE(w.scene()->entries.size(), size_t(4));
+        QCOMPARE(m->rowCount(), 2 * 4); // the same table with a report's events in
+        w.closeAll();
+        QVERIFY(waitIdle(w));
+        QCOMPARE(c->pager()->pagedCount(), size_t(0));
     }
 
     // Selecting a kernel with a 360-character name neither widens the details pane nor shrinks

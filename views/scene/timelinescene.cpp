@@ -175,25 +175,6 @@ std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &stor
 }
 
 namespace {
-// rangeOccurrences() of a report opened as an outline: from the occurrences its digest carries
-// (named there "domain:text" for a named domain, so the text after the domain matches too).
-std::vector<std::pair<int64_t, int64_t>> outlineRangeOccurrences(const Report &report, std::string_view name)
-{
-    std::vector<std::pair<int64_t, int64_t>> out;
-    std::string error; // a digest without a summary has no occurrences to offer
-    const auto summary = traceSummaryOf(report, error);
-    for (const RangeSummary &r : summary ? summary->ranges : std::vector<RangeSummary>()) {
-        const std::string_view n = r.name;
-        const bool same = n == name || (n.size() > name.size() && n.substr(n.size() - name.size()) == name &&
-                                        n[n.size() - name.size() - 1] == ':');
-        if (same)
-            for (const RangeOccurrence &o : r.occurrences)
-                out.emplace_back(o.start, o.start + o.duration);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // "NAME#K" -> (NAME, K) with K >= 1; anything else -> (text, 0): every occurrence.
 std::pair<QString, int> splitOccurrence(const QString &text)
 {

@@ -52,6 +52,7 @@ void ReportPager::clear()
     m_cancel = std::make_shared<CancelToken>();
     const std::vector<Paged> paged = std::move(m_paged);
     m_paged.clear();
+    m_failed.clear();
     for (const Paged &p : paged)
         if (p.events)
             emit pagedOut(p.events, p.outline);
@@ -97,7 +98,8 @@ void ReportPager::arrived(const PreparedReportPtr &outline, const PreparedReport
     auto it = std::find_if(m_paged.begin(), m_paged.end(), [&](const Paged &p) { return p.outline == outline; });
     if (it == m_paged.end())
         return;
-    if (!events) {
+    if (!events) { // said once; not asked for again until the run is opened again
+        m_failed.insert(outline->report().path);
         m_paged.erase(it);
         emit failed(error);
         return;

@@ -14,6 +14,8 @@
 #include <QString>
 
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace ps::core::trace {
@@ -62,6 +64,7 @@ private:
     bool dropOldest();
 
     std::vector<Paged> m_paged;
+    std::set<std::string> m_failed; // digests whose events could not be loaded
     uint64_t m_clock = 0;
     bool m_useCache = true;
     std::shared_ptr<core::trace::CancelToken> m_cancel;

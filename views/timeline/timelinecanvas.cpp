@@ -318,7 +318,10 @@ void TimelineCanvas::paintTo(QPainter &p)
 {
     m_pager->beginFrame();
     TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size(), m_labelWidth};
-    in.wantEvents = [this](const PreparedReportPtr &outline) { m_pager->request(outline); };
+    // Asked for during the paint, requested after it: a request may drop another paged report,
+    // and the scene must not change under the painter.
+    std::vector<PreparedReportPtr> wanted;
+    in.wantEvents = [&wanted](const PreparedReportPtr &outline) { wanted.push_back(outline); };
     in.problem = [this](const QString &why) { // after the paint: the banner changes the layout
         QMetaObject::invokeMethod(
             this, [this, why] { emit drawingProblem(why); }, Qt::QueuedConnection);
@@ -330,6 +333,8 @@ void TimelineCanvas::paintTo(QPainter &p)
     for (int ri = first; ri < last; ++ri)
         if (const int e = m_layout.rows()[size_t(ri)].entry; e >= 0)
             m_pager->touch(m_scene->entries[size_t(e)].report.get());
+    for (const PreparedReportPtr &outline : wanted)
+        m_pager->request(outline);
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent *)

@@ -163,16 +163,17 @@ const RowMarks &TimelinePainter::marksFor(int row, const Input &in)
     return m_marks.emplace(row, std::move(rm)).first->second;
 }
 
-const OutlineDrawing &TimelinePainter::drawingOf(const PreparedReport &report, OutlinePart part, const Input &in)
+const OutlineDrawing &TimelinePainter::drawingOf(const PreparedReportPtr &report, OutlinePart part, const Input &in)
 {
+    std::erase_if(m_drawings, [](const KeptDrawing &d) { return d.report.expired(); });
     auto it = std::find_if(m_drawings.begin(), m_drawings.end(),
-                           [&](const KeptDrawing &d) { return d.report == &report && d.part == part; });
+                           [&](const KeptDrawing &d) { return d.report.lock() == report && d.part == part; });
     KeptDrawing used;
     if (it != m_drawings.end()) {
         used = std::move(*it);
         m_drawings.erase(it);
     } else {
-        used = {&report, part, report.outlineDrawing(part)};
+        used = {report, part, report->outlineDrawing(part)};
         if (!used.drawing->error.empty() && in.problem)
             in.problem(QString::fromStdString(used.drawing->error));
         if (m_drawings.size() >= kKeptDrawings)
@@ -189,7 +190,7 @@ RowMarks TimelinePainter::pyramidMarks(const Input &in, const Row &r)
     RowMarks rm;
     rm.fromPyramid = true;
     const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
-    const OutlineDrawing &d = drawingOf(*e.report, OutlinePart::Tracks, in);
+    const OutlineDrawing &d = drawingOf(e.report, OutlinePart::Tracks, in);
     const auto &lanes = d.tracks[r.track];
     const TimeMapping &m = in.state->mapping();
     const double nsPerPixel = double(m.window().end - m.window().start) / std::max(1.0, m.width());
@@ -379,7 +380,7 @@ void TimelinePainter::collectUtilization(const Input &in, const Row &r, Batch &b
 void TimelinePainter::collectPyramidUtilization(const Input &in, const Row &r, Batch &batch)
 {
     const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
-    const LodPyramid &pyramid = drawingOf(*e.report, OutlinePart::Busy, in).busy[size_t(r.counter)];
+    const LodPyramid &pyramid = drawingOf(e.report, OutlinePart::Busy, in).busy[size_t(r.counter)];
     const TimeMapping &m = in.state->mapping();
     const double nsPerPixel = m.span(1.0);
     const LodLevel *level = pyramid.levelFor(nsPerPixel);

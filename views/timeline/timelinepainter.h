@@ -85,14 +85,14 @@ private:
     void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const;
 
     // An outline's pyramids, kept while recently drawn (at most kKeptDrawings reports).
-    const OutlineDrawing &drawingOf(const PreparedReport &report, OutlinePart part, const Input &in);
+    const OutlineDrawing &drawingOf(const PreparedReportPtr &report, OutlinePart part, const Input &in);
     RowMarks pyramidMarks(const Input &in, const Row &r);
     static constexpr size_t kKeptDrawings = 96;
 
     std::unordered_map<int, RowMarks> m_marks; // by row index, folded under m_marksMapping
     struct KeptDrawing
     {
-        const PreparedReport *report = nullptr;
+        std::weak_ptr<const PreparedReport> report; // expired: the report is gone, the entry stale
         OutlinePart part = OutlinePart::Tracks;
         std::shared_ptr<const OutlineDrawing> drawing;
     };

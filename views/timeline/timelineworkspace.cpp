@@ -243,8 +243,9 @@ void TimelineWorkspace::connectPanes()
             m_view->canvas()->reveal({s->entry, ref});
     });
     connect(m_details, &DetailsPane::nudgeEdited, this, [this](int report, qint64 ns) { setNudge(report, ns); });
-    connect(c->pager(), &ReportPager::pagedIn, this, &TimelineWorkspace::swapReport);
-    connect(c->pager(), &ReportPager::pagedOut, this, &TimelineWorkspace::swapReport);
+    // Queued: the pager may drop a report while the canvas paints.
+    connect(c->pager(), &ReportPager::pagedIn, this, &TimelineWorkspace::swapReport, Qt::QueuedConnection);
+    connect(c->pager(), &ReportPager::pagedOut, this, &TimelineWorkspace::swapReport, Qt::QueuedConnection);
     connect(c->pager(), &ReportPager::failed, this, [this](const QString &reason) {
         m_problems->setProblems(QStringLiteral("The events of a digest could not be loaded"), {reason});
     });
