@@ -242,7 +242,8 @@ GpuBreakdown computeBreakdown(const EventStore &store, const WorkClassTable &cla
 }
 
 GpuBreakdown computeBreakdownDirect(const EventStore &store, const WorkClassTable &classes,
-                                    const BreakdownFilter &filter, const trace::CancelToken *cancel)
+                                    const BreakdownFilter &filter, const trace::CancelToken *cancel,
+                                    std::vector<Interval> *busy)
 {
     GpuBreakdown b;
     AllRuns &runs = threadRuns();
@@ -263,8 +264,13 @@ GpuBreakdown computeBreakdownDirect(const EventStore &store, const WorkClassTabl
             b.lastEnd = std::max(b.lastEnd, lists[c].back().end);
         }
     }
-    sweepUnions(std::span<const std::span<const Interval>>(lists),
-                [&](uint32_t mask, int64_t s, int64_t e) { b.maskNs[mask] += e - s; });
+    sweepUnions(std::span<const std::span<const Interval>>(lists), [&](uint32_t mask, int64_t s, int64_t e) {
+        b.maskNs[mask] += e - s;
+        if (busy && !busy->empty() && busy->back().end == s)
+            busy->back().end = e;
+        else if (busy)
+            busy->push_back({s, e});
+    });
     finishBreakdown(b);
     for (ClassRuns &r : runs)
         r.trim();

@@ -30,6 +30,8 @@
 
 namespace ps::core::analysis {
 
+struct Interval; // intervals.h
+
 struct TimeWindow
 {
     int64_t start = 0;
@@ -84,9 +86,10 @@ GpuBreakdown computeBreakdown(const trace::EventStore &store, const BreakdownFil
 GpuBreakdown computeBreakdown(const trace::EventStore &store, const WorkClassTable &classes,
                               const BreakdownFilter &filter, const trace::CancelToken *cancel);
 // One pass over the selected events, without the index (what the index is built from and
-// checked against).
+// checked against). With `busy`, also the union of the selected GPU work (ascending, disjoint).
 GpuBreakdown computeBreakdownDirect(const trace::EventStore &store, const WorkClassTable &classes,
-                                    const BreakdownFilter &filter, const trace::CancelToken *cancel);
+                                    const BreakdownFilter &filter, const trace::CancelToken *cancel,
+                                    std::vector<Interval> *busy = nullptr);
 
 // Completes a breakdown whose maskNs, firstStart and lastEnd are set: busy, per-class union and
 // exclusive times, overlap, span and idle.

@@ -5,15 +5,34 @@
 #include "core/trace/bytefields.h"
 #include "core/trace/reportoutline.h"
 
+#include <set>
+
 namespace ps::core::analysis {
 
 namespace {
 
-std::string encodeDeviceBusy(const trace::EventStore &store)
+// The devices with GPU work, ascending (what deviceBusy() gives one entry each).
+std::set<uint32_t> gpuDevices(const trace::EventStore &store)
+{
+    std::set<uint32_t> devices;
+    for (const trace::Track &t : store.tracks())
+        if (trace::isGpuKind(t.kind()) && !t.empty())
+            devices.insert(t.deviceId());
+    return devices;
+}
+
+// `wholeBusy`: the union of all GPU work, which is the one device's busy time when there is one
+// (most reports: a rank drives one GPU); with several devices each one's is computed.
+std::string encodeDeviceBusy(const trace::EventStore &store, std::vector<Interval> wholeBusy)
 {
     std::string out;
     const auto put = [&out](uint64_t v) { trace::appendField(out, v); };
-    const std::vector<DeviceBusy> devices = deviceBusy(store);
+    const std::set<uint32_t> ids = gpuDevices(store);
+    std::vector<DeviceBusy> devices;
+    if (ids.size() == 1)
+        devices.emplace_back(*ids.begin(), std::move(wholeBusy));
+    else
+        devices = deviceBusy(store);
     put(devices.size());
     for (const DeviceBusy &d : devices) {
         put(d.device());
@@ -31,10 +50,17 @@ std::string encodeDeviceBusy(const trace::EventStore &store)
 
 void addDigestSummaries(const trace::Report &report, trace::DigestOptions &options)
 {
-    addPhaseSummary(report, options);
-    const GpuBreakdown whole = computeBreakdownDirect(*report.store, WorkClassTable(*report.store), {}, nullptr);
-    options.extraSections.push_back({std::string(kBreakdownTag), encodeBreakdown(whole)});
-    options.extraSections.push_back({std::string(kDeviceBusyTag), encodeDeviceBusy(*report.store), true});
+    options.deferredSections.push_back([&report] { // made while the digest compresses the events
+        trace::DigestOptions phases;
+        addPhaseSummary(report, phases);
+        std::vector<trace::DigestSection> out = std::move(phases.extraSections);
+        std::vector<Interval> busy;
+        const GpuBreakdown whole =
+            computeBreakdownDirect(*report.store, WorkClassTable(*report.store), {}, nullptr, &busy);
+        out.push_back({std::string(kBreakdownTag), encodeBreakdown(whole)});
+        out.push_back({std::string(kDeviceBusyTag), encodeDeviceBusy(*report.store, std::move(busy)), true});
+        return out;
+    });
 }
 
 std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,

@@ -19,7 +19,8 @@ namespace ps::core::analysis {
 inline constexpr std::string_view kBreakdownTag = "GPUB";
 inline constexpr std::string_view kDeviceBusyTag = "BUSY";
 
-// Adds PHAS, GPUB and BUSY for `report` (with its events) to the digest's sections.
+// Adds PHAS, GPUB and BUSY for `report` (with its events) to the digest's sections, made while
+// encodeDigest() compresses the events (`report` must outlive that call).
 void addDigestSummaries(const trace::Report &report, trace::DigestOptions &options);
 
 // The whole report's breakdown, from the events or, for an outline, from its digest; nullopt

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <thread>
 
 namespace ps::core::trace {
 
@@ -177,10 +178,11 @@ std::string digestSourcePath(std::string_view digestPath)
                                                 : digestPath);
 }
 
-std::string encodeDigest(const Report &report, const DigestOptions &options)
+namespace {
+
+// Every section but the events: the trace layer's, then those given, then the deferred ones.
+std::vector<DigestSection> sectionsOf(const Report &report, const CacheKey &key, const DigestOptions &options)
 {
-    std::error_code ec;
-    const CacheKey key{fs::absolute(report.path, ec).lexically_normal().string(), report.fileSize, report.fileMtimeNs};
     std::vector<DigestSection> sections = {
         {"META", metaJson(report, options), false},
         {"OUTL", encodeCache(outlineOf(report), key), true},
@@ -188,26 +190,51 @@ std::string encodeDigest(const Report &report, const DigestOptions &options)
         {"PYRD", encodeTrackPyramids(*report.store), true},
         {std::string(kTraceSummaryTag), encodeTraceSummary(summarizeForDigest(report)), true}};
     sections.insert(sections.end(), options.extraSections.begin(), options.extraSections.end());
+    for (const auto &make : options.deferredSections)
+        for (DigestSection &s : make())
+            sections.push_back(std::move(s));
+    return sections;
+}
+
+} // namespace
+
+std::string encodeDigest(const Report &report, const DigestOptions &options)
+{
+    std::error_code ec;
+    const CacheKey key{fs::absolute(report.path, ec).lexically_normal().string(), report.fileSize, report.fileMtimeNs};
+    std::string events;
+    uint64_t imageSize = 0;
+    std::thread compressor; // the events compress while the summaries are made
+    if (!options.summaryOnly)
+        compressor = std::thread([&] { imageSize = appendCompressedImage(report, key, options, events); });
+    std::vector<DigestSection> sections = sectionsOf(report, key, options);
+    std::vector<uint64_t> rawSizes;
+    for (DigestSection &s : sections) {
+        rawSizes.push_back(s.bytes.size());
+        if (s.compress)
+            s.bytes = zstdCompress(s.bytes, options.level);
+    }
+    if (compressor.joinable())
+        compressor.join();
+    if (!options.summaryOnly && imageSize == 0)
+        return {};
     const uint32_t count = uint32_t(sections.size()) + (options.summaryOnly ? 0 : 1);
     std::string out(kMagic, sizeof kMagic);
-    out.reserve(kFixedHeader + kEntrySize * count + 4096 + report.store->residentBytes() / 3);
+    out.reserve(kFixedHeader + kEntrySize * count + 4096 + events.size());
     put(out, kDigestVersion);
     put(out, count);
     put(out, uint64_t(0));                // table checksum, set last
     out.append(kEntrySize * count, '\0'); // the table, set as the sections are written
     for (size_t i = 0; i < sections.size(); ++i) {
-        const DigestSection &section = sections[i];
         alignTo8(out);
         const size_t at = out.size();
-        out += section.compress ? zstdCompress(section.bytes, options.level) : section.bytes;
-        setEntry(out, i, tagOf(section.tag), section.compress ? Zstd : Raw, at, section.bytes.size());
+        out += sections[i].bytes;
+        setEntry(out, i, tagOf(sections[i].tag), sections[i].compress ? Zstd : Raw, at, rawSizes[i]);
     }
     if (!options.summaryOnly) {
         alignTo8(out);
         const size_t eventsAt = out.size();
-        const uint64_t imageSize = appendCompressedImage(report, key, options, out);
-        if (imageSize == 0)
-            return {};
+        out += events;
         setEntry(out, sections.size(), kEvents, Zstd, eventsAt, imageSize);
     }
     const uint64_t tableSum = cacheHash(out.data() + kFixedHeader, kEntrySize * count);

@@ -17,6 +17,7 @@
 
 #include "core/trace/report.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,9 +52,13 @@ struct DigestOptions
     // More sections, e.g. the phase summary (analysis/phasesummary.h) that lets a run be triaged
     // without its events.
     std::vector<DigestSection> extraSections;
+    // Sections made while encodeDigest() compresses the events, on another thread (what the
+    // analyses add: analysis/digestsummary.h); each runs once per encodeDigest() call.
+    std::vector<std::function<std::vector<DigestSection>()>> deferredSections;
 };
 
-// The digest file's bytes for a loaded report (its path, size and mtime name the source).
+// The digest file's bytes for a loaded report (its path, size and mtime name the source). The
+// events are compressed on one thread while the summaries and pyramids are made on another.
 std::string encodeDigest(const Report &report, const DigestOptions &options = {});
 // Writes encodeDigest() to `path` atomically. Returns "" or the reason it could not.
 std::string writeDigest(const Report &report, const std::string &path, const DigestOptions &options = {});

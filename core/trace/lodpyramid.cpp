@@ -15,12 +15,13 @@ constexpr int64_t kWholeRangePixels = 2048;
 // that would not merge when drawn.
 constexpr int kFirstLevelBits = 24;
 
-// Whether `next` folds into `run` at `width`: a narrow event (or run) close enough behind a run
-// that is not one wide event.
+// Whether `next` folds into `run` at `width`: a narrow event (or run) close behind a run that is
+// still narrower than the width. A run stops growing at the width, so that a level's runs keep
+// where their busy time lies to within its width (a utilization lane spreads a run's busy time
+// evenly over it) and a single longer event stays a run of its own.
 bool folds(const LodRun &run, const LodRun &next, int64_t width)
 {
-    const bool runIsWideEvent = run.count == 1 && run.end - run.start >= width;
-    return !runIsWideEvent && next.end - next.start < width && next.start - run.end < width;
+    return run.end - run.start < width && next.end - next.start < width && next.start - run.end < width;
 }
 
 void absorb(LodRun &run, const LodRun &next)
@@ -81,6 +82,50 @@ void LodPyramidBuilder::add(int64_t start, int64_t end, NameId name)
         m_runs.push_back(r);
 }
 
+namespace {
+
+// How many runs folding `runs` at `width` makes (foldRuns() without building them).
+size_t foldedCount(std::span<const LodRun> runs, int64_t width)
+{
+    if (runs.empty())
+        return 0;
+    size_t n = 1;
+    LodRun current = runs.front();
+    for (size_t i = 1; i < runs.size(); ++i) {
+        if (folds(current, runs[i], width)) {
+            absorb(current, runs[i]);
+        } else {
+            current = runs[i];
+            ++n;
+        }
+    }
+    return n;
+}
+
+// The finest width to keep: the first (power of two from `width0`) at which the runs fold to at
+// most `keepRuns`, found by bisection over the exponents with counting passes only; or the last
+// at most `wholeRangeWidth` when that is finer.
+int64_t firstKeptWidth(std::span<const LodRun> runs, int64_t width0, size_t keepRuns, int64_t wholeRangeWidth,
+                       int64_t span)
+{
+    int lo = 0, hi = 0;
+    while ((width0 << hi) <= 2 * span && hi < 62)
+        ++hi;
+    while (lo < hi) { // first exponent whose count is small enough (counts fall as widths grow)
+        const int mid = (lo + hi) / 2;
+        if (foldedCount(runs, width0 << mid) <= keepRuns)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    int64_t whole = width0; // the last power of two from width0 at most wholeRangeWidth
+    while (2 * whole <= wholeRangeWidth)
+        whole *= 2;
+    return std::min(width0 << lo, whole);
+}
+
+} // namespace
+
 LodPyramid LodPyramidBuilder::finish()
 {
     LodPyramid p;
@@ -89,16 +134,14 @@ LodPyramid LodPyramidBuilder::finish()
         return p;
     const size_t keepRuns = std::max(m_events / 16, kMinKeptRuns);
     const int64_t wholeRangeWidth = m_span / kWholeRangePixels;
-    std::vector<LodRun> runs = std::move(m_runs);
-    bool keeping = false;
-    for (int64_t w = m_width0;; w *= 2) {
-        const bool lastWithinWholeRange = w <= wholeRangeWidth && 2 * w > wholeRangeWidth;
-        keeping = keeping || runs.size() <= keepRuns || lastWithinWholeRange;
-        if (keeping && (p.levels.empty() || 2 * runs.size() <= p.levels.back().runs.size()))
-            p.levels.push_back({w, runs});
-        if (runs.size() <= 1 || w > 2 * m_span)
-            break;
-        runs = foldRuns(runs, 2 * w);
+    int64_t w = firstKeptWidth(m_runs, m_width0, keepRuns, wholeRangeWidth, m_span);
+    p.levels.push_back({w, w == m_width0 ? std::move(m_runs) : foldRuns(m_runs, w)});
+    m_runs = {};
+    while (p.levels.back().runs.size() > 1 && w <= 2 * m_span) {
+        w *= 2;
+        std::vector<LodRun> next = foldRuns(p.levels.back().runs, w);
+        if (2 * next.size() <= p.levels.back().runs.size())
+            p.levels.push_back({w, std::move(next)});
     }
     return p;
 }

@@ -5,11 +5,13 @@
 // its events. Digests carry one per lane (docs/digest-format.md, section PYRD).
 //
 // A level of width w is the lane folded at w: an event at least w long stays a run of its own;
-// narrow events whose gaps are under w fold into one run with their count and busy time. Levels
+// narrow events whose gaps are under w fold into one run with their count and busy time, until
+// the run is w long (so a level places busy time to within w). Levels
 // go from fine to coarse, each with at most half the runs of the one before (a width that folds
 // less is not stored: the level below it serves, folded further when drawn), so that all levels
 // together hold at most twice the finest. The finest level stored is the first with at most
-// max(events / 16, 128) runs, or the last whose width is at most the lane's span / 2048 when
+// max(events / 16, 128) runs (found by bisection with counting passes, so that building costs a
+// few passes over the events), or the last whose width is at most the lane's span / 2048 when
 // that is finer, so that a whole-range view up to 2048 pixels wide never needs the events.
 
 #include "core/trace/tracetypes.h"

