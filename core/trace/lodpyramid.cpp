@@ -156,7 +156,7 @@ void appendPyramid(std::string &out, const LodPyramid &p)
         int64_t previous = 0;
         // Column by column, starts as deltas: what zstd compresses best.
         for (const LodRun &r : l.runs) {
-            appendField(out, r.start - previous);
+            appendField(out, int64_t(uint64_t(r.start) - uint64_t(previous)));
             previous = r.start;
         }
         for (const LodRun &r : l.runs)
@@ -173,17 +173,27 @@ void appendPyramid(std::string &out, const LodPyramid &p)
 namespace {
 constexpr size_t kRunBytes = 3 * sizeof(int64_t) + 2 * sizeof(uint32_t);
 
+// Adds as the writer subtracted, wrapping (hostile bytes must not overflow a signed add).
+int64_t wrappingAdd(int64_t a, int64_t b)
+{
+    return int64_t(uint64_t(a) + uint64_t(b));
+}
+
 bool readRuns(std::string_view bytes, size_t &pos, std::vector<LodRun> &runs)
 {
     int64_t previous = 0;
     for (LodRun &r : runs) {
         takeField(bytes, pos, r.start);
-        r.start += previous;
+        r.start = wrappingAdd(r.start, previous);
         previous = r.start;
     }
+    bool lengthsOk = true;
     for (LodRun &r : runs) {
-        takeField(bytes, pos, r.end);
-        r.end += r.start;
+        int64_t length = 0;
+        takeField(bytes, pos, length);
+        lengthsOk = lengthsOk && length >= 0;
+        r.end = wrappingAdd(r.start, length);
+        lengthsOk = lengthsOk && r.end >= r.start;
     }
     for (LodRun &r : runs)
         takeField(bytes, pos, r.busy);
@@ -191,7 +201,8 @@ bool readRuns(std::string_view bytes, size_t &pos, std::vector<LodRun> &runs)
         takeField(bytes, pos, r.count);
     for (LodRun &r : runs)
         takeField(bytes, pos, r.name);
-    return std::is_sorted(runs.begin(), runs.end(), [](const LodRun &a, const LodRun &b) { return a.start < b.start; });
+    return lengthsOk &&
+           std::is_sorted(runs.begin(), runs.end(), [](const LodRun &a, const LodRun &b) { return a.start < b.start; });
 }
 } // namespace
 

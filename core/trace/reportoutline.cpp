@@ -141,12 +141,18 @@ bool decodeTrackExtents(std::string_view bytes, std::vector<TrackExtent> &tracks
         return false;
     }
     tracks.resize(size_t(count));
+    // Times as far as 2^62 ns either way (146 years), so that offsets added later cannot overflow.
+    constexpr int64_t kFar = int64_t(1) << 62;
     for (TrackExtent &t : tracks) {
         uint64_t events = 0;
         takeField(bytes, pos, events);
         takeField(bytes, pos, t.firstStart);
         takeField(bytes, pos, t.lastEnd);
         t.events = size_t(events);
+        if (t.lastEnd < t.firstStart || t.firstStart < -kFar || t.lastEnd > kFar) {
+            error = "a track's extent is out of range";
+            return false;
+        }
     }
     return true;
 }

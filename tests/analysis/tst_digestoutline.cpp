@@ -10,6 +10,7 @@
 #include "core/analysis/phases.h"
 #include "core/trace/alignment.h"
 #include "core/trace/reportoutline.h"
+#include "core/trace/storebuilder.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/reportload.h"
 #include "tests/support/testdata.h"
@@ -17,6 +18,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <random>
 
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
@@ -215,6 +218,73 @@ private slots:
         QVERIFY(withEvents && withEvents->outline->hasEvents);
         QVERIFY(readDigest(full, error));
         QVERIFY(QFileInfo(QString::fromStdString(summary)).size() < QFileInfo(QString::fromStdString(full)).size());
+    }
+
+    // A large section stays in the file until it is drawn; if the digest changes meanwhile, reading
+    // it fails with the file and the section named, rather than drawing something else.
+    void largeSectionsAreReadBackChecked()
+    {
+        StoreBuilder b;
+        const TrackHandle k = b.track({TrackKind::Kernel, 7, 13, 0});
+        const NameId names[] = {b.intern("gemm"), b.intern("softmax"), b.intern("nccl")};
+        int64_t t = 0;
+        for (uint32_t i = 0; i < 300000; ++i, t += 3000 + (i * 7919) % 5000)
+            b.add(k, t, t + 1000 + (i * 104729) % 1500, names[i % 3], i + 1, kNoLaunchConfig);
+        auto r = std::make_shared<Report>();
+        r->path = m_tmp.filePath("big.sqlite").toStdString();
+        r->store = std::make_shared<EventStore>(std::move(b).build());
+        const std::string path = digestOf(r, "big.sqlite", true);
+        std::string error;
+        const ReportPtr outline = readDigestOutline(path, error);
+        QVERIFY2(outline, error.c_str());
+        const StoredSection *pyramids = outline->outline->stored("PYRD");
+        QVERIFY(pyramids && pyramids->inFile && pyramids->bytes.empty());
+        QCOMPARE(outline->outline->trackPyramids(error).size(), size_t(1));
+        QVERIFY2(error.empty(), error.c_str());
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(qint64(pyramids->offset + 10));
+        f.write("XXXX");
+        f.close();
+        QVERIFY(outline->outline->trackPyramids(error).empty());
+        QVERIFY2(error.find(path) == 0 && error.find("PYRD") != std::string::npos &&
+                     error.find("changed") != std::string::npos,
+                 error.c_str());
+    }
+
+    // The pyramid and track-table decoders take any bytes (what a digest holds after its checksum,
+    // e.g. from a hostile writer): cut short, huge counts or disordered runs are refused, and
+    // nothing is read or allocated past the bytes.
+    void hostilePyramidBytesAreRefused()
+    {
+        LodPyramidBuilder b(0, 1'000'000, 1000);
+        for (int64_t i = 0; i < 1000; ++i)
+            b.add(i * 1000, i * 1000 + 400, NameId(i % 7));
+        std::string good;
+        appendPyramid(good, b.finish());
+        std::string error;
+        for (size_t cut = 0; cut < good.size(); cut += 1 + cut / 3) { // every prefix is refused
+            size_t pos = 0;
+            LodPyramid p;
+            QVERIFY(!readPyramid(std::string_view(good).substr(0, cut), pos, p, error));
+        }
+        std::string huge = good;
+        const uint64_t manyRuns = uint64_t(1) << 60;
+        std::memcpy(huge.data() + 24, &manyRuns, sizeof manyRuns); // the first level's run count
+        size_t pos = 0;
+        LodPyramid p;
+        QVERIFY(!readPyramid(huge, pos, p, error));
+        std::mt19937_64 rng(5);
+        for (int i = 0; i < 2000; ++i) { // random bytes: refused or read within bounds (ASan checks)
+            std::string junk = good;
+            for (int k = 0; k < 4; ++k)
+                junk[rng() % junk.size()] = char(rng());
+            pos = 0;
+            if (readPyramid(junk, pos, p, error))
+                QVERIFY(pos <= junk.size());
+        }
+        std::vector<TrackExtent> extents;
+        QVERIFY(!decodeTrackExtents(std::string_view("\xff\xff\xff\xff\xff\xff\xff\x7f", 8), extents, error));
     }
 
     // A flipped byte inside a section fails the open with that section named.
