@@ -204,9 +204,9 @@ std::string encodeDigest(const Report &report, const DigestOptions &options)
     const CacheKey key{fs::absolute(report.path, ec).lexically_normal().string(), report.fileSize, report.fileMtimeNs};
     std::string events;
     uint64_t imageSize = 0;
-    std::thread compressor; // the events compress while the summaries are made
+    std::jthread compressor; // the events compress while the summaries are made (joined on any exit)
     if (!options.summaryOnly)
-        compressor = std::thread([&] { imageSize = appendCompressedImage(report, key, options, events); });
+        compressor = std::jthread([&] { imageSize = appendCompressedImage(report, key, options, events); });
     std::vector<DigestSection> sections = sectionsOf(report, key, options);
     std::vector<uint64_t> rawSizes;
     for (DigestSection &s : sections) {

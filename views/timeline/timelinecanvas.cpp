@@ -1,5 +1,6 @@
 #include "views/timeline/timelinecanvas.h"
 
+#include "core/trace/reportoutline.h"
 #include "views/scene/timeformat.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/reportpager.h"
@@ -413,11 +414,13 @@ QString TimelineCanvas::toolTipAt(QPoint pos) const
     const PreparedReport &report = *m_scene->entries[size_t(r.entry)].report;
     if (const auto mk = foldedMarkAt(pos); mk && report.isOutline()) {
         const std::string_view name = report.store().name(mk->name);
-        return QStringLiteral("%1\n%2 event(s) over %3, drawn from the digest's pyramid\nZoom in (double-click) to "
-                              "load the events")
+        const QString more = report.report().outline->hasEvents
+                                 ? QStringLiteral("Zoom in (double-click) to load the events")
+                                 : QStringLiteral("A summary-only digest: its events are not in it");
+        return QStringLiteral("%1\n%2 event(s) over %3, drawn from the digest's pyramid\n%4")
             .arg(QString::fromUtf8(name.data(), qsizetype(name.size())))
             .arg(mk->count)
-            .arg(formatDuration(mapping().span(mk->x1 - mk->x0)));
+            .arg(formatDuration(mapping().span(mk->x1 - mk->x0)), more);
     }
     if (const auto mk = foldedMarkAt(pos))
         return QStringLiteral("%1 events too small to show (%2)\nDouble-click to zoom in")
