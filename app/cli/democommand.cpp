@@ -4,12 +4,12 @@
 #include "app/cli/commands.h"
 #include "core/analysis/digestsummary.h"
 #include "core/common/jsonwriter.h"
+#include "core/common/parallelfor.h"
 #include "core/demo/demorun.h"
 #include "core/trace/digest.h"
 #include "core/trace/traceloader.h"
 #include "core/version.h"
 
-#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
@@ -105,31 +105,22 @@ int demoOptionsFrom(const ParsedArgs &parsed, core::demo::DemoOptions &options, 
 bool digestDemoReports(core::demo::DemoResult &result, bool summaryOnly, std::string &error)
 {
     namespace tr = core::trace;
-    std::atomic<size_t> next{0};
     std::vector<std::string> errors(result.reports.size());
-    const auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < result.reports.size();) {
-            core::demo::DemoReport &r = result.reports[i];
-            const tr::ReportPtr report = tr::loadReport(r.path, tr::ReadContext(), errors[i]);
-            if (!report)
-                continue;
-            tr::DigestOptions options;
-            options.summaryOnly = summaryOnly;
-            options.createdBy = std::string("profstudio-cli demo ") + core::versionString();
-            core::analysis::addDigestSummaries(*report, options);
-            const std::string digest = r.path + std::string(tr::kDigestSuffix);
-            errors[i] = tr::writeDigest(*report, digest, options);
-            std::error_code ec;
-            if (errors[i].empty() && std::filesystem::remove(r.path, ec))
-                r.path = digest;
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread &t : pool)
-        t.join();
+    tr::DigestOptions options;
+    options.summaryOnly = summaryOnly;
+    options.createdBy = std::string("profstudio-cli demo ") + core::versionString();
+    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    core::parallelFor(result.reports.size(), threads, [&](size_t i) {
+        core::demo::DemoReport &r = result.reports[i];
+        const tr::ReportPtr report = tr::loadReport(r.path, tr::ReadContext(), errors[i]);
+        if (!report)
+            return;
+        const std::string digest = r.path + std::string(tr::kDigestSuffix);
+        errors[i] = core::analysis::writeDigestWithSummaries(*report, digest, options);
+        std::error_code ec;
+        if (errors[i].empty() && std::filesystem::remove(r.path, ec))
+            r.path = digest;
+    });
     for (const std::string &e : errors)
         if (!e.empty()) {
             error = e;

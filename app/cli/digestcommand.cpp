@@ -6,13 +6,13 @@
 #include "app/cli/traceload.h"
 #include "core/analysis/digestsummary.h"
 #include "core/common/jsonwriter.h"
+#include "core/common/parallelfor.h"
 #include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/identity.h"
 #include "core/trace/traceloader.h"
 #include "core/version.h"
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -99,9 +99,7 @@ void digestOne(Job &job, const tr::DigestOptions &options)
     if (!r)
         return;
     // The summaries ride along, so a run of digests is triaged without its events.
-    tr::DigestOptions withSummary = options;
-    an::addDigestSummaries(*r, withSummary);
-    job.error = tr::writeDigest(*r, job.digest, withSummary);
+    job.error = an::writeDigestWithSummaries(*r, job.digest, options);
     job.events = r->store->eventCount();
     job.sourceBytes = r->fileSize;
     std::error_code ec;
@@ -110,17 +108,7 @@ void digestOne(Job &job, const tr::DigestOptions &options)
 
 void runJobs(std::vector<Job> &jobs, int threads, const tr::DigestOptions &options)
 {
-    std::atomic<size_t> next{0};
-    const auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < jobs.size();)
-            digestOne(jobs[i], options);
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread &t : pool)
-        t.join();
+    core::parallelFor(jobs.size(), threads, [&](size_t i) { digestOne(jobs[i], options); });
 }
 
 double bytesPerEvent(const Job &j)

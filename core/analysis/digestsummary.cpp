@@ -51,16 +51,20 @@ std::string encodeDeviceBusy(const trace::EventStore &store, std::vector<Interva
 void addDigestSummaries(const trace::Report &report, trace::DigestOptions &options)
 {
     options.deferredSections.push_back([&report] { // made while the digest compresses the events
-        trace::DigestOptions phases;
-        addPhaseSummary(report, phases);
-        std::vector<trace::DigestSection> out = std::move(phases.extraSections);
         std::vector<Interval> busy;
         const GpuBreakdown whole =
             computeBreakdownDirect(*report.store, WorkClassTable(*report.store), {}, nullptr, &busy);
-        out.push_back({std::string(kBreakdownTag), encodeBreakdown(whole)});
-        out.push_back({std::string(kDeviceBusyTag), encodeDeviceBusy(*report.store, std::move(busy)), true});
-        return out;
+        return std::vector<trace::DigestSection>{
+            phaseSummarySection(report),
+            {std::string(kBreakdownTag), encodeBreakdown(whole)},
+            {std::string(kDeviceBusyTag), encodeDeviceBusy(*report.store, std::move(busy)), true}};
     });
+}
+
+std::string writeDigestWithSummaries(const trace::Report &report, const std::string &path, trace::DigestOptions options)
+{
+    addDigestSummaries(report, options);
+    return trace::writeDigest(report, path, options);
 }
 
 std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,

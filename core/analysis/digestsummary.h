@@ -23,6 +23,10 @@ inline constexpr std::string_view kDeviceBusyTag = "BUSY";
 // encodeDigest() compresses the events (`report` must outlive that call).
 void addDigestSummaries(const trace::Report &report, trace::DigestOptions &options);
 
+// writeDigest() with these summaries: the digest as `trace digest` writes it. "" or the reason.
+std::string writeDigestWithSummaries(const trace::Report &report, const std::string &path,
+                                     trace::DigestOptions options = {});
+
 // The whole report's breakdown, from the events or, for an outline, from its digest; nullopt
 // with `error` when an outline's digest has none.
 std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,

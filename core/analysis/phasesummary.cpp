@@ -176,11 +176,16 @@ ReportPhaseCells outlinePhaseCells(const trace::Report &report, const PhaseMappi
     return cells;
 }
 
-void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options)
+trace::DigestSection phaseSummarySection(const trace::Report &report)
 {
     // Digesting reads each report once: a pass per phase window costs less than an index.
     const ReportPhaseCells cells = phaseCellsOf(report, PhaseMapping::defaults(), nullptr, true);
-    options.extraSections.push_back({std::string(kPhaseSummaryTag), encodePhaseSummary(cells, report.meta.rank)});
+    return {std::string(kPhaseSummaryTag), encodePhaseSummary(cells, report.meta.rank)};
+}
+
+void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options)
+{
+    options.extraSections.push_back(phaseSummarySection(report));
 }
 
 std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,

@@ -30,6 +30,8 @@ bool decodeBreakdown(std::string_view json, GpuBreakdown &b, std::string &error)
 // with `error` when it has none, or when `mapping` is not the built-in one the summary was made
 // with (the events are needed then).
 ReportPhaseCells outlinePhaseCells(const trace::Report &report, const PhaseMapping &mapping, std::string &error);
+// The report's phase summary (built-in mapping) as a digest section.
+trace::DigestSection phaseSummarySection(const trace::Report &report);
 // Adds the report's phase summary (built-in mapping) to the sections of its digest, as
 // `trace digest` writes it.
 void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options);

@@ -2,6 +2,7 @@
 
 #include "core/common/atomicfile.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/bytefields.h"
 #include "core/trace/cachecodec.h"
 #include "core/trace/identity.h"
 #include "core/trace/mappedfile.h"
@@ -50,6 +51,11 @@ uint32_t tagOf(std::string_view text)
         t[i] = text[i];
     return fourcc(t);
 }
+// "PYRD" of fourcc("PYRD").
+std::string tagText(uint32_t tag)
+{
+    return {char(tag), char(tag >> 8), char(tag >> 16), char(tag >> 24)};
+}
 constexpr uint32_t kEvents = fourcc("EVTS");
 constexpr uint32_t kOutline = fourcc("OUTL");
 constexpr uint32_t kTracks = fourcc("TRKS");
@@ -64,10 +70,6 @@ struct Section
     uint64_t checksum = 0;
 };
 
-template <typename T> void put(std::string &out, T v)
-{
-    out.append(reinterpret_cast<const char *>(&v), sizeof v);
-}
 template <typename T> T get(const char *p)
 {
     T v;
@@ -156,12 +158,12 @@ void alignTo8(std::string &out)
 void setEntry(std::string &out, size_t index, uint32_t tag, uint32_t codec, size_t offset, uint64_t raw)
 {
     std::string e;
-    put(e, tag);
-    put(e, codec);
-    put(e, uint64_t(offset));
-    put(e, uint64_t(out.size() - offset));
-    put(e, raw);
-    put(e, cacheHash(out.data() + offset, out.size() - offset));
+    appendField(e, tag);
+    appendField(e, codec);
+    appendField(e, uint64_t(offset));
+    appendField(e, uint64_t(out.size() - offset));
+    appendField(e, raw);
+    appendField(e, cacheHash(out.data() + offset, out.size() - offset));
     std::memcpy(out.data() + kFixedHeader + kEntrySize * index, e.data(), kEntrySize);
 }
 
@@ -221,9 +223,9 @@ std::string encodeDigest(const Report &report, const DigestOptions &options)
     const uint32_t count = uint32_t(sections.size()) + (options.summaryOnly ? 0 : 1);
     std::string out(kMagic, sizeof kMagic);
     out.reserve(kFixedHeader + kEntrySize * count + 4096 + events.size());
-    put(out, kDigestVersion);
-    put(out, count);
-    put(out, uint64_t(0));                // table checksum, set last
+    appendField(out, kDigestVersion);
+    appendField(out, count);
+    appendField(out, uint64_t(0));        // table checksum, set last
     out.append(kEntrySize * count, '\0'); // the table, set as the sections are written
     for (size_t i = 0; i < sections.size(); ++i) {
         alignTo8(out);
@@ -317,8 +319,7 @@ const Section *sectionAt(const OpenDigest &d, uint32_t tag, std::string &error)
             continue;
         if (cacheHash(d.map.data() + s.offset, s.stored) == s.checksum)
             return &s;
-        const char name[5] = {char(tag), char(tag >> 8), char(tag >> 16), char(tag >> 24), 0};
-        error = std::string("damaged digest: the checksum of section ") + name + " does not match";
+        error = "damaged digest: the checksum of section " + tagText(tag) + " does not match";
         return nullptr;
     }
     return nullptr;
@@ -343,14 +344,10 @@ std::shared_ptr<uint64_t[]> inflateImage(const Mapping &f, const Section &s, std
     return buf;
 }
 
-} // namespace
-
-namespace {
-
 // A report from a decoded cache image (the events' or the outline's), its identity from the
 // digest's own path.
-ReportPtr reportFromImage(const std::string &path, const std::shared_ptr<uint64_t[]> &image, uint64_t size,
-                          std::string &error)
+std::shared_ptr<Report> reportFromImage(const std::string &path, const std::shared_ptr<uint64_t[]> &image,
+                                        uint64_t size, std::string &error)
 {
     const std::span<const char> bytes(reinterpret_cast<const char *>(image.get()), size);
     auto report = std::make_shared<Report>();
@@ -375,11 +372,6 @@ ReportPtr reportFromImage(const std::string &path, const std::shared_ptr<uint64_
 bool hasSection(const OpenDigest &d, uint32_t tag)
 {
     return std::any_of(d.sections.begin(), d.sections.end(), [tag](const Section &s) { return s.tag == tag; });
-}
-
-std::string tagText(uint32_t tag)
-{
-    return {char(tag), char(tag >> 8), char(tag >> 16), char(tag >> 24)};
 }
 
 // The outline's track table and its summaries from the digest's other sections.
@@ -449,10 +441,9 @@ ReportPtr readDigestOutline(const std::string &path, std::string &error)
             error = path + ": " + why;
         return nullptr;
     }
-    ReportPtr base = reportFromImage(path, image, outl->raw, error);
-    if (!base)
+    std::shared_ptr<Report> report = reportFromImage(path, image, outl->raw, error);
+    if (!report)
         return nullptr;
-    auto report = std::make_shared<Report>(*base);
     auto outline = std::make_shared<ReportOutline>();
     outline->digestPath = path;
     outline->hasEvents = hasSection(d, kEvents);

@@ -44,27 +44,6 @@ const LodLevel *LodPyramid::levelFor(double nsPerPixel) const
     return best;
 }
 
-size_t LodPyramid::runCount() const
-{
-    size_t n = 0;
-    for (const LodLevel &l : levels)
-        n += l.runs.size();
-    return n;
-}
-
-std::vector<LodRun> foldRuns(std::span<const LodRun> runs, int64_t width)
-{
-    std::vector<LodRun> out;
-    out.reserve(runs.size() / 2 + 1);
-    for (const LodRun &r : runs) {
-        if (!out.empty() && folds(out.back(), r, width))
-            absorb(out.back(), r);
-        else
-            out.push_back(r);
-    }
-    return out;
-}
-
 LodPyramidBuilder::LodPyramidBuilder(int64_t first, int64_t last, size_t events)
     : m_span(std::max<int64_t>(1, last - first)), m_events(events)
 {
@@ -83,6 +62,20 @@ void LodPyramidBuilder::add(int64_t start, int64_t end, NameId name)
 }
 
 namespace {
+
+// Runs of `runs` folded again at `width` (the step from one level to the next).
+std::vector<LodRun> foldRuns(std::span<const LodRun> runs, int64_t width)
+{
+    std::vector<LodRun> out;
+    out.reserve(runs.size() / 2 + 1);
+    for (const LodRun &r : runs) {
+        if (!out.empty() && folds(out.back(), r, width))
+            absorb(out.back(), r);
+        else
+            out.push_back(r);
+    }
+    return out;
+}
 
 // How many runs folding `runs` at `width` makes (foldRuns() without building them).
 size_t foldedCount(std::span<const LodRun> runs, int64_t width)

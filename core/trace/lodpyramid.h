@@ -50,7 +50,6 @@ struct LodPyramid
     const LodLevel *levelFor(double nsPerPixel) const;
     // The finest level (null when empty).
     const LodLevel *finest() const { return levels.empty() ? nullptr : &levels.front(); }
-    size_t runCount() const;
 };
 
 // Builds a pyramid from a lane's events, given in start order without overlaps (the events of
@@ -68,9 +67,6 @@ private:
     size_t m_events = 0;
     std::vector<LodRun> m_runs; // folded at m_width0
 };
-
-// Runs of `runs` folded again at `width` (the step from one level to the next).
-std::vector<LodRun> foldRuns(std::span<const LodRun> runs, int64_t width);
 
 // Binary form of a list of pyramids (the PYRD section before compression). Little-endian.
 void appendPyramid(std::string &out, const LodPyramid &p);

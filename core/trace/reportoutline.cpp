@@ -99,14 +99,6 @@ std::vector<std::vector<LodPyramid>> ReportOutline::trackPyramids(std::string &e
     return out;
 }
 
-size_t ReportOutline::residentBytes() const
-{
-    size_t n = sizeof(*this) + tracks.size() * sizeof(TrackExtent) + digestPath.size();
-    for (const StoredSection &s : sections)
-        n += sizeof s + s.bytes.size();
-    return n;
-}
-
 std::string encodeTrackPyramids(const EventStore &store)
 {
     std::string out;

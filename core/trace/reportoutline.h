@@ -58,8 +58,6 @@ struct ReportOutline
     std::optional<std::string> section(std::string_view tag, std::string &error) const;
     // The pyramids of every track's lanes (PYRD): [track][level]; empty when the digest has none.
     std::vector<std::vector<LodPyramid>> trackPyramids(std::string &error) const;
-    // Bytes held (the sections as stored, the track table).
-    size_t residentBytes() const;
 };
 
 // PYRD's content for a store: per track, u64 lane count then each lane's pyramid (lodpyramid.h).

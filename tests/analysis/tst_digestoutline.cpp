@@ -105,9 +105,8 @@ class TestDigestOutline : public QObject
     {
         DigestOptions options;
         options.summaryOnly = summaryOnly;
-        addDigestSummaries(*r, options);
         const std::string path = m_tmp.filePath(name).toStdString() + std::string(kDigestSuffix);
-        const std::string error = writeDigest(*r, path, options);
+        const std::string error = writeDigestWithSummaries(*r, path, options);
         return error.empty() ? path : std::string();
     }
 

@@ -28,15 +28,16 @@ using namespace ps::views;
 
 namespace {
 
-// 20 k kernels in bursts on one stream over 2 s, as a training step's GPU lane looks.
-ReportPtr kernelReport(const std::string &path, uint64_t seed)
+// Kernels in bursts on one stream (20 k over about 2 s by default), as a training step's GPU lane
+// looks.
+ReportPtr kernelReport(const std::string &path, uint64_t seed, int kernels = 20000)
 {
     std::mt19937_64 rng(seed);
     StoreBuilder b;
     const TrackHandle k = b.track({TrackKind::Kernel, 7, 13, 0});
     const NameId names[] = {b.intern("gemm"), b.intern("nccl_allreduce"), b.intern("softmax")};
     int64_t t = 1'000'000;
-    for (int i = 0; i < 20000; ++i) {
+    for (int i = 0; i < kernels; ++i) {
         t += i % 500 == 0 ? 20'000'000 : int64_t(rng() % 40'000);
         const int64_t d = 1'000 + int64_t(rng() % 60'000);
         b.add(k, t, t + d, names[rng() % 3], uint32_t(i + 1), kNoLaunchConfig);
@@ -67,10 +68,8 @@ class TestOutlinePaging : public QObject
 
     ReportPtr outlineOf(const ReportPtr &source)
     {
-        DigestOptions options;
-        ps::core::analysis::addDigestSummaries(*source, options);
         const std::string digest = source->path + std::string(kDigestSuffix);
-        if (!writeDigest(*source, digest, options).empty())
+        if (!ps::core::analysis::writeDigestWithSummaries(*source, digest).empty())
             return nullptr;
         std::string error;
         return readDigestOutline(digest, error);
@@ -135,6 +134,33 @@ private slots:
         QVERIFY(!events->isOutline());
         QCOMPARE(events->store().eventCount(), source->store->eventCount());
         QCOMPARE(events->report().path, outline->path);
+    }
+
+    // Pyramids that can no longer be read (the digest changed after it was opened) are drawn empty
+    // and said: the canvas reports the file and the section.
+    void unreadablePyramidsAreReported()
+    {
+        const ReportPtr source = kernelReport(m_tmp.filePath("d.sqlite").toStdString(), 4, 300000);
+        const ReportPtr outline = outlineOf(source);
+        QVERIFY(outline);
+        const StoredSection *pyramids = outline->outline->stored("PYRD");
+        QVERIFY(pyramids && pyramids->inFile); // large enough to be read when drawn
+        QFile f(QString::fromStdString(outline->path));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(qint64(pyramids->offset + 8));
+        f.write("XXXX");
+        f.close();
+        TimelineCanvas canvas;
+        canvas.resize(1200, 400);
+        canvas.setScene(std::make_shared<TimelineScene>(buildScene({PreparedReport::prepare(outline)}, {})));
+        QSignalSpy problem(&canvas, &TimelineCanvas::drawingProblem);
+        QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&image);
+        canvas.paintTo(p);
+        p.end();
+        QVERIFY(problem.wait(5000));
+        const QString why = problem.at(0).at(0).toString();
+        QVERIFY2(why.startsWith(QString::fromStdString(outline->path)) && why.contains("PYRD"), qPrintable(why));
     }
 
     // With more outlines zoomed into than the pager keeps, the least recently drawn go out.

@@ -5,6 +5,8 @@
 #include "core/analysis/digestsummary.h"
 #include "core/demo/demorun.h"
 #include "core/trace/digest.h"
+#include "core/trace/reportoutline.h"
+#include "core/trace/storebuilder.h"
 #include "core/trace/traceloader.h"
 #include "testreports.h"
 #include "tests/support/envguard.h"
@@ -42,6 +44,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <random>
+
 using namespace ps::views;
 using namespace ps::core::trace;
 
@@ -54,6 +58,19 @@ QStringList sweep()
     for (const char *s : {"s1", "s2", "s4", "s8"})
         out << QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.%1.sqlite").arg(QLatin1String(s));
     return out;
+}
+
+// The demo run of 4 ranks and 2 steps under `dir`.
+bool writeFourRankDemo(const QString &dir, ps::core::demo::DemoResult &demo)
+{
+    ps::core::demo::DemoOptions o;
+    o.outDir = dir.toStdString();
+    o.ranks = 4;
+    o.steps = 2;
+    std::string error;
+    if (!ps::core::demo::writeDemoRun(o, demo, error))
+        qWarning("%s", error.c_str());
+    return error.empty();
 }
 
 // Waits for the background work to end; debounced work starts at once rather than after its
@@ -180,13 +197,8 @@ private slots:
     void phasesTabFindsTheStragglerAndSelects()
     {
         QTemporaryDir dir;
-        ps::core::demo::DemoOptions o;
-        o.outDir = dir.filePath("run").toStdString();
-        o.ranks = 4;
-        o.steps = 2;
         ps::core::demo::DemoResult demo;
-        std::string error;
-        QVERIFY2(ps::core::demo::writeDemoRun(o, demo, error), error.c_str());
+        QVERIFY(writeFourRankDemo(dir.filePath("run"), demo));
         TimelineWorkspace w;
         w.resize(1280, 720);
         w.show();
@@ -254,20 +266,14 @@ private slots:
     void digestsOpenAsOutlinesAndPageIn()
     {
         QTemporaryDir dir;
-        ps::core::demo::DemoOptions o;
-        o.outDir = dir.filePath("run").toStdString();
-        o.ranks = 4;
-        o.steps = 2;
         ps::core::demo::DemoResult demo;
-        std::string error;
-        QVERIFY2(ps::core::demo::writeDemoRun(o, demo, error), error.c_str());
+        QVERIFY(writeFourRankDemo(dir.filePath("run"), demo));
         const QString digests = dir.filePath("digests");
         for (const auto &r : demo.reports) {
             const ReportPtr report = ps::test::loadTestReport(QString::fromStdString(r.path));
-            DigestOptions options;
-            ps::core::analysis::addDigestSummaries(*report, options);
             const QString path = digests + "/" + QFileInfo(QString::fromStdString(r.path)).fileName() + ".psdigest";
-            QCOMPARE(QString::fromStdString(writeDigest(*report, path.toStdString(), options)), QString());
+            QCOMPARE(QString::fromStdString(ps::core::analysis::writeDigestWithSummaries(*report, path.toStdString())),
+                     QString());
         }
         TimelineWorkspace w;
         w.resize(1280, 720);
@@ -301,6 +307,39 @@ private slots:
         w.closeAll();
         QVERIFY(waitIdle(w));
         QCOMPARE(c->pager()->pagedCount(), size_t(0));
+    }
+
+    // A digest that changes after it was opened: its pyramids, read when its lanes are first
+    // drawn, no longer match; the lanes stay empty and the problems banner names the file.
+    void changedDigestIsReported()
+    {
+        QTemporaryDir dir;
+        StoreBuilder b;
+        const TrackHandle k = b.track({TrackKind::Kernel, 7, 13, 0});
+        const NameId gemm = b.intern("gemm");
+        std::mt19937_64 rng(3);
+        int64_t t = 0;
+        for (uint32_t i = 0; i < 300000; ++i, t += 2000 + int64_t(rng() % 40000)) // pyramids read from the file
+            b.add(k, t, t + 1000 + int64_t(rng() % 1000), gemm, i + 1, kNoLaunchConfig);
+        auto report = std::make_shared<Report>();
+        report->path = dir.filePath("run/big.sqlite").toStdString();
+        report->store = std::make_shared<EventStore>(std::move(b).build());
+        const std::string digest = report->path + std::string(kDigestSuffix);
+        QCOMPARE(QString::fromStdString(ps::core::analysis::writeDigestWithSummaries(*report, digest)), QString());
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.openPaths({dir.filePath("run")});
+        QVERIFY(waitIdle(w));
+        const StoredSection *pyramids = w.reports().front()->report().outline->stored("PYRD");
+        QVERIFY(pyramids && pyramids->inFile);
+        QFile f(QString::fromStdString(digest));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(qint64(pyramids->offset + 8));
+        f.write("XXXX");
+        f.close();
+        w.show(); // the first paint draws the lanes
+        QTRY_VERIFY_WITH_TIMEOUT(w.problems()->isVisible(), 5000);
+        QVERIFY(w.problems()->lines().join("\n").contains(QString::fromStdString(digest)));
     }
 
     // Selecting a kernel with a 360-character name neither widens the details pane nor shrinks

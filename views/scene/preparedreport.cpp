@@ -4,6 +4,9 @@
 #include "core/trace/tracereader.h"
 #include "views/common/namecolors.h"
 
+#include <algorithm>
+#include <set>
+
 namespace ps::views {
 
 using namespace ps::core::trace;
@@ -24,10 +27,12 @@ std::shared_ptr<const PreparedReport> PreparedReport::prepare(ReportPtr report, 
     p->m_report = std::move(report);
     const EventStore &store = *p->m_report->store;
     p->m_colors = colorsOf(store.names());
-    if (p->isOutline()) {
-        std::string error; // a BUSY that does not decode shows no utilization lanes
-        for (const core::analysis::DeviceBusyPyramid &d : core::analysis::deviceBusyPyramids(*p->m_report, error))
-            p->m_busyDevices.push_back(d.device);
+    if (p->isOutline()) { // a lane per device with GPU work, as deviceBusy() makes them
+        std::set<uint32_t> devices;
+        for (uint32_t ti = 0; ti < store.tracks().size(); ++ti)
+            if (isGpuKind(store.track(ti).kind()) && p->trackEvents(ti) > 0)
+                devices.insert(store.track(ti).deviceId());
+        p->m_busyDevices.assign(devices.begin(), devices.end());
         return p;
     }
     p->m_levels.resize(store.tracks().size());
@@ -89,11 +94,14 @@ std::shared_ptr<const OutlineDrawing> PreparedReport::outlineDrawing(OutlinePart
     auto d = std::make_shared<OutlineDrawing>();
     if (part == OutlinePart::Tracks)
         d->tracks = m_report->outline->trackPyramids(d->error);
-    else
-        for (core::analysis::DeviceBusyPyramid &b : core::analysis::deviceBusyPyramids(*m_report, d->error))
-            d->busy.push_back(std::move(b.pyramid));
     d->tracks.resize(store().tracks().size()); // a part that did not decode draws empty
     d->busy.resize(m_busyDevices.size());
+    if (part == OutlinePart::Busy)
+        for (core::analysis::DeviceBusyPyramid &b : core::analysis::deviceBusyPyramids(*m_report, d->error)) {
+            const auto lane = std::find(m_busyDevices.begin(), m_busyDevices.end(), b.device);
+            if (lane != m_busyDevices.end())
+                d->busy[size_t(lane - m_busyDevices.begin())] = std::move(b.pyramid);
+        }
     slot = d;
     return d;
 }

@@ -115,7 +115,9 @@ void foldPyramidLevel(const core::trace::LodLevel &level, const TimeMapping &m, 
     bool lastNarrow = false;
     for (; it != runs.end() && it->start < t1; ++it) {
         const double x0 = m.x(it->start, offset), x1 = m.x(it->end, offset);
-        const bool narrow = x1 - x0 < kFoldPx;
+        // A run of several events is made of events narrower than its level's width, itself at
+        // most a pixel: it folds on as foldLane folds narrow events; one wide event stays alone.
+        const bool narrow = it->count > 1 || x1 - x0 < kFoldPx;
         if (narrow && lastNarrow && x0 <= out.back().x1 + kFoldPx) {
             out.back().x1 = std::max(out.back().x1, clampX(std::max(x1, x0 + 1.0), width));
             out.back().count += it->count;

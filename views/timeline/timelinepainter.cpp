@@ -193,7 +193,7 @@ RowMarks TimelinePainter::pyramidMarks(const Input &in, const Row &r)
     const OutlineDrawing &d = drawingOf(e.report, OutlinePart::Tracks, in);
     const auto &lanes = d.tracks[r.track];
     const TimeMapping &m = in.state->mapping();
-    const double nsPerPixel = double(m.window().end - m.window().start) / std::max(1.0, m.width());
+    const double nsPerPixel = double(m.span(1.0));
     rm.lanes.resize(size_t(r.levels));
     bool coarse = false;
     for (size_t l = 0; l < rm.lanes.size() && l < lanes.size(); ++l) {

@@ -249,6 +249,9 @@ void TimelineWorkspace::connectPanes()
     connect(c->pager(), &ReportPager::failed, this, [this](const QString &reason) {
         m_problems->setProblems(QStringLiteral("The events of a digest could not be loaded"), {reason});
     });
+    connect(c, &TimelineCanvas::drawingProblem, this, [this](const QString &reason) {
+        m_problems->setProblems(QStringLiteral("A digest's pyramids could not be read (drawn empty)"), {reason});
+    });
     connect(m_stats, &StatsPane::jumpTo, this, [this](int entry, EventRef ref) {
         m_view->canvas()->reveal({entry, ref});
     });

@@ -17,25 +17,12 @@
 #include "tests/bench/analysis/benchdigests.h"
 #include "tests/bench/analysis/benchscan.h"
 
-#include <sys/resource.h>
-
 #include <cstdio>
 
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
 using benchscan::Clock;
 using benchscan::seconds;
-
-namespace {
-
-double peakRssGb()
-{
-    rusage u{};
-    ::getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / (1024.0 * 1024.0);
-}
-
-} // namespace
 
 int main(int argc, char **argv)
 {
@@ -55,7 +42,7 @@ int main(int argc, char **argv)
     std::string error;
     const std::optional<PhaseTable> fromSummaries = phaseTableFromDigests(findReports({dir}, nullptr), columns, error);
     const double summaryTriage = seconds(t0);
-    const double summaryRss = peakRssGb();
+    const double summaryRss = benchscan::peakRssGb();
     if (!fromSummaries) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
@@ -98,6 +85,6 @@ int main(int argc, char **argv)
                 "  phase table          %.2f s   straggler %s\n"
                 "  triage (open+phases) %.2f s\n"
                 "  peak RSS             %.2f GB\n",
-                open, open / scan, scan, phases, straggler.c_str(), open + phases, peakRssGb());
+                open, open / scan, scan, phases, straggler.c_str(), open + phases, benchscan::peakRssGb());
     return sink == 42 ? 1 : 0;
 }

@@ -6,15 +6,13 @@
 // longer). Written once under a folder and reused (a marker names the shape).
 
 #include "core/analysis/digestsummary.h"
+#include "core/common/parallelfor.h"
 #include "core/trace/digest.h"
 #include "tests/bench/analysis/benchscan.h"
 
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <thread>
-#include <vector>
 
 namespace benchdigests {
 
@@ -41,26 +39,17 @@ inline void ensureDigests(const std::string &dir, size_t reports, size_t events,
     std::fflush(stdout);
     fs::remove_all(dir);
     fs::create_directories(dir);
-    std::atomic<size_t> next{0};
-    const auto work = [&] {
-        for (size_t r; (r = next.fetch_add(1)) < reports;) {
-            const ps::core::trace::Report rep = makeReport(dir, r, events, r == reports / 3);
-            ps::core::trace::DigestOptions options;
-            options.summaryOnly = summaryOnly;
-            ps::core::analysis::addDigestSummaries(rep, options);
-            const std::string e = writeDigest(rep, rep.path + std::string(ps::core::trace::kDigestSuffix), options);
-            if (!e.empty()) {
-                std::fprintf(stderr, "%s\n", e.c_str());
-                std::exit(1);
-            }
+    ps::core::trace::DigestOptions options;
+    options.summaryOnly = summaryOnly;
+    ps::core::parallelFor(reports, threads, [&](size_t r) {
+        const ps::core::trace::Report rep = makeReport(dir, r, events, r == reports / 3);
+        const std::string e = ps::core::analysis::writeDigestWithSummaries(
+            rep, rep.path + std::string(ps::core::trace::kDigestSuffix), options);
+        if (!e.empty()) {
+            std::fprintf(stderr, "%s\n", e.c_str());
+            std::exit(1);
         }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread &t : pool)
-        t.join();
+    });
     std::ofstream(marker) << "ok\n";
 }
 

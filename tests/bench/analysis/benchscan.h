@@ -8,6 +8,8 @@
 #include "core/trace/storebuilder.h"
 #include "core/trace/tracestats.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -19,6 +21,14 @@
 namespace benchscan {
 
 using Clock = std::chrono::steady_clock;
+
+// The process's peak resident set so far, in GB.
+inline double peakRssGb()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / (1024.0 * 1024.0);
+}
 
 // `events` GPU events on one device: 4 compute streams (50 gemm names), one NCCL stream
 // overlapping them and one copy stream, back to back with random gaps. Returns the span's end.

@@ -23,8 +23,6 @@
 #include <QImage>
 #include <QPainter>
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -35,13 +33,6 @@ using benchscan::Clock;
 using benchscan::seconds;
 
 namespace {
-
-double peakRssGb()
-{
-    rusage u{};
-    ::getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / (1024.0 * 1024.0);
-}
 
 double readAllBytes(const std::vector<std::string> &files)
 {
@@ -87,7 +78,7 @@ int main(int argc, char **argv)
         dir = "/tmp/ps-bench-outlinerun-" + std::to_string(reports) + "x" + std::to_string(events) +
               (summaryOnly ? "-summary" : "");
     benchdigests::ensureDigests(dir, reports, events, summaryOnly, threads);
-    const double rssBefore = peakRssGb(); // writing the run is not part of the measurement...
+    const double rssBefore = benchscan::peakRssGb(); // writing the run is not part of the measurement...
     const std::vector<std::string> files = findReports({dir}, nullptr);
 
     auto t0 = Clock::now();
@@ -131,7 +122,7 @@ int main(int argc, char **argv)
         expanded.push_back(paintMs(canvas, image));
     std::sort(expanded.begin(), expanded.end());
     const size_t expandedMarks = canvas.lastMarkCount();
-    const double rss = peakRssGb();
+    const double rss = benchscan::peakRssGb();
     const double read = readAllBytes(files);
     const double total = double(reports) * double(events);
     std::printf("%zu digests x %zu events (%.0f M events%s), %.2f B/event on disk (%.2f GB)\n", reports, events,

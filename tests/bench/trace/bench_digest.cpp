@@ -76,9 +76,7 @@ int main(int argc, char **argv)
         t0 = Clock::now();
         // As `trace digest` writes it: with the report's phase summary.
         const ReportPtr loaded = coldLoad(report);
-        DigestOptions withSummary = options;
-        ps::core::analysis::addDigestSummaries(*loaded, withSummary);
-        const std::string error = writeDigest(*loaded, digest, withSummary);
+        const std::string error = ps::core::analysis::writeDigestWithSummaries(*loaded, digest, options);
         make = std::min(make, secondsSince(t0));
         if (!error.empty()) {
             std::fprintf(stderr, "digest failed: %s\n", error.c_str());
