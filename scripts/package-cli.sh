@@ -3,7 +3,7 @@
 # Linux distribution whatever its glibc (it brings its own: the C library, the dynamic loader and
 # every other shared library the CLI uses, from the build machine), kernel 3.2 or later.
 #
-#   scripts/package-cli.sh [BUILD_DIR [OUT_DIR]]   (defaults: build/rel, the build dir)
+#   scripts/package-cli.sh [BUILD_DIR [OUT_DIR]]   (defaults: build/release, as scripts/run.sh builds, and the build dir)
 #
 # Layout of profstudio-cli-<version>-linux-x86_64/:
 #   bin/profstudio-cli        a sh wrapper: runs libexec/profstudio-cli through lib/'s loader with
@@ -13,7 +13,7 @@
 # Prints the tarball's path.
 set -euo pipefail
 
-build=${1:-build/rel}
+build=${1:-build/release}
 out=${2:-$build}
 exe="$build/bin/profstudio-cli"
 [ -x "$exe" ] || { echo "package-cli: $exe is missing (build it first)" >&2; exit 2; }
