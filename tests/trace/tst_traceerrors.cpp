@@ -178,6 +178,22 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
     }
 
+    // A cache that cannot be written (here its folder is a file) once cost every later open a full
+    // read without a word; the load now says so, once, and still loads.
+    void unwritableCacheIsAWarning()
+    {
+        QTemporaryDir dir;
+        writeBytes(dir.filePath("cache"), "a file where the cache folder should be");
+        LoadOptions o;
+        o.cacheDir = dir.filePath("cache").toStdString();
+        const LoadResult r = loadReports({kGood.toStdString()}, o);
+        QCOMPARE(r.reports.size(), size_t(1));
+        QCOMPARE(r.warnings.size(), size_t(1));
+        QVERIFY2(r.warnings[0].find("the report cache could not be written for 1 report(s)") != std::string::npos &&
+                     r.warnings[0].find(o.cacheDir) != std::string::npos,
+                 r.warnings[0].c_str());
+    }
+
     void permissionDenied()
     {
         QTemporaryDir dir;
