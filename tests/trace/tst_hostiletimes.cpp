@@ -179,6 +179,21 @@ private slots:
                  qPrintable(why));
     }
 
+    // Times at both ends of the range a reader takes (a span near 2^63 ns) once overflowed the
+    // digest's pyramid width search (UBSan: signed overflow in lodpyramid.cpp); the digest is
+    // written and reads back with the clipped times.
+    void extremeSpanDigests()
+    {
+        const QString path = copyOfClean("extreme_span.sqlite");
+        execSql(path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -4611686018427387903, end = 4611686018427387903 "
+                      "WHERE rowid = 1");
+        const ps::test::CliRun r = ps::test::runCli({"trace", "digest", path});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const ReportPtr d = loadOne(path + ".psdigest");
+        QVERIFY(d);
+        QCOMPARE(d->store->firstStart(), int64_t(-4611686018427387903));
+    }
+
     // The reproducer of the issue through the real executable, under a memory cap: both commands
     // finish and say what they clipped.
     void commandsFinishAtBoundedMemory()
