@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev libqcustomplot-dev libgl-dev
-  libyaml-dev libsqlite3-dev sqlite3 zlib1g-dev libsimdjson-dev libzstd-dev
+  libyaml-dev libsqlite3-dev sqlite3 zlib1g-dev libsimdjson-dev libzstd-dev libxxhash-dev
   fonts-dejavu-core
   rsync  # the collect-script tests run the script they export
   clang-format-14  # scripts/check-format.sh: the test command fails on unformatted files

@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <thread>
 
 namespace ps::cli {
@@ -81,6 +83,35 @@ std::string digestPathFor(const std::string &file, const std::string &root, cons
     if (rel.empty() || rel.string().rfind("..", 0) == 0)
         rel = fs::path(file).filename();
     return (fs::path(outDir) / rel).string() + std::string(tr::kDigestSuffix);
+}
+
+// A path for comparing: absolute and normal, through the links that exist.
+std::string comparable(const std::string &path)
+{
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+    return ec ? fs::absolute(path).lexically_normal().string() : p.string();
+}
+
+// Drops a report named twice (a folder and a file in it); two reports whose digests would be one
+// file (the same name below two folders, into one --out) are an error before anything is
+// written: "" or what collides.
+std::string distinctDigests(std::vector<Job> &jobs)
+{
+    std::map<std::string, std::string> reportOf; // digest -> the report it is for
+    std::set<std::string> reports;
+    std::vector<Job> kept;
+    std::string error;
+    for (Job &j : jobs) {
+        if (!reports.insert(comparable(j.report)).second)
+            continue;
+        const auto [it, fresh] = reportOf.emplace(comparable(j.digest), j.report);
+        if (!fresh && error.empty())
+            error = it->second + " and " + j.report + " would both be digested to " + j.digest;
+        kept.push_back(std::move(j));
+    }
+    jobs = std::move(kept);
+    return error;
 }
 
 void digestOne(Job &job, const tr::DigestOptions &options)
@@ -248,6 +279,10 @@ int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
         }
     for (const tr::LoadFailure &m : missing)
         err << "error: " << m.reason << "\n";
+    if (const std::string clash = distinctDigests(jobs); !clash.empty()) {
+        err << "error: " << clash << "; nothing was written (digest such folders into different --out folders)\n";
+        return 2;
+    }
     runJobs(jobs, int(std::min<long long>(*threads, std::max<size_t>(1, jobs.size()))), options);
     if (format == "json") {
         printJson(jobs, out);

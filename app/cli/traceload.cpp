@@ -1,5 +1,6 @@
 #include "app/cli/traceload.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/tracecache.h"
 
 #include <charconv>
@@ -54,6 +55,12 @@ void loadPaths(const std::vector<std::string> &paths, const tr::LoadOptions &opt
     result = tr::loadReports(paths, opt);
     for (const auto &f : result.failures)
         err << "error: " << f.reason << "\n";
+    for (const std::string &w : result.warnings)
+        err << "warning: " << w << "\n";
+    for (const tr::ReportPtr &r : result.reports)
+        for (const std::string &w : r->meta.warnings)
+            if (w.starts_with(tr::kInvalidDataWarning))
+                err << "warning: " << r->path << ": " << w << "\n";
     status = result.failures.empty() ? 0 : 1;
     if (result.reports.empty() && result.failures.empty()) {
         err << "error: no reports found under the given paths (expected nsys .sqlite exports or .nsys-rep, "

@@ -27,7 +27,7 @@ void addSegments(std::span<const std::span<const Interval>> lists, ActivityIndex
     std::array<int, 1u << kGpuWorkCount> slotOf;
     slotOf.fill(-1);
     GpuBreakdown &b = index.whole;
-    size_t boundaries = 0; // a segment starts at each, so no more segments than that
+    size_t boundaries = 0; // a segment starts at each, so no more segments than that: the bound
     for (std::span<const Interval> c : lists)
         boundaries += 2 * c.size();
     index.segmentStart.reserve(boundaries);
@@ -39,11 +39,9 @@ void addSegments(std::span<const std::span<const Interval>> lists, ActivityIndex
             slotOf[mask] = int(index.masks.size());
             index.masks.push_back(uint8_t(mask));
         }
-        for (int64_t at = s; at < e; at += UINT32_MAX) {
-            index.segmentStart.push_back(at);
-            index.segmentLength.push_back(uint32_t(std::min<int64_t>(e - at, UINT32_MAX)));
-            index.segmentSlot.push_back(uint8_t(slotOf[mask]));
-        }
+        index.segmentStart.push_back(s);
+        index.segmentLength.push_back(e - s);
+        index.segmentSlot.push_back(uint8_t(slotOf[mask]));
     });
 }
 
@@ -174,7 +172,7 @@ void ActivityIndex::addSegmentTimes(size_t from, size_t to, std::array<int64_t, 
 
 size_t ActivityIndex::memoryBytes() const
 {
-    return sizeof(*this) + segmentStart.capacity() * 8 + segmentLength.capacity() * 4 + segmentSlot.capacity() +
+    return sizeof(*this) + segmentStart.capacity() * 8 + segmentLength.capacity() * 8 + segmentSlot.capacity() +
            checkpoints.capacity() * 8 + gpuTracks.capacity() * sizeof(GpuTrack);
 }
 

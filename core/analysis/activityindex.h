@@ -25,10 +25,11 @@ struct ActivityIndex
 
     GpuBreakdown whole; // the breakdown of the report's whole capture
 
-    // Sweep segments: disjoint, in time order; mask = the active classes (bit = GpuWork). 13
-    // bytes each: a segment longer than 2^32-1 ns is stored as several.
+    // Sweep segments: disjoint, in time order; mask = the active classes (bit = GpuWork). 17
+    // bytes each, one per change of the mask: at most two per event, whatever the events' times
+    // (a 2^62 ns kernel is one segment; lengths are 64-bit so no duration is ever split).
     std::vector<int64_t> segmentStart;
-    std::vector<uint32_t> segmentLength;
+    std::vector<int64_t> segmentLength;
     std::vector<uint8_t> segmentSlot; // index into `masks`
     std::vector<uint8_t> masks;       // the distinct masks that occur
     // checkpoints[c * masks.size() + slot]: time of that mask over segments [0, c * kStride).

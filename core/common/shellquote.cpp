@@ -1,5 +1,7 @@
 #include "core/common/shellquote.h"
 
+#include "core/common/utf8.h"
+
 namespace ps::core {
 
 namespace {
@@ -37,6 +39,35 @@ std::string shellJoin(const std::vector<std::string> &argv)
         if (i)
             out += ' ';
         out += shellQuote(argv[i]);
+    }
+    return out;
+}
+
+std::string commentText(std::string_view text)
+{
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size();) {
+        char32_t cp = 0;
+        const size_t n = decodeUtf8(text, i, cp);
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (n > 1) { // well-formed non-ASCII text stays readable
+            out.append(text.substr(i, n));
+        } else if (c == '\\') {
+            out += "\\\\";
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (n == 0 || c < 0x20 || c == 0x7f) {
+            out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+        } else {
+            out += char(c);
+        }
+        i += n > 0 ? n : 1;
     }
     return out;
 }

@@ -17,4 +17,10 @@ std::string shellQuote(std::string_view arg);
 // shellQuote of each argument, joined by single spaces (Python's shlex.join()).
 std::string shellJoin(const std::vector<std::string> &argv);
 
+// `text` for the rest of a `#` comment line in bash or Python: a backslash, every control
+// character (newline; CR, at which Python also ends a line; TAB, NUL, ...) and every byte that
+// is not UTF-8 (Python refuses such a file) are written as \\, \n, \r, \t, \xHH, so that no name
+// or message can end the comment and become code; well-formed Unicode stays as it is.
+std::string commentText(std::string_view text);
+
 } // namespace ps::core

@@ -101,7 +101,7 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
 
     std::string s = "#!/usr/bin/env bash\n"
                     "# Collects the reports of " +
-                    configLabel +
+                    ps::core::commentText(configLabel) +
                     " after the run, written by ProfStudio.\n"
                     "#   collect.sh HOST...        one host per node, node 0 first (ssh + rsync reachable;\n"
                     "#                             localhost copies locally): the digests (*.psdigest, written\n"
@@ -115,8 +115,8 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
                     "# layout ProfStudio reads worker, rank and step from. Folders the profiled workers write:\n";
     for (const auto &[node, dir] : folders)
         s += "#   " + (node < 0 ? std::string("any node (Ray places the worker)") : "node " + std::to_string(node)) +
-             ": " + dir + (dir.empty() || dir[0] != '/' ? "   (relative: to the worker's working directory)" : "") +
-             "\n";
+             ": " + ps::core::commentText(dir) +
+             (dir.empty() || dir[0] != '/' ? "   (relative: to the worker's working directory)" : "") + "\n";
     s += "set -euo pipefail\n\n";
     if (folders.empty()) {
         s += "echo 'this configuration profiles no worker: there are no reports to collect' >&2\nexit 1\n";
@@ -129,7 +129,14 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
          ", one per node, node 0 first; localhost copies locally)\" >&2\n";
     s += "  exit 2\nfi\n";
     s += "DEST=${DEST:-" + destName(configLabel) + "}\n";
+    // rsync reads HOST:PATH as remote and a leading - as an option, find a leading - as a test.
+    s += "case \"$DEST\" in /*) ;; *) DEST=\"./$DEST\" ;; esac\n";
     s += "hosts=(\"$@\")\n";
+    s += "for host in \"${hosts[@]}\"; do\n"
+         "  case \"$host\" in\n"
+         "    ''|-*|*/*) echo \"error: $(printf '%q' \"$host\") is not a host name\" >&2; exit 2 ;;\n"
+         "  esac\n"
+         "done\n";
     s += "filters=()\n"
          "if [ \"$all\" = 0 ]; then\n"
          "  filters=(--prune-empty-dirs --include='*/')\n"
@@ -138,21 +145,26 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
          "fi\n"
          "# The marker makes the tree one run when opened (hosts are the folders below it).\n"
          "mkdir -p \"$DEST\" && touch \"$DEST/.profstudio-collected\"\n\n";
-    s +=
-        "# fetch HOST FOLDER: copies FOLDER of HOST into DEST/HOST/FOLDER; a folder that is not there\n"
-        "# (no worker of that group ran on the host) is reported, and the others are still fetched.\n"
-        "fetch() {\n"
-        "  local host=$1 dir=$2 src\n"
-        "  if [ \"$host\" = localhost ]; then src=\"$dir/\"; else src=\"$host:$dir/\"; fi\n"
-        "  mkdir -p \"$DEST/$host/${dir#/}\"\n"
-        "  if ! rsync -a \"${filters[@]}\" \"$src\" \"$DEST/$host/${dir#/}/\"; then\n"
-        "    echo \"warning: could not copy $src\" >&2\n"
-        "    status=1\n"
-        "  elif [ \"$all\" = 0 ] && [ -z \"$(find \"$DEST/$host/${dir#/}\" -name '*.psdigest' -print -quit)\" ]; then\n"
-        "    echo \"warning: no digest in $src (digest the reports on the nodes first, or use --all)\" >&2\n"
-        "    status=1\n"
-        "  fi\n"
-        "}\n\n";
+    s += "# fetch HOST FOLDER: copies FOLDER of HOST into DEST/HOST/FOLDER; a folder that is not there\n"
+         "# (no worker of that group ran on the host) is reported, and the others are still fetched.\n"
+         "# Names reach rsync as they are: --protect-args (-s) sends them to the remote rsync without\n"
+         "# its shell (no word splitting, $(...), ; or quotes there), -- ends the options, and a\n"
+         "# relative folder gets ./ so that neither a - nor a : in it changes its meaning.\n"
+         "fetch() {\n"
+         "  local host=$1 dir=$2 src dest\n"
+         "  dest=\"$DEST/$host/${dir#/}\"\n"
+         "  case \"$dir\" in /*) src=\"$dir/\" ;; *) src=\"./$dir/\" ;; esac\n"
+         "  if [ \"$host\" != localhost ]; then src=\"$host:$src\"; fi\n"
+         "  mkdir -p -- \"$dest\"\n"
+         "  if ! rsync -a -s \"${filters[@]}\" -- \"$src\" \"$dest/\"; then\n"
+         "    echo \"warning: could not copy $(printf '%q' \"$src\")\" >&2\n"
+         "    status=1\n"
+         "  elif [ \"$all\" = 0 ] && [ -z \"$(find \"$dest\" -name '*.psdigest' -print -quit)\" ]; then\n"
+         "    echo \"warning: no digest in $(printf '%q' \"$src\") (digest the reports on the nodes first, or use "
+         "--all)\" >&2\n"
+         "    status=1\n"
+         "  fi\n"
+         "}\n\n";
     for (const auto &[node, dir] : folders) {
         if (node < 0)
             s += "for host in \"${hosts[@]}\"; do fetch \"$host\" " + ps::core::shellQuote(dir) + "; done\n";

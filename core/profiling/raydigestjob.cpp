@@ -1,6 +1,7 @@
 #include "core/profiling/raydigestjob.h"
 
-#include "core/profiling/pythonrepr.h"
+#include "core/common/pythonliteral.h"
+#include "core/common/shellquote.h"
 
 #include <algorithm>
 
@@ -17,7 +18,7 @@ def digest_on_node(folders):
         return {"digests": [], "failures": [], "folders": []}
     cli = os.environ.get("PROFSTUDIO_CLI", "profstudio-cli")  # the node's own environment
     try:
-        proc = subprocess.run([cli, "trace", "digest", "--format", "json"] + present,
+        proc = subprocess.run([cli, "trace", "digest", "--format", "json", "--"] + present,
                               capture_output=True, text=True)
     except OSError as e:
         reason = "cannot run %s (%s); install profstudio-cli on the node or set PROFSTUDIO_CLI" % (cli, e)
@@ -85,7 +86,7 @@ std::string exportRayDigestJob(const LaunchPlan &plan, const std::string &config
     std::string s =
         "#!/usr/bin/env python3\n"
         "# Digests the reports of " +
-        configLabel +
+        commentText(configLabel) +
         " where they were written, on the cluster's own Ray, written by ProfStudio.\n"
         "# One task per alive node (NodeAffinitySchedulingStrategy, soft=False) runs\n"
         "# `profstudio-cli trace digest` over the run's folders that the node has; each report\n"
@@ -95,9 +96,10 @@ std::string exportRayDigestJob(const LaunchPlan &plan, const std::string &config
         "#   --runtime-env-json '{\"env_vars\": {\"PROFSTUDIO_CLI\": \"/opt/profstudio/bin/profstudio-cli\"}}'\n"
         "import json\nimport os\nimport subprocess\nimport sys\n\nimport ray\n"
         "from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy\n\n";
-    s += "CONFIG = " + pythonReprString(configLabel) + "\n";
+    // Literals py_compile takes for any bytes (CR, quotes, backslashes, triple quotes, non-UTF-8).
+    s += "CONFIG = " + pythonStringLiteral(configLabel) + "\n";
     s += "# The folders the profiled workers write (relative ones: to the worker's working directory).\n";
-    s += "FOLDERS = " + pythonListRepr(folders) + "\n";
+    s += "FOLDERS = " + pythonStringListLiteral(folders) + "\n";
     return s + kDriverBody;
 }
 

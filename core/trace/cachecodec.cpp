@@ -2,18 +2,22 @@
 
 #include "core/trace/identity.h"
 
+#include <xxhash.h>
+
 #include <cstring>
+#include <memory>
+#include <new>
 
 namespace ps::core::trace {
 
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 7; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+constexpr uint64_t kVersion = 8; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
                                  // 5: readers other than nsys give categories, not domains,
                                  // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
-                                 // Ascend device tasks in MindStudio's classes
-constexpr size_t kHeaderSize = 64;
+                                 // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums
+constexpr size_t kHeaderSize = kCacheHeaderSize;
 
 struct Header
 {
@@ -90,69 +94,30 @@ private:
     size_t m_pos = 0;
 };
 
-uint64_t rotl(uint64_t x, int r)
-{
-    return (x << r) | (x >> (64 - r));
-}
-
-// Four independent multiply-rotate lanes: fast enough that validating a mapped cache stays a
-// small part of a warm open, and any flipped byte changes the result. Fed in pieces of any size
-// (the size of the whole must be known first), it gives what one call over the whole gives.
+// XXH3 (libxxhash) over every byte: any flipped bit anywhere changes the result with
+// probability 1 - 2^-64, and it runs at memory speed, so validating a mapped cache stays a small
+// part of a warm open. (Formats up to cache 7 / digest 1 folded a tail of < 32 bytes with a plain
+// XOR, which let two bit flips 8 bytes apart there cancel.) Fed in pieces of any size, it gives
+// what one call over the whole gives.
 class StreamHash
 {
 public:
-    explicit StreamHash(size_t size) : m_h{k1, k2, k1 ^ k2, size * k1} {}
-    void add(std::string_view piece)
+    StreamHash() : m_state(XXH3_createState(), &XXH3_freeState)
     {
-        const auto *p = reinterpret_cast<const unsigned char *>(piece.data());
-        size_t n = piece.size();
-        while (n > 0 && m_pending > 0) { // complete a block begun by an earlier piece
-            m_block[m_pending++] = *p++;
-            --n;
-            if (m_pending == 32) {
-                mix(m_block);
-                m_pending = 0;
-            }
-        }
-        for (; n >= 32; p += 32, n -= 32)
-            mix(p);
-        if (n > 0) // an empty piece may have no data pointer
-            std::memcpy(m_block + m_pending, p, n);
-        m_pending += n;
+        if (!m_state)
+            throw std::bad_alloc();
+        XXH3_64bits_reset(m_state.get());
     }
-    uint64_t finish() const
-    {
-        uint64_t tail = 0;
-        for (size_t j = 0; j < m_pending; ++j)
-            tail ^= uint64_t(m_block[j]) << (8 * (j % 8));
-        uint64_t r = rotl(m_h[0], 1) + rotl(m_h[1], 7) + rotl(m_h[2], 12) + rotl(m_h[3], 18);
-        r ^= tail * k2;
-        r ^= r >> 33;
-        r *= k1;
-        r ^= r >> 29;
-        return r;
-    }
+    void add(std::string_view piece) { XXH3_64bits_update(m_state.get(), piece.data(), piece.size()); }
+    uint64_t finish() const { return XXH3_64bits_digest(m_state.get()); }
 
 private:
-    static constexpr uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;
-    void mix(const unsigned char *block)
-    {
-        for (int l = 0; l < 4; ++l) {
-            uint64_t w;
-            std::memcpy(&w, block + 8 * l, 8);
-            m_h[l] = rotl(m_h[l] ^ (w * k2), 31) * k1;
-        }
-    }
-    uint64_t m_h[4];
-    unsigned char m_block[32];
-    size_t m_pending = 0;
+    std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t *)> m_state;
 };
 
 uint64_t hashBytes(const void *data, size_t size)
 {
-    StreamHash h(size);
-    h.add(std::string_view(static_cast<const char *>(data), size));
-    return h.finish();
+    return XXH3_64bits(data, size);
 }
 
 Header makeHeader(uint64_t bodySize, uint64_t bodyHash)
@@ -279,7 +244,7 @@ uint64_t streamCache(const Report &report, const CacheKey &key, const std::funct
     // find them before the third writes the body.
     uint64_t size = 0;
     writeBody(report, key, [&](std::string_view piece) { size += piece.size(); });
-    StreamHash hash(size);
+    StreamHash hash;
     writeBody(report, key, [&](std::string_view piece) { hash.add(piece); });
     const Header h = makeHeader(size, hash.finish());
     onSize(kHeaderSize + size);
@@ -296,31 +261,36 @@ std::string sealCacheBody(std::string_view body)
     return out;
 }
 
+bool checkCacheHeader(std::span<const char> bytes, uint64_t imageSize, std::string &reason)
+{
+    if (bytes.size() < kHeaderSize || imageSize < kHeaderSize) {
+        reason = "corrupt: shorter than its header";
+        return false;
+    }
+    Header h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    std::string problem;
+    if (std::memcmp(h.magic, kMagic, 8) != 0)
+        problem = "corrupt: bad magic";
+    else if (h.headerHash != cacheHash(&h, offsetof(Header, headerHash)))
+        problem = "corrupt: header checksum mismatch";
+    else if (h.version != kVersion)
+        problem = "stale: cache format " + std::to_string(h.version);
+    else if (h.bodySize != imageSize - kHeaderSize)
+        problem = "corrupt: truncated";
+    if (problem.empty())
+        return true;
+    reason = std::move(problem);
+    return false;
+}
+
 namespace {
 // Checks the header and reads the key that opens the body; `in` is left after the key.
 bool readHeaderAndKey(std::span<const char> bytes, Header &h, In &in, CacheKey &stored, std::string &reason)
 {
-    if (bytes.size() < kHeaderSize) {
-        reason = "corrupt: shorter than its header";
+    if (!checkCacheHeader(bytes, bytes.size(), reason))
         return false;
-    }
     std::memcpy(&h, bytes.data(), sizeof h);
-    if (std::memcmp(h.magic, kMagic, 8) != 0) {
-        reason = "corrupt: bad magic";
-        return false;
-    }
-    if (h.headerHash != cacheHash(&h, offsetof(Header, headerHash))) {
-        reason = "corrupt: header checksum mismatch";
-        return false;
-    }
-    if (h.version != kVersion) {
-        reason = "stale: cache format " + std::to_string(h.version);
-        return false;
-    }
-    if (h.bodySize != bytes.size() - kHeaderSize) {
-        reason = "corrupt: truncated";
-        return false;
-    }
     stored.path = in.str();
     stored.size = in.u64();
     stored.mtimeNs = int64_t(in.u64());

@@ -40,6 +40,13 @@ uint64_t streamCache(const Report &report, const CacheKey &key, const std::funct
 // must get past the checksums to exercise the structural checks.
 std::string sealCacheBody(std::string_view body);
 
+inline constexpr size_t kCacheHeaderSize = 64;
+
+// Checks the header at the start of `bytes` alone (magic, header checksum, format version) and
+// that it states a body of imageSize - kCacheHeaderSize bytes: a digest checks this from the first
+// bytes of its events before it inflates the rest. False with a reason as readCacheKey gives.
+bool checkCacheHeader(std::span<const char> bytes, uint64_t imageSize, std::string &reason);
+
 // The key a cache file was written for, read without decoding the rest (the header is checked:
 // magic, header checksum, format version, size). False with a reason ("corrupt: ...", "stale:
 // cache format N") when this build cannot use the file.

@@ -4,19 +4,28 @@
 #include "core/common/jsonwriter.h"
 #include "core/trace/bytefields.h"
 #include "core/trace/cachecodec.h"
+#include "core/trace/eventtimes.h"
 #include "core/trace/identity.h"
 #include "core/trace/mappedfile.h"
 #include "core/trace/reportoutline.h"
 #include "core/trace/tracesummary.h"
 #include "core/trace/zstdcodec.h"
 
+#include <simdjson.h>
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <set>
 #include <thread>
 
 namespace ps::core::trace {
@@ -244,6 +253,54 @@ std::string encodeDigest(const Report &report, const DigestOptions &options)
     return out;
 }
 
+namespace {
+
+// When this process began: a digest temporary older than that is no live write of ours.
+const int64_t kRunStartNs = [] {
+    timespec ts{};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}();
+
+// "<anything>.psdigest.XXXXXX": a temporary of writeFileAtomically for a digest.
+bool isDigestTemporary(std::string_view name)
+{
+    const size_t dot = name.size() >= 7 ? name.size() - 7 : std::string_view::npos;
+    if (dot == std::string_view::npos || name[dot] != '.' || !isDigestPath(name.substr(0, dot)))
+        return false;
+    return std::all_of(name.begin() + std::ptrdiff_t(dot) + 1, name.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
+
+// Removes, once per folder and process, the digest temporaries a killed run left there: those
+// last written before this run began (by more than a few seconds, so that another run's write in
+// progress keeps its file), as the trace cache removes its stale temporaries.
+void removeStaleTemporaries(const fs::path &folder)
+{
+    static std::mutex mutex;
+    static std::set<std::string> done;
+    {
+        std::lock_guard lock(mutex);
+        if (!done.insert(folder.string()).second)
+            return;
+    }
+    std::error_code ec;
+    for (fs::directory_iterator it(folder.empty() ? fs::path(".") : folder, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        struct stat st
+        {
+        };
+        const std::string name = it->path().filename().string();
+        if (!isDigestTemporary(name) || ::lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        const int64_t mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+        if (mtimeNs < kRunStartNs - int64_t(5) * 1000000000)
+            ::unlink(it->path().c_str());
+    }
+}
+
+} // namespace
+
 std::string writeDigest(const Report &report, const std::string &path, const DigestOptions &options)
 {
     const std::string bytes = encodeDigest(report, options);
@@ -253,6 +310,7 @@ std::string writeDigest(const Report &report, const std::string &path, const Dig
     const fs::path parent = fs::path(path).parent_path();
     if (!parent.empty())
         fs::create_directories(parent, ec);
+    removeStaleTemporaries(parent);
     return writeFileAtomically(path, bytes);
 }
 
@@ -325,6 +383,31 @@ const Section *sectionAt(const OpenDigest &d, uint32_t tag, std::string &error)
     return nullptr;
 }
 
+// What is wrong with the cache image header at the start of a compressed section, inflating only
+// that header: a lying or stale image is refused before memory for the whole is allocated.
+std::string imageHeaderProblem(const Mapping &f, const Section &s)
+{
+    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> dctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
+    if (!dctx)
+        throw std::bad_alloc();
+    char head[kCacheHeaderSize];
+    ZSTD_inBuffer in{f.data() + s.offset, size_t(s.stored), 0};
+    ZSTD_outBuffer out{head, sizeof head, 0};
+    while (out.pos < out.size && in.pos < in.size) {
+        const size_t rc = ZSTD_decompressStream(dctx.get(), &out, &in);
+        if (ZSTD_isError(rc))
+            return std::string("damaged digest: the events do not decompress (") + ZSTD_getErrorName(rc) + ")";
+        if (rc == 0)
+            break; // the frame ended
+    }
+    std::string reason;
+    if (checkCacheHeader({head, out.pos}, s.raw, reason))
+        return {};
+    return reason.rfind("stale", 0) == 0
+               ? "made by another ProfStudio version (" + reason + "); digest the report again"
+               : "damaged digest: its events do not decode (" + reason + ")";
+}
+
 // The decompressed cache image of the EVTS or OUTL section, in 8-aligned memory (left
 // uninitialised: the decompressor writes every byte).
 std::shared_ptr<uint64_t[]> inflateImage(const Mapping &f, const Section &s, std::string &error)
@@ -332,6 +415,10 @@ std::shared_ptr<uint64_t[]> inflateImage(const Mapping &f, const Section &s, std
     const uint64_t frameSize = ZSTD_getFrameContentSize(f.data() + s.offset, s.stored);
     if (s.codec != Zstd || frameSize != s.raw || s.raw > s.stored * kMaxRatio + 4096) {
         error = "damaged digest: the events' compressed size and stated size disagree";
+        return nullptr;
+    }
+    if (std::string why = imageHeaderProblem(f, s); !why.empty()) {
+        error = why;
         return nullptr;
     }
     std::shared_ptr<uint64_t[]> buf(new uint64_t[(s.raw + 7) / 8]);
@@ -344,10 +431,45 @@ std::shared_ptr<uint64_t[]> inflateImage(const Mapping &f, const Section &s, std
     return buf;
 }
 
+// What the digest recorded of its report's identity (META) when it was made; empty when it has
+// no readable META.
+ReportIdentity recordedIdentity(const OpenDigest &d)
+{
+    ReportIdentity id;
+    std::string why;
+    const Section *meta = sectionAt(d, kMeta, why);
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    if (!meta || parser.parse(d.map.data() + meta->offset, size_t(meta->stored)).get(doc) != simdjson::SUCCESS)
+        return id;
+    std::string_view text;
+    int64_t number = 0;
+    if (doc.at_pointer("/identity/group").get(text) == simdjson::SUCCESS)
+        id.group = std::string(text);
+    if (doc.at_pointer("/identity/rank").get(number) == simdjson::SUCCESS && number >= 0 && number <= INT32_MAX)
+        id.rank = int(number);
+    if (doc.at_pointer("/identity/step").get(number) == simdjson::SUCCESS && number >= 0 && number <= INT32_MAX)
+        id.step = int(number);
+    if (doc.at_pointer("/source/path").get(text) == simdjson::SUCCESS)
+        id.pid = identityFromPath(text).pid;
+    return id;
+}
+
+// The recorded identity wins over the digest's file name (identity.h), with a warning naming
+// both when they disagree.
+void useRecordedIdentity(const OpenDigest &d, Report &report)
+{
+    const std::string differs = applyRecordedIdentity(report.identity, recordedIdentity(d));
+    if (!differs.empty())
+        report.meta.warnings.push_back(std::string(kInvalidDataWarning) +
+                                       "the digest's name disagrees with the identity it recorded (" + differs +
+                                       "): the recorded one is used");
+}
+
 // A report from a decoded cache image (the events' or the outline's), its identity from the
 // digest's own path.
-std::shared_ptr<Report> reportFromImage(const std::string &path, const std::shared_ptr<uint64_t[]> &image,
-                                        uint64_t size, std::string &error)
+std::shared_ptr<Report> reportFromImage(const std::string &path, const OpenDigest &d,
+                                        const std::shared_ptr<uint64_t[]> &image, uint64_t size, std::string &error)
 {
     const std::span<const char> bytes(reinterpret_cast<const char *>(image.get()), size);
     auto report = std::make_shared<Report>();
@@ -365,6 +487,7 @@ std::shared_ptr<Report> reportFromImage(const std::string &path, const std::shar
     report->fileMtimeNs = stamp.mtimeNs;
     std::error_code ec;
     report->identity = identityOfFile(digestSourcePath(fs::absolute(path, ec).lexically_normal().string()));
+    useRecordedIdentity(d, *report);
     completeIdentity(report->identity, report->meta);
     return report;
 }
@@ -424,7 +547,7 @@ ReportPtr readDigest(const std::string &path, std::string &error)
         error = path + ": " + (why.empty() ? std::string("the digest holds no events section") : why);
         return nullptr;
     }
-    return reportFromImage(path, image, events->raw, error);
+    return reportFromImage(path, d, image, events->raw, error);
 }
 
 ReportPtr readDigestOutline(const std::string &path, std::string &error)
@@ -441,7 +564,7 @@ ReportPtr readDigestOutline(const std::string &path, std::string &error)
             error = path + ": " + why;
         return nullptr;
     }
-    std::shared_ptr<Report> report = reportFromImage(path, image, outl->raw, error);
+    std::shared_ptr<Report> report = reportFromImage(path, d, image, outl->raw, error);
     if (!report)
         return nullptr;
     auto outline = std::make_shared<ReportOutline>();

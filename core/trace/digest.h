@@ -27,7 +27,7 @@
 namespace ps::core::trace {
 
 inline constexpr std::string_view kDigestSuffix = ".psdigest";
-inline constexpr uint32_t kDigestVersion = 1;
+inline constexpr uint32_t kDigestVersion = 2; // 2: XXH3 checksums (1 folded its tail with a XOR)
 
 // "x.sqlite.psdigest" -> true.
 bool isDigestPath(std::string_view path);

@@ -204,6 +204,33 @@ ReportIdentity identityOfFile(const std::string &path)
     return id;
 }
 
+std::string applyRecordedIdentity(ReportIdentity &id, const ReportIdentity &recorded)
+{
+    std::string differs;
+    const auto note = [&](const char *what, const std::string &named, const std::string &kept) {
+        differs += (differs.empty() ? "" : ", ") + std::string(what) + " " + (named.empty() ? "none" : named) +
+                   " (its name) vs " + kept + " (recorded)";
+    };
+    const auto text = [](const auto &v) { return v ? std::to_string(*v) : std::string(); };
+    if (!recorded.group.empty() && recorded.group != id.group) {
+        note("group", id.group, recorded.group);
+        id.group = recorded.group;
+    }
+    if (recorded.rank && recorded.rank != id.rank) {
+        note("rank", text(id.rank), text(recorded.rank));
+        id.rank = recorded.rank;
+    }
+    if (recorded.step && recorded.step != id.step) {
+        note("step", text(id.step), text(recorded.step));
+        id.step = recorded.step;
+    }
+    if (recorded.pid && recorded.pid != id.pid) {
+        note("pid", text(id.pid), text(recorded.pid));
+        id.pid = recorded.pid;
+    }
+    return differs;
+}
+
 void completeIdentity(ReportIdentity &id, const ReportMeta &meta)
 {
     if (!id.pid && meta.pids.size() == 1)

@@ -32,6 +32,12 @@ inline constexpr const char *kCollectedMarker = ".profstudio-collected";
 // many nodes open as one run.
 ReportIdentity identityOfFile(const std::string &path);
 
+// A digest's identity as it recorded it when it was made (its group, rank, step, and the pid of
+// the report it was made from) wins over the one its current file name gives: a digest renamed
+// or swapped to another rank's name keeps its own rank. Returns what differed, e.g. "rank 5 (its
+// name) vs 3 (recorded)", "" when nothing did.
+std::string applyRecordedIdentity(ReportIdentity &id, const ReportIdentity &recorded);
+
 // Fills what the path did not give from the data (pid when the report has one process, host).
 void completeIdentity(ReportIdentity &id, const ReportMeta &meta);
 

@@ -102,7 +102,9 @@ int64_t firstKeptWidth(std::span<const LodRun> runs, int64_t width0, size_t keep
                        int64_t span)
 {
     int lo = 0, hi = 0;
-    while ((width0 << hi) <= 2 * span && hi < 62)
+    // width <= 2 * span, never doubling the span (it may be near 2^63 on hostile times), and
+    // widths that stay int64.
+    while (hi < 62 && (width0 << hi) <= (int64_t(1) << 61) && (width0 << hi) - span <= span)
         ++hi;
     while (lo < hi) { // first exponent whose count is small enough (counts fall as widths grow)
         const int mid = (lo + hi) / 2;
@@ -130,7 +132,7 @@ LodPyramid LodPyramidBuilder::finish()
     int64_t w = firstKeptWidth(m_runs, m_width0, keepRuns, wholeRangeWidth, m_span);
     p.levels.push_back({w, w == m_width0 ? std::move(m_runs) : foldRuns(m_runs, w)});
     m_runs = {};
-    while (p.levels.back().runs.size() > 1 && w <= 2 * m_span) {
+    while (p.levels.back().runs.size() > 1 && w <= (int64_t(1) << 61) && w - m_span <= m_span) {
         w *= 2;
         std::vector<LodRun> next = foldRuns(p.levels.back().runs, w);
         if (2 * next.size() <= p.levels.back().runs.size())

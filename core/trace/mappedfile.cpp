@@ -16,13 +16,46 @@ Mapping::~Mapping()
         ::munmap(addr, size);
 }
 
-MapStatus mapFile(const std::string &path, Mapping &map, std::string &error)
+const char *fileTypeName(unsigned mode)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISLNK(mode)  ? "a symbolic link"
+                            : "not a file";
+}
+
+int openRegularFile(const std::string &path, std::string &error)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         error = std::strerror(errno);
-        return MapStatus::CannotOpen;
+        return -1;
     }
+    struct stat st
+    {
+    };
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        error = std::string("not a regular file (") + fileTypeName(st.st_mode) + ")";
+        ::close(fd);
+        return -1;
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        error = std::strerror(errno);
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+MapStatus mapFile(const std::string &path, Mapping &map, std::string &error)
+{
+    const int fd = openRegularFile(path, error);
+    if (fd < 0)
+        return MapStatus::CannotOpen;
     struct stat st
     {
     };

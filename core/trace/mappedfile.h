@@ -21,8 +21,17 @@ struct Mapping
 
 enum class MapStatus { Mapped, CannotOpen, Empty, CannotMap };
 
-// Maps a whole file read-only; the descriptor is closed at once (the mapping stays valid). On
-// failure `error` holds strerror of the failing call (empty for an empty file).
+// "a FIFO", "a socket", "a directory", ... for a stat mode that is not a regular file's.
+const char *fileTypeName(unsigned mode);
+
+// A descriptor of `path` opened for reading, only when it is a regular file: opened with
+// O_NONBLOCK, so that a FIFO, socket or device given as a report cannot block the open forever,
+// checked with fstat, then made blocking again. -1 and the reason in `error` otherwise
+// ("not a regular file (a FIFO)", or strerror).
+int openRegularFile(const std::string &path, std::string &error);
+
+// Maps a whole file read-only (a regular file only: openRegularFile); the descriptor is closed at once (the mapping
+// stays valid). On failure `error` holds strerror of the failing call (empty for an empty file).
 MapStatus mapFile(const std::string &path, Mapping &map, std::string &error);
 
 // Size in bytes and modification time in ns since the epoch; all zero (exists = false) when the

@@ -64,6 +64,7 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
     readGpuMemory(db, tables, meta);
     closeOpenRanges(db, chunks);
     applyTimeBase(clock, chunks, meta);
+    clipImpossibleTimes(plan.jobs, chunks, meta);
     mergeChunks(plan.jobs, chunks, names, b, meta);
     return {};
 }

@@ -1,5 +1,9 @@
 #include "core/trace/readonlysqlite.h"
 
+#include "core/trace/mappedfile.h"
+
+#include <unistd.h>
+
 #include <sqlite3.h>
 
 #include <cerrno>
@@ -39,6 +43,11 @@ bool SqliteStmt::isNull(int col) const
 {
     return sqlite3_column_type(m_s, col) == SQLITE_NULL;
 }
+bool SqliteStmt::isInteger(int col) const
+{
+    return sqlite3_column_type(m_s, col) == SQLITE_INTEGER;
+}
+
 int64_t SqliteStmt::int64(int col) const
 {
     return sqlite3_column_int64(m_s, col);
@@ -89,11 +98,12 @@ std::string ReadOnlySqlite::open(const std::string &path)
     m_path = path;
     // SQLite would happily "open" a missing path as an empty database under immutable=1 only
     // when asked to create it; mode=ro refuses, but the message is vague, so check first.
-    if (FILE *f = std::fopen(path.c_str(), "rb")) {
-        std::fclose(f);
-    } else {
-        return path + ": cannot open: " + std::strerror(errno);
-    }
+    // Only a regular file: SQLite's own open() of a FIFO would block forever.
+    std::string why;
+    if (const int fd = openRegularFile(path, why); fd >= 0)
+        ::close(fd);
+    else
+        return path + ": cannot open: " + why;
     const int rc = sqlite3_open_v2(sqliteReadOnlyUri(path).c_str(), &m_db,
                                    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {

@@ -31,6 +31,8 @@ public:
     bool step();
     int stepCode() const { return m_rc; }
     bool isNull(int col) const;
+    // The value is stored as an integer (not text, real, blob or NULL).
+    bool isInteger(int col) const;
     int64_t int64(int col) const;
     double real(int col) const;
     std::string_view text(int col) const;

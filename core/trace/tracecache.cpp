@@ -330,20 +330,25 @@ std::vector<CacheFile> scanDir(const std::string &dir, bool readKeys, std::strin
         struct stat st
         {
         };
-        if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-            continue; // gone meanwhile, or a symlink/folder that only looks like ours
+        if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))
+            continue; // gone meanwhile, or a folder or symlink that only looks like ours
         CacheFile f;
         f.path = dir + "/" + e->d_name;
-        f.bytes = uint64_t(st.st_size);
         f.lastUseNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
         f.temp = kind == NameKind::Temp;
+        f.special = !S_ISREG(st.st_mode);
+        f.bytes = f.special ? 0 : uint64_t(st.st_size);
+        if (f.special) {
+            f.problem = std::string("not a regular file (") + fileTypeName(st.st_mode) + ")";
+            f.unusable = true;
+        }
         out.push_back(std::move(f));
     }
     ::closedir(d);
     scanNsysExports(dir, out);
     if (readKeys) {
         for (CacheFile &f : out) {
-            if (f.temp)
+            if (f.temp || f.special)
                 continue;
             if (f.nsysExport)
                 readExportMarker(f);
@@ -453,7 +458,9 @@ CachePruneResult TraceCache::prune(const CachePruneOptions &options) const
         const CacheFile &f = all[i];
         if (isKept(f.path))
             continue;
-        if (f.temp) {
+        if (f.special) {
+            remove(i, "not a file");
+        } else if (f.temp) {
             if (now - f.lastUseNs > kStaleTempAgeNs)
                 remove(i, "temp");
         } else if (options.orphans && f.unusable) {

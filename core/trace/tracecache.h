@@ -60,13 +60,17 @@ struct CacheFile
     std::string problem;   // why this build cannot use the file ("stale: cache format 3",
                            // "corrupt: ..."), or why the key could not be read; "" when fine
     bool unusable = false; // old cache format or corrupt: no load can hit it, prune removes it
+    // Named like ours but not a regular file (a FIFO, socket or device node left there): listed,
+    // never opened (a FIFO would block), removed by every prune and by clear. Symlinks and
+    // folders are not ours and are left alone.
+    bool special = false;
 };
 
 struct CacheRemoval
 {
     CacheFile file;
     // "lru" (evicted to the cap), "orphan" (report gone), "unreadable" (see CacheFile::problem),
-    // "temp" (left by a crashed write), "clear".
+    // "temp" (left by a crashed write), "not a file" (CacheFile::special), "clear".
     std::string reason;
 };
 

@@ -9,10 +9,16 @@
 #include "core/trace/mappedfile.h"
 #include "core/trace/tracecache.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <new>
+#include <optional>
+#include <set>
+#include <stdexcept>
 #include <thread>
 
 namespace ps::core::trace {
@@ -178,14 +184,15 @@ public:
     void work()
     {
         for (size_t i; (i = m_next.fetch_add(1)) < m_files.size();) {
-            if (m_cancel && m_cancel->cancelled())
-                m_errors[i] = m_files[i] + ": cancelled";
-            else if (formats::endsWith(m_files[i], ".jsonl"))
-                readPerWorker(i);
-            else if (m_options.digestOutlines && isDigestPath(m_files[i]) && readOutline(i))
-                continue;
-            else if (!(m_options.useCache && fromCache(i)))
-                read(i);
+            // Memory a hostile file makes a reader ask for (or any other exception) fails that
+            // report alone; the others load.
+            try {
+                workOn(i);
+            } catch (const std::bad_alloc &) {
+                fail(i, m_files[i] + ": out of memory while reading it (the file may be corrupt)");
+            } catch (const std::exception &e) {
+                fail(i, m_files[i] + ": " + e.what());
+            }
         }
     }
 
@@ -204,6 +211,10 @@ public:
 
     void collect(LoadResult &result) const
     {
+        if (m_unsaved > 0)
+            result.warnings.push_back(
+                "the report cache could not be written for " + std::to_string(m_unsaved) +
+                " report(s), which will be read from their files again next time: " + m_firstSaveError);
         for (size_t i = 0; i < m_files.size(); ++i) {
             if (m_reports[i])
                 result.reports.push_back(m_reports[i]);
@@ -215,6 +226,24 @@ public:
     }
 
 private:
+    void workOn(size_t i)
+    {
+        if (m_cancel && m_cancel->cancelled())
+            m_errors[i] = m_files[i] + ": cancelled";
+        else if (formats::endsWith(m_files[i], ".jsonl"))
+            readPerWorker(i);
+        else if (m_options.digestOutlines && isDigestPath(m_files[i]) && readOutline(i))
+            return;
+        else if (!(m_options.useCache && fromCache(i)))
+            read(i);
+    }
+    void fail(size_t i, std::string reason)
+    {
+        m_reports[i] = nullptr;
+        m_perWorker[i].clear();
+        m_errors[i] = std::move(reason);
+        m_progress.update(i, 1.0, true);
+    }
     bool fromCache(size_t i)
     {
         ReportPtr cached = m_cache.load(m_files[i]);
@@ -254,10 +283,14 @@ private:
     void read(size_t i)
     {
         ReportPtr r = loadReport(m_files[i], readContext(i), m_errors[i]);
-        // A cache that cannot be written only costs the next open.
-        if (r && m_options.useCache && m_cache.save(*r).empty()) {
+        // A cache that cannot be written only costs the next open: a warning, not a failure.
+        if (r && m_options.useCache) {
+            const std::string saveError = m_cache.save(*r);
             std::lock_guard lock(m_writtenMutex);
-            m_written.push_back(m_cache.cacheFileFor(m_files[i]));
+            if (saveError.empty())
+                m_written.push_back(m_cache.cacheFileFor(m_files[i]));
+            else if (m_unsaved++ == 0)
+                m_firstSaveError = saveError;
         }
         finish(i, r);
     }
@@ -281,7 +314,63 @@ private:
     std::atomic<size_t> m_next{0};
     std::mutex m_writtenMutex;
     std::vector<std::string> m_written; // cache files this load wrote, in the order written
+    size_t m_unsaved = 0;               // reports whose cache could not be written
+    std::string m_firstSaveError;
 };
+
+} // namespace
+
+namespace {
+
+// Which capture a report file is, as far as a copy keeps it: its name, size and mtime (rsync -a
+// and cp -p keep them), the same for a report and for what its digest recorded of it.
+struct SourceKey
+{
+    std::string name;
+    uint64_t size = 0;
+    int64_t mtimeNs = 0;
+    auto operator<=>(const SourceKey &) const = default;
+};
+
+// The report a digest was made from, from its META section.
+std::optional<SourceKey> digestSourceKey(const std::string &digestPath)
+{
+    std::string error;
+    const std::optional<std::string> meta = readDigestSection(digestPath, "META", error);
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    std::string_view path;
+    uint64_t size = 0;
+    int64_t mtime = 0;
+    if (!meta || parser.parse(*meta).get(doc) != simdjson::SUCCESS ||
+        doc.at_pointer("/source/path").get(path) != simdjson::SUCCESS ||
+        doc.at_pointer("/source/size").get(size) != simdjson::SUCCESS ||
+        doc.at_pointer("/source/mtime_ns").get(mtime) != simdjson::SUCCESS)
+        return std::nullopt;
+    return SourceKey{fs::path(path).filename().string(), size, mtime};
+}
+
+// A digest whose report is loaded too, from another folder (a run's raw reports opened with the
+// digests collected from it), is that report: it counts once, as the report (which has events).
+void countCapturesOnce(LoadResult &result)
+{
+    std::set<SourceKey> raw;
+    for (const ReportPtr &r : result.reports)
+        if (!isDigestPath(r->path))
+            raw.insert({fs::path(r->path).filename().string(), r->fileSize, r->fileMtimeNs});
+    if (raw.empty())
+        return;
+    std::erase_if(result.reports, [&](const ReportPtr &r) {
+        if (!isDigestPath(r->path))
+            return false;
+        const std::optional<SourceKey> source = digestSourceKey(r->path);
+        if (!source || !raw.count(*source))
+            return false;
+        result.warnings.push_back(r->path + " is the digest of " + source->name +
+                                  ", which is loaded as well: counted once, as the report");
+        return true;
+    });
+}
 
 } // namespace
 
@@ -306,6 +395,7 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
         t.join();
     run.evict();
     run.collect(result);
+    countCapturesOnce(result);
     result.cancelled = cancel && cancel->cancelled();
     return result;
 }

@@ -56,6 +56,9 @@ struct LoadResult
 {
     std::vector<ReportPtr> reports;    // in the order of findReports()
     std::vector<LoadFailure> failures; // in the same order
+    // About the load, not one report: e.g. a cache that could not be written (it costs the next
+    // open a full read, so it is said rather than ignored).
+    std::vector<std::string> warnings;
     bool cancelled = false;
 };
 

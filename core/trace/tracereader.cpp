@@ -2,11 +2,13 @@
 
 #include "core/trace/formats/formatreaders.h"
 
+#include "core/trace/mappedfile.h"
 #include "core/trace/nsysreader.h"
+
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <mutex>
 
 namespace ps::core::trace {
@@ -45,15 +47,24 @@ std::vector<std::shared_ptr<const TraceReader>> ReaderRegistry::readers() const
 
 std::shared_ptr<const TraceReader> ReaderRegistry::readerFor(const std::string &path, std::string *error) const
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    std::string why;
+    const int fd = openRegularFile(path, why); // a FIFO would block a plain open forever
+    if (fd < 0) {
         if (error)
-            *error = path + ": cannot open: " + std::strerror(errno);
+            *error = path + ": cannot open: " + why;
         return nullptr;
     }
     char buf[4096];
-    in.read(buf, sizeof buf);
-    const std::string_view head(buf, size_t(in.gcount()));
+    size_t got = 0;
+    for (ssize_t n; got < sizeof buf && (n = ::read(fd, buf + got, sizeof buf - got)) != 0;) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        got += size_t(n);
+    }
+    ::close(fd);
+    const std::string_view head(buf, got);
     if (head.empty()) {
         if (error)
             *error = path + ": empty file (0 bytes); expected a trace export (nsys .sqlite, rocpd/Ascend .db, Kineto "

@@ -164,6 +164,33 @@ private slots:
         compareBreakdowns(computeBreakdown(store, f), direct(store, f.window), "first half");
     }
 
+    // The index's size follows the event count, never the times: a kernel of 2^40 ns (once split
+    // into 256 segments of 2^32-1 ns; one of 2^62 ns into 10^9, 13 GB) is one segment, and
+    // windows across it still answer exactly.
+    void longEventsCostOneSegment()
+    {
+        StoreBuilder b;
+        const NameId gemm = b.intern("ampere_sgemm_128x128_tn"), nccl = b.intern("ncclDevKernel_AllReduce");
+        const TrackHandle compute = b.track({TrackKind::Kernel, 1, 7, 0});
+        const TrackHandle comm = b.track({TrackKind::Kernel, 1, 8, 0});
+        const int64_t huge = int64_t(1) << 40;
+        b.add(compute, 1000, 1000 + huge, gemm);
+        b.add(compute, 2 * huge, 2 * huge + 50, gemm);
+        b.add(comm, 500, 2000, nccl);
+        b.add(comm, huge, huge + (int64_t(1) << 36), nccl);
+        const EventStore store = std::move(b).build();
+        const auto index = activityIndex(store);
+        QVERIFY(index);
+        QVERIFY2(index->segmentStart.size() <= 2 * store.count(TrackKind::Kernel),
+                 qPrintable(QString("%1 segments for 4 events").arg(index->segmentStart.size())));
+        QVERIFY(index->memoryBytes() < 4096);
+        compareBreakdowns(index->whole, direct(store, std::nullopt), "whole");
+        for (const TimeWindow w : {TimeWindow{0, 1500}, TimeWindow{1500, huge + 7}, TimeWindow{huge - 3, 2 * huge + 1},
+                                   TimeWindow{700, 2 * huge + 60}})
+            compareBreakdowns(windowBreakdown(store, *index, w), direct(store, w),
+                              QString("window [%1, %2)").arg(w.start).arg(w.end));
+    }
+
     void builtOnceAndShared()
     {
         std::vector<int64_t> edges;

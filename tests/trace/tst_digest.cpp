@@ -10,6 +10,10 @@
 #include "tests/support/storecompare.h"
 #include "tests/support/testdata.h"
 
+#include <sys/resource.h>
+#include <zstd.h>
+
+#include <QDateTime>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -154,11 +158,31 @@ private slots:
         const QString e = readError(readAll(ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite"), "x.sqlite.psdigest");
         QVERIFY2(e.contains("not a ProfStudio digest"), qPrintable(e));
         QVERIFY(readError(QByteArray(), "empty.psdigest").contains("not a ProfStudio digest"));
-        // A digest of a newer format.
-        QByteArray newer = good;
-        const uint32_t v2 = 2;
-        std::memcpy(newer.data() + 8, &v2, 4);
-        QVERIFY(readError(newer, "new.sqlite.psdigest").contains("digest format 2, this build reads format 1"));
+        // A digest of a newer format, and one of format 1, whose checksums missed some damage.
+        for (const uint32_t v : {3u, 1u}) {
+            QByteArray other = good;
+            std::memcpy(other.data() + 8, &v, 4);
+            const QString e = readError(other, "v.sqlite.psdigest");
+            QVERIFY2(e.contains(QString("digest format %1, this build reads format 2").arg(v)) &&
+                         e.contains("digest the report again"),
+                     qPrintable(e));
+        }
+    }
+
+    // The checksum covers every byte: the hash of formats 1 / 7 folded the last < 32 bytes with a
+    // XOR, so one bit flipped in each of two bytes 8 apart there cancelled out.
+    void checksumSeesEveryBitFlip()
+    {
+        QByteArray data(32 * 100 + 20, '\0');
+        for (qsizetype i = 0; i < data.size(); ++i)
+            data[i] = char((i * 2654435761u) >> 11);
+        const uint64_t sum = cacheHash(data.constData(), size_t(data.size()));
+        for (qsizetype at : {data.size() - 17, data.size() - 12, qsizetype(5), qsizetype(1000)}) {
+            QByteArray bad = data;
+            bad[at] = char(bad[at] ^ 1);
+            bad[at + 8] = char(bad[at + 8] ^ 1);
+            QVERIFY2(cacheHash(bad.constData(), size_t(bad.size())) != sum, qPrintable(QString::number(at)));
+        }
     }
 
     // A hostile file with valid checksums that claims an enormous decompressed size is refused
@@ -182,6 +206,77 @@ private slots:
         QVERIFY2(e.contains("stated size disagree"), qPrintable(e));
     }
 
+    // A digest whose events inflate to 512 MB behind a header that is not a cache image's (within
+    // the 1024x ratio the table allows) is refused from the header alone: the reader once
+    // allocated and inflated all of it first (1.06 GB for a 5.4 MB file in the issue).
+    void lyingImageRefusedBeforeInflating()
+    {
+        const size_t raw = size_t(512) << 20, noise = size_t(1) << 20;
+        std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx *)> cctx(ZSTD_createCCtx(), &ZSTD_freeCCtx);
+        ZSTD_CCtx_setPledgedSrcSize(cctx.get(), raw);
+        std::string frame(ZSTD_compressBound(noise) + (raw >> 10), '\0');
+        ZSTD_outBuffer out{frame.data(), frame.size(), 0};
+        std::string chunk(noise, '\0');
+        uint32_t x = 12345;
+        for (size_t fed = 0; fed < raw; fed += chunk.size()) {
+            if (raw - fed <= noise) // an incompressible last chunk, so that the ratio stays under 1024
+                for (char &c : chunk)
+                    c = char((x = x * 1664525u + 1013904223u) >> 24);
+            ZSTD_inBuffer in{chunk.data(), chunk.size(), 0};
+            const ZSTD_EndDirective end = fed + chunk.size() >= raw ? ZSTD_e_end : ZSTD_e_continue;
+            size_t left = 0;
+            do
+                left = ZSTD_compressStream2(cctx.get(), &out, &in, end);
+            while (!ZSTD_isError(left) && (in.pos < in.size || (end == ZSTD_e_end && left > 0)));
+            QVERIFY(!ZSTD_isError(left));
+        }
+        frame.resize(out.pos);
+        QVERIFY(raw <= frame.size() * 1024);
+        // PSDIGEST, format, one section (EVTS, zstd, at 64), its table checksum.
+        QByteArray file("PSDIGEST", 8);
+        const uint32_t version = kDigestVersion, count = 1, tag = 'E' | 'V' << 8 | 'T' << 16 | uint32_t('S') << 24,
+                       codec = 1;
+        const uint64_t offset = 64, stored = frame.size(), size = raw, sum = cacheHash(frame.data(), frame.size());
+        file.append(reinterpret_cast<const char *>(&version), 4).append(reinterpret_cast<const char *>(&count), 4);
+        QByteArray entry;
+        for (const auto &[p, n] :
+             {std::pair<const void *, int>{&tag, 4}, {&codec, 4}, {&offset, 8}, {&stored, 8}, {&size, 8}, {&sum, 8}})
+            entry.append(static_cast<const char *>(p), n);
+        const uint64_t tableSum = cacheHash(entry.constData(), size_t(entry.size()));
+        file.append(reinterpret_cast<const char *>(&tableSum), 8).append(entry).append(frame.data(), qsizetype(stored));
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        const QString e = readError(file, "lying.sqlite.psdigest");
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        QVERIFY2(e.contains("damaged digest: its events do not decode (corrupt: bad magic)"), qPrintable(e));
+        QVERIFY2(after.ru_maxrss - before.ru_maxrss < 128 * 1024,
+                 qPrintable(QString("peak RSS grew by %1 KB").arg(after.ru_maxrss - before.ru_maxrss)));
+    }
+
+    // Temporaries a killed `trace digest` left beside its digests are removed by the next run
+    // that writes there; a temporary written since this run began (another run's) is left.
+    void staleTemporariesAreRemoved()
+    {
+        QTemporaryDir dir;
+        const ReportPtr r = ps::test::loadTestReport(ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite");
+        QVERIFY(r);
+        const QString stale = dir.filePath("old.sqlite.psdigest.Ab12Cd"),
+                      live = dir.filePath("x.sqlite.psdigest.Zz99Yy");
+        const QString foreign = dir.filePath("notes.txt.Ab12Cd");
+        for (const QString &p : {stale, live, foreign})
+            writeAll(p, "partial");
+        for (const QString &p : {stale, foreign}) {
+            QFile f(p);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.setFileTime(QDateTime::currentDateTime().addSecs(-3600), QFileDevice::FileModificationTime));
+        }
+        QCOMPARE(QString::fromStdString(writeDigest(*r, dir.filePath("x.sqlite.psdigest").toStdString())), QString());
+        QVERIFY(!QFileInfo::exists(stale));
+        QVERIFY(QFileInfo::exists(live));
+        QVERIFY(QFileInfo::exists(foreign));
+    }
+
     void folderYieldsEachCaptureOnce()
     {
         QTemporaryDir dir;
@@ -203,6 +298,38 @@ private slots:
         // The digest is the same worker as its report: identity from the name without the suffix.
         QCOMPARE(d->identity.group, std::string("ActorGroup"));
         QCOMPARE(d->identity.rank, std::optional<int>(3));
+        QVERIFY(d->meta.warnings.empty() || d->meta.warnings.back().find("disagrees") == std::string::npos);
+        // The report and its digest in different folders, opened together: one capture, once.
+        LoadOptions o;
+        o.useCache = false;
+        const LoadResult both =
+            loadReports({dir.filePath("run").toStdString(), dir.filePath("collected").toStdString()}, o);
+        QCOMPARE(both.reports.size(), size_t(1));
+        QCOMPARE(both.reports[0]->path, report.toStdString());
+        QCOMPARE(both.warnings.size(), size_t(1));
+        QVERIFY2(both.warnings[0].find("counted once") != std::string::npos, both.warnings[0].c_str());
+    }
+
+    // A digest renamed (or swapped) to another rank's name keeps the identity it recorded, with a
+    // warning: it once took the name's rank, and a straggler was blamed on the wrong rank.
+    void recordedIdentityWinsOverTheName()
+    {
+        QTemporaryDir dir;
+        const QString report = dir.filePath("rlinf_profile_ActorGroup_3_300.sqlite");
+        QVERIFY(QFile::copy(ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite", report));
+        const ReportPtr r = ps::test::loadTestReport(report);
+        QVERIFY(r);
+        const QString renamed = dir.filePath("rlinf_profile_ActorGroup_5_500.sqlite.psdigest");
+        QCOMPARE(QString::fromStdString(writeDigest(*r, renamed.toStdString())), QString());
+        std::string error;
+        const ReportPtr d = readDigest(renamed.toStdString(), error);
+        QVERIFY2(d, error.c_str());
+        QCOMPARE(d->identity.rank, std::optional<int>(3));
+        QCOMPARE(d->identity.pid, std::optional<uint32_t>(300));
+        QVERIFY(!d->meta.warnings.empty());
+        const QString w = QString::fromStdString(d->meta.warnings.back());
+        QVERIFY2(w.contains("rank 5 (its name) vs 3 (recorded)") && w.contains("pid 500 (its name) vs 300 (recorded)"),
+                 qPrintable(w));
     }
 };
 

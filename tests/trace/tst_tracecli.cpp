@@ -334,6 +334,32 @@ private slots:
         QCOMPARE(cli({"trace", "digest", dir.filePath("nothing-here")}).code, 1);
     }
 
+    // Several folders into one --out: the same report name under two of them once gave one digest
+    // and "2 of 2 report(s) digested". Now that is refused before anything is written; a report
+    // named twice (its folder and itself) is digested once.
+    void digestOutNeverOverwrites()
+    {
+        QTemporaryDir dir;
+        QVERIFY(cli({"demo", "--out", dir.filePath("run"), "--ranks", "2", "--steps", "1"}).code == 0);
+        const QStringList reports = QDir(dir.filePath("run/profiling")).entryList({"*.sqlite"}, QDir::Files);
+        QCOMPARE(reports.size(), 2);
+        for (const char *node : {"a", "b"}) {
+            QVERIFY(QDir().mkpath(dir.filePath(QString(node) + "/profiling")));
+            // Each node's rank 0 and 1 reports under one name, as two nodes' workers of one pid may be.
+            QVERIFY(QFile::copy(dir.filePath("run/profiling/" + reports[node[0] - 'a']),
+                                dir.filePath(QString(node) + "/profiling/report.sqlite")));
+        }
+        const Run clash = cli({"trace", "digest", "--out", dir.filePath("out"), dir.filePath("a"), dir.filePath("b")});
+        QCOMPARE(clash.code, 2);
+        QVERIFY2(clash.err.contains("would both be digested to") && clash.err.contains("nothing was written"),
+                 clash.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("out")));
+        const Run twice = cli({"trace", "digest", "--out", dir.filePath("once"), dir.filePath("a"),
+                               dir.filePath("a/profiling/report.sqlite")});
+        QCOMPARE(twice.code, 0);
+        QVERIFY2(twice.out.contains("1 of 1 report(s) digested"), twice.out.constData());
+    }
+
     void alignUtcJson()
     {
         QStringList files;

@@ -1,11 +1,13 @@
 // Bad inputs give a clear error naming the file, never a crash; one bad report does not stop
 // the others; progress and cancellation.
 
+#include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/sqlref.h"
 #include "tests/support/testdata.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <chrono>
+#include <cstdlib>
+#include <future>
 #include <map>
 #include <mutex>
 
@@ -125,6 +130,68 @@ private slots:
             QCOMPARE(readAll(path), before); // never written
         QVERIFY(!QFileInfo::exists(path + "-wal"));
         QVERIFY(!QFileInfo::exists(path + "-journal"));
+    }
+
+    // A FIFO given as a report, whatever its name, or sitting in the cache dir under a report's
+    // cache name, once blocked open() forever; now it is refused at once, the cache is read
+    // around it, and `trace cache` lists and removes it. (On a build that blocks, the watchdog
+    // ends the test as failed instead of hanging the suite.)
+    void fifoNeverBlocks()
+    {
+        QTemporaryDir dir;
+        auto checks = std::async(std::launch::async, [&] {
+            QStringList problems;
+            for (const char *name : {"r.sqlite", "r.sqlite.psdigest", "r.pt.trace.json", "r.db", "r.nsys-rep", "r"}) {
+                const QString path = dir.filePath(name);
+                if (::mkfifo(path.toUtf8().constData(), 0600) != 0)
+                    problems << QString("mkfifo %1").arg(name);
+                const LoadResult r = loadReports({path.toStdString()}, noCache(dir));
+                const std::string why = r.failures.empty() ? "" : r.failures[0].reason;
+                if (!r.reports.empty() || why.find("not a regular file (a FIFO)") == std::string::npos)
+                    problems << QString("%1: %2").arg(name, QString::fromStdString(why));
+            }
+            LoadOptions cached;
+            cached.cacheDir = dir.filePath("cache").toStdString();
+            QDir().mkpath(dir.filePath("cache"));
+            const TraceCache cache(cached.cacheDir);
+            const std::string cacheFile = cache.cacheFileFor(kGood.toStdString());
+            ::mkfifo(cacheFile.c_str(), 0600);
+            if (loadReports({kGood.toStdString()}, cached).reports.size() != 1)
+                problems << "a FIFO under the report's cache name stopped the load";
+            const QString stray = dir.filePath("cache/0123456789abcdef.pstc");
+            ::mkfifo(stray.toUtf8().constData(), 0600);
+            const auto listed = cache.files(true);
+            const auto fifo = std::find_if(listed.begin(), listed.end(),
+                                           [&](const CacheFile &f) { return f.path == stray.toStdString(); });
+            if (fifo == listed.end() || !fifo->special || fifo->problem != "not a regular file (a FIFO)")
+                problems << "trace cache does not list the FIFO";
+            const CachePruneResult pruned = cache.prune();
+            if (pruned.removed.empty() || pruned.removed[0].reason != "not a file" || QFileInfo::exists(stray))
+                problems << "prune left the FIFO";
+            return problems;
+        });
+        if (checks.wait_for(std::chrono::seconds(120)) != std::future_status::ready) {
+            qCritical("FAIL: blocked on a FIFO for 2 minutes");
+            std::_Exit(1);
+        }
+        const QStringList problems = checks.get();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
+    }
+
+    // A cache that cannot be written (here its folder is a file) once cost every later open a full
+    // read without a word; the load now says so, once, and still loads.
+    void unwritableCacheIsAWarning()
+    {
+        QTemporaryDir dir;
+        writeBytes(dir.filePath("cache"), "a file where the cache folder should be");
+        LoadOptions o;
+        o.cacheDir = dir.filePath("cache").toStdString();
+        const LoadResult r = loadReports({kGood.toStdString()}, o);
+        QCOMPARE(r.reports.size(), size_t(1));
+        QCOMPARE(r.warnings.size(), size_t(1));
+        QVERIFY2(r.warnings[0].find("the report cache could not be written for 1 report(s)") != std::string::npos &&
+                     r.warnings[0].find(o.cacheDir) != std::string::npos,
+                 r.warnings[0].c_str());
     }
 
     void permissionDenied()

@@ -1,9 +1,14 @@
 #include "core/trace/formats/bytesource.h"
 
+#include "core/trace/mappedfile.h"
+
+#include <unistd.h>
+
 #include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -28,9 +33,15 @@ ByteSource::~ByteSource()
 std::string ByteSource::open(const std::string &path)
 {
     m_path = path;
-    m_file = std::fopen(path.c_str(), "rb");
-    if (!m_file)
+    std::string why;
+    const int fd = openRegularFile(path, why); // a FIFO would block a plain open forever
+    if (fd < 0)
+        return path + ": cannot open: " + why;
+    m_file = ::fdopen(fd, "rb");
+    if (!m_file) {
+        ::close(fd);
         return path + ": cannot open: " + std::strerror(errno);
+    }
     std::fseek(m_file, 0, SEEK_END);
     const long size = std::ftell(m_file);
     std::fseek(m_file, 0, SEEK_SET);

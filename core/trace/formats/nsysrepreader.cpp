@@ -3,11 +3,13 @@
 #include "core/common/shellquote.h"
 #include "core/trace/formats/childprocess.h"
 #include "core/trace/formats/formatutil.h"
+#include "core/trace/mappedfile.h"
 #include "core/trace/nsysreader.h"
 #include "core/trace/tracecache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -115,10 +117,11 @@ std::vector<std::string> NsysRepReader::exportArgv(const std::string &nsys, cons
 
 std::string NsysRepReader::convert(const std::string &report, std::string &sqlitePath, const ReadContext &ctx) const
 {
-    if (FILE *f = std::fopen(report.c_str(), "rb"))
-        std::fclose(f);
+    std::string why;
+    if (const int fd = openRegularFile(report, why); fd >= 0)
+        ::close(fd);
     else
-        return report + ": cannot open";
+        return report + ": cannot open: " + why;
     const std::string out = exportPathFor(report);
     const std::string done = out + ".done";
     std::error_code ec;

@@ -1,3 +1,4 @@
+#include "core/trace/eventtimes.h"
 #include "core/trace/nsys/nsysjobs.h"
 #include "core/trace/nsys/nsysmetadata.h"
 #include "core/trace/nsys/nvtxeventtype.h"
@@ -30,6 +31,13 @@ struct JobShared
     std::mutex progressMutex;
 
     NameId name(int64_t id) const { return mapString(strings, id); }
+    // The name of a row's string id, counting the row when the id lies beyond StringIds (the
+    // table missing or cut short; an id StringIds maps to "" is a name).
+    NameId nameOf(int64_t id, Chunk &c) const
+    {
+        c.unnamedRows += id < 0 || uint64_t(id) >= strings.size();
+        return name(id);
+    }
     bool cancelled() const { return ctx.cancel && ctx.cancel->cancelled(); }
     void progress(size_t rows)
     {
@@ -84,7 +92,7 @@ struct KernelRows
     void operator()(const SqliteStmt &s, Chunk &c, const JobShared &sh)
     {
         addGpuIds(s, c);
-        const NameId full = sh.name(s.int64(6));
+        const NameId full = s.isNull(6) ? kNoName : sh.nameOf(s.int64(6), c);
         c.name.push_back(full);
         if (!s.isNull(7)) {
             const NameId shortName = sh.name(s.int64(7));
@@ -119,7 +127,7 @@ void syncRow(const SqliteStmt &s, Chunk &c, const JobShared &)
 void runtimeRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
 {
     c.aux.push_back(uint32_t(s.int64(3)));
-    c.name.push_back(sh.name(s.int64(4)));
+    c.name.push_back(sh.nameOf(s.int64(4), c));
     const int64_t eventClass = s.int64(5);
     c.attr.push_back(uint16_t(eventClass == 0   ? ApiClass::Runtime
                               : eventClass == 1 ? ApiClass::Driver
@@ -129,7 +137,7 @@ void runtimeRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
 void osrtRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
 {
     c.aux.push_back(0);
-    c.name.push_back(sh.name(s.int64(3)));
+    c.name.push_back(sh.nameOf(s.int64(3), c));
     c.attr.push_back(0);
 }
 
@@ -141,7 +149,7 @@ void nvtxRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
         c.name.push_back(kTextFlag | uint32_t(c.texts.size()));
         c.texts.emplace_back(s.text(4));
     } else {
-        c.name.push_back(s.isNull(5) ? kNoName : sh.name(s.int64(5)));
+        c.name.push_back(s.isNull(5) ? kNoName : sh.nameOf(s.int64(5), c));
     }
     c.extra.push_back(s.isNull(6) ? 0 : uint64_t(s.int64(6)));
     c.nvtxScope.push_back((uint64_t(s.int64(7)) << 32) | uint32_t(s.int64(8)));
@@ -149,20 +157,35 @@ void nvtxRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
     c.attr.push_back(0);
 }
 
-// Steps every row: the shared columns (start, end, gid) here, the rest in `row`; polls for
-// cancellation and reports progress every kPollRows rows.
+// A start that is not an integer (text, real, blob, NULL) or beyond any clock, or an end that is
+// neither NULL nor an integer, gives no time: such rows are dropped and counted (eventtimes.h).
+bool hasUsableTimes(const SqliteStmt &s)
+{
+    return s.isInteger(0) && isPlausibleTime(s.int64(0)) && (s.isNull(1) || s.isInteger(1));
+}
+
+// The shared columns (start, end, gid) here, the rest in `row`.
+template <class RowFn> void addRow(const SqliteStmt &s, Table table, Chunk &c, JobShared &sh, RowFn &row)
+{
+    const int64_t start = s.int64(0);
+    c.start.push_back(start);
+    c.end.push_back(s.isNull(1) ? start : s.int64(1));
+    // A mark has no end by nature; a range without one was never closed.
+    if (table == Table::Nvtx && s.isNull(1) && s.int64(3) != number(NvtxEventType::Mark))
+        c.openEnds.push_back(uint32_t(c.start.size() - 1));
+    c.gid.push_back(s.int64(2));
+    row(s, c, sh);
+}
+
+// Steps every row; polls for cancellation and reports progress every kPollRows rows.
 template <class RowFn> void stepRows(SqliteStmt &s, Table table, Chunk &c, JobShared &sh, RowFn row)
 {
     size_t rows = 0, reported = 0;
     while (s.step()) {
-        const int64_t start = s.int64(0);
-        c.start.push_back(start);
-        c.end.push_back(s.isNull(1) ? start : s.int64(1));
-        // A mark has no end by nature; a range without one was never closed.
-        if (table == Table::Nvtx && s.isNull(1) && s.int64(3) != number(NvtxEventType::Mark))
-            c.openEnds.push_back(uint32_t(c.start.size() - 1));
-        c.gid.push_back(s.int64(2));
-        row(s, c, sh);
+        if (hasUsableTimes(s))
+            addRow(s, table, c, sh, row);
+        else
+            ++c.droppedRows;
         if (++rows % kPollRows == 0) {
             if (sh.cancelled()) {
                 c.error = "cancelled";

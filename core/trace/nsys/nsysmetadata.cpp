@@ -133,12 +133,19 @@ std::string readStringTable(const ReadOnlySqlite &db, const std::set<std::string
     if (!tables.count("StringIds"))
         return {};
     std::string error;
+    // Ids are dense from 0 in every export; the table is sized by its largest id, so that id is
+    // bounded by the row count (itself bounded by the file's size): one hostile id of 2^28 once
+    // asked for a 1 GB table.
+    SqliteStmt count = db.prepare("SELECT count(*) FROM StringIds", error);
+    if (!count.get())
+        return error + " (reading StringIds)";
+    const int64_t maxId = (count.step() ? count.int64(0) : 0) * 4 + 65536;
     SqliteStmt s = db.prepare("SELECT id, value FROM StringIds", error);
     if (!s.get())
-        return error;
+        return error + " (reading StringIds)";
     while (s.step()) {
         const int64_t id = s.int64(0);
-        if (id < 0 || id > (int64_t(1) << 28))
+        if (id < 0 || id > maxId)
             continue; // nonsensical id; leave unnamed
         if (size_t(id) >= strings.size())
             strings.resize(size_t(id) + 1, kNoName);

@@ -62,6 +62,8 @@ struct Chunk
     std::vector<uint64_t> nvtxScope; // NVTX: (domainId << 32) | category, per row
     std::vector<std::string> texts;
     std::vector<uint32_t> openEnds; // NVTX: rows of ranges with a NULL end (never closed)
+    size_t droppedRows = 0;         // rows without a usable time (eventtimes.h)
+    size_t unnamedRows = 0;         // rows whose name id StringIds does not hold
     std::string error;
 };
 

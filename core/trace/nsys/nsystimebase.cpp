@@ -1,5 +1,6 @@
 #include "core/trace/nsys/nsystimebase.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/readonlysqlite.h"
 
 #include <algorithm>
@@ -50,6 +51,21 @@ void applyTimeBase(const SessionClock &clock, std::vector<Chunk> &chunks, Report
         for (auto *times : {&c.start, &c.end})
             for (int64_t &t : *times)
                 t = int64_t(uint64_t(t) - uint64_t(shift));
+}
+
+void clipImpossibleTimes(const std::vector<Job> &jobs, std::vector<Chunk> &chunks, ReportMeta &meta)
+{
+    EventTimeAudit audit;
+    std::vector<TableTimes> times;
+    for (size_t j = 0; j < chunks.size(); ++j) {
+        const char *table = tableName(jobs[j].table);
+        audit.dropped(table, chunks[j].droppedRows);
+        audit.unnamed(table, chunks[j].unnamedRows);
+        times.push_back({table, chunks[j].start, chunks[j].end});
+    }
+    audit.clipEnds(times);
+    if (std::string w = audit.warning(); !w.empty())
+        meta.warnings.push_back(std::move(w));
 }
 
 } // namespace ps::core::trace::nsys

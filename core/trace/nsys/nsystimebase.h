@@ -20,4 +20,8 @@ void closeOpenRanges(const ReadOnlySqlite &db, std::vector<Chunk> &chunks);
 // the file has no UTC origin.
 void applyTimeBase(const SessionClock &clock, std::vector<Chunk> &chunks, ReportMeta &meta);
 
+// Clips the impossible ends of the report's events (eventtimes.h), after applyTimeBase, and
+// adds the one warning naming each table with dropped rows or clipped ends.
+void clipImpossibleTimes(const std::vector<Job> &jobs, std::vector<Chunk> &chunks, ReportMeta &meta);
+
 } // namespace ps::core::trace::nsys

@@ -1,0 +1,232 @@
+// Impossible event times are caught where they are read (core/trace/eventtimes.h): one kernel
+// whose end is start + 2^62 ns once made `trace breakdown` and `trace phases` allocate in
+// proportion to its duration (13 GB, then std::bad_alloc); a start of 'abc' stretched a report
+// to 0; an end before its start passed silently. Each is now clipped or dropped with one warning
+// naming the table and the count, the commands finish under a memory cap, and an exception while
+// reading one report fails that report alone.
+
+#include "core/trace/traceloader.h"
+#include "tests/support/clirun.h"
+
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <new>
+
+using namespace ps::core::trace;
+
+namespace {
+
+void execSql(const QString &path, const QString &sql)
+{
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    char *msg = nullptr;
+    const int rc = sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &msg);
+    const QString error = msg ? msg : "";
+    sqlite3_free(msg);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, qPrintable(error));
+}
+
+ReportPtr loadOne(const QString &path)
+{
+    LoadOptions o;
+    o.useCache = false;
+    const LoadResult r = loadReports({path.toStdString()}, o);
+    return r.reports.size() == 1 ? r.reports[0] : nullptr;
+}
+
+QString warningsOf(const Report &r)
+{
+    QStringList out;
+    for (const std::string &w : r.meta.warnings)
+        out << QString::fromStdString(w);
+    return out.join('\n');
+}
+
+// The built CLI under a memory cap: ASan's RSS limit in a sanitized build (its shadow memory
+// defeats RLIMIT_AS), the address-space limit otherwise.
+ps::test::CliRun spawnCapped(const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("ASAN_OPTIONS", env.value("ASAN_OPTIONS") + ":hard_rss_limit_mb=1536:allocator_may_return_null=0");
+    p.setProcessEnvironment(env);
+#if !defined(__SANITIZE_ADDRESS__)
+    p.setChildProcessModifier([] {
+        const rlimit cap{rlim_t(3) << 30, rlim_t(3) << 30};
+        setrlimit(RLIMIT_AS, &cap);
+    });
+#endif
+    p.start(QStringLiteral(PS_BIN_DIR "/profstudio-cli"), args);
+    if (!p.waitForFinished(300000)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, "", "timeout"};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A reader that runs out of memory on every file it is given (files named *.oom).
+class OutOfMemoryReader : public TraceReader
+{
+public:
+    TraceFormat format() const override { return TraceFormat::Rocpd; }
+    bool probe(std::string_view path, std::string_view) const override { return path.ends_with(".oom"); }
+    std::string read(const std::string &, StoreBuilder &, ReportMeta &, const ReadContext &) const override
+    {
+        throw std::bad_alloc();
+    }
+};
+
+} // namespace
+
+class TestHostileTimes : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    QString m_clean; // one rank of a demo run, as written
+
+    QString copyOfClean(const QString &name)
+    {
+        const QString path = m_tmp.filePath(name);
+        QFile::remove(path);
+        return QFile::copy(m_clean, path) ? path : QString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        const QString run = m_tmp.filePath("demo");
+        const ps::test::CliRun demo = ps::test::runCli({"demo", "--out", run, "--ranks", "2", "--steps", "2"});
+        QVERIFY2(demo.exitCode == 0, qPrintable(demo.err));
+        const QStringList found = QDir(run + "/profiling").entryList({"*.sqlite"}, QDir::Files, QDir::Name);
+        QVERIFY(!found.isEmpty());
+        m_clean = run + "/profiling/" + found[0];
+    }
+
+    void absurdEndIsClippedWithOneWarning()
+    {
+        const ReportPtr clean = loadOne(m_clean);
+        QVERIFY(clean);
+        QVERIFY2(warningsOf(*clean).indexOf("CUPTI") < 0, qPrintable(warningsOf(*clean)));
+        const QString path = copyOfClean("absurd_end.sqlite");
+        execSql(path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + 4611686018427387904 WHERE rowid = 1");
+        const ReportPtr r = loadOne(path);
+        QVERIFY(r);
+        const QString w = warningsOf(*r);
+        QVERIFY2(w.contains("CUPTI_ACTIVITY_KIND_KERNEL: 1 end(s) more than a day beyond the report's span"),
+                 qPrintable(w));
+        QCOMPARE(w.count("CUPTI_ACTIVITY_KIND_KERNEL"), 1);
+        // Clipped to the report's last plausible time: the report keeps its span and events.
+        QCOMPARE(r->store->lastEnd(), clean->store->lastEnd());
+        QCOMPARE(r->store->firstStart(), clean->store->firstStart());
+        QCOMPARE(r->store->count(TrackKind::Kernel), clean->store->count(TrackKind::Kernel));
+    }
+
+    void nonIntegerAndBackwardTimesAreNamed()
+    {
+        const ReportPtr clean = loadOne(m_clean);
+        QVERIFY(clean);
+        const QString path = copyOfClean("bad_times.sqlite");
+        execSql(path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'abc' WHERE rowid = 1;"
+                      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 1.5 WHERE rowid = 2;"
+                      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1000 WHERE rowid = 3;"
+                      "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -4611686018427387904 WHERE rowid = 1;");
+        const ReportPtr r = loadOne(path);
+        QVERIFY(r);
+        const QString w = warningsOf(*r);
+        QVERIFY2(w.contains("CUPTI_ACTIVITY_KIND_KERNEL: 2 row(s) dropped") &&
+                     w.contains("1 end(s) before their start, set to the start") &&
+                     w.contains("CUPTI_ACTIVITY_KIND_RUNTIME: 1 row(s) dropped"),
+                 qPrintable(w));
+        // 'abc' no longer reads as 0: the report starts where it did.
+        QVERIFY(r->store->firstStart() >= clean->store->firstStart());
+        QCOMPARE(r->store->count(TrackKind::Kernel), clean->store->count(TrackKind::Kernel) - 2);
+    }
+
+    // A dropped StringIds table once turned every kernel into one unnamed row without a word; a
+    // StringIds without its value column failed with "no such column: value", naming no table.
+    void schemaDamageIsNamed()
+    {
+        const ReportPtr clean = loadOne(m_clean);
+        QVERIFY(clean);
+        const QString dropped = copyOfClean("no_strings.sqlite");
+        execSql(dropped, "DROP TABLE StringIds");
+        const ReportPtr r = loadOne(dropped);
+        QVERIFY(r);
+        const QString w = warningsOf(*r);
+        const QString kernels = QString::number(clean->store->count(TrackKind::Kernel));
+        QVERIFY2(w.contains("CUPTI_ACTIVITY_KIND_KERNEL: " + kernels +
+                            " row(s) named by a string id StringIds does not hold, left unnamed"),
+                 qPrintable(w));
+        const QString renamed = copyOfClean("no_value.sqlite");
+        execSql(renamed, "ALTER TABLE StringIds RENAME COLUMN value TO v");
+        LoadOptions o;
+        o.useCache = false;
+        const LoadResult bad = loadReports({renamed.toStdString()}, o);
+        QCOMPARE(bad.failures.size(), size_t(1));
+        const QString why = QString::fromStdString(bad.failures[0].reason);
+        QVERIFY2(why.contains(renamed) && why.contains("no such column: value") && why.contains("StringIds"),
+                 qPrintable(why));
+    }
+
+    // Times at both ends of the range a reader takes (a span near 2^63 ns) once overflowed the
+    // digest's pyramid width search (UBSan: signed overflow in lodpyramid.cpp); the digest is
+    // written and reads back with the clipped times.
+    void extremeSpanDigests()
+    {
+        const QString path = copyOfClean("extreme_span.sqlite");
+        execSql(path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -4611686018427387903, end = 4611686018427387903 "
+                      "WHERE rowid = 1");
+        const ps::test::CliRun r = ps::test::runCli({"trace", "digest", path});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const ReportPtr d = loadOne(path + ".psdigest");
+        QVERIFY(d);
+        QCOMPARE(d->store->firstStart(), int64_t(-4611686018427387903));
+    }
+
+    // The reproducer of the issue through the real executable, under a memory cap: both commands
+    // finish and say what they clipped.
+    void commandsFinishAtBoundedMemory()
+    {
+        const QString path = copyOfClean("absurd_cli.sqlite");
+        execSql(path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + 4611686018427387904 WHERE rowid = 1");
+        for (const QStringList &cmd : {QStringList{"trace", "breakdown"}, QStringList{"trace", "phases"}}) {
+            const ps::test::CliRun r = spawnCapped(cmd + QStringList{"--no-cache", path});
+            QVERIFY2(r.exitCode == 0, qPrintable(cmd.join(' ') + ": " + QString::number(r.exitCode) + " " + r.err));
+            QVERIFY2(r.err.contains("warning: ") && r.err.contains("CUPTI_ACTIVITY_KIND_KERNEL: 1 end(s)"),
+                     qPrintable(r.err));
+        }
+    }
+
+    void outOfMemoryFailsThatReportAlone()
+    {
+        ReaderRegistry::instance().add(std::make_shared<OutOfMemoryReader>());
+        const QString bad = m_tmp.filePath("huge.oom");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("x");
+        f.close();
+        LoadOptions o;
+        o.useCache = false;
+        o.threads = 2;
+        const LoadResult r = loadReports({bad.toStdString(), m_clean.toStdString()}, o);
+        QCOMPARE(r.reports.size(), size_t(1));
+        QCOMPARE(r.failures.size(), size_t(1));
+        QVERIFY2(r.failures[0].reason ==
+                     bad.toStdString() + ": out of memory while reading it (the file may be corrupt)",
+                 r.failures[0].reason.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostileTimes)
+#include "tst_hostiletimes.moc"
