@@ -13,6 +13,7 @@ using trace::MemTraceEntry;
 namespace {
 
 constexpr size_t kNever = SIZE_MAX;
+constexpr int64_t kMaxDevices = 4096;
 constexpr size_t kBefore = SIZE_MAX - 1; // allocated before the recorded history
 
 // One allocation as memory_viz draws it: from its alloc (or the start) to its free_completed.
@@ -65,11 +66,11 @@ void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<
     std::vector<int64_t> delta(trace.size(), 0);
     for (const Element &e : elements) {
         if (e.start == kBefore)
-            out.baselineBytes += e.size;
+            out.baselineBytes = trace::addWrapping(out.baselineBytes, e.size);
         else
-            delta[e.start] += e.size;
+            delta[e.start] = trace::addWrapping(delta[e.start], e.size);
         if (e.end != kNever)
-            delta[e.end] -= e.size;
+            delta[e.end] = trace::subWrapping(delta[e.end], e.size);
     }
     int64_t running = out.baselineBytes;
     out.peakBytes = running;
@@ -77,7 +78,7 @@ void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<
     for (size_t i = 0; i < trace.size(); ++i) {
         if (trace[i].action != MemAction::Alloc && trace[i].action != MemAction::FreeCompleted)
             continue;
-        running += delta[i];
+        running = trace::addWrapping(running, delta[i]);
         out.timeNs.push_back(trace[i].timeUs * 1000);
         out.allocated.push_back(running);
         if (running > out.peakBytes) {
@@ -93,7 +94,7 @@ void reservedSeries(const MemorySnapshot &s, int64_t device, const std::vector<M
     int64_t final = 0, sum = 0, lowest = 0;
     for (const trace::MemSegment &seg : s.segments)
         if (seg.device == device)
-            final += seg.totalSize;
+            final = trace::addWrapping(final, seg.totalSize);
     std::vector<std::pair<size_t, int64_t>> deltas;
     for (size_t i = 0; i < trace.size(); ++i) {
         const MemAction a = trace[i].action;
@@ -102,15 +103,15 @@ void reservedSeries(const MemorySnapshot &s, int64_t device, const std::vector<M
                                                                                           : 0;
         if (a >= MemAction::SegmentAlloc && a <= MemAction::SegmentUnmap) {
             deltas.emplace_back(i, d);
-            sum += d;
+            sum = trace::addWrapping(sum, d);
             lowest = std::min(lowest, sum);
         }
     }
     // Anchored at the dump-time segments; a file without them starts where nothing goes below 0.
-    int64_t running = s.segments.empty() ? -lowest : final - sum;
+    int64_t running = s.segments.empty() ? trace::subWrapping(0, lowest) : trace::subWrapping(final, sum);
     out.peakReservedBytes = running;
     for (const auto &[i, d] : deltas) {
-        running += d;
+        running = trace::addWrapping(running, d);
         out.reservedTimeNs.push_back(trace[i].timeUs * 1000);
         out.reserved.push_back(running);
         out.peakReservedBytes = std::max(out.peakReservedBytes, running);
@@ -140,7 +141,7 @@ void groupLive(const MemorySnapshot &s, const std::vector<Element> &elements, si
         auto [it, added] = groupOf.emplace(std::move(key), out.liveAtPeak.size());
         if (added)
             out.liveAtPeak.push_back(std::move(g));
-        out.liveAtPeak[it->second].bytes += e.size;
+        out.liveAtPeak[it->second].bytes = trace::addWrapping(out.liveAtPeak[it->second].bytes, e.size);
         out.liveAtPeak[it->second].blocks += 1;
     }
     std::stable_sort(out.liveAtPeak.begin(), out.liveAtPeak.end(),
@@ -180,9 +181,10 @@ SnapshotMemory analyzeSnapshot(const MemorySnapshot &s)
     SnapshotMemory out;
     int64_t devices = int64_t(s.traces.size());
     for (const trace::MemSegment &seg : s.segments)
-        devices = std::max(devices, seg.device + 1);
+        if (seg.device >= 0 && seg.device < kMaxDevices)
+            devices = std::max(devices, seg.device + 1);
     static const std::vector<MemTraceEntry> none;
-    for (int64_t d = 0; d < devices && d < 4096; ++d) {
+    for (int64_t d = 0; d < devices && d < kMaxDevices; ++d) {
         const auto &trace = size_t(d) < s.traces.size() ? s.traces[size_t(d)] : none;
         const bool hasSegments =
             std::any_of(s.segments.begin(), s.segments.end(), [&](const auto &seg) { return seg.device == d; });
@@ -199,7 +201,7 @@ TimelineMemory analyzeTimeline(const trace::MemoryTimeline &t)
     for (size_t i = 0; i < t.bytes.size(); ++i) {
         int64_t total = 0;
         for (int64_t v : t.bytes[i])
-            total += v;
+            total = trace::addWrapping(total, v);
         if (!any || total > out.peakBytes) {
             any = true;
             out.peakBytes = total;
@@ -223,8 +225,8 @@ std::optional<CrossRankPeak> crossRankPeak(const std::vector<RankPeak> &peaks)
     }
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
-    out.medianBytes = n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
-    out.overMedianBytes = peaks[out.highest].peakBytes - out.medianBytes;
+    out.medianBytes = n % 2 ? v[n / 2] : int64_t((__int128(v[n / 2 - 1]) + v[n / 2]) / 2);
+    out.overMedianBytes = trace::subWrapping(peaks[out.highest].peakBytes, out.medianBytes);
     out.overMedianRatio = out.medianBytes > 0 ? double(peaks[out.highest].peakBytes) / double(out.medianBytes) : 0;
     return out;
 }

@@ -114,7 +114,20 @@ private:
 };
 
 // Reads a snapshot pickle. Returns "" or "PATH: reason" (with the byte offset or the key path).
+// Sizes must lie in [0, 2^56) and times within ±9e15 µs, so that sums and ns never overflow.
 std::string readMemorySnapshot(const std::string &path, MemorySnapshot &out);
+// The same from bytes in memory, `name` standing for the file in errors.
+std::string readMemorySnapshotBytes(std::string_view bytes, const std::string &name, MemorySnapshot &out);
+
+// a + b wrapping on overflow (sums over hostile files stay defined; real ones never wrap).
+inline int64_t addWrapping(int64_t a, int64_t b)
+{
+    return int64_t(uint64_t(a) + uint64_t(b));
+}
+inline int64_t subWrapping(int64_t a, int64_t b)
+{
+    return int64_t(uint64_t(a) - uint64_t(b));
+}
 
 // export_memory_timeline's categories, in the order of _CATEGORY_TO_INDEX (None last).
 inline constexpr std::array<std::string_view, 8> kMemoryCategories = {

@@ -80,7 +80,7 @@ std::string readRaw(simdjson::dom::array rows, MemoryTimeline &out)
     std::stable_sort(parsed.begin(), parsed.end(), [](const Row &a, const Row &b) { return a.t < b.t; });
     std::array<int64_t, 8> running{};
     for (const Row &r : parsed) {
-        running[size_t(r.category)] += r.bytes;
+        running[size_t(r.category)] = addWrapping(running[size_t(r.category)], r.bytes);
         if (!out.timeNs.empty() && out.timeNs.back() == r.t) {
             out.bytes.back() = running;
         } else {

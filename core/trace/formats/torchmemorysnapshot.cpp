@@ -17,6 +17,8 @@ using formats::PyValue;
 namespace {
 
 constexpr uint32_t kNoKey = UINT32_MAX;
+constexpr int64_t kMaxSize = int64_t(1) << 56;
+constexpr int64_t kMaxTimeUs = 9000000000000000;
 
 struct Keys
 {
@@ -88,6 +90,8 @@ private:
     }
     bool intField(PyValue dict, uint32_t key, const std::string &where, const char *name, int64_t &out,
                   bool required = true);
+    bool sizeField(PyValue dict, uint32_t key, const std::string &where, const char *name, int64_t &out,
+                   bool required = true);
     bool readSegments(PyValue list);
     bool readSegment(PyValue seg, const std::string &where);
     bool readBlocks(PyValue list, MemSegment &seg, const std::string &where);
@@ -120,6 +124,17 @@ bool SnapshotBuilder::intField(PyValue dict, uint32_t key, const std::string &wh
         return fail(where, std::string("'") + name + "' is not a 64-bit int");
     out = *i;
     return true;
+}
+
+// Sizes and times are bounded so that sums of them and ns (µs * 1000) stay within int64.
+bool SnapshotBuilder::sizeField(PyValue dict, uint32_t key, const std::string &where, const char *name,
+                                int64_t &out, bool required)
+{
+    if (!intField(dict, key, where, name, out, required))
+        return false;
+    const bool time = std::string_view(name) == "time_us";
+    const bool ok = time ? (out > -kMaxTimeUs && out < kMaxTimeUs) : (out >= 0 && out < kMaxSize);
+    return ok || fail(where, std::string("'") + name + "' out of range: " + std::to_string(out));
 }
 
 uint16_t SnapshotBuilder::streamIndex(int64_t stream)
@@ -211,8 +226,8 @@ bool SnapshotBuilder::readBlocks(PyValue list, MemSegment &seg, const std::strin
         MemBlock blk;
         int64_t addr = int64_t(next), req = 0;
         ok = d.kind(b) == PyKind::Dict ? true : fail(at, "not a dict");
-        ok = ok && intField(b, k.size, at, "size", blk.size);
-        ok = ok && intField(b, k.requestedSize, at, "requested_size", req, false);
+        ok = ok && sizeField(b, k.size, at, "size", blk.size);
+        ok = ok && sizeField(b, k.requestedSize, at, "requested_size", req, false);
         ok = ok && intField(b, k.addr, at, "addr", addr, false) && intField(b, k.address, at, "address", addr, false);
         ok = ok && stackOf(d.get(b, k.frames), at, blk.stack);
         if (!ok)
@@ -236,7 +251,7 @@ bool SnapshotBuilder::readSegment(PyValue s, const std::string &where)
     int64_t addr = 0;
     bool ok =
         intField(s, k.device, where, "device", seg.device, false) && intField(s, k.address, where, "address", addr) &&
-        intField(s, k.totalSize, where, "total_size", seg.totalSize) &&
+        sizeField(s, k.totalSize, where, "total_size", seg.totalSize) &&
         intField(s, k.allocatedSize, where, "allocated_size", seg.allocatedSize, false) &&
         intField(s, k.activeSize, where, "active_size", seg.activeSize, false) &&
         intField(s, k.requestedSize, where, "requested_size", seg.requestedSize, false) &&
@@ -275,9 +290,9 @@ bool SnapshotBuilder::readEntry(PyValue e, size_t device, size_t index, std::vec
     int64_t addr = 0, stream = 0;
     const uint32_t addrKey = t.action == MemAction::Oom ? k.deviceFree : k.addr;
     if (!intField(e, addrKey, where(), t.action == MemAction::Oom ? "device_free" : "addr", addr, false) ||
-        !intField(e, k.size, where(), "size", t.size, false) ||
+        !sizeField(e, k.size, where(), "size", t.size, false) ||
         !intField(e, k.stream, where(), "stream", stream, false) ||
-        !intField(e, k.timeUs, where(), "time_us", t.timeUs, false))
+        !sizeField(e, k.timeUs, where(), "time_us", t.timeUs, false))
         return false;
     const PyValue frames = d.get(e, k.frames);
     if (!frames.absent() && !stackOf(frames, where(), t.stack))
@@ -388,14 +403,19 @@ std::string readMemorySnapshot(const std::string &path, MemorySnapshot &out)
     out = MemorySnapshot();
     out.path = path;
     out.identity = memoryFileIdentity(path);
-    std::string error;
-    {
-        PickleDoc doc;
-        error = formats::decodePickleFile(path, doc);
-        if (error.empty())
-            error = SnapshotBuilder(doc, out).run();
-    }
-    return error;
+    PickleDoc doc;
+    std::string error = formats::decodePickleFile(path, doc);
+    return error.empty() ? SnapshotBuilder(doc, out).run() : error;
+}
+
+std::string readMemorySnapshotBytes(std::string_view bytes, const std::string &name, MemorySnapshot &out)
+{
+    out = MemorySnapshot();
+    out.path = name;
+    out.identity = memoryFileIdentity(name);
+    PickleDoc doc;
+    std::string error = formats::decodePickle(bytes, name, doc);
+    return error.empty() ? SnapshotBuilder(doc, out).run() : error;
 }
 
 } // namespace ps::core::trace
