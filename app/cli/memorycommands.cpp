@@ -106,7 +106,9 @@ std::string frameText(const tr::MemFrame &f)
 void writeDeviceText(std::ostream &out, const MemoryReport &r, const an::DeviceMemory &d, size_t top)
 {
     out << "  device " << d.device << ": peak " << gib(d.peakBytes) << " (" << d.peakBytes << " B)";
-    out << (d.peakTimeNs ? " at " + std::to_string(*d.peakTimeNs) + " ns" : std::string(" from the start"));
+    if (d.peakTimeNs)
+        out << " at " << *d.peakTimeNs << " ns";
+    out << (d.peakEvent ? " (event " + std::to_string(*d.peakEvent) + ")" : std::string(" from the start"));
     out << ", reserved peak " << gib(d.peakReservedBytes) << ", before the history " << gib(d.baselineBytes) << "\n";
     for (size_t i = 0; i < d.liveAtPeak.size() && i < top; ++i) {
         const an::LiveGroup &g = d.liveAtPeak[i];
@@ -156,7 +158,9 @@ void writeText(std::ostream &out, const MemoryReport &r, size_t top)
 void writeDeviceJson(JsonWriter &w, const MemoryReport &r, const an::DeviceMemory &d, size_t top)
 {
     w.beginObject().key("device").value(d.device).key("peak_bytes").value(d.peakBytes);
-    w.key("peak_time_ns").value(d.peakTimeNs).key("peak_reserved_bytes").value(d.peakReservedBytes);
+    w.key("peak_time_ns").value(d.peakTimeNs);
+    w.key("peak_event").value(d.peakEvent ? std::optional<int64_t>(int64_t(*d.peakEvent)) : std::nullopt);
+    w.key("peak_reserved_bytes").value(d.peakReservedBytes);
     w.key("baseline_bytes").value(d.baselineBytes).key("live_at_peak").beginArray();
     for (size_t i = 0; i < d.liveAtPeak.size() && i < top; ++i) {
         const an::LiveGroup &g = d.liveAtPeak[i];
@@ -268,7 +272,8 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
         "FILE  a snapshot or timeline file; DIR  a folder searched recursively for *.pickle / *.pkl and "
         "*memory*.json[.gz] / *memory*.html",
         "JSON: {\"reports\": [{\"path\", \"kind\", \"rank\", \"step\", \"pid\", \"devices\": [{\"device\", "
-        "\"peak_bytes\", \"peak_time_ns\", \"peak_reserved_bytes\", \"baseline_bytes\", \"live_at_peak\": "
+        "\"peak_bytes\", \"peak_time_ns\", \"peak_event\", \"peak_reserved_bytes\", \"baseline_bytes\", "
+        "\"live_at_peak\": "
         "[{\"bytes\", \"blocks\", \"frames\": [{\"name\", \"file\", \"line\"}], \"folded_frames\"}], \"ooms\": "
         "[{\"time_ns\", \"bytes\", \"device_free\"}], [\"categories_at_peak\": {CATEGORY: bytes}]}]}], "
         "\"errors\": [{\"path\", \"error\"}], \"cross_rank\": [{\"kind\", \"path\", \"rank\", \"step\", "

@@ -84,6 +84,7 @@ void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<
         if (running > out.peakBytes) {
             out.peakBytes = running;
             out.peakTimeNs = trace[i].timeUs * 1000;
+            out.peakEvent = i;
             peakEvent = i;
         }
     }
@@ -160,6 +161,11 @@ DeviceMemory analyzeDevice(const MemorySnapshot &s, int64_t device, const std::v
     for (const MemTraceEntry &e : trace)
         if (e.action == MemAction::Oom)
             out.ooms.push_back({e.timeUs * 1000, e.size, int64_t(e.addr)});
+    if (!s.hasTimes) {
+        out.peakTimeNs.reset();
+        for (MemoryOom &o : out.ooms)
+            o.timeNs.reset();
+    }
     return out;
 }
 

@@ -31,9 +31,9 @@ struct LiveGroup
 
 struct MemoryOom
 {
-    std::optional<int64_t> timeNs;
-    int64_t bytes = 0;      // requested
-    int64_t deviceFree = 0; // what the device had free
+    std::optional<int64_t> timeNs; // absent when the file has no times
+    int64_t bytes = 0;             // requested
+    int64_t deviceFree = 0;        // what the device had free
 };
 
 struct DeviceMemory
@@ -44,7 +44,9 @@ struct DeviceMemory
     std::vector<int64_t> allocated; // bytes allocated after that event
     std::vector<int64_t> reservedTimeNs, reserved;
     int64_t peakBytes = 0;
-    std::optional<int64_t> peakTimeNs; // absent when the peak is the start (no event raised it)
+    // Absent when the peak is the start (no event raised it) or the file has no times.
+    std::optional<int64_t> peakTimeNs;
+    std::optional<size_t> peakEvent; // index into the device's trace (memory_viz's x axis)
     int64_t peakReservedBytes = 0;
     std::vector<LiveGroup> liveAtPeak; // largest first
     std::vector<MemoryOom> ooms;

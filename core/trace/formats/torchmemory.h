@@ -99,6 +99,7 @@ struct MemorySnapshot
     std::vector<int64_t> streams;
     std::vector<std::pair<std::string, std::string>> allocatorSettings; // key, value as text
     std::vector<std::string> warnings;
+    bool hasTimes = false; // some trace entry has time_us (older torch wrote none)
 
     size_t stackCount() const { return m_stackStart.size() - 1; }
     // Frame indices of a stack, innermost first, as the file lists them.

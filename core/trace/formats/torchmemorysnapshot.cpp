@@ -127,8 +127,8 @@ bool SnapshotBuilder::intField(PyValue dict, uint32_t key, const std::string &wh
 }
 
 // Sizes and times are bounded so that sums of them and ns (µs * 1000) stay within int64.
-bool SnapshotBuilder::sizeField(PyValue dict, uint32_t key, const std::string &where, const char *name,
-                                int64_t &out, bool required)
+bool SnapshotBuilder::sizeField(PyValue dict, uint32_t key, const std::string &where, const char *name, int64_t &out,
+                                bool required)
 {
     if (!intField(dict, key, where, name, out, required))
         return false;
@@ -294,6 +294,7 @@ bool SnapshotBuilder::readEntry(PyValue e, size_t device, size_t index, std::vec
         !intField(e, k.stream, where(), "stream", stream, false) ||
         !sizeField(e, k.timeUs, where(), "time_us", t.timeUs, false))
         return false;
+    m_out.hasTimes = m_out.hasTimes || !d.get(e, k.timeUs).absent();
     const PyValue frames = d.get(e, k.frames);
     if (!frames.absent() && !stackOf(frames, where(), t.stack))
         return false;
