@@ -7,6 +7,7 @@
 #include "tests/support/memoryfixtures.h"
 
 #include <QJsonArray>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -93,6 +94,37 @@ private slots:
         QCOMPARE(s.identity.rank, std::optional<int>(1));
         QCOMPARE(s.identity.pid, std::optional<uint32_t>(4243));
         QCOMPARE(s.identity.step, std::optional<int>(3));
+    }
+
+    // More entries than the reader converts between two releases of the document's arena
+    // (65536): every entry still reads back exactly, at protocols 2 and 4.
+    void largeTraceReleasesArena()
+    {
+        for (const char *protocol : {"2", "4"}) {
+            const QString file = m_dir.filePath(QStringLiteral("large_p%1.pickle").arg(QLatin1String(protocol)));
+            QProcess p;
+            p.start(QString::fromLatin1(ps::test::kFixturePython),
+                    {QStringLiteral(PS_SOURCE_DIR "/tests/bench/formats/makememorysnapshot.py"), file,
+                     QStringLiteral("150000"), QLatin1String(protocol)});
+            QVERIFY(p.waitForFinished(300000) && p.exitCode() == 0);
+            const QJsonObject sums = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+            MemorySnapshot s;
+            QCOMPARE(readMemorySnapshot(file.toStdString(), s), std::string());
+            QCOMPARE(s.traces.size(), size_t(1));
+            int64_t size = 0, frames = 0;
+            uint64_t addr = 0, time = 0;
+            for (const MemTraceEntry &e : s.traces[0]) {
+                size += e.size;
+                addr += e.addr;
+                time += uint64_t(e.timeUs);
+                frames += int64_t(s.stack(e.stack).second);
+            }
+            QCOMPARE(qint64(s.traces[0].size()), sums[QStringLiteral("entries")].toInteger());
+            QCOMPARE(size, sums[QStringLiteral("size_sum")].toInteger());
+            QCOMPARE(int64_t(addr % (uint64_t(1) << 63)), sums[QStringLiteral("addr_sum")].toInteger());
+            QCOMPARE(int64_t(time % (uint64_t(1) << 63)), sums[QStringLiteral("time_sum")].toInteger());
+            QCOMPARE(frames, sums[QStringLiteral("frames_sum")].toInteger());
+        }
     }
 
     void identity()

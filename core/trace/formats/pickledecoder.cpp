@@ -82,7 +82,7 @@ template <typename T> T loadLe(const uint8_t *p)
 
 constexpr uint32_t kMaxShapeKeys = 64;
 constexpr uint32_t kMaxShapes = (1u << 24) - 1;
-constexpr size_t kReleaseStep = size_t(64) << 20;
+constexpr size_t kReleaseStep = size_t(16) << 20;
 
 } // namespace
 

@@ -1,5 +1,8 @@
 #include "core/trace/formats/pickledoc.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <functional>
 
 namespace ps::core::trace::formats {
@@ -139,6 +142,18 @@ PyValue PickleDoc::get(PyValue dict, std::string_view key) const
 {
     const auto id = findText(key);
     return id ? get(dict, *id) : PyValue{};
+}
+
+void PickleDoc::releaseItemsBelow(uint64_t offset)
+{
+    if (offset > m_items.size())
+        offset = m_items.size();
+    const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+    // The first whole page after the arena's start: the allocator's header before it stays.
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(m_items.data()) + page - 1) / page * page;
+    const uintptr_t end = reinterpret_cast<uintptr_t>(m_items.data() + offset) / page * page;
+    if (end > begin)
+        ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
 }
 
 size_t PickleDoc::residentBytes() const

@@ -19,6 +19,10 @@ namespace {
 constexpr uint32_t kNoKey = UINT32_MAX;
 constexpr int64_t kMaxSize = int64_t(1) << 56;
 constexpr int64_t kMaxTimeUs = 9000000000000000;
+// The snapshot's trace entries are converted in file order; every this many, the arena below
+// the entries converted one window earlier is handed back, so the document and the model are
+// not both resident in full.
+constexpr size_t kReleaseEvery = 65536;
 
 struct Keys
 {
@@ -78,7 +82,7 @@ MemAction actionOf(std::string_view s)
 class SnapshotBuilder
 {
 public:
-    SnapshotBuilder(const PickleDoc &doc, MemorySnapshot &out) : d(doc), k(doc), m_out(out) {}
+    SnapshotBuilder(PickleDoc &doc, MemorySnapshot &out) : d(doc), k(doc), m_out(out) {}
     std::string run();
 
 private:
@@ -103,7 +107,7 @@ private:
     void readSettings(PyValue dict);
     std::string displayText(PyValue v, int depth) const;
 
-    const PickleDoc &d;
+    PickleDoc &d;
     const Keys k;
     MemorySnapshot &m_out;
     std::unordered_map<uint64_t, uint32_t> m_stackByList;   // frames list node -> stack
@@ -317,7 +321,14 @@ bool SnapshotBuilder::readTraces(PyValue list)
         auto &entries = m_out.traces.back();
         entries.reserve(d.size(trace));
         size_t i = 0;
-        d.forEach(trace, [&](PyValue e) { return ok = readEntry(e, device, i++, entries); });
+        uint64_t passed = 0; // items of entries read a window ago: nothing later refers back to them
+        d.forEach(trace, [&](PyValue e) {
+            if (++i % kReleaseEvery == 0) {
+                d.releaseItemsBelow(passed);
+                passed = d.itemOffset(e);
+            }
+            return ok = readEntry(e, device, i - 1, entries);
+        });
         return ok;
     });
     return ok;

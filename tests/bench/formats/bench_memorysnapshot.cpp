@@ -107,14 +107,15 @@ int main(int argc, char **argv)
     const Run py = pythonLoad(path);
     const Run decode = inChild([&] {
         const auto t0 = Clock::now();
-        formats::PickleDoc doc;
-        const std::string e = formats::decodePickleFile(path, doc);
+        trace::formats::PickleDoc doc;
+        const std::string e = trace::formats::decodePickleFile(path, doc);
         if (!e.empty())
             std::fprintf(stderr, "%s\n", e.c_str());
-        return since(t0);
+        const double s = since(t0);
+        std::printf("  decoded document: %.0f MiB in arenas\n", double(doc.residentBytes()) / (1 << 20));
+        std::fflush(stdout);
+        return s;
     });
-    double analyzeSeconds = 0;
-    size_t entries = 0;
     const Run open = inChild([&] {
         const auto t0 = Clock::now();
         trace::MemorySnapshot s;
@@ -130,8 +131,6 @@ int main(int argc, char **argv)
         std::fflush(stdout);
         return opened;
     });
-    (void)analyzeSeconds;
-    (void)entries;
     std::printf("file %.0f MiB\n", fileMiB);
     std::printf("python pickle.load  %.2f s  peak RSS %.0f MiB (%.2fx the file)\n", py.seconds, py.rssMiB,
                 py.rssMiB / fileMiB);

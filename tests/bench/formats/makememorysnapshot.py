@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Writes a large CUDA memory snapshot shaped as torch writes it (bench_memorysnapshot):
 usage: makememorysnapshot.py PATH ENTRIES [PROTOCOL=4]
+Prints sums a reader must reproduce (JSON: entries, size_sum, addr_sum, time_sum, frames_sum).
 
 Entries carry the keys torch 2.x writes (action, addr, size, stream, time_us, frames,
 compile_context, user_metadata); frames lists come from a pool of distinct tracebacks whose
@@ -45,3 +46,6 @@ snap = {"segments": segments, "device_traces": [trace], "allocator_settings": {"
         "external_annotations": []}
 with open(path, "wb") as f:
     pickle.dump(snap, f, protocol=protocol)
+print('{"entries": %d, "size_sum": %d, "addr_sum": %d, "time_sum": %d, "frames_sum": %d}' % (
+    len(trace), sum(e["size"] for e in trace), sum(e["addr"] for e in trace) % 2**63,
+    sum(e["time_us"] for e in trace) % 2**63, sum(len(e["frames"]) for e in trace)))
