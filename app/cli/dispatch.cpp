@@ -44,6 +44,7 @@ const std::vector<Command> &traceCommands()
         {"projection", "nvtx_gpu_proj_sum: GPU time of the work launched in each range", cmdTraceProjection},
         {"phases", "RL phases per step and rank: wall time, straggler, GPU breakdown", cmdTracePhases},
         {"compare", "run against run: phase, range, kernel and GPU breakdown deltas", cmdTraceCompare},
+        {"memory", "CUDA memory snapshots / timelines: peak, live blocks at the peak, OOMs", cmdTraceMemory},
     };
     return k;
 }

@@ -1,0 +1,331 @@
+// profstudio-cli trace memory: per report (CUDA memory snapshot or memory-timeline export), what
+// each device held at its peak and the OOMs, then which rank peaks highest.
+
+#include "app/cli/commands.h"
+#include "app/cli/traceload.h"
+#include "core/analysis/memorypeak.h"
+#include "core/common/jsonwriter.h"
+#include "core/common/naturalorder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace ps::cli {
+
+namespace an = ps::core::analysis;
+namespace tr = ps::core::trace;
+namespace fs = std::filesystem;
+using ps::core::JsonWriter;
+
+namespace {
+
+constexpr size_t kJsonFrames = 16;
+constexpr size_t kTextFrames = 3;
+
+// One file's analysis: a snapshot (devices) or a timeline (one series with categories).
+struct MemoryReport
+{
+    std::string path;
+    tr::MemoryFileIdentity identity;
+    bool timeline = false;
+    tr::MemorySnapshot snapshot;
+    an::SnapshotMemory memory;
+    an::TimelineMemory timelineMemory;
+
+    int64_t peakBytes() const
+    {
+        if (timeline)
+            return timelineMemory.peakBytes;
+        int64_t p = 0;
+        for (const auto &d : memory.devices)
+            p = std::max(p, d.peakBytes);
+        return p;
+    }
+};
+
+std::string gib(int64_t bytes)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(int64_t(1) << 30));
+    return buf;
+}
+
+// The files the positionals name: files as given, folders searched for memory files.
+std::vector<std::string> memoryPaths(const std::vector<std::string> &args, std::ostream &err, int &status)
+{
+    std::vector<std::string> out;
+    for (const std::string &p : args) {
+        std::error_code ec;
+        if (!fs::is_directory(p, ec)) {
+            out.push_back(p);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+            if (it->is_regular_file(ec) && tr::memoryFileKind(it->path().string()) != tr::MemoryFileKind::NotMemory)
+                found.push_back(it->path().string());
+        if (found.empty()) {
+            err << "error: " << p << ": no memory snapshot (*.pickle) or memory timeline found\n";
+            status = 1;
+        }
+        std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return core::naturalLess(a, b); });
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
+std::string readReport(const std::string &path, MemoryReport &r)
+{
+    r.path = path;
+    const tr::MemoryFileKind kind = tr::memoryFileKind(path);
+    r.timeline = kind == tr::MemoryFileKind::Timeline || kind == tr::MemoryFileKind::TimelineHtml ||
+                 (kind == tr::MemoryFileKind::NotMemory && (path.ends_with(".json") || path.ends_with(".gz")));
+    if (r.timeline) {
+        tr::MemoryTimeline t;
+        if (std::string e = tr::readMemoryTimeline(path, t); !e.empty())
+            return e;
+        r.identity = t.identity;
+        r.timelineMemory = an::analyzeTimeline(t);
+        return {};
+    }
+    if (std::string e = tr::readMemorySnapshot(path, r.snapshot); !e.empty())
+        return e;
+    r.identity = r.snapshot.identity;
+    r.memory = an::analyzeSnapshot(r.snapshot);
+    return {};
+}
+
+std::string frameText(const tr::MemFrame &f)
+{
+    return f.name + " (" + f.file + ":" + std::to_string(f.line) + ")";
+}
+
+void writeDeviceText(std::ostream &out, const MemoryReport &r, const an::DeviceMemory &d, size_t top)
+{
+    out << "  device " << d.device << ": peak " << gib(d.peakBytes) << " (" << d.peakBytes << " B)";
+    if (d.peakTimeNs)
+        out << " at " << *d.peakTimeNs << " ns";
+    out << (d.peakEvent ? " (event " + std::to_string(*d.peakEvent) + ")" : std::string(" from the start"));
+    out << ", reserved peak " << gib(d.peakReservedBytes) << ", before the history " << gib(d.baselineBytes) << "\n";
+    for (size_t i = 0; i < d.liveAtPeak.size() && i < top; ++i) {
+        const an::LiveGroup &g = d.liveAtPeak[i];
+        out << "    " << gib(g.bytes) << "  " << g.blocks << " block" << (g.blocks == 1 ? "" : "s") << "  ";
+        for (size_t f = 0; f < g.frames.size() && f < kTextFrames; ++f)
+            out << (f ? " < " : "") << frameText(r.snapshot.frames[g.frames[f]]);
+        if (g.frames.empty())
+            out << "(no user frames)";
+        if (g.foldedFrames)
+            out << "  [" << g.foldedFrames << " torch frames folded]";
+        out << "\n";
+    }
+    if (d.liveAtPeak.size() > top)
+        out << "    ... " << d.liveAtPeak.size() - top << " more allocation sites\n";
+    for (const an::MemoryOom &o : d.ooms)
+        out << "    OOM" << (o.timeNs ? " at " + std::to_string(*o.timeNs) + " ns" : std::string()) << ": requested "
+            << gib(o.bytes) << " (" << o.bytes << " B), device free " << gib(o.deviceFree) << " (" << o.deviceFree
+            << " B)\n";
+}
+
+void writeText(std::ostream &out, const MemoryReport &r, size_t top)
+{
+    out << r.path;
+    if (r.identity.rank)
+        out << "  rank " << *r.identity.rank;
+    if (r.identity.step)
+        out << "  step " << *r.identity.step;
+    if (r.identity.pid)
+        out << "  pid " << *r.identity.pid;
+    out << (r.timeline ? "  (memory timeline)\n" : "  (memory snapshot)\n");
+    if (r.timeline) {
+        const an::TimelineMemory &t = r.timelineMemory;
+        out << "  peak " << gib(t.peakBytes) << " (" << t.peakBytes << " B)"
+            << (t.peakTimeNs ? " at " + std::to_string(*t.peakTimeNs) + " ns" : std::string()) << ":";
+        for (size_t c = 0; c < t.categoriesAtPeak.size(); ++c)
+            if (t.categoriesAtPeak[c])
+                out << " " << tr::kMemoryCategories[c] << " " << gib(t.categoriesAtPeak[c]);
+        out << "\n";
+        return;
+    }
+    if (r.memory.devices.empty())
+        out << "  no device memory recorded\n";
+    for (const an::DeviceMemory &d : r.memory.devices)
+        writeDeviceText(out, r, d, top);
+}
+
+void writeDeviceJson(JsonWriter &w, const MemoryReport &r, const an::DeviceMemory &d, size_t top)
+{
+    w.beginObject().key("device").value(d.device).key("peak_bytes").value(d.peakBytes);
+    w.key("peak_time_ns").value(d.peakTimeNs);
+    w.key("peak_event").value(d.peakEvent ? std::optional<int64_t>(int64_t(*d.peakEvent)) : std::nullopt);
+    w.key("peak_reserved_bytes").value(d.peakReservedBytes);
+    w.key("baseline_bytes").value(d.baselineBytes).key("live_at_peak").beginArray();
+    for (size_t i = 0; i < d.liveAtPeak.size() && i < top; ++i) {
+        const an::LiveGroup &g = d.liveAtPeak[i];
+        w.beginObject().key("bytes").value(g.bytes).key("blocks").value(g.blocks).key("frames").beginArray();
+        for (size_t f = 0; f < g.frames.size() && f < kJsonFrames; ++f) {
+            const tr::MemFrame &fr = r.snapshot.frames[g.frames[f]];
+            w.beginObject().key("name").value(fr.name).key("file").value(fr.file).key("line").value(fr.line);
+            w.endObject();
+        }
+        w.endArray().key("folded_frames").value(g.foldedFrames).endObject();
+    }
+    w.endArray().key("ooms").beginArray();
+    for (const an::MemoryOom &o : d.ooms)
+        w.beginObject()
+            .key("time_ns")
+            .value(o.timeNs)
+            .key("bytes")
+            .value(o.bytes)
+            .key("device_free")
+            .value(o.deviceFree)
+            .endObject();
+    w.endArray().endObject();
+}
+
+void writeJson(JsonWriter &w, const MemoryReport &r, size_t top)
+{
+    w.beginObject().key("path").value(r.path).key("kind").value(r.timeline ? "timeline" : "snapshot");
+    const auto opt = [](auto v) { return v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt; };
+    w.key("rank").value(opt(r.identity.rank)).key("step").value(opt(r.identity.step));
+    w.key("pid").value(opt(r.identity.pid)).key("devices").beginArray();
+    if (r.timeline) {
+        const an::TimelineMemory &t = r.timelineMemory;
+        w.beginObject().key("device").null().key("peak_bytes").value(t.peakBytes);
+        w.key("peak_time_ns").value(t.peakTimeNs).key("live_at_peak").beginArray().endArray();
+        w.key("ooms").beginArray().endArray().key("categories_at_peak").beginObject();
+        for (size_t c = 0; c < t.categoriesAtPeak.size(); ++c)
+            w.key(tr::kMemoryCategories[c]).value(t.categoriesAtPeak[c]);
+        w.endObject().endObject();
+    }
+    for (const an::DeviceMemory &d : r.memory.devices)
+        writeDeviceJson(w, r, d, top);
+    w.endArray().endObject();
+}
+
+struct ReportPeak
+{
+    tr::MemoryFileIdentity identity;
+    std::string path;
+    int64_t peakBytes = 0;
+    bool timeline = false;
+};
+
+// Each rank's highest peak over its reports of one kind (snapshots and timelines count
+// differently), then the rank that peaks highest and by how much over the median rank.
+void writeCrossRank(std::ostream &out, JsonWriter &w, const std::vector<ReportPeak> &reports, bool timeline, bool text)
+{
+    std::vector<an::RankPeak> peaks;
+    std::vector<const ReportPeak *> from;
+    for (const ReportPeak &r : reports) {
+        if (r.timeline != timeline)
+            continue;
+        auto same = std::find_if(peaks.begin(), peaks.end(), [&](const an::RankPeak &p) {
+            return r.identity.rank ? p.rank == r.identity.rank : p.path == r.path;
+        });
+        if (same == peaks.end()) {
+            peaks.push_back({r.identity.rank, r.path, r.peakBytes});
+            from.push_back(&r);
+        } else if (r.peakBytes > same->peakBytes) {
+            *same = {r.identity.rank, r.path, r.peakBytes};
+            from[size_t(same - peaks.begin())] = &r;
+        }
+    }
+    const auto cross = an::crossRankPeak(peaks);
+    if (!cross)
+        return;
+    const ReportPeak &p = *from[cross->highest];
+    const auto opt = [](auto v) { return v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt; };
+    w.beginObject().key("kind").value(timeline ? "timeline" : "snapshot").key("path").value(p.path);
+    w.key("rank").value(opt(p.identity.rank)).key("step").value(opt(p.identity.step));
+    w.key("peak_bytes").value(p.peakBytes).key("ranks").value(uint64_t(peaks.size()));
+    w.key("median_bytes").value(cross->medianBytes).key("over_median_bytes").value(cross->overMedianBytes);
+    w.key("over_median_ratio").value(cross->overMedianRatio).endObject();
+    if (!text)
+        return;
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2fx", cross->overMedianRatio);
+    out << "cross-rank (" << (timeline ? "timelines" : "snapshots")
+        << "): " << (p.identity.rank ? "rank " + std::to_string(*p.identity.rank) : p.path)
+        << (p.identity.step ? " step " + std::to_string(*p.identity.step) : std::string()) << " peaks highest, "
+        << gib(p.peakBytes) << ", " << gib(cross->overMedianBytes) << " (" << ratio << ") over the median "
+        << gib(cross->medianBytes) << " of " << peaks.size() << " ranks\n";
+}
+
+} // namespace
+
+int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
+{
+    CommandSpec spec{
+        "profstudio-cli trace memory [--format text|json] [--top N] FILE|DIR...",
+        "What each rank held at its memory peak and why it ran out, from PyTorch CUDA memory snapshots "
+        "(torch.cuda.memory._dump_snapshot; verl's stepS/torch_memory_rankR_pidP.pickle) and "
+        "export_memory_timeline outputs (.raw.json.gz, .json, .json.gz). Per device: the peak of allocated "
+        "bytes and its time (as memory_viz's Active Memory Timeline counts: blocks allocated before the "
+        "recorded history count from the start), the blocks live at the peak grouped by allocation site "
+        "(user frames first, torch internals folded), and OOMs with the requested size and the device's free "
+        "bytes; for a timeline, the bytes per category at the peak. Then the rank that peaks highest and by "
+        "how much over the median. Pickles are decoded without running anything in them.",
+        {},
+        "FILE  a snapshot or timeline file; DIR  a folder searched recursively for *.pickle / *.pkl and "
+        "*memory*.json[.gz] / *memory*.html",
+        "JSON: {\"reports\": [{\"path\", \"kind\", \"rank\", \"step\", \"pid\", \"devices\": [{\"device\", "
+        "\"peak_bytes\", \"peak_time_ns\", \"peak_event\", \"peak_reserved_bytes\", \"baseline_bytes\", "
+        "\"live_at_peak\": "
+        "[{\"bytes\", \"blocks\", \"frames\": [{\"name\", \"file\", \"line\"}], \"folded_frames\"}], \"ooms\": "
+        "[{\"time_ns\", \"bytes\", \"device_free\"}], [\"categories_at_peak\": {CATEGORY: bytes}]}]}], "
+        "\"errors\": [{\"path\", \"error\"}], \"cross_rank\": [{\"kind\", \"path\", \"rank\", \"step\", "
+        "\"peak_bytes\", \"ranks\", \"median_bytes\", \"over_median_bytes\", \"over_median_ratio\"}]} (one "
+        "cross_rank entry per kind with two ranks or more)\n"
+        "Exit status 1 when a file cannot be read (the others are still reported).\n"
+        "Example: profstudio-cli trace memory --top 5 outputs/profile/step3/"};
+    spec.options.push_back({"format", "text|json", "output format (default text)"});
+    spec.options.push_back({"top", "N", "allocation sites listed per device (default 10)"});
+    ParsedArgs a;
+    std::string format;
+    if (int s = parseCommand(spec, args, a, {"text", "json"}, format, out, err); s >= 0)
+        return s;
+    const auto top = parseInt(a.value("top", "10"));
+    if (!top || *top < 0) {
+        err << "error: --top expects a whole number >= 0, got '" << a.value("top") << "'\n";
+        return 2;
+    }
+    if (a.positionals().empty()) {
+        err << "error: no file or folder given (see --help)\n";
+        return 2;
+    }
+    int status = 0;
+    JsonWriter w;
+    w.beginObject().key("reports").beginArray();
+    std::vector<ReportPeak> reports;
+    std::vector<std::pair<std::string, std::string>> errors;
+    for (const std::string &path : memoryPaths(a.positionals(), err, status)) {
+        MemoryReport r;
+        if (std::string e = readReport(path, r); !e.empty()) {
+            err << "error: " << e << "\n";
+            errors.emplace_back(path, e);
+            status = 1;
+            continue;
+        }
+        reports.push_back({r.identity, r.path, r.peakBytes(), r.timeline});
+        if (format == "json")
+            writeJson(w, r, size_t(*top));
+        else
+            writeText(out, r, size_t(*top));
+    }
+    w.endArray().key("errors").beginArray();
+    for (const auto &[path, e] : errors)
+        w.beginObject().key("path").value(path).key("error").value(e).endObject();
+    w.endArray().key("cross_rank").beginArray();
+    for (const bool timeline : {false, true})
+        writeCrossRank(out, w, reports, timeline, format == "text");
+    w.endArray();
+    w.endObject();
+    if (format == "json")
+        out << w.str() << "\n";
+    return status;
+}
+
+} // namespace ps::cli

@@ -1,0 +1,175 @@
+// Peaks, the blocks live at the peak and the OOMs of CUDA memory snapshots, against what
+// tests/formats/memoryfixtures.py computes independently (memory_viz's counting, written anew in
+// Python), and `trace memory` over a folder with a broken file in it.
+
+#include "core/analysis/memorypeak.h"
+
+#include "tests/support/clirun.h"
+#include "tests/support/memoryfixtures.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ps::core;
+
+namespace {
+
+// A live group as the fixture script writes it: [bytes, blocks, [[name, file, line]...]].
+QJsonArray groupJson(const trace::MemorySnapshot &s, const analysis::LiveGroup &g)
+{
+    QJsonArray frames;
+    for (uint32_t f : g.frames)
+        frames.append(QJsonArray{QString::fromStdString(s.frames[f].name), QString::fromStdString(s.frames[f].file),
+                                 qint64(s.frames[f].line)});
+    return QJsonArray{qint64(g.bytes), qint64(g.blocks), frames};
+}
+
+} // namespace
+
+class TestMemoryPeak : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QJsonObject m_expected;
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        if (!ps::test::writeMemoryFixtures(m_dir.path(), m_dir.filePath(QStringLiteral("SENTINEL")), m_expected, error))
+            QSKIP(qPrintable(QStringLiteral("fixtures not written: ") + error));
+    }
+
+    void peaks_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *n :
+             {"step3/torch_memory_rank0_pid4242.pickle", "step3/torch_memory_rank1_pid4243.pickle", "small.pickle"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+
+    // Per device: peak, its time, every live group at the peak (bytes, count, user frames) in
+    // order, and the OOMs with requested size and device free.
+    void peaks()
+    {
+        QFETCH(QString, name);
+        trace::MemorySnapshot s;
+        QCOMPARE(trace::readMemorySnapshot(m_dir.filePath(name).toStdString(), s), std::string());
+        const analysis::SnapshotMemory m = analysis::analyzeSnapshot(s);
+        const QJsonArray devices = m_expected[name].toArray();
+        QCOMPARE(m.devices.size(), size_t(devices.size()));
+        for (size_t i = 0; i < m.devices.size(); ++i) {
+            const analysis::DeviceMemory &d = m.devices[i];
+            const QJsonObject e = devices[qsizetype(i)].toObject();
+            QCOMPARE(d.device, e[QStringLiteral("device")].toInteger());
+            QCOMPARE(d.peakBytes, e[QStringLiteral("peak_bytes")].toInteger());
+            QCOMPARE(*d.peakTimeNs, e[QStringLiteral("peak_time_ns")].toInteger());
+            QVERIFY(d.baselineBytes > 0); // the planted pre-existing blocks
+            QJsonArray live;
+            for (const auto &g : d.liveAtPeak)
+                live.append(groupJson(s, g));
+            QCOMPARE(live, e[QStringLiteral("live_at_peak")].toArray());
+            QJsonArray ooms;
+            for (const auto &o : d.ooms)
+                ooms.append(QJsonArray{qint64(*o.timeNs), qint64(o.bytes), qint64(o.deviceFree)});
+            QCOMPARE(ooms, e[QStringLiteral("ooms")].toArray());
+            // Reserved: the dump-time segment, reached by the segment events.
+            QCOMPARE(d.reserved.back(), int64_t((1 << 30) + (1 << 21)));
+            QCOMPARE(d.peakReservedBytes, int64_t((1 << 30) + (1 << 21)));
+        }
+    }
+
+    void internalFrames()
+    {
+        QVERIFY(analysis::isTorchInternalFrame({"malloc", "c10/cuda/CUDACachingAllocator.cpp", 1}));
+        QVERIFY(analysis::isTorchInternalFrame({"_call_impl", "/x/site-packages/torch/nn/modules/module.py", 1}));
+        QVERIFY(analysis::isTorchInternalFrame({"??", "??", 0}));
+        QVERIFY(!analysis::isTorchInternalFrame({"forward", "/app/verl/utils/torch_functional.py", 3}));
+    }
+
+    void crossRank()
+    {
+        const auto c = analysis::crossRankPeak({{0, "a", 100}, {1, "b", 300}, {2, "c", 120}, {3, "d", 110}});
+        QVERIFY(c);
+        QCOMPARE(c->highest, size_t(1));
+        QCOMPARE(c->medianBytes, int64_t(115));
+        QCOMPARE(c->overMedianBytes, int64_t(185));
+        QVERIFY(!analysis::crossRankPeak({{0, "a", 1}}));
+    }
+
+    // The CLI over the folder: every readable file reported, the evil ones named with exit 1.
+    void cliJson()
+    {
+        const ps::test::CliRun r =
+            ps::test::runCli({QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--format"),
+                              QStringLiteral("json"), QStringLiteral("--top"), QStringLiteral("100"), m_dir.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("evil_p2.pickle: byte ")), qPrintable(r.err));
+        QVERIFY(r.err.contains(QStringLiteral("evil_p4.pickle: byte ")));
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonArray reports = doc[QStringLiteral("reports")].toArray();
+        QCOMPARE(reports.size(), qsizetype(5));
+        QCOMPARE(doc[QStringLiteral("errors")].toArray().size(), qsizetype(2));
+        bool sawSnapshot = false, sawTimeline = false;
+        for (const auto &v : reports) {
+            const QJsonObject rep = v.toObject();
+            const QString path = rep[QStringLiteral("path")].toString();
+            const QJsonArray devices = rep[QStringLiteral("devices")].toArray();
+            if (path.endsWith(QStringLiteral("torch_memory_rank0_pid4242.pickle"))) {
+                sawSnapshot = true;
+                QCOMPARE(rep[QStringLiteral("rank")].toInt(), 0);
+                QCOMPARE(rep[QStringLiteral("step")].toInt(), 3);
+                const QJsonArray exp = m_expected[QStringLiteral("step3/torch_memory_rank0_pid4242.pickle")].toArray();
+                for (qsizetype i = 0; i < exp.size(); ++i) {
+                    const QJsonObject d = devices[i].toObject(), e = exp[i].toObject();
+                    QCOMPARE(d[QStringLiteral("peak_bytes")].toInteger(), e[QStringLiteral("peak_bytes")].toInteger());
+                    QCOMPARE(d[QStringLiteral("peak_time_ns")].toInteger(),
+                             e[QStringLiteral("peak_time_ns")].toInteger());
+                    const QJsonObject top = d[QStringLiteral("live_at_peak")].toArray()[0].toObject();
+                    const QJsonArray etop = e[QStringLiteral("live_at_peak")].toArray()[0].toArray();
+                    QCOMPARE(top[QStringLiteral("bytes")].toInteger(), etop[0].toInteger());
+                    QCOMPARE(top[QStringLiteral("frames")].toArray()[0].toObject()[QStringLiteral("name")].toString(),
+                             etop[2].toArray()[0].toArray()[0].toString());
+                    const QJsonObject oom = d[QStringLiteral("ooms")].toArray()[0].toObject();
+                    QCOMPARE(oom[QStringLiteral("device_free")].toInteger(),
+                             e[QStringLiteral("ooms")].toArray()[0].toArray()[2].toInteger());
+                }
+            }
+            if (path.endsWith(QStringLiteral("rank1_memory_profile.raw.json.gz"))) {
+                sawTimeline = true;
+                const QJsonObject d = devices[0].toObject();
+                QVERIFY(d[QStringLiteral("live_at_peak")].toArray().isEmpty());
+                const QJsonObject e = m_expected[QStringLiteral("timelines")]
+                                          .toObject()[QStringLiteral("rank1_memory_profile.raw.json.gz")]
+                                          .toObject();
+                QCOMPARE(d[QStringLiteral("peak_bytes")].toInteger(), e[QStringLiteral("peak_bytes")].toInteger());
+                QCOMPARE(d[QStringLiteral("categories_at_peak")].toObject()[QStringLiteral("TEMPORARY")].toInteger(),
+                         e[QStringLiteral("categories")].toArray()[3].toInteger());
+            }
+        }
+        QVERIFY(sawSnapshot && sawTimeline);
+        // Snapshots: rank 1 (2843307619 B in the fixture) over ranks 0, 1 and the unnamed file.
+        const QJsonObject cross = doc[QStringLiteral("cross_rank")].toArray()[0].toObject();
+        QCOMPARE(cross[QStringLiteral("kind")].toString(), QStringLiteral("snapshot"));
+        QCOMPARE(cross[QStringLiteral("rank")].toInt(), 1);
+        QCOMPARE(cross[QStringLiteral("ranks")].toInt(), 3);
+    }
+
+    void cliText()
+    {
+        const ps::test::CliRun r =
+            ps::test::runCli({QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--top"),
+                              QStringLiteral("2"), m_dir.filePath(QStringLiteral("small.pickle"))});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("device 0: peak ")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("OOM at ")));
+        QVERIFY(r.out.contains(QStringLiteral("more allocation sites")));
+        const ps::test::CliRun bad = ps::test::runCli({QStringLiteral("trace"), QStringLiteral("memory")});
+        QCOMPARE(bad.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryPeak)
+#include "tst_memorypeak.moc"

@@ -1,0 +1,254 @@
+#!/usr/bin/python3
+"""Writes PyTorch-shaped CUDA memory snapshots and memory-timeline exports for tst_torchmemory,
+with what a reader must find in them computed here, independently, as memory_viz counts
+(../shared/spec/analysis-definitions-2026.md B1-B3).
+
+usage: memoryfixtures.py OUTDIR SENTINEL_PATH
+
+Snapshots are plain data, as torch writes them: one frame dict per distinct frame and one frames
+list per distinct traceback, shared between entries (so the pickle memo refers back to them),
+interned key strings, big ints (addresses, time_us), a (0, 0) pool id tuple and float settings.
+"""
+import gzip
+import json
+import os
+import pickle
+import random
+import sys
+
+USER = [("forward", "/app/model.py"), ("train_step", "/app/train.py"), ("rollout", "/app/rollout.py"),
+        ("update_actor", "/app/actor.py"), ("sync_weights", "/app/sync.py")]
+INTERNAL = [("_call_impl", "/usr/lib/python3/site-packages/torch/nn/modules/module.py"),
+            ("c10::cuda::CUDACachingAllocator::malloc", "c10/cuda/CUDACachingAllocator.cpp"),
+            ("??", "??")]
+
+
+def internal(frame):
+    f = frame["filename"]
+    return f in ("", "??") or f.endswith((".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp")) or "/torch/" in f \
+        or f.startswith("torch/")
+
+
+def make_stacks(rng, n):
+    frames = {}
+
+    def frame(name, filename, line):
+        return frames.setdefault((name, filename, line), {"filename": filename, "line": line, "name": name})
+
+    stacks = []
+    for i in range(n):
+        user = [frame(*USER[(i + k) % len(USER)], 10 + i * 7 + k) for k in range(1 + i % 3)]
+        inner = [frame(*INTERNAL[k], 100 + k) for k in range(i % 4)]
+        stacks.append(inner + user)  # innermost first, as torch lists them
+    return stacks
+
+
+def simulate(rng, device, stacks, n_events, base_time):
+    """A device trace with pre-existing blocks, a planted peak and an OOM. Returns (trace, blocks
+    active at dump time that the trace never allocated, segments)."""
+    trace = []
+    t = base_time
+    addr_base = 0x7F0000000000 + device * 0x100000000
+    live = {}
+    next_addr = addr_base
+
+    def entry(action, addr, size, stack):
+        nonlocal t
+        t += rng.randint(1, 50)
+        e = {"action": action, "addr": addr, "size": size, "stream": 0 if rng.random() < 0.7 else 94558428323344,
+             "time_us": t, "frames": stack, "compile_context": "N/A", "user_metadata": ""}
+        if action == "oom":
+            del e["addr"]
+            e["device_free"] = addr
+        trace.append(e)
+
+    # Blocks allocated before recording began: freed inside the trace without an alloc.
+    pre_freed = []
+    for k in range(3):
+        a = next_addr
+        next_addr += 1 << 21
+        pre_freed.append((a, (k + 1) * 3 * 2**20 + 512 * k + 7, stacks[k % len(stacks)]))
+    entry("segment_alloc", addr_base, 1 << 30, stacks[0])
+    for i in range(n_events):
+        if live and rng.random() < 0.45:
+            a = rng.choice(sorted(live))
+            size, st = live.pop(a)
+            entry("free_requested", a, size, st)
+            entry("free_completed", a, size, st)
+        else:
+            a = next_addr
+            next_addr += 1 << 21
+            size = rng.randint(1, 2000) * 4096 + rng.randint(0, 511)
+            st = stacks[rng.randrange(len(stacks))]
+            live[a] = (size, st)
+            entry("alloc", a, size, st)
+        if i == n_events // 3:
+            for a, size, st in pre_freed:
+                entry("free_completed", a, size, st)
+        if i == n_events // 2:  # the planted peak: a burst of large activations
+            for k in range(4):
+                a = next_addr
+                next_addr += 1 << 30
+                size = (600 + 37 * k) * 2**20 + k
+                live[a] = (size, stacks[4])
+                entry("alloc", a, size, stacks[4])
+            entry("oom", 3 * 2**30 + 5, 8 * 2**30 + device, stacks[4])
+            for a in sorted(live)[-4:]:
+                size, st = live.pop(a)
+                entry("free_completed", a, size, st)
+    entry("segment_map", addr_base + (1 << 30), 1 << 21, stacks[1])
+    entry("snapshot", 0, 0, [])
+    # Active at dump time but never allocated in the trace (allocated before recording).
+    never = [(0x7E0000000000 + device * 2**32 + k * 2**24, 5 * 2**20 + 1000 * k + 3, stacks[(k + 2) % len(stacks)])
+             for k in range(2)]
+    blocks = []
+    for a, (size, st) in sorted(live.items()):
+        blocks.append({"address": a, "size": (size + 511) // 512 * 512, "requested_size": size,
+                       "state": "active_allocated", "frames": st})
+    for a, size, st in never:
+        blocks.append({"address": a, "size": (size + 511) // 512 * 512, "requested_size": size,
+                       "state": "active_allocated", "frames": st})
+    blocks.append({"address": next_addr, "size": 2**20, "requested_size": 0, "state": "inactive", "frames": []})
+    blocks.append({"address": next_addr + 2**20, "size": 2**20, "requested_size": 2**20 - 5,
+                   "state": "active_pending_free", "frames": stacks[0]})
+    segment = {"device": device, "address": addr_base, "total_size": (1 << 30) + (1 << 21),
+               "allocated_size": sum(b["size"] for b in blocks if b["state"] == "active_allocated"),
+               "active_size": 0, "requested_size": 0, "stream": 0, "segment_type": "large",
+               "segment_pool_id": (0, 0), "is_expandable": False, "frames": stacks[0], "blocks": blocks}
+    return trace, segment
+
+
+def expected_device(device, trace, segments):
+    """memory_viz's Active Memory Timeline, written out afresh: allocs open elements, frees close
+    them, frees of unknown addresses and unallocated active blocks count from the start."""
+    elements, open_ = [], {}
+    for i, e in enumerate(trace):
+        if e["action"] == "alloc":
+            open_[e["addr"]] = len(elements)
+            elements.append([e["size"], e["frames"], i, None])
+        elif e["action"] == "free_completed":
+            if e["addr"] in open_:
+                elements[open_.pop(e["addr"])][3] = i
+            else:
+                elements.append([e["size"], e["frames"], -1, i])
+    for s in segments:
+        if s["device"] != device:
+            continue
+        for b in s["blocks"]:
+            if b["state"] == "active_allocated" and b["address"] not in open_:
+                elements.append([b["requested_size"], b["frames"], -1, None])
+    total = sum(el[0] for el in elements if el[2] == -1)
+    peak, peak_i = total, -1
+    for i, e in enumerate(trace):
+        for el in elements:
+            if el[2] == i:
+                total += el[0]
+            if el[3] == i:
+                total -= el[0]
+        if e["action"] in ("alloc", "free_completed") and total > peak:
+            peak, peak_i = total, i
+    groups = {}
+    for size, frames, start, end in elements:
+        if (start == -1 or start <= peak_i) and (end is None or peak_i == -1 or end > peak_i):
+            user = tuple((f["name"], f["filename"], f["line"]) for f in frames if not internal(f))
+            g = groups.setdefault(user, [0, 0])
+            g[0] += size
+            g[1] += 1
+    live = sorted(([b, n, [list(f) for f in u]] for u, (b, n) in groups.items()), key=lambda g: -g[0])
+    ooms = [[e["time_us"] * 1000, e["size"], e["device_free"]] for e in trace if e["action"] == "oom"]
+    return {"device": device, "peak_bytes": peak,
+            "peak_time_ns": trace[peak_i]["time_us"] * 1000 if peak_i >= 0 else None,
+            "live_at_peak": live, "ooms": ooms}
+
+
+def snapshot(seed, devices, n_events):
+    rng = random.Random(seed)
+    stacks = make_stacks(rng, 6)
+    traces, segments = [], []
+    for d in range(devices):
+        trace, seg = simulate(rng, d, stacks, n_events, 1_700_000_000_000_000 + d * 1000)
+        traces.append(trace)
+        segments.append(seg)
+    settings = {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:False", "max_split_size": -1,
+                "garbage_collection_threshold": 0.0, "expandable_segments": False,
+                "roundup_power2_divisions": {"1": 0, "2": 0}, "big": 2**70 + 3, "neg": -(2**65)}
+    snap = {"segments": segments, "device_traces": traces, "allocator_settings": settings,
+            "external_annotations": []}
+    expected = [expected_device(d, traces[d], segments) for d in range(devices)]
+    return snap, expected
+
+
+class Evil:
+    def __init__(self, sentinel):
+        self.sentinel = sentinel
+
+    def __reduce__(self):
+        return (os.system, ("touch " + self.sentinel,))
+
+
+def timelines(out):
+    rng = random.Random(7)
+    rows, t, expected = [], 1_000_000, {}
+    # PREEXISTING parameters at t = -1, then steps of activations and gradients.
+    for k in range(5):
+        rows.append([-1, 1, (k + 1) * 2**20, 0])
+    running = [0] * 8
+    for k in range(5):
+        running[0] += (k + 1) * 2**20
+    best = (sum(running), rows and 1_000_000 + 1, list(running))
+    first_t = None
+    for i in range(200):
+        t += rng.randint(100, 1000)
+        first_t = first_t or t
+        cat = rng.choice([2, 3, 4, 5])
+        size = rng.randint(1, 100) * 2**16
+        if rng.random() < 0.4 and running[cat] >= size:
+            rows.append([t, 4, -size, cat])
+            running[cat] -= size
+        else:
+            rows.append([t, 2, size, cat])
+            running[cat] += size
+        if sum(running) > best[0]:
+            best = (sum(running), t, list(running))
+    with gzip.open(os.path.join(out, "rank1_memory_profile.raw.json.gz"), "wt") as f:
+        json.dump(rows, f)
+    expected["rank1_memory_profile.raw.json.gz"] = {"peak_bytes": best[0], "peak_time_ns": best[1],
+                                                    "categories": best[2]}
+    # The plain export: times in µs, rows of 9 running totals (column 0 unused).
+    times, sizes, run = [], [], [0] * 9
+    peak = (0, None, None)
+    for i in range(50):
+        times.append(1000.0 + i * 2.5)
+        run[1 + i % 8] += (i * 13 % 7 + 1) * 2**20
+        sizes.append(list(run))
+        if sum(run) > peak[0]:
+            peak = (sum(run), int(round((1000.0 + i * 2.5) * 1000)), list(run[1:]))
+    with gzip.open(os.path.join(out, "rank2_memory_profile.json.gz"), "wt") as f:
+        json.dump([times, sizes], f)
+    expected["rank2_memory_profile.json.gz"] = {"peak_bytes": peak[0], "peak_time_ns": peak[1],
+                                                "categories": peak[2]}
+    return expected
+
+
+def main():
+    out, sentinel = sys.argv[1], sys.argv[2]
+    expected = {}
+    for name, proto, seed, devices, n in [("step3/torch_memory_rank0_pid4242.pickle", 4, 1, 2, 300),
+                                          ("step3/torch_memory_rank1_pid4243.pickle", 2, 2, 1, 400),
+                                          ("small.pickle", 4, 3, 1, 12)]:
+        snap, exp = snapshot(seed, devices, n)
+        path = os.path.join(out, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            pickle.dump(snap, f, protocol=proto)
+        expected[name] = exp
+    for proto in (2, 4):
+        with open(os.path.join(out, "evil_p%d.pickle" % proto), "wb") as f:
+            pickle.dump({"segments": [], "device_traces": [Evil(sentinel)]}, f, protocol=proto)
+    expected["timelines"] = timelines(out)
+    with open(os.path.join(out, "expected.json"), "w") as f:
+        json.dump(expected, f)
+
+
+if __name__ == "__main__":
+    main()
