@@ -44,6 +44,8 @@ const std::vector<Command> &traceCommands()
         {"projection", "nvtx_gpu_proj_sum: GPU time of the work launched in each range", cmdTraceProjection},
         {"phases", "RL phases per step and rank: wall time, straggler, GPU breakdown", cmdTracePhases},
         {"compare", "run against run: phase, range, kernel and GPU breakdown deltas", cmdTraceCompare},
+        {"collectives", "collectives matched across ranks: who arrived last, waits, transfer, busbw",
+         cmdTraceCollectives},
     };
     return k;
 }
