@@ -233,9 +233,11 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
         err << "trace collectives: --top wants a whole number >= 0, got '" << a.value("top") << "'\n";
         return 2;
     }
+    // Digests open as outlines: their collective records travel in the outline, so a run of
+    // digests (summary-only too) is matched without decompressing any event.
     tr::LoadResult r;
     int status = 0;
-    if (!loadFromArgs(a, err, r, status))
+    if (!loadFromArgs(a, err, r, status, /*digestOutlines=*/true))
         return status;
     const tr::AlignResult aligned = tr::alignReports(r.reports, tr::AlignSpec{});
     const an::CollectiveAnalysis c = an::analyzeCollectives(r.reports, aligned.offsets);

@@ -42,6 +42,10 @@ std::optional<std::vector<int>> parseRankList(std::string_view text)
 
 namespace {
 
+// Far beyond any job; a larger world or group size is damaged or hostile input, refused before
+// a member list of that size is made.
+constexpr int kMaxRanks = 1 << 20;
+
 std::string rankListText(const std::vector<int> &r)
 {
     std::string s = "[";
@@ -150,6 +154,11 @@ void Gatherer::readGroups(size_t report)
     const Report &r = *m_reports[report];
     const EventStore &s = *r.store;
     for (const trace::ProcessGroupInfo &g : s.processGroups()) {
+        if (g.size > kMaxRanks) {
+            m_in.errors.push_back(r.path + ": distributedInfo gives a group of " + std::to_string(g.size) +
+                                  " ranks; more than " + std::to_string(kMaxRanks) + " is not a real run");
+            return;
+        }
         if (g.isWorld) {
             if (m_world && m_world->first != g.size)
                 m_in.errors.push_back(r.path + ": world size " + std::to_string(g.size) + " but " + m_world->second +

@@ -69,6 +69,24 @@ void noteCounts(const Communicator &c, std::vector<std::string> &notes)
     notes.push_back(n + " Instances past the shorter ranks are incomplete");
 }
 
+// A synchronizing collective holds every member in its kernel until the last one arrives: a
+// member that finished long before another began is not the same instance (runs mixed, or
+// clocks far apart). The slack allows for hosts' clock offsets.
+std::string overlapProblem(const std::vector<const Observed *> &obs)
+{
+    constexpr int64_t kSlackNs = 1'000'000'000;
+    const Observed *last = obs.front(), *early = obs.front();
+    for (const Observed *o : obs) {
+        last = o->start > last->start ? o : last;
+        early = o->end < early->end ? o : early;
+    }
+    if (early->end + kSlackNs >= last->start)
+        return {};
+    return "members do not overlap in time: rank " + std::to_string(early->rank) + " ended " +
+           std::to_string((last->start - early->end) / 1'000'000) + " ms before rank " + std::to_string(last->rank) +
+           " arrived (different runs mixed, or clocks more than 1 s apart?)";
+}
+
 // Why an instance cannot be measured; "" when it can.
 std::string problemOf(const Communicator &c, const std::vector<const Observed *> &obs,
                       const detail::CollectiveInput &in)
@@ -83,6 +101,8 @@ std::string problemOf(const Communicator &c, const std::vector<const Observed *>
             return "rank " + std::to_string(obs.front()->rank) + " recorded " + std::string(op) + ", rank " +
                    std::to_string(o->rank) + " " + std::string(o->op) + (o->op == op ? " of another size" : "") +
                    ": the ranks' sequences differ here";
+    if (const std::string p = overlapProblem(obs); !p.empty())
+        return p;
     std::vector<int> expected;
     if (c.members)
         expected = *c.members;

@@ -6,6 +6,7 @@
 #include "core/analysis/collectivekinds.h"
 #include "core/analysis/collectives.h"
 #include "core/trace/collectiverecord.h"
+#include "core/trace/storebuilder.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/clirun.h"
 #include "tests/support/syncloop.h"
@@ -137,6 +138,35 @@ private slots:
         QVERIFY(!busBandwidthFactor(CollectiveKind::Barrier, 8));
     }
 
+    void recordsPointAtTheirKernelsAfterSorting()
+    {
+        // Kernels added out of order (as readers that merge streams do): build() sorts the track
+        // and each record must still name its own kernel.
+        namespace tr = ps::core::trace;
+        tr::StoreBuilder b;
+        const tr::TrackHandle h = b.track({tr::TrackKind::Kernel, 1, 20, 0});
+        for (int64_t i = 9; i >= 0; --i) {
+            b.add(h, i * 100, i * 100 + 50, b.intern("k" + std::to_string(i)));
+            if (i % 3 == 0) {
+                tr::CollectiveRecord c;
+                c.start = i * 100;
+                c.end = i * 100 + 50;
+                c.seq = i;
+                b.addCollective(h, c);
+            }
+        }
+        const tr::EventStore s = std::move(b).build();
+        QCOMPARE(s.collectives().size(), size_t(4));
+        int64_t previous = -1;
+        for (const tr::CollectiveRecord &c : s.collectives()) {
+            const tr::Track &t = s.track(c.event.track);
+            QCOMPARE(t.start(c.event.index), c.start);
+            QCOMPARE(std::string(s.name(t.name(c.event.index))), "k" + std::to_string(c.seq));
+            QVERIFY(c.start > previous); // in event order
+            previous = c.start;
+        }
+    }
+
     void plantedRankIsLastInEveryAffectedStep()
     {
         QTemporaryDir dir;
@@ -261,6 +291,31 @@ private slots:
         QVERIFY(r.err.contains("rank-0.pt.trace.json: allgather kernel at"));
     }
 
+    void runsAnHourApartAreNotMatched()
+    {
+        // Ranks 4-7 from the same job an hour later: same world, same groups, nothing overlaps.
+        QTemporaryDir a, b;
+        SyncLoopSpec later = plantedSpec(false);
+        SyncLoopWriter(plantedSpec(false)).write(a.path().toStdString());
+        later.originNs += 3600'000'000'000;
+        SyncLoopWriter(later).write(b.path().toStdString());
+        QStringList files;
+        for (int r = 0; r < 8; ++r)
+            files << (r < 4 ? a : b).filePath(QStringLiteral("rank-%1.pt.trace.json").arg(r));
+        const QJsonObject j = runJson(files);
+        size_t worldInstances = 0;
+        for (const QJsonValue &v : j["collectives"].toArray()) {
+            const QJsonObject o = v.toObject();
+            if (o["group"].toString() != "0")
+                continue; // the groups of four lie within one run each
+            ++worldInstances;
+            QVERIFY(!o["complete"].toBool());
+            QVERIFY2(o["problem"].toString().contains("members do not overlap in time"),
+                     qPrintable(o["problem"].toString()));
+        }
+        QCOMPARE(worldInstances, size_t(16));
+    }
+
     void htaSampledRanksAreIncompletePerInstance()
     {
         const QJsonObject j = runJson({sample("kineto/hta__trace_filter__sampled_rank-0.json.gz"),
@@ -325,6 +380,20 @@ private slots:
         QVERIFY(!QDir(cache.path()).entryList(QDir::Files | QDir::NoDotAndDotDot).isEmpty() ||
                 !QDir(cache.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
         QCOMPARE(warm.out, cold.out);
+    }
+
+    void summaryOnlyDigestsCarryTheirCollectives()
+    {
+        QTemporaryDir dir, digests;
+        SyncLoopWriter(plantedSpec(true)).write(dir.path().toStdString());
+        const ps::test::CliRun d =
+            ps::test::runCli({"trace", "digest", "--summary-only", "--out", digests.path(), dir.path()});
+        QVERIFY2(d.exitCode == 0, qPrintable(d.err));
+        const QJsonObject fromTraces = runJson({dir.path()});
+        const QJsonObject fromDigests = runJson({digests.path()});
+        QCOMPARE(fromDigests["collectives"].toArray().size(), 48);
+        QCOMPARE(fromDigests["collectives"], fromTraces["collectives"]);
+        QCOMPARE(fromDigests["ranks"], fromTraces["ranks"]);
     }
 
 private:
