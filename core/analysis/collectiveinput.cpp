@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <compare>
 #include <numeric>
 #include <tuple>
 #include <unordered_map>
@@ -62,6 +63,22 @@ std::string recordPlace(const Report &r, const CollectiveRecord &c)
            std::string(s.name(c.groupName)) + "\")";
 }
 
+struct OpInfo
+{
+    std::string_view name;
+    CollectiveKind kind = CollectiveKind::Other;
+};
+
+// What decides a record's communicator: records alike in these go to the same list.
+struct ShapeKey
+{
+    CollectiveSource source;
+    trace::NameId group, ranks, desc;
+    int32_t size, peer;
+    uint32_t stream;
+    auto operator<=>(const ShapeKey &) const = default;
+};
+
 class Gatherer
 {
 public:
@@ -76,7 +93,11 @@ private:
     bool resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks);
     void readGroups(size_t report);
     void addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal);
-    void addTo(const std::string &key, const Observed &o, const Communicator &shape, const std::string &origin);
+    std::vector<Observed> *addTo(const std::string &key, int rank, const Communicator &shape,
+                                 const std::string &origin);
+    std::vector<Observed> *listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
+                                   const std::vector<int> &streamOrdinal);
+    const OpInfo &opInfo(const EventStore &s, const CollectiveRecord &c);
     std::shared_ptr<const std::vector<int>> membersOf(const Report &r, const CollectiveRecord &c, int rank);
     std::shared_ptr<const std::vector<int>> checkedMembers(const Report &r, const CollectiveRecord &c, int rank);
     int64_t offset(size_t report) const { return report < m_offsets.size() ? m_offsets[report] : 0; }
@@ -90,6 +111,10 @@ private:
     // and the communicators whose members this report has been checked against.
     std::map<std::tuple<trace::NameId, trace::NameId, int32_t>, std::shared_ptr<const std::vector<int>>> m_members;
     std::set<std::string> m_checkedKeys;
+    // Per report: op names classified, dtype sizes, and each shape of record's list.
+    std::unordered_map<uint64_t, OpInfo> m_ops;
+    std::unordered_map<trace::NameId, std::optional<int>> m_dtypes;
+    std::map<ShapeKey, std::vector<Observed> *> m_lists;
 };
 
 // Kernels whose names say NCCL/RCCL, for a report whose reader recorded no collectives (nsys,
@@ -225,7 +250,8 @@ std::shared_ptr<const std::vector<int>> Gatherer::membersOf(const Report &r, con
     return members ? std::make_shared<const std::vector<int>>(std::move(*members)) : nullptr;
 }
 
-void Gatherer::addTo(const std::string &key, const Observed &o, const Communicator &shape, const std::string &origin)
+std::vector<Observed> *Gatherer::addTo(const std::string &key, int rank, const Communicator &shape,
+                                       const std::string &origin)
 {
     auto [it, fresh] = m_in.communicators.try_emplace(key, shape);
     Communicator &c = it->second;
@@ -236,64 +262,94 @@ void Gatherer::addTo(const std::string &key, const Observed &o, const Communicat
         m_in.errors.push_back(origin + ": group \"" + c.name + "\" has ranks " + rankListText(*shape.members) +
                               " here but " + rankListText(*c.members) +
                               " in another report (traces of different runs mixed?)");
-        return;
+        return nullptr;
     }
     if (!c.members && shape.members)
         c.members = shape.members;
     if (c.size < 0)
         c.size = shape.size;
-    c.byRank[o.rank].push_back(o);
+    return &c.byRank[rank];
 }
 
-// One record into its communicator (see collectives.h for the keys).
-void Gatherer::addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal)
+// The rank's list of the communicator a record belongs to (see collectives.h for the keys),
+// worked out once per report and shape of record; null after an error.
+std::vector<Observed> *Gatherer::listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
+                                         const std::vector<int> &streamOrdinal)
 {
     const Report &r = *m_reports[report];
     const EventStore &s = *r.store;
-    Observed o{report, rank,        c.event,     c.start + offset(report), c.end + offset(report), s.name(c.op),
-               c.seq,  c.groupSize, std::nullopt};
     Communicator shape;
-    std::string key;
     if (c.source == CollectiveSource::KernelName) {
-        const std::string_view op = trace::collectiveOpOfKernel(o.op);
-        o.op = op.empty() ? o.op : op;
         const auto it = std::find(streamOrdinal.begin(), streamOrdinal.end(), int(c.stream));
-        key = shape.name = "nccl stream #" + std::to_string(it - streamOrdinal.begin());
+        shape.name = "nccl stream #" + std::to_string(it - streamOrdinal.begin());
         shape.orderMethod = MatchMethod::StreamOrder;
         shape.nameOnly = true;
-        addTo(key, o, shape, r.path);
-        return;
+        return addTo(shape.name, rank, shape, r.path);
     }
     shape.name = c.groupName ? std::string(s.name(c.groupName)) : std::string("(no group)");
     shape.desc = std::string(s.name(c.groupDesc));
     shape.size = c.groupSize;
-    const CollectiveKind kind = collectiveKind(o.op);
-    if (const auto bytesPer = dtypeBytes(s.name(c.dtype))) {
-        const int64_t n = kind == CollectiveKind::AllGather ? c.outNelems : c.inNelems;
-        if (n >= 0)
-            o.bytes = uint64_t(n) * uint64_t(*bytesPer);
-    }
     if (c.source == CollectiveSource::KernelArgs) {
         shape.members = checkedMembers(r, c, rank);
         if (!m_in.errors.empty())
-            return;
+            return nullptr;
     }
-    key = shape.name;
-    if (kind == CollectiveKind::SendRecv) {
+    if (op.kind == CollectiveKind::SendRecv) {
         // A pair's sends and receives are matched in order between the two ranks.
+        shape.pointToPoint = true;
         if (c.peer >= 0) {
             const int a = std::min(rank, int(c.peer)), b = std::max(rank, int(c.peer));
-            key += " p2p " + std::to_string(a) + "<->" + std::to_string(b);
+            shape.name += " p2p " + std::to_string(a) + "<->" + std::to_string(b);
             shape.members = std::make_shared<const std::vector<int>>(std::vector<int>{a, b});
             shape.size = 2;
         } else {
-            key += " p2p";
+            shape.name += " p2p";
             shape.members.reset();
             shape.unmatchable = "send/recv without its peer rank: which two ranks took part is not recorded";
         }
-        shape.name = key;
     }
-    addTo(key, o, shape, recordPlace(r, c));
+    return addTo(shape.name, rank, shape, recordPlace(r, c));
+}
+
+// What an op name is, classified once per report and name.
+const OpInfo &Gatherer::opInfo(const EventStore &s, const CollectiveRecord &c)
+{
+    const uint64_t key = uint64_t(c.op) << 1 | (c.source == CollectiveSource::KernelName ? 1 : 0);
+    auto [it, fresh] = m_ops.try_emplace(key);
+    if (fresh) {
+        std::string_view name = s.name(c.op);
+        if (c.source == CollectiveSource::KernelName)
+            if (const std::string_view op = trace::collectiveOpOfKernel(name); !op.empty())
+                name = op;
+        it->second = {name, collectiveKind(name)};
+    }
+    return it->second;
+}
+
+void Gatherer::addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal)
+{
+    const EventStore &s = *m_reports[report]->store;
+    const OpInfo &op = opInfo(s, c);
+    Observed o{report, rank,        c.event,     c.start + offset(report), c.end + offset(report), op.name,
+               c.seq,  c.groupSize, std::nullopt};
+    auto [size, freshType] = m_dtypes.try_emplace(c.dtype);
+    if (freshType)
+        size->second = dtypeBytes(s.name(c.dtype));
+    const int64_t n = op.kind == CollectiveKind::AllGather ? c.outNelems : c.inNelems;
+    if (size->second && n >= 0)
+        o.bytes = uint64_t(n) * uint64_t(*size->second);
+    const ShapeKey k{c.source,
+                     c.groupName,
+                     c.groupRanks,
+                     c.groupDesc,
+                     c.groupSize,
+                     op.kind == CollectiveKind::SendRecv ? c.peer : -2,
+                     c.source == CollectiveSource::KernelName ? c.stream : 0u};
+    auto it = m_lists.find(k);
+    if (it == m_lists.end())
+        it = m_lists.emplace(k, listFor(report, rank, c, op, streamOrdinal)).first;
+    if (it->second)
+        it->second->push_back(o);
 }
 
 void Gatherer::run()
@@ -336,6 +392,9 @@ void Gatherer::run()
         m_in.ranks.insert(ranks[i]);
         m_members.clear();
         m_checkedKeys.clear();
+        m_ops.clear();
+        m_dtypes.clear();
+        m_lists.clear();
         for (const CollectiveRecord &c : recs)
             addRecord(i, ranks[i], c, streams);
     }

@@ -34,8 +34,9 @@ struct Communicator
     MatchMethod orderMethod = MatchMethod::GroupOrder;
     std::shared_ptr<const std::vector<int>> members; // ascending; null when the trace does not say
     int size = -1;
-    std::string unmatchable; // set when no instance can be matched (and why)
-    bool nameOnly = false;   // kernels known by name only
+    std::string unmatchable;   // set when no instance can be matched (and why)
+    bool nameOnly = false;     // kernels known by name only
+    bool pointToPoint = false; // send/recv: PyTorch's P2P Seq counts per rank, not per pair
     std::map<int, std::vector<Observed>> byRank;
 };
 

@@ -4,8 +4,10 @@
 #include "core/analysis/phases.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace ps::core::analysis {
 
@@ -25,6 +27,30 @@ const PhaseOccurrence *containing(const std::vector<PhaseOccurrence> &occ, int64
     return nullptr;
 }
 
+struct RowAcc
+{
+    CollectivePhaseRow row;
+    std::map<int, CollectiveRankTotals> ranks;
+    std::map<int, size_t> lastCounts;
+    int64_t firstStart = INT64_MAX; // shared axis, for ordering rows of a step
+};
+
+// The row's ranks, its most-often-last rank, and its straggler: the rank whose arrivals made
+// the others wait longest.
+CollectivePhaseRow finishRow(RowAcc &acc)
+{
+    CollectivePhaseRow row = std::move(acc.row);
+    for (auto &[rank, t] : acc.ranks)
+        row.ranks.push_back(t);
+    std::tie(row.lastRank, row.timesLast) = detail::mostOftenLast(acc.lastCounts);
+    for (const CollectiveRankTotals &t : row.ranks)
+        if (t.waitCausedNs > row.lagNs) {
+            row.lagNs = t.waitCausedNs;
+            row.straggler = t.rank;
+        }
+    return row;
+}
+
 } // namespace
 
 std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::ReportPtr> reports,
@@ -37,10 +63,8 @@ std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::Report
         std::sort(phases[r].begin(), phases[r].end(),
                   [](const PhaseOccurrence &x, const PhaseOccurrence &y) { return x.window.start < y.window.start; });
     }
-    std::map<std::pair<int64_t, std::string>, CollectivePhaseRow> rows;
-    std::map<std::pair<int64_t, std::string>, std::map<int, CollectiveRankTotals>> ranks;
-    std::map<std::pair<int64_t, std::string>, std::map<int, size_t>> lastCounts;
-    std::map<std::pair<int64_t, std::string>, int64_t> firstStart;
+    std::map<std::pair<int64_t, std::string>, RowAcc> rows;
+    std::unordered_map<const PhaseOccurrence *, RowAcc *> rowOf; // occurrences are many, rows few
     for (const CollectiveInstance &inst : a.instances) {
         if (!inst.complete)
             continue;
@@ -49,39 +73,32 @@ std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::Report
             const PhaseOccurrence *p = containing(phases[m.report], m.startNs - offset);
             if (!p)
                 continue;
-            const auto key = std::pair{p->step, p->phase};
-            auto fs = firstStart.try_emplace(key, p->window.start + offset).first;
-            fs->second = std::min(fs->second, p->window.start + offset);
-            CollectivePhaseRow &row = rows[key];
-            row.step = p->step;
-            row.phase = p->phase;
-            row.waitNs += m.waitNs;
-            detail::addToTotals(ranks[key][m.rank], m, inst);
+            auto [it, fresh] = rowOf.try_emplace(p, nullptr);
+            if (fresh) {
+                it->second = &rows[{p->step, p->phase}];
+                it->second->row.step = p->step;
+                it->second->row.phase = p->phase;
+                it->second->firstStart = std::min(it->second->firstStart, p->window.start + offset);
+            }
+            RowAcc &acc = *it->second;
+            acc.row.waitNs += m.waitNs;
+            detail::addToTotals(acc.ranks[m.rank], m, inst);
             if (m.rank == inst.lastRank) {
-                ++row.instances;
-                row.transferNs += inst.transferNs;
-                ++lastCounts[key][m.rank];
+                ++acc.row.instances;
+                acc.row.transferNs += inst.transferNs;
+                ++acc.lastCounts[m.rank];
             }
         }
     }
-    std::vector<std::pair<int64_t, std::pair<int64_t, std::string>>> order;
-    for (auto &[key, row] : rows) {
-        for (auto &[rank, t] : ranks[key])
-            row.ranks.push_back(t);
-        std::tie(row.lastRank, row.timesLast) = detail::mostOftenLast(lastCounts[key]);
-        for (const CollectiveRankTotals &t : row.ranks)
-            if (t.waitCausedNs > row.lagNs) {
-                row.lagNs = t.waitCausedNs;
-                row.straggler = t.rank;
-            }
-        order.push_back({firstStart[key], key});
-    }
-    std::sort(order.begin(), order.end(), [](const auto &x, const auto &y) {
-        return x.second.first != y.second.first ? x.second.first < y.second.first : x.first < y.first;
+    std::vector<RowAcc *> order;
+    for (auto &[key, acc] : rows)
+        order.push_back(&acc);
+    std::sort(order.begin(), order.end(), [](const RowAcc *x, const RowAcc *y) {
+        return x->row.step != y->row.step ? x->row.step < y->row.step : x->firstStart < y->firstStart;
     });
     std::vector<CollectivePhaseRow> out;
-    for (const auto &[start, key] : order)
-        out.push_back(std::move(rows[key]));
+    for (RowAcc *acc : order)
+        out.push_back(finishRow(*acc));
     return out;
 }
 

@@ -37,19 +37,36 @@ std::string ranksText(const std::vector<int> &ranks, size_t limit = 8)
     return s;
 }
 
-// Instances of one communicator: by Seq when every record has one, else k-th by start.
-std::map<int64_t, std::vector<const Observed *>> instancesOf(Communicator &c, MatchMethod &method)
+using Instances = std::vector<std::pair<int64_t, std::vector<const Observed *>>>;
+
+// Instances of one communicator, each with its members by rank: by Seq when every record has
+// one, else k-th by start.
+Instances instancesOf(Communicator &c, MatchMethod &method)
 {
-    bool allSeq = !c.nameOnly;
+    bool allSeq = !c.nameOnly && !c.pointToPoint;
+    size_t most = 0;
     for (auto &[rank, obs] : c.byRank) {
         std::sort(obs.begin(), obs.end(), [](const Observed &a, const Observed &b) { return a.start < b.start; });
         allSeq = allSeq && std::all_of(obs.begin(), obs.end(), [](const Observed &o) { return o.seq >= 0; });
+        most = std::max(most, obs.size());
     }
     method = allSeq ? MatchMethod::Sequence : c.orderMethod;
-    std::map<int64_t, std::vector<const Observed *>> out;
+    Instances out;
+    if (!allSeq) {
+        out.resize(most);
+        for (size_t k = 0; k < most; ++k)
+            out[k].first = int64_t(k);
+        for (auto &[rank, obs] : c.byRank)
+            for (size_t k = 0; k < obs.size(); ++k)
+                out[k].second.push_back(&obs[k]);
+        return out;
+    }
+    std::map<int64_t, std::vector<const Observed *>> bySeq;
     for (auto &[rank, obs] : c.byRank)
-        for (size_t k = 0; k < obs.size(); ++k)
-            out[allSeq ? obs[k].seq : int64_t(k)].push_back(&obs[k]);
+        for (const Observed &o : obs)
+            bySeq[o.seq].push_back(&o);
+    for (auto &[seq, members] : bySeq)
+        out.emplace_back(seq, std::move(members));
     return out;
 }
 
@@ -96,22 +113,25 @@ std::string problemOf(const Communicator &c, const std::vector<const Observed *>
     const std::string_view op = obs.front()->op;
     if (c.nameOnly && collectiveKind(op) == CollectiveKind::SendRecv)
         return "point-to-point kernel known by its name only: its peer is not recorded";
-    for (const Observed *o : obs)
-        if (o->op != op || o->bytes != obs.front()->bytes)
+    for (size_t i = 1; i < obs.size(); ++i)
+        if (obs[i]->rank == obs[i - 1]->rank)
+            return "rank " + std::to_string(obs[i]->rank) + " recorded it twice (the same Seq on two kernels)";
+    for (const Observed *o : obs) // a pair's send meets a recv: only their sizes must agree
+        if ((o->op != op && !c.pointToPoint) || o->bytes != obs.front()->bytes)
             return "rank " + std::to_string(obs.front()->rank) + " recorded " + std::string(op) + ", rank " +
                    std::to_string(o->rank) + " " + std::string(o->op) + (o->op == op ? " of another size" : "") +
                    ": the ranks' sequences differ here";
     if (const std::string p = overlapProblem(obs); !p.empty())
         return p;
-    std::vector<int> expected;
-    if (c.members)
-        expected = *c.members;
-    else if (c.nameOnly && in.worldSize && size_t(*in.worldSize) > in.ranks.size())
-        return "communicator unknown (kernel name only) and " + std::to_string(in.ranks.size()) + " of " +
-               std::to_string(*in.worldSize) + " ranks loaded";
-    else
+    std::vector<int> recorded; // members unknown: the ranks that recorded the communicator
+    if (!c.members) {
+        if (c.nameOnly && in.worldSize && size_t(*in.worldSize) > in.ranks.size())
+            return "communicator unknown (kernel name only) and " + std::to_string(in.ranks.size()) + " of " +
+                   std::to_string(*in.worldSize) + " ranks loaded";
         for (const auto &[rank, list] : c.byRank)
-            expected.push_back(rank);
+            recorded.push_back(rank);
+    }
+    const std::vector<int> &expected = c.members ? *c.members : recorded;
     if (!c.members && c.size > 0 && expected.size() != size_t(c.size))
         return std::to_string(obs.size()) + " of " + std::to_string(c.size) + " members recorded it";
     // Both lists ascend by rank (members are gathered rank by rank): one merge finds the absent.
@@ -167,10 +187,9 @@ CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMetho
     inst.index = index;
     inst.method = method;
     inst.groupSize = c.members ? int(c.members->size()) : c.size;
-    for (const Observed *o : obs)
+    inst.members.reserve(obs.size());
+    for (const Observed *o : obs) // by rank: gathered rank by rank
         inst.members.push_back({o->rank, o->report, o->event, o->start, o->end, 0});
-    std::sort(inst.members.begin(), inst.members.end(),
-              [](const CollectiveMember &a, const CollectiveMember &b) { return a.rank < b.rank; });
     inst.problem = problemOf(c, obs, in);
     inst.complete = inst.problem.empty();
     if (inst.complete)

@@ -316,6 +316,49 @@ private slots:
         QCOMPARE(worldInstances, size_t(16));
     }
 
+    void sendRecvPairsMatchInOrderNotBySeq()
+    {
+        // Rank 0 sends to rank 1 twice; PyTorch's P2P Seq counts per rank (0 has 1, 2; 1 has 7, 8),
+        // so pairs go by order. A third send names no peer: incomplete, never guessed.
+        QTemporaryDir dir;
+        auto kernel = [](int64_t ts, const char *op, const char *peerKey, int peer, int seq) {
+            std::string peerArg = peer >= 0 ? std::string(", \"") + peerKey + "\": " + std::to_string(peer) : "";
+            return "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+                   "\"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)\", \"pid\": 0, \"tid\": 20, "
+                   "\"ts\": " +
+                   std::to_string(ts) + ", \"dur\": 100, \"args\": {\"stream\": 20, \"Collective name\": \"" + op +
+                   "\", \"Process Group Name\": \"0\", \"Group size\": 2, \"Process Group Ranks\": \"[0, 1]\", "
+                   "\"In msg nelems\": 1024, \"Out msg nelems\": 1024, \"dtype\": \"BFloat16\", \"Seq\": " +
+                   std::to_string(seq) + peerArg + "}}";
+        };
+        auto write = [&](int rank, const std::vector<std::string> &events) {
+            QFile f(dir.filePath(QStringLiteral("rank-%1.json").arg(rank)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            std::string text = "{\"distributedInfo\": {\"rank\": " + std::to_string(rank) +
+                               ", \"world_size\": 2}, \"baseTimeNanoseconds\": 1764000000000000000, "
+                               "\"traceEvents\": [";
+            for (size_t i = 0; i < events.size(); ++i)
+                text += (i ? ",\n" : "\n") + events[i];
+            f.write((text + "]}\n").c_str());
+        };
+        write(0, {kernel(1000, "send", "Dst Rank", 1, 1), kernel(2000, "send", "Dst Rank", 1, 2),
+                  kernel(3000, "send", "", -1, 3)});
+        write(1, {kernel(1040, "recv", "Src Rank", 0, 7), kernel(2010, "recv", "Src Rank", 0, 8)});
+        const QJsonObject j = runJson({dir.path()});
+        const QJsonArray all = j["collectives"].toArray();
+        QCOMPARE(all.size(), 3);
+        const QJsonObject first = findInstance(all, "0 p2p 0<->1", 0);
+        QVERIFY2(first["complete"].toBool(), qPrintable(first["problem"].toString()));
+        QCOMPARE(first["match"].toString(), QStringLiteral("group-order"));
+        QCOMPARE(first["last_rank"].toInt(), 1);
+        QCOMPARE(first["skew_ns"].toInteger(), 40'000);
+        QCOMPARE(first["busbw_gbps"].toDouble(), 2048.0 / 100'000); // the last rank's kernel time; factor 1
+        QVERIFY(findInstance(all, "0 p2p 0<->1", 1)["complete"].toBool());
+        const QJsonObject unknown = findInstance(all, "0 p2p", 0);
+        QVERIFY(!unknown["complete"].toBool());
+        QVERIFY(unknown["problem"].toString().contains("without its peer rank"));
+    }
+
     void htaSampledRanksAreIncompletePerInstance()
     {
         const QJsonObject j = runJson({sample("kineto/hta__trace_filter__sampled_rank-0.json.gz"),
