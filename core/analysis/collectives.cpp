@@ -45,8 +45,10 @@ Instances instancesOf(Communicator &c, MatchMethod &method)
 {
     bool allSeq = !c.nameOnly && !c.pointToPoint;
     size_t most = 0;
+    const auto byStart = [](const Observed &a, const Observed &b) { return a.start < b.start; };
     for (auto &[rank, obs] : c.byRank) {
-        std::sort(obs.begin(), obs.end(), [](const Observed &a, const Observed &b) { return a.start < b.start; });
+        if (!std::is_sorted(obs.begin(), obs.end(), byStart)) // records come in event order per stream
+            std::stable_sort(obs.begin(), obs.end(), byStart);
         allSeq = allSeq && std::all_of(obs.begin(), obs.end(), [](const Observed &o) { return o.seq >= 0; });
         most = std::max(most, obs.size());
     }
@@ -54,8 +56,10 @@ Instances instancesOf(Communicator &c, MatchMethod &method)
     Instances out;
     if (!allSeq) {
         out.resize(most);
-        for (size_t k = 0; k < most; ++k)
+        for (size_t k = 0; k < most; ++k) {
             out[k].first = int64_t(k);
+            out[k].second.reserve(c.byRank.size());
+        }
         for (auto &[rank, obs] : c.byRank)
             for (size_t k = 0; k < obs.size(); ++k)
                 out[k].second.push_back(&obs[k]);
