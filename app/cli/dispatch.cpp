@@ -45,6 +45,8 @@ const std::vector<Command> &traceCommands()
         {"phases", "RL phases per step and rank: wall time, straggler, GPU breakdown", cmdTracePhases},
         {"compare", "run against run: phase, range, kernel and GPU breakdown deltas", cmdTraceCompare},
         {"memory", "CUDA memory snapshots / timelines: peak, live blocks at the peak, OOMs", cmdTraceMemory},
+        {"collectives", "collectives matched across ranks: who arrived last, waits, transfer, busbw",
+         cmdTraceCollectives},
     };
     return k;
 }

@@ -69,7 +69,7 @@ void loadPaths(const std::vector<std::string> &paths, const tr::LoadOptions &opt
     }
 }
 
-bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result, int &status)
+bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result, int &status, bool digestOutlines)
 {
     if (a.positionals().empty()) {
         err << "error: no report given; pass report files or folders\n";
@@ -79,6 +79,7 @@ bool loadFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadResult &result
     tr::LoadOptions opt;
     if (!loadOptionsFromArgs(a, err, opt, status))
         return false;
+    opt.digestOutlines = digestOutlines;
     loadPaths(a.positionals(), opt, err, result, status);
     return true;
 }

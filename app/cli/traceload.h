@@ -24,6 +24,8 @@ void loadPaths(const std::vector<std::string> &paths, const core::trace::LoadOpt
                core::trace::LoadResult &result, int &status);
 // Loads the positional paths. Failures go to `err` and make `status` 1; returns false on bad
 // usage (no report given, a bad --threads), with `status` 2.
-bool loadFromArgs(const ParsedArgs &a, std::ostream &err, core::trace::LoadResult &result, int &status);
+// `digestOutlines`: digests open as outlines (LoadOptions::digestOutlines).
+bool loadFromArgs(const ParsedArgs &a, std::ostream &err, core::trace::LoadResult &result, int &status,
+                  bool digestOutlines = false);
 
 } // namespace ps::cli

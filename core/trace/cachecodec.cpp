@@ -13,10 +13,11 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 8; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+constexpr uint64_t kVersion = 9; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
                                  // 5: readers other than nsys give categories, not domains,
                                  // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
-                                 // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums
+                                 // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums,
+                                 // 9: collective records and process groups after the short names
 constexpr size_t kHeaderSize = kCacheHeaderSize;
 
 struct Header
@@ -200,6 +201,8 @@ void writeBody(const Report &report, const CacheKey &key, const CacheSink &sink)
     o.array(s.launchConfigs());
     o.array(s.nvtxScopes());
     o.array(s.shortNames());
+    o.array(s.collectives());
+    o.array(s.processGroups());
     o.u64(s.tracks().size());
     for (const Track &t : s.tracks()) {
         o.u64(uint64_t(t.kind()));
@@ -453,6 +456,8 @@ bool readStoreParts(In &in, size_t bodySize, StoreParts &p, std::string &reason)
     p.launchConfigs = in.array<LaunchConfig>();
     p.nvtxScopes = in.array<NvtxScope>();
     p.shortNames = in.array<ShortName>();
+    p.collectives = in.array<CollectiveRecord>();
+    p.processGroups = in.array<ProcessGroupInfo>();
     const uint64_t tracks = in.u64();
     if (!in.ok || tracks > bodySize / 8) {
         reason = "corrupt: bad track table";

@@ -12,6 +12,7 @@
 // (storebuilder.h); the cache (tracecache.h) recreates one over a memory-mapped file.
 // An EventStore is safe to read from many threads at once.
 
+#include "core/trace/collectiverecord.h"
 #include "core/trace/nametable.h"
 #include "core/trace/tracetypes.h"
 #include "core/trace/track.h"
@@ -54,6 +55,8 @@ struct StoreParts
     std::span<const LaunchConfig> launchConfigs;
     std::span<const NvtxScope> nvtxScopes;
     std::span<const ShortName> shortNames;
+    std::span<const CollectiveRecord> collectives; // by event (track, index); collectiverecord.h
+    std::span<const ProcessGroupInfo> processGroups;
     std::vector<Track> tracks;
     std::shared_ptr<const void> backing;
     size_t backingBytes = 0; // bytes resident for the store (heap) or mapped (cache)
@@ -79,6 +82,9 @@ public:
     std::span<const LaunchConfig> launchConfigs() const { return m_p.launchConfigs; }
     std::span<const NvtxScope> nvtxScopes() const { return m_p.nvtxScopes; }
     std::span<const ShortName> shortNames() const { return m_p.shortNames; }
+    // What the report records about its collectives and process groups (collectiverecord.h).
+    std::span<const CollectiveRecord> collectives() const { return m_p.collectives; }
+    std::span<const ProcessGroupInfo> processGroups() const { return m_p.processGroups; }
 
     // Thread name of (pid, tid), kNoName when unknown.
     NameId threadName(uint32_t pid, uint32_t tid) const;

@@ -30,6 +30,8 @@ struct OwnedStore
     std::vector<LaunchConfig> launchConfigs;
     std::vector<NvtxScope> scopes;
     std::vector<ShortName> shortNames;
+    std::vector<CollectiveRecord> collectives;
+    std::vector<ProcessGroupInfo> processGroups;
     std::vector<OwnedTrack> tracks;
 };
 

@@ -8,6 +8,7 @@
 #include <queue>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace ps::core::trace {
 
@@ -36,7 +37,8 @@ struct BuildTrack
     std::vector<uint32_t> aux;
     std::vector<uint16_t> attr;
     std::vector<uint64_t> bytes;
-    std::vector<CrossThreadEnd> crossEnds; // index = insertion index until build()
+    std::vector<CrossThreadEnd> crossEnds;                          // index = insertion index until build()
+    std::vector<std::pair<uint32_t, CollectiveRecord>> collectives; // (insertion index, record)
 };
 
 // Ordering of tracks in the store: per process, CPU tracks by thread then kind, then GPU
@@ -113,12 +115,14 @@ void sortEvents(BuildTrack &b)
         permute(b.aux, perm);
         permute(b.attr, perm);
         permute(b.bytes, perm);
-        if (!b.crossEnds.empty()) {
+        if (!b.crossEnds.empty() || !b.collectives.empty()) {
             std::vector<uint32_t> inverse(n);
             for (size_t i = 0; i < n; ++i)
                 inverse[perm[i]] = uint32_t(i);
             for (auto &c : b.crossEnds)
                 c.index = inverse[c.index];
+            for (auto &c : b.collectives)
+                c.first = inverse[c.first];
         }
     }
     std::sort(b.crossEnds.begin(), b.crossEnds.end(),
@@ -207,9 +211,11 @@ StoreParts assembleParts(std::shared_ptr<OwnedStore> owned, const std::vector<Tr
     parts.launchConfigs = owned->launchConfigs;
     parts.nvtxScopes = owned->scopes;
     parts.shortNames = owned->shortNames;
+    parts.collectives = owned->collectives;
+    parts.processGroups = owned->processGroups;
     size_t bytes = bytesOf(owned->chars) + bytesOf(owned->offsets) + bytesOf(owned->processes) +
                    bytesOf(owned->threads) + bytesOf(owned->launchConfigs) + bytesOf(owned->scopes) +
-                   bytesOf(owned->shortNames);
+                   bytesOf(owned->shortNames) + bytesOf(owned->collectives) + bytesOf(owned->processGroups);
     for (size_t ti = 0; ti < owned->tracks.size(); ++ti) {
         const OwnedTrack &o = owned->tracks[ti];
         const TrackSummary &t = tracks[ti];
@@ -221,6 +227,26 @@ StoreParts assembleParts(std::shared_ptr<OwnedStore> owned, const std::vector<Tr
     parts.backingBytes = bytes + parts.tracks.capacity() * sizeof(Track);
     parts.backing = std::move(owned);
     return parts;
+}
+
+// Sorting a track remaps its collectives' indices in place; they are taken out after the sort.
+std::vector<std::pair<uint32_t, CollectiveRecord>> takeCollectives(BuildTrack &b)
+{
+    if (b.collectives.empty())
+        return {};
+    sortEvents(b); // finishTrack's own sort then finds the track sorted
+    return std::exchange(b.collectives, {});
+}
+
+// The records of the track now at `track`, in event order, with their events and times.
+void appendCollectives(std::vector<std::pair<uint32_t, CollectiveRecord>> &records, uint32_t track,
+                       std::vector<CollectiveRecord> &out)
+{
+    std::sort(records.begin(), records.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+    for (auto &[index, r] : records) {
+        r.event = {track, index};
+        out.push_back(r);
+    }
 }
 
 } // namespace
@@ -237,6 +263,7 @@ struct StoreBuilder::Impl
     std::vector<LaunchConfig> launchConfigs;
     std::vector<NvtxScope> scopes;
     std::map<NameId, NameId> shortNames;
+    std::vector<ProcessGroupInfo> processGroups;
     size_t events = 0;
 
     Impl() { nameIndex.emplace(std::string(), kNoName); }
@@ -296,6 +323,18 @@ void StoreBuilder::setLastEndTid(TrackHandle t, uint32_t endTid)
     BuildTrack &b = d->tracks[t];
     if (!b.start.empty())
         b.crossEnds.push_back({uint32_t(b.start.size() - 1), endTid});
+}
+
+void StoreBuilder::addCollective(TrackHandle t, const CollectiveRecord &r)
+{
+    BuildTrack &b = d->tracks[t];
+    if (!b.start.empty())
+        b.collectives.emplace_back(uint32_t(b.start.size() - 1), r);
+}
+
+void StoreBuilder::addProcessGroup(const ProcessGroupInfo &g)
+{
+    d->processGroups.push_back(g);
 }
 
 void StoreBuilder::reserve(TrackHandle t, size_t events)
@@ -365,7 +404,9 @@ EventStore StoreBuilder::build() &&
     std::vector<TrackSummary> summaries;
     for (size_t ti = 0; ti < order.size(); ++ti) {
         processes.try_emplace(d->tracks[order[ti]].key.pid, kNoName);
+        auto collectives = takeCollectives(d->tracks[order[ti]]);
         summaries.push_back(finishTrack(d->tracks[order[ti]], owned->tracks[ti]));
+        appendCollectives(collectives, uint32_t(ti), owned->collectives);
     }
 
     for (const auto &[pid, name] : processes)
@@ -386,6 +427,7 @@ EventStore StoreBuilder::build() &&
     owned->offsets = std::move(d->offsets);
     owned->launchConfigs = std::move(d->launchConfigs);
     owned->scopes = std::move(d->scopes);
+    owned->processGroups = std::move(d->processGroups);
     for (const auto &[full, shortName] : d->shortNames)
         owned->shortNames.push_back({full, shortName});
     d = std::make_unique<Impl>(); // frees the name index now

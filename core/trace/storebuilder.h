@@ -44,6 +44,10 @@ public:
                       uint64_t bytes);
     // NvtxStartEnd: marks the event just added to `t` as ending on thread `endTid`.
     void setLastEndTid(TrackHandle t, uint32_t endTid);
+    // Describes the event just added to `t` as a collective (collectiverecord.h); the record's
+    // `event` is filled in by build(), which keeps the records in (track, index) order.
+    void addCollective(TrackHandle t, const CollectiveRecord &r);
+    void addProcessGroup(const ProcessGroupInfo &g);
     // Pre-sizes a track when the reader knows how many events will come.
     void reserve(TrackHandle t, size_t events);
 

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -117,6 +118,7 @@ private:
     std::string readPytorch();
     std::string readMstx();
     std::string readCommunication();
+    void addHcclCollective(TrackHandle h, const SqliteStmt &s);
 
     const std::string &m_path;
     const ReadOnlySqlite &m_db;
@@ -291,6 +293,20 @@ std::string Reader::readMstx()
     });
 }
 
+// An HCCL op as a collective record (collectiverecord.h): its name embeds the op, the group
+// names the communicator; the element count is kept, the data type's size is not known here.
+void Reader::addHcclCollective(TrackHandle h, const SqliteStmt &s)
+{
+    CollectiveRecord r;
+    r.start = s.int64(0);
+    r.end = std::max(r.start, s.int64(1));
+    r.op = str(s, 2);
+    r.groupName = str(s, 3);
+    r.inNelems = s.isNull(5) ? -1 : s.int64(5);
+    r.source = CollectiveSource::HcclOp;
+    m_b.addCollective(h, r);
+}
+
 std::string Reader::readCommunication()
 {
     if (!has("COMMUNICATION_OP"))
@@ -300,7 +316,7 @@ std::string Reader::readCommunication()
     const bool grouped = c.count("groupName") > 0;
     const std::string sql = std::string("SELECT startNs, endNs, opName, ") + (grouped ? "groupName" : "0") + ", " +
                             (grouped ? "(SELECT value FROM STRING_IDS WHERE id = groupName)" : "NULL") +
-                            " FROM COMMUNICATION_OP";
+                            (c.count("count") ? ", count" : ", NULL") + " FROM COMMUNICATION_OP";
     const NameId hccl = m_b.intern("hccl");
     std::set<int64_t> named;
     return eachRow(sql, "COMMUNICATION_OP", [&](const SqliteStmt &s) {
@@ -312,8 +328,9 @@ std::string Reader::readCommunication()
         }
         const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, kNoName, 0, hccl});
         // aux of range kinds is a colour, not a correlation: none.
-        m_b.add(m_b.track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0}), s.int64(0), s.int64(1), str(s, 2), 0,
-                scope);
+        const TrackHandle h = m_b.track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0});
+        m_b.add(h, s.int64(0), s.int64(1), str(s, 2), 0, scope);
+        addHcclCollective(h, s);
         count(TrackKind::NvtxStartEnd);
     });
 }

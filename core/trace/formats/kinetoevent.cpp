@@ -81,6 +81,64 @@ std::optional<int64_t> intValue(od::field &f)
     return v;
 }
 
+std::string_view stringValue(od::field &f)
+{
+    std::string_view s;
+    return f.value().get_string().get(s) == simdjson::SUCCESS ? s : std::string_view();
+}
+
+// A string's value, or an array's JSON text; "" otherwise.
+std::string_view stringOrArrayText(od::value v)
+{
+    od::json_type t;
+    std::string_view s;
+    od::array a;
+    if (v.type().get(t) != simdjson::SUCCESS)
+        return {};
+    if (t == od::json_type::string && v.get_string().get(s) == simdjson::SUCCESS)
+        return s;
+    if (t == od::json_type::array && v.get_array().get(a) == simdjson::SUCCESS &&
+        a.raw_json().get(s) == simdjson::SUCCESS)
+        return s;
+    return {};
+}
+
+// A collective argument of a kernel (spec A3); false when `k` is none. Ranks may be written as a
+// string ("[0, 1]", PyTorch) or an array (other producers): either way its text is kept.
+bool readCollectiveArg(std::string_view k, od::field &f, CollectiveArgs &c)
+{
+    if (k.size() < 3 || (k[0] != 'C' && k[0] != 'P' && k[0] != 'G' && k[0] != 'I' && k[0] != 'O' && k[0] != 'd' &&
+                         k[0] != 'S' && k[0] != 'D'))
+        return false;
+    if (k == "Collective name")
+        c.op = stringValue(f);
+    else if (k == "Process Group Name")
+        c.groupName = stringValue(f);
+    else if (k == "Process Group Description")
+        c.groupDesc = stringValue(f);
+    else if (k == "Process Group Ranks")
+        c.groupRanks = stringOrArrayText(f.value());
+    else if (k == "Group size")
+        c.groupSize = intValue(f).value_or(-1);
+    else if (k == "In msg nelems")
+        c.inNelems = intValue(f).value_or(-1);
+    else if (k == "Out msg nelems")
+        c.outNelems = intValue(f).value_or(-1);
+    else if (k == "dtype")
+        c.dtype = stringValue(f);
+    else if (k == "In split size")
+        c.inSplit = stringValue(f);
+    else if (k == "Out split size")
+        c.outSplit = stringValue(f);
+    else if (k == "Seq")
+        c.seq = intValue(f).value_or(-1);
+    else if (k == "Dst Rank" || k == "Src Rank")
+        c.peer = intValue(f).value_or(-1);
+    else
+        return false;
+    return true;
+}
+
 simdjson::error_code readArgs(od::value v, Event &ev)
 {
     od::object args;
@@ -91,6 +149,8 @@ simdjson::error_code readArgs(od::value v, Event &ev)
         if (auto e = std::move(fr).get(f))
             return e;
         const std::string_view k = rawKey(f);
+        if (readCollectiveArg(k, f, ev.collective))
+            continue;
         if (k == "correlation") {
             if (const auto c = intValue(f))
                 ev.correlation = uint32_t(*c);

@@ -70,6 +70,14 @@ struct Id
     std::string_view str;
 };
 
+// c10d's collective metadata as Kineto copies it onto the kernel (spec A3); empty when absent.
+struct CollectiveArgs
+{
+    std::string_view op, groupName, groupDesc, groupRanks, dtype, inSplit, outSplit;
+    int64_t inNelems = -1, outNelems = -1, groupSize = -1, seq = -1, peer = -1;
+    bool any() const { return !op.empty() || !groupName.empty(); }
+};
+
 struct Event
 {
     char ph = 0;
@@ -85,7 +93,8 @@ struct Event
     uint64_t bytes = 0;
     LaunchConfig launch;
     bool hasLaunch = false;
-    std::string_view argName; // M events
+    CollectiveArgs collective; // kernels only
+    std::string_view argName;  // M events
     // "[memory]" instants (profile_memory=True): the caching allocator's state after the event.
     std::optional<int64_t> totalAllocated, memoryDevice;
     int64_t memoryDeviceType = -1; // c10::DeviceType: 0 CPU, 1 CUDA, 20 PrivateUse1 (NPU), ...

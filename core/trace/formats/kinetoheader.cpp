@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+
 namespace ps::core::trace::formats::kineto {
 
 namespace od = simdjson::ondemand;
@@ -37,6 +39,62 @@ void readDevices(od::value value, std::vector<GpuInfo> &gpus)
     }
 }
 
+// distributedInfo.pg_config: [{pg_name, pg_desc, backend_config, pg_size, ranks}]; entries that
+// are not objects are skipped.
+void readProcessGroups(od::value value, std::vector<ProcessGroupConfig> &groups)
+{
+    od::array arr;
+    if (value.get_array().get(arr))
+        return;
+    for (auto gv : arr) {
+        od::object g;
+        if (gv.get_object().get(g))
+            continue;
+        ProcessGroupConfig pg;
+        for (auto fr : g) {
+            od::field f;
+            std::string_view k, text;
+            if (std::move(fr).get(f) || f.unescaped_key().get(k))
+                break;
+            int64_t n = 0;
+            od::array ranks;
+            if (k == "pg_name" && f.value().get_string().get(text) == simdjson::SUCCESS)
+                pg.name = std::string(text);
+            else if (k == "pg_desc" && f.value().get_string().get(text) == simdjson::SUCCESS)
+                pg.desc = std::string(text);
+            else if (k == "backend_config" && f.value().get_string().get(text) == simdjson::SUCCESS)
+                pg.backend = std::string(text);
+            else if (k == "pg_size" && f.value().get_int64().get(n) == simdjson::SUCCESS)
+                pg.size = int(std::clamp<int64_t>(n, -1, 1 << 30));
+            else if (k == "ranks" && f.value().get_array().get(ranks) == simdjson::SUCCESS &&
+                     ranks.raw_json().get(text) == simdjson::SUCCESS)
+                pg.ranks = std::string(text);
+        }
+        groups.push_back(std::move(pg));
+    }
+}
+
+// distributedInfo: {backend, rank, world_size, pg_count, pg_config, nccl_version}.
+void readDistributedInfo(od::value value, Header &h)
+{
+    od::object di;
+    if (value.get_object().get(di))
+        return;
+    for (auto fr : di) {
+        od::field f;
+        std::string_view k;
+        if (std::move(fr).get(f) || f.unescaped_key().get(k))
+            break;
+        int64_t n = 0;
+        if (k == "rank" && f.value().get_int64().get(n) == simdjson::SUCCESS)
+            h.rank = int(n);
+        else if (k == "world_size" && f.value().get_int64().get(n) == simdjson::SUCCESS)
+            h.worldSize = int(std::clamp<int64_t>(n, -1, 1 << 30));
+        else if (k == "pg_config")
+            readProcessGroups(f.value(), h.processGroups);
+    }
+}
+
 } // namespace
 
 std::string parseHeader(const std::string &text, Header &h)
@@ -69,12 +127,7 @@ std::string parseHeader(const std::string &text, Header &h)
                 raw.remove_suffix(1);
             h.schemaVersion = std::string(raw);
         } else if (k == "distributedInfo") {
-            od::object di;
-            if (f.value().get_object().get(di))
-                continue;
-            int64_t r = 0;
-            if (di.find_field_unordered("rank").get_int64().get(r) == simdjson::SUCCESS)
-                h.rank = int(r);
+            readDistributedInfo(f.value(), h);
         } else if (k == "deviceProperties") {
             readDevices(f.value(), h.gpus);
         } else if (k == "hostname" || k == "host_name") {

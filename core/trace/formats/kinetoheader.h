@@ -10,6 +10,13 @@
 
 namespace ps::core::trace::formats::kineto {
 
+// One entry of distributedInfo.pg_config.
+struct ProcessGroupConfig
+{
+    std::string name, desc, ranks, backend; // ranks as JSON text, e.g. "[0,1,2,3]"
+    int size = -1;
+};
+
 struct Header
 {
     std::optional<int64_t> baseTimeNs;
@@ -17,6 +24,8 @@ struct Header
     std::string schemaVersion;
     std::string host;
     std::vector<GpuInfo> gpus;
+    std::optional<int> worldSize; // distributedInfo.world_size
+    std::vector<ProcessGroupConfig> processGroups;
 };
 
 // "" or why the text is unreadable; a bare array has no header and is fine.

@@ -69,7 +69,8 @@ void Ingest::complete(const Event &ev, Cat cat, int64_t start, int64_t end)
             attr = memcpyKind(ev.name);
         else if (cat == Cat::Sync)
             attr = syncType(ev.name);
-        m_gpu.push_back({start, end, m_b.intern(ev.name), ev.correlation, kpid, stream, device, cat, attr, ev.bytes});
+        m_gpu.push_back({start, end, m_b.intern(ev.name), ev.correlation, kpid, stream, device, cat, attr, ev.bytes,
+                         cat == Cat::Kernel ? collectiveOf(ev, start, end, stream) : UINT32_MAX});
         return;
     }
     const uint32_t pid = cpuPid(ev.pid);
@@ -83,6 +84,39 @@ void Ingest::complete(const Event &ev, Cat cat, int64_t start, int64_t end)
     }
     m_b.add(track({TrackKind::NvtxPushPop, pid, tid, 0}), start, end, m_b.intern(ev.name), 0, scope(pid, ev.cat));
     count(TrackKind::NvtxPushPop);
+}
+
+// The record of a collective kernel: c10d's args when the kernel has them, else its NCCL/RCCL
+// name alone (HTA's sampled ranks); UINT32_MAX for any other kernel.
+uint32_t Ingest::collectiveOf(const Event &ev, int64_t start, int64_t end, uint32_t stream)
+{
+    const CollectiveArgs &a = ev.collective;
+    CollectiveRecord r;
+    if (a.any()) {
+        r.op = m_b.intern(a.op);
+        r.groupName = m_b.intern(a.groupName);
+        r.groupDesc = m_b.intern(a.groupDesc);
+        r.groupRanks = m_b.intern(a.groupRanks);
+        r.dtype = m_b.intern(a.dtype);
+        r.inSplit = m_b.intern(a.inSplit);
+        r.outSplit = m_b.intern(a.outSplit);
+        r.inNelems = a.inNelems;
+        r.outNelems = a.outNelems;
+        r.seq = a.seq;
+        r.groupSize = int32_t(std::clamp<int64_t>(a.groupSize, -1, INT32_MAX));
+        r.peer = int32_t(std::clamp<int64_t>(a.peer, -1, INT32_MAX));
+        r.source = CollectiveSource::KernelArgs;
+    } else if (const std::string_view op = collectiveOpOfKernel(ev.name); !op.empty()) {
+        r.op = m_b.intern(op);
+        r.source = CollectiveSource::KernelName;
+    } else {
+        return UINT32_MAX;
+    }
+    r.start = start;
+    r.end = end;
+    r.stream = stream;
+    m_collectives.push_back(r);
+    return uint32_t(m_collectives.size() - 1);
 }
 
 void Ingest::event(Event &ev)
@@ -240,10 +274,14 @@ std::optional<uint32_t> Ingest::mainProcess() const
 void Ingest::addGpu(const PendingGpu &g, uint32_t pid)
 {
     switch (g.cat) {
-    case Cat::Kernel:
-        m_b.add(track({TrackKind::Kernel, pid, g.stream, g.device}), g.start, g.end, g.name, g.corr, g.attr);
+    case Cat::Kernel: {
+        const TrackHandle t = track({TrackKind::Kernel, pid, g.stream, g.device});
+        m_b.add(t, g.start, g.end, g.name, g.corr, g.attr);
+        if (g.collective != UINT32_MAX)
+            m_b.addCollective(t, m_collectives[g.collective]);
         count(TrackKind::Kernel);
         break;
+    }
     case Cat::Memcpy:
         m_b.addWithBytes(track({TrackKind::Memcpy, pid, g.stream, g.device}), g.start, g.end, g.name, g.corr, g.attr,
                          g.bytes);
@@ -280,6 +318,7 @@ void Ingest::nameProcessesAndThreads()
         pids.insert(m_gpuPids.begin(), m_gpuPids.end());
     m_gpu = {};
     m_api = {};
+    m_collectives = {};
     m_meta.pids.assign(pids.begin(), pids.end());
     for (uint32_t pid : pids)
         if (auto it = m_processNames.find(pid); it != m_processNames.end())

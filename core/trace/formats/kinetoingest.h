@@ -27,6 +27,7 @@ struct PendingGpu
     Cat cat;
     uint16_t attr;
     uint64_t bytes;
+    uint32_t collective = UINT32_MAX; // index into Ingest's collective records
 };
 
 struct PendingApi
@@ -48,6 +49,7 @@ struct OpenBegin
         ev.pid.str = pid;
         ev.tid.str = tid;
         ev.argName = {};
+        ev.collective = {}; // its views die with the batch; the kernel's name still says NCCL
     }
 };
 
@@ -115,6 +117,7 @@ private:
     void nameProcessesAndThreads();
     void count(TrackKind k) { ++m_meta.fileCounts[size_t(k)]; }
     void memorySample(const Event &ev);
+    uint32_t collectiveOf(const Event &ev, int64_t start, int64_t end, uint32_t stream);
 
     StoreBuilder &m_b;
     ReportMeta &m_meta;
@@ -129,6 +132,7 @@ private:
     uint16_t m_lastScope = 0;
     std::map<std::string, uint64_t> m_domainIds;
     std::vector<PendingGpu> m_gpu;
+    std::vector<CollectiveRecord> m_collectives; // of kernels in m_gpu, until finish()
     std::vector<PendingApi> m_api;
     // ac2g flows as (key, id), searched only when an event lacks args.correlation (rare).
     std::vector<std::pair<uint64_t, uint32_t>> m_flowStart, m_flowEnd;

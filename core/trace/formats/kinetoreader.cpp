@@ -75,6 +75,19 @@ void applyTimeBase(int64_t minTs, const kineto::Header &h, ReportMeta &meta)
     }
 }
 
+// distributedInfo's world and pg_config, for matching collectives across ranks.
+void addProcessGroups(const kineto::Header &h, StoreBuilder &b)
+{
+    if (h.worldSize) {
+        ProcessGroupInfo world;
+        world.size = *h.worldSize;
+        world.isWorld = 1;
+        b.addProcessGroup(world);
+    }
+    for (const kineto::ProcessGroupConfig &pg : h.processGroups)
+        b.addProcessGroup({b.intern(pg.name), b.intern(pg.desc), b.intern(pg.ranks), b.intern(pg.backend), pg.size, 0});
+}
+
 void warnAboutSkipped(const kineto::Ingest &ingest, ReportMeta &meta)
 {
     if (ingest.malformed)
@@ -112,6 +125,7 @@ std::string KinetoReader::read(const std::string &path, StoreBuilder &b, ReportM
 
     kineto::Header h;
     applyHeader(path, splitter.header(), meta, h);
+    addProcessGroups(h, b);
     applyTimeBase(ingest.minTs(), h, meta);
     warnAboutSkipped(ingest, meta);
     if (ctx.progress)

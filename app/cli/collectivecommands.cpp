@@ -1,0 +1,262 @@
+// profstudio-cli trace collectives: every collective matched across ranks, who arrived last and
+// how long the others waited (core/analysis/collectives.h).
+
+#include "app/cli/commands.h"
+#include "app/cli/texttable.h"
+#include "app/cli/traceload.h"
+#include "core/analysis/collectivekinds.h"
+#include "core/analysis/collectivephases.h"
+#include "core/analysis/collectives.h"
+#include "core/common/jsonwriter.h"
+#include "core/trace/alignment.h"
+#include "core/trace/statscsv.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace ps::cli {
+
+namespace an = ps::core::analysis;
+namespace tr = ps::core::trace;
+using ps::core::JsonWriter;
+
+namespace {
+
+std::string gbps(const std::optional<double> &v)
+{
+    if (!v)
+        return "-";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f", *v);
+    return b;
+}
+
+std::string rankText(int rank)
+{
+    return rank >= 0 ? std::to_string(rank) : std::string("-");
+}
+
+int64_t medianWait(const an::CollectiveInstance &inst)
+{
+    std::vector<int64_t> w;
+    for (const an::CollectiveMember &m : inst.members)
+        if (m.rank != inst.lastRank)
+            w.push_back(m.waitNs);
+    if (w.empty())
+        return 0;
+    std::sort(w.begin(), w.end());
+    return w[w.size() / 2];
+}
+
+void writeRankTotals(JsonWriter &w, const an::CollectiveRankTotals &r)
+{
+    w.beginObject().key("rank").value(r.rank).key("collectives").value(uint64_t(r.collectives));
+    w.key("wait_ns").value(r.waitNs).key("transfer_ns").value(r.transferNs);
+    w.key("arrived_last").value(uint64_t(r.arrivedLast)).key("wait_caused_ns").value(r.waitCausedNs).endObject();
+}
+
+void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
+               const std::vector<const an::CollectiveInstance *> &sel)
+{
+    JsonWriter w;
+    w.beginObject().key("collectives").beginArray();
+    for (const an::CollectiveInstance *i : sel) {
+        w.beginObject().key("group").value(i->group).key("group_desc").value(i->groupDesc).key("op").value(i->op);
+        w.key("index").value(i->index).key("match").value(an::matchMethodName(i->method));
+        w.key("ranks").value(int64_t(i->groupSize >= 0 ? i->groupSize : int(i->members.size())));
+        w.key("complete").value(i->complete).key("problem").value(i->problem);
+        w.key("bytes").value(i->bytes);
+        w.key("last_rank").value(i->complete ? std::optional<int64_t>(i->lastRank) : std::nullopt);
+        w.key("skew_ns").value(i->skewNs).key("transfer_ns").value(i->transferNs);
+        w.key("algbw_gbps").value(i->algbwGBps).key("busbw_gbps").value(i->busbwGBps).key("members").beginArray();
+        for (const an::CollectiveMember &m : i->members) {
+            w.beginObject().key("rank").value(m.rank).key("start_ns").value(m.startNs);
+            w.key("end_ns").value(m.endNs).key("wait_ns").value(m.waitNs).endObject();
+        }
+        w.endArray().endObject();
+    }
+    w.endArray().key("groups").beginArray();
+    for (const an::CollectiveGroupSummary &g : a.groups) {
+        w.beginObject().key("group").value(g.group).key("group_desc").value(g.groupDesc);
+        w.key("match").value(an::matchMethodName(g.method)).key("instances").value(uint64_t(g.instances));
+        w.key("complete").value(uint64_t(g.complete)).key("wait_ns").value(g.waitNs);
+        w.key("transfer_ns").value(g.transferNs).key("median_busbw_gbps").value(g.medianBusbwGBps);
+        w.key("most_often_last").value(g.mostOftenLast >= 0 ? std::optional<int64_t>(g.mostOftenLast) : std::nullopt);
+        w.key("times_last").value(uint64_t(g.timesLast)).endObject();
+    }
+    w.endArray().key("ranks").beginArray();
+    for (const an::CollectiveRankTotals &r : a.ranks)
+        writeRankTotals(w, r);
+    w.endArray().key("phases").beginArray();
+    for (const an::CollectivePhaseRow &p : phases) {
+        w.beginObject().key("step").value(p.step).key("phase").value(p.phase);
+        w.key("instances").value(uint64_t(p.instances)).key("wait_ns").value(p.waitNs);
+        w.key("transfer_ns").value(p.transferNs);
+        w.key("last_rank").value(p.lastRank >= 0 ? std::optional<int64_t>(p.lastRank) : std::nullopt);
+        w.key("times_last").value(uint64_t(p.timesLast));
+        w.key("straggler").value(p.straggler >= 0 ? std::optional<int64_t>(p.straggler) : std::nullopt);
+        w.key("lag_ns").value(p.lagNs).key("ranks").beginArray();
+        for (const an::CollectiveRankTotals &r : p.ranks)
+            writeRankTotals(w, r);
+        w.endArray().endObject();
+    }
+    w.endArray().key("notes").beginArray();
+    for (const std::string &n : a.notes)
+        w.value(n);
+    w.endArray().endObject();
+    out << w.str() << "\n";
+}
+
+void writeCsv(std::ostream &out, const std::vector<const an::CollectiveInstance *> &sel)
+{
+    out << "group,op,index,match,complete,rank,start_ns,end_ns,wait_ns,last_rank,skew_ns,transfer_ns,bytes,"
+           "algbw_gbps,busbw_gbps,problem\n";
+    for (const an::CollectiveInstance *i : sel)
+        for (const an::CollectiveMember &m : i->members)
+            out << tr::csvField(i->group) << "," << tr::csvField(i->op) << "," << i->index << ","
+                << an::matchMethodName(i->method) << "," << (i->complete ? "true" : "false") << "," << m.rank << ","
+                << m.startNs << "," << m.endNs << "," << m.waitNs << ","
+                << (i->complete ? std::to_string(i->lastRank) : "") << "," << i->skewNs << "," << i->transferNs << ","
+                << (i->bytes ? std::to_string(*i->bytes) : "") << "," << (i->algbwGBps ? gbps(i->algbwGBps) : "") << ","
+                << (i->busbwGBps ? gbps(i->busbwGBps) : "") << "," << tr::csvField(i->problem) << "\n";
+}
+
+void writeGroupsText(std::ostream &out, const an::CollectiveAnalysis &a)
+{
+    TextTable t;
+    for (const char *h : {"Group", "Match", "Instances", "Complete", "Wait (ms)", "Transfer (ms)",
+                          "Median busbw (GB/s)", "Most often last"})
+        t.column(h, std::string_view(h) == "Group" || std::string_view(h) == "Match");
+    for (const an::CollectiveGroupSummary &g : a.groups)
+        t.rows.push_back({g.group + (g.groupDesc.empty() ? "" : " (" + g.groupDesc + ")"),
+                          std::string(an::matchMethodName(g.method)), std::to_string(g.instances),
+                          std::to_string(g.complete), millisecondsText(g.waitNs), millisecondsText(g.transferNs),
+                          gbps(g.medianBusbwGBps),
+                          g.mostOftenLast >= 0
+                              ? "rank " + std::to_string(g.mostOftenLast) + " (" + std::to_string(g.timesLast) + "x)"
+                              : "-"});
+    t.print(out);
+}
+
+// Per step and phase: the rank that made the others wait (by arrival) and the wait it caused.
+void writePhasesText(std::ostream &out, const std::vector<an::CollectivePhaseRow> &phases)
+{
+    if (phases.empty())
+        return;
+    TextTable t;
+    for (const char *h : {"Step", "Phase", "Instances", "Wait (ms)", "Transfer (ms)", "Straggler", "Lag (ms)"})
+        t.column(h, std::string_view(h) == "Phase");
+    for (const an::CollectivePhaseRow &p : phases)
+        t.rows.push_back({std::to_string(p.step), p.phase, std::to_string(p.instances), millisecondsText(p.waitNs),
+                          millisecondsText(p.transferNs),
+                          p.straggler >= 0 ? "rank " + std::to_string(p.straggler) : "-", millisecondsText(p.lagNs)});
+    out << "\nPer phase:\n";
+    t.print(out);
+}
+
+void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
+               std::vector<const an::CollectiveInstance *> sel, size_t top)
+{
+    const size_t complete = size_t(std::count_if(sel.begin(), sel.end(), [](auto *i) { return i->complete; }));
+    out << "Collectives: " << sel.size() << " instance(s) in " << a.groups.size() << " group(s), " << complete
+        << " complete (bandwidths in 10^9 B/s as nccl-tests)\n\n";
+    if (!a.groups.empty())
+        writeGroupsText(out, a);
+    std::stable_sort(sel.begin(), sel.end(), [](auto *x, auto *y) { return x->skewNs > y->skewNs; });
+    TextTable t;
+    for (const char *h :
+         {"Group", "Op", "Index", "Ranks", "Last", "Skew (ms)", "Median wait (ms)", "Transfer (ms)", "busbw (GB/s)"})
+        t.column(h, std::string_view(h) == "Group" || std::string_view(h) == "Op");
+    for (const an::CollectiveInstance *i : sel)
+        if (i->complete && t.rows.size() < top)
+            t.rows.push_back({i->group, i->op, std::to_string(i->index), std::to_string(i->members.size()),
+                              rankText(i->lastRank), millisecondsText(i->skewNs), millisecondsText(medianWait(*i)),
+                              millisecondsText(i->transferNs), gbps(i->busbwGBps)});
+    if (!t.rows.empty()) {
+        out << "\nWorst instances by skew:\n";
+        t.print(out);
+    }
+    writePhasesText(out, phases);
+    size_t shown = 0, incomplete = sel.size() - complete;
+    if (incomplete)
+        out << "\nIncomplete instances (" << incomplete << "):\n";
+    for (const an::CollectiveInstance *i : sel)
+        if (!i->complete && shown++ < top)
+            out << "  " << i->group << " " << i->op << " #" << i->index << " (" << i->members.size()
+                << " member(s)): " << i->problem << "\n";
+    if (incomplete > top)
+        out << "  ... and " << incomplete - top << " more (--top, or --format json for all)\n";
+    for (const std::string &n : a.notes)
+        out << "note: " << n << "\n";
+}
+
+bool selected(const an::CollectiveInstance &i, const ParsedArgs &a)
+{
+    if (a.has("group") && i.group != a.value("group"))
+        return false;
+    if (a.has("op") && i.op != a.value("op") && an::collectiveKindName(an::collectiveKind(i.op)) != a.value("op"))
+        return false;
+    return true;
+}
+
+} // namespace
+
+int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
+{
+    CommandSpec spec{
+        "profstudio-cli trace collectives [--format text|csv|json] [--group G] [--op NAME] [--top N] FILES|DIRS",
+        "Every collective matched across the ranks' reports: by process group and its sequence number (PyTorch "
+        "`Seq`) or k-th collective in the group (Kineto c10d kernel args, Ascend HCCL groups), else by order per "
+        "NCCL stream (kernels known by name: nsys, rocpd). Per instance: each member's arrival (kernel start) and "
+        "end, the rank that arrived last, the start skew, each member's wait (last arrival - own arrival, within its "
+        "kernel), the transfer (the last rank's kernel time), bytes, algbw and busbw as nccl-tests defines them "
+        "(10^9 B/s). Instances some members lack are listed as incomplete with the reason. Reports are put on one "
+        "time axis by UTC (else by start).",
+        traceLoadOptions(), "FILES|DIRS  reports (one per rank), or folders searched recursively",
+        "JSON: {\"collectives\": [{\"group\", \"group_desc\", \"op\", \"index\", \"match\", \"ranks\", \"complete\", "
+        "\"problem\", \"bytes\", \"last_rank\", \"skew_ns\", \"transfer_ns\", \"algbw_gbps\", \"busbw_gbps\", "
+        "\"members\": [{\"rank\", \"start_ns\", \"end_ns\", \"wait_ns\"}]}], \"groups\": [...], \"ranks\": [{\"rank\", "
+        "\"collectives\", \"wait_ns\", \"transfer_ns\", \"arrived_last\"}], \"notes\": [...]}\n"
+        "Exit status 1 on bad input: a rank twice, a `Group size` its ranks contradict, runs mixed.\n"
+        "Example: profstudio-cli trace collectives --group 0 --top 5 runs/exp1/"};
+    spec.options.push_back({"format", "text|csv|json", "output format (default text)"});
+    spec.options.push_back({"group", "G", "only this process group (its name as the trace gives it)"});
+    spec.options.push_back({"op", "NAME", "only this collective (\"allreduce\", or the trace's own name)"});
+    spec.options.push_back({"top", "N", "worst instances (and incomplete ones) listed in text (default 10)"});
+    ParsedArgs a;
+    std::string format;
+    if (int s = parseCommand(spec, args, a, {"text", "csv", "json"}, format, out, err); s >= 0)
+        return s;
+    const auto top = parseInt(a.value("top", "10"));
+    if (!top || *top < 0) {
+        err << "trace collectives: --top wants a whole number >= 0, got '" << a.value("top") << "'\n";
+        return 2;
+    }
+    // Digests open as outlines: their collective records travel in the outline, so a run of
+    // digests (summary-only too) is matched without decompressing any event.
+    tr::LoadResult r;
+    int status = 0;
+    if (!loadFromArgs(a, err, r, status, /*digestOutlines=*/true))
+        return status;
+    const tr::AlignResult aligned = tr::alignReports(r.reports, tr::AlignSpec{});
+    const an::CollectiveAnalysis c = an::analyzeCollectives(r.reports, aligned.offsets);
+    for (const std::string &e : c.errors)
+        err << "error: " << e << "\n";
+    if (!c.errors.empty())
+        return 1;
+    std::vector<const an::CollectiveInstance *> sel;
+    for (const an::CollectiveInstance &i : c.instances)
+        if (selected(i, a))
+            sel.push_back(&i);
+    const auto phases = an::collectivesByPhase(r.reports, aligned.offsets, c, an::PhaseMapping::defaults());
+    if (format == "json")
+        writeJson(out, c, phases, sel);
+    else if (format == "csv")
+        writeCsv(out, sel);
+    else
+        writeText(out, c, phases, sel, size_t(*top));
+    return status;
+}
+
+} // namespace ps::cli

@@ -1,0 +1,414 @@
+#include "core/analysis/collectiveinput.h"
+
+#include "core/analysis/collectivekinds.h"
+
+#include <algorithm>
+#include <charconv>
+#include <compare>
+#include <numeric>
+#include <tuple>
+#include <unordered_map>
+
+namespace ps::core::analysis::detail {
+
+using trace::CollectiveRecord;
+using trace::CollectiveSource;
+using trace::EventStore;
+using trace::Report;
+
+std::optional<std::vector<int>> parseRankList(std::string_view text)
+{
+    if (text.empty() || text.find("...") != std::string_view::npos)
+        return std::nullopt;
+    std::vector<int> ranks;
+    size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == '[' || c == ']' || c == ',' || c == ' ' || c == '\n') {
+            ++i;
+            continue;
+        }
+        int v = 0;
+        const auto [end, ec] = std::from_chars(text.data() + i, text.data() + text.size(), v);
+        if (ec != std::errc() || v < 0)
+            return std::nullopt;
+        ranks.push_back(v);
+        i = size_t(end - text.data());
+    }
+    if (ranks.empty())
+        return std::nullopt;
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+namespace {
+
+// Far beyond any job; a larger world or group size is damaged or hostile input, refused before
+// a member list of that size is made.
+constexpr int kMaxRanks = 1 << 20;
+
+std::string rankListText(const std::vector<int> &r)
+{
+    std::string s = "[";
+    for (size_t i = 0; i < r.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(r[i]);
+    return s + "]";
+}
+
+// "file: collective at 1234 ns (group G)": where a record is, for an error.
+std::string recordPlace(const Report &r, const CollectiveRecord &c)
+{
+    const EventStore &s = *r.store;
+    return r.path + ": " + std::string(s.name(c.op)) + " kernel at " + std::to_string(c.start) + " ns (group \"" +
+           std::string(s.name(c.groupName)) + "\")";
+}
+
+struct OpInfo
+{
+    std::string_view name;
+    CollectiveKind kind = CollectiveKind::Other;
+};
+
+// What decides a record's communicator: records alike in these go to the same list.
+struct ShapeKey
+{
+    CollectiveSource source;
+    trace::NameId group, ranks, desc;
+    int32_t size, peer;
+    uint32_t stream;
+    auto operator<=>(const ShapeKey &) const = default;
+};
+
+class Gatherer
+{
+public:
+    Gatherer(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets, CollectiveInput &in)
+        : m_reports(reports), m_offsets(offsets), m_in(in)
+    {
+    }
+    void run();
+
+private:
+    std::vector<CollectiveRecord> namedKernels(const EventStore &s) const;
+    bool resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks);
+    void readGroups(size_t report);
+    void addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal);
+    std::vector<Observed> *addTo(const std::string &key, int rank, const Communicator &shape,
+                                 const std::string &origin);
+    std::vector<Observed> *listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
+                                   const std::vector<int> &streamOrdinal);
+    const OpInfo &opInfo(const EventStore &s, const CollectiveRecord &c);
+    std::shared_ptr<const std::vector<int>> membersOf(const Report &r, const CollectiveRecord &c, int rank);
+    std::shared_ptr<const std::vector<int>> checkedMembers(const Report &r, const CollectiveRecord &c, int rank);
+    int64_t offset(size_t report) const { return report < m_offsets.size() ? m_offsets[report] : 0; }
+
+    std::span<const trace::ReportPtr> m_reports;
+    std::span<const int64_t> m_offsets;
+    CollectiveInput &m_in;
+    std::map<std::string, std::pair<std::vector<int>, std::string>> m_pgConfig; // name -> members, origin
+    std::optional<std::pair<int, std::string>> m_world;                         // size, origin
+    // Per report: members by (group name, ranks text, size), so each is parsed and checked once,
+    // and the communicators whose members this report has been checked against.
+    std::map<std::tuple<trace::NameId, trace::NameId, int32_t>, std::shared_ptr<const std::vector<int>>> m_members;
+    std::set<std::string> m_checkedKeys;
+    // Per report: op names classified, dtype sizes, and each shape of record's list.
+    std::unordered_map<uint64_t, OpInfo> m_ops;
+    std::unordered_map<trace::NameId, std::optional<int>> m_dtypes;
+    std::map<ShapeKey, std::vector<Observed> *> m_lists;
+};
+
+// Kernels whose names say NCCL/RCCL, for a report whose reader recorded no collectives (nsys,
+// rocpd): one pass over the kernel tracks, the name classified once per distinct name.
+std::vector<CollectiveRecord> Gatherer::namedKernels(const EventStore &s) const
+{
+    std::vector<CollectiveRecord> out;
+    std::unordered_map<trace::NameId, trace::NameId> opOf; // kernel name -> op name (kNoName: none)
+    for (uint32_t ti : s.tracksOfKind(trace::TrackKind::Kernel)) {
+        const trace::Track &t = s.track(ti);
+        for (size_t i = 0; i < t.size(); ++i) {
+            const trace::NameId n = t.name(i);
+            auto it = opOf.find(n);
+            if (it == opOf.end()) {
+                const std::string_view op = trace::collectiveOpOfKernel(s.name(n));
+                it = opOf.emplace(n, op.empty() ? trace::kNoName : n).first;
+            }
+            if (it->second == trace::kNoName)
+                continue;
+            CollectiveRecord r;
+            r.event = {ti, uint32_t(i)};
+            r.start = t.start(i);
+            r.end = t.end(i);
+            r.op = n; // the kernel's own name; its op is classified again where needed
+            r.stream = t.key().id;
+            r.source = CollectiveSource::KernelName;
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
+// Each report's rank (identity, else the file's own); a report without one is numbered by its
+// position only when no report has a rank. Two reports of one rank are an error.
+bool Gatherer::resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks)
+{
+    const bool anyRank = std::any_of(withData.begin(), withData.end(),
+                                     [&](size_t r) { return m_reports[r]->identity.rank.has_value(); });
+    std::map<int, size_t> seen;
+    for (size_t i = 0; i < withData.size(); ++i) {
+        const Report &r = *m_reports[withData[i]];
+        if (!r.identity.rank && anyRank) {
+            m_in.errors.push_back(r.path + ": no rank (distributedInfo.rank, or rank-N in the file or folder name), "
+                                           "while other reports have one");
+            continue;
+        }
+        const int rank = r.identity.rank.value_or(int(i));
+        if (auto [it, fresh] = seen.emplace(rank, withData[i]); !fresh)
+            m_in.errors.push_back(r.path + ": rank " + std::to_string(rank) + " appears twice (also " +
+                                  m_reports[it->second]->path +
+                                  "); give one report per rank (traces of different runs or steps mixed?)");
+        ranks[withData[i]] = rank;
+    }
+    if (!anyRank && withData.size() > 1)
+        m_in.notes.push_back("no report states its rank: ranks are numbered by input order");
+    return m_in.errors.empty();
+}
+
+// The report's world size and pg_config; they must agree with every other report's.
+void Gatherer::readGroups(size_t report)
+{
+    const Report &r = *m_reports[report];
+    const EventStore &s = *r.store;
+    for (const trace::ProcessGroupInfo &g : s.processGroups()) {
+        if (g.size > kMaxRanks) {
+            m_in.errors.push_back(r.path + ": distributedInfo gives a group of " + std::to_string(g.size) +
+                                  " ranks; more than " + std::to_string(kMaxRanks) + " is not a real run");
+            return;
+        }
+        if (g.isWorld) {
+            if (m_world && m_world->first != g.size)
+                m_in.errors.push_back(r.path + ": world size " + std::to_string(g.size) + " but " + m_world->second +
+                                      " has " + std::to_string(m_world->first) + " (traces of different runs mixed?)");
+            else if (!m_world)
+                m_world = {g.size, r.path};
+            continue;
+        }
+        const std::string name(s.name(g.name));
+        const auto members = parseRankList(s.name(g.ranks));
+        if (!members)
+            continue;
+        if (g.size >= 0 && size_t(g.size) != members->size()) {
+            m_in.errors.push_back(r.path + ": distributedInfo.pg_config group \"" + name + "\": pg_size " +
+                                  std::to_string(g.size) + " but ranks lists " + std::to_string(members->size()));
+            continue;
+        }
+        auto [it, fresh] = m_pgConfig.try_emplace(name, *members, r.path);
+        if (!fresh && it->second.first != *members)
+            m_in.errors.push_back(r.path + ": process group \"" + name + "\" has ranks " + rankListText(*members) +
+                                  " but " + it->second.second + " gives " + rankListText(it->second.first) +
+                                  " (traces of different runs mixed?)");
+    }
+}
+
+// The members of a record's group: its own ranks list, else pg_config, else all ranks when its
+// size is the world's. An error when the list contradicts `Group size` or leaves out the rank.
+std::shared_ptr<const std::vector<int>> Gatherer::checkedMembers(const Report &r, const CollectiveRecord &c, int rank)
+{
+    const auto key = std::tuple{c.groupName, c.groupRanks, c.groupSize};
+    if (auto it = m_members.find(key); it != m_members.end())
+        return it->second;
+    auto members = membersOf(r, c, rank);
+    m_members.emplace(key, members);
+    return members;
+}
+
+std::shared_ptr<const std::vector<int>> Gatherer::membersOf(const Report &r, const CollectiveRecord &c, int rank)
+{
+    const EventStore &s = *r.store;
+    std::optional<std::vector<int>> members = parseRankList(s.name(c.groupRanks));
+    if (members && c.groupSize >= 0 && size_t(c.groupSize) != members->size()) {
+        m_in.errors.push_back(recordPlace(r, c) + ": `Group size` " + std::to_string(c.groupSize) +
+                              " but `Process Group Ranks` lists " + std::to_string(members->size()) + " ranks");
+        return nullptr;
+    }
+    if (!members)
+        if (auto it = m_pgConfig.find(std::string(s.name(c.groupName))); it != m_pgConfig.end())
+            members = it->second.first;
+    if (!members && m_world && c.groupSize == m_world->first) {
+        members = std::vector<int>(size_t(std::max(0, c.groupSize)));
+        std::iota(members->begin(), members->end(), 0);
+    }
+    if (members && c.groupSize >= 0 && size_t(c.groupSize) != members->size()) {
+        m_in.errors.push_back(recordPlace(r, c) + ": `Group size` " + std::to_string(c.groupSize) +
+                              " but distributedInfo.pg_config lists " + std::to_string(members->size()) + " ranks");
+        return nullptr;
+    }
+    if (members && !std::binary_search(members->begin(), members->end(), rank)) {
+        m_in.errors.push_back(recordPlace(r, c) + ": rank " + std::to_string(rank) + " is not in its group " +
+                              rankListText(*members));
+        return nullptr;
+    }
+    return members ? std::make_shared<const std::vector<int>>(std::move(*members)) : nullptr;
+}
+
+std::vector<Observed> *Gatherer::addTo(const std::string &key, int rank, const Communicator &shape,
+                                       const std::string &origin)
+{
+    auto [it, fresh] = m_in.communicators.try_emplace(key, shape);
+    Communicator &c = it->second;
+    // Members are compared once per report and communicator (they are shared within a report).
+    const bool check =
+        !fresh && shape.members && c.members && shape.members != c.members && m_checkedKeys.insert(key).second;
+    if (check && *shape.members != *c.members) {
+        m_in.errors.push_back(origin + ": group \"" + c.name + "\" has ranks " + rankListText(*shape.members) +
+                              " here but " + rankListText(*c.members) +
+                              " in another report (traces of different runs mixed?)");
+        return nullptr;
+    }
+    if (!c.members && shape.members)
+        c.members = shape.members;
+    if (c.size < 0)
+        c.size = shape.size;
+    return &c.byRank[rank];
+}
+
+// The rank's list of the communicator a record belongs to (see collectives.h for the keys),
+// worked out once per report and shape of record; null after an error.
+std::vector<Observed> *Gatherer::listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
+                                         const std::vector<int> &streamOrdinal)
+{
+    const Report &r = *m_reports[report];
+    const EventStore &s = *r.store;
+    Communicator shape;
+    if (c.source == CollectiveSource::KernelName) {
+        const auto it = std::find(streamOrdinal.begin(), streamOrdinal.end(), int(c.stream));
+        shape.name = "nccl stream #" + std::to_string(it - streamOrdinal.begin());
+        shape.orderMethod = MatchMethod::StreamOrder;
+        shape.nameOnly = true;
+        return addTo(shape.name, rank, shape, r.path);
+    }
+    shape.name = c.groupName ? std::string(s.name(c.groupName)) : std::string("(no group)");
+    shape.desc = std::string(s.name(c.groupDesc));
+    shape.size = c.groupSize;
+    if (c.source == CollectiveSource::KernelArgs) {
+        shape.members = checkedMembers(r, c, rank);
+        if (!m_in.errors.empty())
+            return nullptr;
+    }
+    if (op.kind == CollectiveKind::SendRecv) {
+        // A pair's sends and receives are matched in order between the two ranks.
+        shape.pointToPoint = true;
+        if (c.peer >= 0) {
+            const int a = std::min(rank, int(c.peer)), b = std::max(rank, int(c.peer));
+            shape.name += " p2p " + std::to_string(a) + "<->" + std::to_string(b);
+            shape.members = std::make_shared<const std::vector<int>>(std::vector<int>{a, b});
+            shape.size = 2;
+        } else {
+            shape.name += " p2p";
+            shape.members.reset();
+            shape.unmatchable = "send/recv without its peer rank: which two ranks took part is not recorded";
+        }
+    }
+    return addTo(shape.name, rank, shape, recordPlace(r, c));
+}
+
+// What an op name is, classified once per report and name.
+const OpInfo &Gatherer::opInfo(const EventStore &s, const CollectiveRecord &c)
+{
+    const uint64_t key = uint64_t(c.op) << 1 | (c.source == CollectiveSource::KernelName ? 1 : 0);
+    auto [it, fresh] = m_ops.try_emplace(key);
+    if (fresh) {
+        std::string_view name = s.name(c.op);
+        if (c.source == CollectiveSource::KernelName)
+            if (const std::string_view op = trace::collectiveOpOfKernel(name); !op.empty())
+                name = op;
+        it->second = {name, collectiveKind(name)};
+    }
+    return it->second;
+}
+
+void Gatherer::addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal)
+{
+    const EventStore &s = *m_reports[report]->store;
+    const OpInfo &op = opInfo(s, c);
+    Observed o{report, rank,        c.event,     c.start + offset(report), c.end + offset(report), op.name,
+               c.seq,  c.groupSize, std::nullopt};
+    auto [size, freshType] = m_dtypes.try_emplace(c.dtype);
+    if (freshType)
+        size->second = dtypeBytes(s.name(c.dtype));
+    const int64_t n = op.kind == CollectiveKind::AllGather ? c.outNelems : c.inNelems;
+    if (size->second && n >= 0)
+        o.bytes = uint64_t(n) * uint64_t(*size->second);
+    const ShapeKey k{c.source,
+                     c.groupName,
+                     c.groupRanks,
+                     c.groupDesc,
+                     c.groupSize,
+                     op.kind == CollectiveKind::SendRecv ? c.peer : -2,
+                     c.source == CollectiveSource::KernelName ? c.stream : 0u};
+    auto it = m_lists.find(k);
+    if (it == m_lists.end())
+        it = m_lists.emplace(k, listFor(report, rank, c, op, streamOrdinal)).first;
+    if (it->second)
+        it->second->push_back(o);
+}
+
+void Gatherer::run()
+{
+    // Records per report: the reader's, else kernels known by name.
+    std::vector<std::vector<CollectiveRecord>> named(m_reports.size());
+    std::vector<size_t> withData;
+    for (size_t i = 0; i < m_reports.size(); ++i) {
+        const EventStore &s = *m_reports[i]->store;
+        if (s.collectives().empty())
+            named[i] = namedKernels(s);
+        if (!s.collectives().empty() || !named[i].empty())
+            withData.push_back(i);
+        else
+            m_in.notes.push_back(m_reports[i]->path + ": no collective kernels (no NCCL/RCCL kernel, c10d kernel "
+                                                      "args or HCCL op)");
+    }
+    std::vector<int> ranks(m_reports.size(), -1);
+    if (!resolveRanks(withData, ranks))
+        return;
+    for (size_t i : withData)
+        readGroups(i);
+    if (m_world)
+        m_in.worldSize = m_world->first;
+    for (size_t i : withData) {
+        if (!m_in.errors.empty())
+            return;
+        const auto own = m_reports[i]->store->collectives();
+        const std::span<const CollectiveRecord> recs = own.empty() ? std::span<const CollectiveRecord>(named[i]) : own;
+        // NCCL streams numbered by their first collective, for kernels known by name only.
+        std::vector<std::pair<int64_t, int>> firsts;
+        for (const CollectiveRecord &c : recs)
+            if (c.source == CollectiveSource::KernelName)
+                firsts.emplace_back(c.start, int(c.stream));
+        std::sort(firsts.begin(), firsts.end());
+        std::vector<int> streams;
+        for (const auto &f : firsts)
+            if (std::find(streams.begin(), streams.end(), f.second) == streams.end())
+                streams.push_back(f.second);
+        m_in.ranks.insert(ranks[i]);
+        m_members.clear();
+        m_checkedKeys.clear();
+        m_ops.clear();
+        m_dtypes.clear();
+        m_lists.clear();
+        for (const CollectiveRecord &c : recs)
+            addRecord(i, ranks[i], c, streams);
+    }
+}
+
+} // namespace
+
+CollectiveInput gatherCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets)
+{
+    CollectiveInput in;
+    Gatherer(reports, offsets, in).run();
+    if (!in.errors.empty())
+        in.communicators.clear();
+    return in;
+}
+
+} // namespace ps::core::analysis::detail

@@ -1,0 +1,63 @@
+#pragma once
+// The first half of analyzeCollectives (collectives.h), internal to core/analysis: every
+// report's collective records (or, for a report without any, its kernels known by NCCL/RCCL
+// name) sorted into communicators, with each communicator's members where the trace says them,
+// and the checks that refuse bad input.
+
+#include "core/analysis/collectives.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ps::core::analysis::detail {
+
+struct Observed
+{
+    size_t report = 0;
+    int rank = -1;
+    trace::EventRef event;
+    int64_t start = 0, end = 0; // shared axis
+    std::string_view op;        // points into the report's name table
+    int64_t seq = -1;
+    int groupSize = -1;
+    std::optional<uint64_t> bytes;
+};
+
+struct Communicator
+{
+    std::string name, desc;
+    MatchMethod orderMethod = MatchMethod::GroupOrder;
+    std::shared_ptr<const std::vector<int>> members; // ascending; null when the trace does not say
+    int size = -1;
+    std::string unmatchable;   // set when no instance can be matched (and why)
+    bool nameOnly = false;     // kernels known by name only
+    bool pointToPoint = false; // send/recv: PyTorch's P2P Seq counts per rank, not per pair
+    std::map<int, std::vector<Observed>> byRank;
+};
+
+struct CollectiveInput
+{
+    std::map<std::string, Communicator> communicators; // by key
+    std::set<int> ranks;                               // ranks with collective data
+    std::optional<int> worldSize;
+    std::vector<std::string> notes, errors;
+};
+
+CollectiveInput gatherCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets);
+
+// Adds a member of a complete instance to its rank's totals.
+void addToTotals(CollectiveRankTotals &t, const CollectiveMember &m, const CollectiveInstance &inst);
+
+// The rank that arrived last most often, with its count; rank -1 on a tie for the most.
+std::pair<int, size_t> mostOftenLast(const std::map<int, size_t> &lastCounts);
+
+// "[0, 1, 2]" or "[0,1,2]" -> {0, 1, 2}; nullopt when empty, truncated by PyTorch ("...") or
+// not a list of integers.
+std::optional<std::vector<int>> parseRankList(std::string_view text);
+
+} // namespace ps::core::analysis::detail

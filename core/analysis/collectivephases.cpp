@@ -1,0 +1,105 @@
+#include "core/analysis/collectivephases.h"
+
+#include "core/analysis/collectiveinput.h"
+#include "core/analysis/phases.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace ps::core::analysis {
+
+namespace {
+
+// The occurrence holding `t` (own clock): the latest-starting one that contains it. Phase
+// occurrences are outermost ranges (findPhases), so only the last two starting before `t` can.
+const PhaseOccurrence *containing(const std::vector<PhaseOccurrence> &occ, int64_t t)
+{
+    auto it = std::upper_bound(occ.begin(), occ.end(), t,
+                               [](int64_t v, const PhaseOccurrence &o) { return v < o.window.start; });
+    for (int tries = 0; tries < 2 && it != occ.begin(); ++tries) {
+        --it;
+        if (it->window.end >= t)
+            return &*it;
+    }
+    return nullptr;
+}
+
+struct RowAcc
+{
+    CollectivePhaseRow row;
+    std::map<int, CollectiveRankTotals> ranks;
+    std::map<int, size_t> lastCounts;
+    int64_t firstStart = INT64_MAX; // shared axis, for ordering rows of a step
+};
+
+// The row's ranks, its most-often-last rank, and its straggler: the rank whose arrivals made
+// the others wait longest.
+CollectivePhaseRow finishRow(RowAcc &acc)
+{
+    CollectivePhaseRow row = std::move(acc.row);
+    for (auto &[rank, t] : acc.ranks)
+        row.ranks.push_back(t);
+    std::tie(row.lastRank, row.timesLast) = detail::mostOftenLast(acc.lastCounts);
+    for (const CollectiveRankTotals &t : row.ranks)
+        if (t.waitCausedNs > row.lagNs) {
+            row.lagNs = t.waitCausedNs;
+            row.straggler = t.rank;
+        }
+    return row;
+}
+
+} // namespace
+
+std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::ReportPtr> reports,
+                                                   std::span<const int64_t> offsets, const CollectiveAnalysis &a,
+                                                   const PhaseMapping &mapping)
+{
+    std::vector<std::vector<PhaseOccurrence>> phases(reports.size());
+    for (size_t r = 0; r < reports.size(); ++r) {
+        phases[r] = findPhases(*reports[r]->store, mapping, reports[r]->identity.step);
+        std::sort(phases[r].begin(), phases[r].end(),
+                  [](const PhaseOccurrence &x, const PhaseOccurrence &y) { return x.window.start < y.window.start; });
+    }
+    std::map<std::pair<int64_t, std::string>, RowAcc> rows;
+    std::unordered_map<const PhaseOccurrence *, RowAcc *> rowOf; // occurrences are many, rows few
+    for (const CollectiveInstance &inst : a.instances) {
+        if (!inst.complete)
+            continue;
+        for (const CollectiveMember &m : inst.members) {
+            const int64_t offset = m.report < offsets.size() ? offsets[m.report] : 0;
+            const PhaseOccurrence *p = containing(phases[m.report], m.startNs - offset);
+            if (!p)
+                continue;
+            auto [it, fresh] = rowOf.try_emplace(p, nullptr);
+            if (fresh) {
+                it->second = &rows[{p->step, p->phase}];
+                it->second->row.step = p->step;
+                it->second->row.phase = p->phase;
+                it->second->firstStart = std::min(it->second->firstStart, p->window.start + offset);
+            }
+            RowAcc &acc = *it->second;
+            acc.row.waitNs += m.waitNs;
+            detail::addToTotals(acc.ranks[m.rank], m, inst);
+            if (m.rank == inst.lastRank) {
+                ++acc.row.instances;
+                acc.row.transferNs += inst.transferNs;
+                ++acc.lastCounts[m.rank];
+            }
+        }
+    }
+    std::vector<RowAcc *> order;
+    for (auto &[key, acc] : rows)
+        order.push_back(&acc);
+    std::sort(order.begin(), order.end(), [](const RowAcc *x, const RowAcc *y) {
+        return x->row.step != y->row.step ? x->row.step < y->row.step : x->firstStart < y->firstStart;
+    });
+    std::vector<CollectivePhaseRow> out;
+    for (RowAcc *acc : order)
+        out.push_back(finishRow(*acc));
+    return out;
+}
+
+} // namespace ps::core::analysis

@@ -1,0 +1,103 @@
+#pragma once
+// Who waits for whom: every collective matched across the ranks of a run, and per instance the
+// last rank to arrive, the others' wait and the transfer after it.
+//
+// Matching (spec A1, A3-A5). Instances are keyed within a communicator:
+//   - Kineto kernel args: the process group (`Process Group Name`) and the collective's `Seq`
+//     when every record of the group has one ("sequence"), else its k-th collective in that
+//     group by start time ("group-order", TraceLens' rule). Send/recv go by (group, pair of
+//     ranks) when the peer is recorded.
+//   - Ascend HCCL ops: the group name, k-th op in it ("group-order").
+//   - Kernels known only by their NCCL/RCCL name (nsys, rocpd, Kineto without c10d args): the
+//     k-th kernel on the report's j-th NCCL stream ("stream-order").
+// An instance is complete when its members are known (group ranks, `pg_config`, or a size equal
+// to the world's) and every member's report has it with the same op; otherwise it is reported
+// incomplete with the reason and never used for totals. Ranks whose counts differ in a group
+// are named in `notes`.
+//
+// Per complete instance (times on the shared axis: own + alignment offset):
+//   arrival = a member's kernel start; last rank = latest arrival; skew = latest - earliest;
+//   wait(member) = last arrival - own arrival, clipped to its kernel;
+//   transfer = the last-arriving rank's kernel duration (one clock, so clock offsets between
+//   hosts do not enter it); bytes as nccl-tests' S: the output size for allgather, the input
+//   size otherwise (nelems x dtype bytes); algbw = bytes / transfer in 10^9 B/s (nccl-tests,
+//   not TraceLens' 2^30); busbw = algbw x busBandwidthFactor(kind, group size).
+// Bad input is an error, not a guess: a record whose `Group size` contradicts its ranks, a
+// rank recording a group it is not in, two reports of one rank, world sizes or group
+// memberships that differ between reports (traces of different runs mixed).
+
+#include "core/trace/report.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ps::core::analysis {
+
+enum class MatchMethod { Sequence, GroupOrder, StreamOrder };
+std::string_view matchMethodName(MatchMethod m); // "sequence", "group-order", "stream-order"
+
+struct CollectiveMember
+{
+    int rank = -1;
+    size_t report = 0;     // index into the reports given
+    trace::EventRef event; // the kernel (or HCCL op) in that report's store
+    int64_t startNs = 0;   // shared axis
+    int64_t endNs = 0;
+    int64_t waitNs = 0; // 0 for incomplete instances
+};
+
+struct CollectiveInstance
+{
+    std::string group; // the process group's name as the trace gives it, or "nccl stream #j"
+    std::string groupDesc;
+    std::string op;    // the trace's collective name
+    int64_t index = 0; // Seq with MatchMethod::Sequence, else 0-based k-th in the group
+    MatchMethod method = MatchMethod::GroupOrder;
+    int groupSize = -1;                    // members expected; -1 when unknown
+    std::vector<CollectiveMember> members; // by rank
+    bool complete = false;
+    std::string problem; // why incomplete
+    int lastRank = -1;
+    int64_t skewNs = 0;
+    int64_t transferNs = 0;
+    std::optional<uint64_t> bytes;
+    std::optional<double> algbwGBps, busbwGBps;
+};
+
+struct CollectiveRankTotals
+{
+    int rank = -1;
+    size_t collectives = 0; // complete instances it took part in
+    int64_t waitNs = 0;
+    int64_t transferNs = 0; // its time in those kernels after the last arrival
+    size_t arrivedLast = 0;
+    int64_t waitCausedNs = 0; // the others' waits in the instances it arrived last to
+};
+
+struct CollectiveGroupSummary
+{
+    std::string group, groupDesc;
+    MatchMethod method = MatchMethod::GroupOrder;
+    size_t instances = 0, complete = 0;
+    int64_t waitNs = 0, transferNs = 0; // over complete instances: members' waits; transfers
+    std::optional<double> medianBusbwGBps;
+    int mostOftenLast = -1; // -1 when no rank arrived last more often than another
+    size_t timesLast = 0;
+};
+
+struct CollectiveAnalysis
+{
+    std::vector<CollectiveInstance> instances; // by group, then index
+    std::vector<CollectiveGroupSummary> groups;
+    std::vector<CollectiveRankTotals> ranks; // ranks with complete instances, ascending
+    std::vector<std::string> notes;          // counts that differ per rank and group, reports without collectives
+    std::vector<std::string> errors;         // bad input (see above); the rest is then empty
+};
+
+// `offsets` per report (trace/alignment.h; empty = all 0).
+CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets);
+
+} // namespace ps::core::analysis

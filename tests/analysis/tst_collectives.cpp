@@ -1,0 +1,459 @@
+// Collectives matched across ranks (core/analysis/collectives.h) and `trace collectives`: on
+// per-rank Kineto traces of synchronous loops written by the tests' own generator
+// (tests/support/syncloop.h) with late ranks planted in several groups and steps; on the real
+// samples (HTA's two sampled ranks of a 128-rank job, the Ascend pair, nsys and rocpd exports);
+// and on bad input (a rank twice, a group size its ranks contradict, runs mixed).
+#include "core/analysis/collectivekinds.h"
+#include "core/analysis/collectives.h"
+#include "core/trace/collectiverecord.h"
+#include "core/trace/storebuilder.h"
+#include "core/trace/traceloader.h"
+#include "tests/support/clirun.h"
+#include "tests/support/syncloop.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace ps::core::analysis;
+using ps::test::ExpectedInstance;
+using ps::test::PlantedDelay;
+using ps::test::SyncLoopSpec;
+using ps::test::SyncLoopWriter;
+
+namespace {
+
+// Rank 5 computes 25 ms longer in steps 4-12 (the world allreduce waits for it); rank 2 is
+// 4 ms late to its group's allgather in steps 6-8, rank 7 3 ms late to its group's in step 14.
+SyncLoopSpec plantedSpec(bool withSeq)
+{
+    SyncLoopSpec s;
+    s.withSeq = withSeq;
+    s.delays = {{5, 4, 12, false, 25'000'000}, {2, 6, 8, true, 4'000'000}, {7, 14, 14, true, 3'000'000}};
+    return s;
+}
+
+QJsonObject runJson(const QStringList &args, int expectedExit = 0)
+{
+    const ps::test::CliRun r =
+        ps::test::runCli(QStringList{"trace", "collectives", "--no-cache", "--format", "json"} + args);
+    if (r.exitCode != expectedExit)
+        qWarning("exit %d: %s", r.exitCode, qPrintable(r.err));
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+QString sample(const QString &rel)
+{
+    return QStringLiteral(PS_TESTDATA_DIR "/traces/") + rel;
+}
+
+// The instance of (group, op, step) in the JSON; steps are the k-th instance of the group.
+QJsonObject findInstance(const QJsonArray &all, const std::string &group, int step)
+{
+    for (const QJsonValue &v : all) {
+        const QJsonObject o = v.toObject();
+        if (o["group"].toString().toStdString() == group && o["index"].toInt() == step)
+            return o;
+    }
+    return {};
+}
+
+} // namespace
+
+class TestCollectives : public QObject
+{
+    Q_OBJECT
+
+private:
+    // Every expected instance against the JSON: last rank, each member's wait within 1 µs,
+    // transfer and bytes exact, busbw within 1 %.
+    void checkAgainstGenerator(bool withSeq)
+    {
+        QTemporaryDir dir;
+        const std::vector<ExpectedInstance> expected =
+            SyncLoopWriter(plantedSpec(withSeq)).write(dir.path().toStdString());
+        const QJsonObject j = runJson({dir.path()});
+        const QJsonArray all = j["collectives"].toArray();
+        QCOMPARE(all.size(), qsizetype(expected.size()));
+        for (const ExpectedInstance &e : expected) {
+            // With Seq the index is the sequence number (step + 1); without, the k-th (step).
+            const QJsonObject o = findInstance(all, e.group, withSeq ? e.step + 1 : e.step);
+            QVERIFY2(!o.isEmpty(), e.group.c_str());
+            QCOMPARE(o["match"].toString(), withSeq ? QStringLiteral("sequence") : QStringLiteral("group-order"));
+            QVERIFY2(o["complete"].toBool(), qPrintable(o["problem"].toString()));
+            QCOMPARE(o["op"].toString().toStdString(), e.op);
+            QCOMPARE(o["last_rank"].toInt(), e.lastRank);
+            QCOMPARE(o["transfer_ns"].toInteger(), e.transferNs);
+            QCOMPARE(uint64_t(o["bytes"].toInteger()), e.bytes);
+            QVERIFY(std::abs(o["busbw_gbps"].toDouble() - e.busbwGBps) <= 0.01 * e.busbwGBps);
+            const QJsonArray members = o["members"].toArray();
+            QCOMPARE(members.size(), qsizetype(e.waitNs.size()));
+            for (const QJsonValue &m : members) {
+                const int rank = m.toObject()["rank"].toInt();
+                QVERIFY(std::llabs(m.toObject()["wait_ns"].toInteger() - e.waitNs.at(rank)) <= 1000);
+            }
+        }
+    }
+
+private slots:
+    void kindsBytesAndBusBandwidthFactors()
+    {
+        // PyTorch's, NCCL kernels' and HCCL's spellings of one collective meet.
+        for (const char *op : {"allgather", "_allgather_base", "all_gather_into_tensor_coalesced", "AllGather"})
+            QCOMPARE(collectiveKind(op), CollectiveKind::AllGather);
+        QCOMPARE(collectiveKind("_reduce_scatter_base"), CollectiveKind::ReduceScatter);
+        QCOMPARE(collectiveKind("reduce"), CollectiveKind::Reduce);
+        QCOMPARE(collectiveKind("hcom_allReduce__210_0_1"), CollectiveKind::AllReduce);
+        QCOMPARE(collectiveKind("all_to_allv"), CollectiveKind::AllToAll);
+        QCOMPARE(collectiveKind("recv"), CollectiveKind::SendRecv);
+        namespace tr = ps::core::trace;
+        QCOMPARE(tr::collectiveOpOfKernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"), "allreduce");
+        QCOMPARE(
+            tr::collectiveOpOfKernel("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),
+            "reducescatter");
+        QCOMPARE(tr::collectiveOpOfKernel(
+                     "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"),
+                 "sendrecv");
+        QCOMPARE(tr::collectiveOpOfKernel("void ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)"), "nccl");
+        QVERIFY(tr::collectiveOpOfKernel("ampere_sgemm_128x64_tn").empty());
+        QVERIFY(tr::collectiveOpOfKernel("my_ncclKernel_lookalike_in_a_long_name").empty());
+        QCOMPARE(dtypeBytes("Float"), std::optional<int>(4));
+        QCOMPARE(dtypeBytes("BFloat16"), std::optional<int>(2));
+        QCOMPARE(dtypeBytes("float16"), std::optional<int>(2));
+        QCOMPARE(dtypeBytes("Long"), std::optional<int>(8));
+        QVERIFY(!dtypeBytes("QInt4x2"));
+        // nccl-tests' factors (doc/PERFORMANCE.md): n = 8.
+        QCOMPARE(*busBandwidthFactor(CollectiveKind::AllReduce, 8), 2.0 * 7 / 8);
+        QCOMPARE(*busBandwidthFactor(CollectiveKind::AllGather, 8), 7.0 / 8);
+        QCOMPARE(*busBandwidthFactor(CollectiveKind::ReduceScatter, 8), 7.0 / 8);
+        QCOMPARE(*busBandwidthFactor(CollectiveKind::AllToAll, 8), 7.0 / 8);
+        QCOMPARE(*busBandwidthFactor(CollectiveKind::Broadcast, 8), 1.0);
+        QCOMPARE(*busBandwidthFactor(CollectiveKind::SendRecv, 2), 1.0);
+        QVERIFY(!busBandwidthFactor(CollectiveKind::Barrier, 8));
+    }
+
+    void recordsPointAtTheirKernelsAfterSorting()
+    {
+        // Kernels added out of order (as readers that merge streams do): build() sorts the track
+        // and each record must still name its own kernel.
+        namespace tr = ps::core::trace;
+        tr::StoreBuilder b;
+        const tr::TrackHandle h = b.track({tr::TrackKind::Kernel, 1, 20, 0});
+        for (int64_t i = 9; i >= 0; --i) {
+            b.add(h, i * 100, i * 100 + 50, b.intern("k" + std::to_string(i)));
+            if (i % 3 == 0) {
+                tr::CollectiveRecord c;
+                c.start = i * 100;
+                c.end = i * 100 + 50;
+                c.seq = i;
+                b.addCollective(h, c);
+            }
+        }
+        const tr::EventStore s = std::move(b).build();
+        QCOMPARE(s.collectives().size(), size_t(4));
+        int64_t previous = -1;
+        for (const tr::CollectiveRecord &c : s.collectives()) {
+            const tr::Track &t = s.track(c.event.track);
+            QCOMPARE(t.start(c.event.index), c.start);
+            QCOMPARE(std::string(s.name(t.name(c.event.index))), "k" + std::to_string(c.seq));
+            QVERIFY(c.start > previous); // in event order
+            previous = c.start;
+        }
+    }
+
+    void plantedRankIsLastInEveryAffectedStep()
+    {
+        QTemporaryDir dir;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        const QJsonObject j = runJson({dir.path()});
+        const QJsonArray all = j["collectives"].toArray();
+        for (int step = 4; step <= 12; ++step) {
+            const QJsonObject o = findInstance(all, "0", step);
+            QCOMPARE(o["last_rank"].toInt(), 5);
+            // The others waited the planted 25 ms (less their own small spread).
+            for (const QJsonValue &m : o["members"].toArray())
+                if (m.toObject()["rank"].toInt() != 5)
+                    QVERIFY(m.toObject()["wait_ns"].toInteger() > 24'000'000);
+        }
+        for (int step = 6; step <= 8; ++step)
+            QCOMPARE(findInstance(all, "1", step)["last_rank"].toInt(), 2);
+        QCOMPARE(findInstance(all, "2", 14)["last_rank"].toInt(), 7);
+        // Rank 5 arrived last more often than any other in the world group, and made the most wait.
+        for (const QJsonValue &g : j["groups"].toArray())
+            if (g.toObject()["group"].toString() == "0")
+                QCOMPARE(g.toObject()["most_often_last"].toInt(), 5);
+        const QJsonArray ranks = j["ranks"].toArray();
+        QCOMPARE(ranks.size(), 8);
+        int mostLast = -1;
+        int64_t least = INT64_MAX;
+        for (const QJsonValue &r : ranks)
+            if (r.toObject()["wait_ns"].toInteger() < least) {
+                least = r.toObject()["wait_ns"].toInteger();
+                mostLast = r.toObject()["rank"].toInt();
+            }
+        QCOMPARE(mostLast, 5); // the rank that made the others wait waited least
+    }
+
+    void eachStepsUpdateActorNamesTheRankThatMadeOthersWait()
+    {
+        QTemporaryDir dir;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        const QJsonObject j = runJson({dir.path()});
+        std::vector<QJsonObject> rows;
+        for (const QJsonValue &v : j["phases"].toArray())
+            if (v.toObject()["phase"].toString() == "update_actor")
+                rows.push_back(v.toObject());
+        QCOMPARE(rows.size(), size_t(16));
+        for (int step = 0; step < 16; ++step) {
+            const QJsonObject &r = rows[size_t(step)];
+            QCOMPARE(r["instances"].toInt(), 3); // the allreduce and two allgathers
+            if (step >= 4 && step <= 12) {
+                QCOMPARE(r["straggler"].toInt(), 5);
+                QVERIFY(r["lag_ns"].toInteger() > 7 * 24'000'000); // seven ranks waited ~25 ms
+            } else if (step == 14) {
+                QCOMPARE(r["straggler"].toInt(), 7);
+            }
+        }
+    }
+
+    void figuresAgreeWithTheGenerator() { checkAgainstGenerator(false); }
+    void figuresAgreeWithTheGeneratorBySequenceNumber() { checkAgainstGenerator(true); }
+
+    void textNamesGroupsAndTheRankMostOftenLast()
+    {
+        QTemporaryDir dir;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        const ps::test::CliRun r = ps::test::runCli({"trace", "collectives", "--no-cache", "--top", "3", dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("Worst instances by skew"), qPrintable(r.out));
+        QVERIFY(r.out.contains(QRegularExpression("0 \\(default_pg\\)\\s+group-order\\s+16\\s+16.*rank 5 \\(9x\\)")));
+        const ps::test::CliRun g = ps::test::runCli(
+            {"trace", "collectives", "--no-cache", "--group", "1", "--op", "allgather", "--format", "csv", dir.path()});
+        QCOMPARE(g.exitCode, 0);
+        QCOMPARE(g.out.count('\n'), 1 + 16 * 4); // header + 16 instances x 4 members
+    }
+
+    void aMissingMemberMakesItsInstanceIncomplete()
+    {
+        QTemporaryDir dir;
+        SpecWithFewerSteps(dir.path());
+        const QJsonObject j = runJson({dir.path()});
+        const QJsonObject o = findInstance(j["collectives"].toArray(), "2", 3);
+        QVERIFY(!o["complete"].toBool());
+        QVERIFY2(o["problem"].toString().contains("missing on rank 6"), qPrintable(o["problem"].toString()));
+        QVERIFY(o["last_rank"].isNull());
+        bool noted = false;
+        for (const QJsonValue &n : j["notes"].toArray())
+            noted = noted || (n.toString().contains("group \"2\"") && n.toString().contains("3 on rank 6"));
+        QVERIFY2(noted, qPrintable(QJsonDocument(j["notes"].toArray()).toJson()));
+    }
+
+    void badInputIsAnError()
+    {
+        QTemporaryDir dir;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        QVERIFY(QFile::copy(dir.filePath("rank-3.pt.trace.json"), dir.filePath("copy-of-rank-3.pt.trace.json")));
+        ps::test::CliRun r = ps::test::runCli({"trace", "collectives", "--no-cache", dir.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("rank 3 appears twice"), qPrintable(r.err));
+
+        QTemporaryDir other;
+        SyncLoopSpec wider = plantedSpec(false);
+        wider.ranks = 12;
+        SyncLoopWriter(wider).write(other.path().toStdString());
+        r = ps::test::runCli({"trace", "collectives", "--no-cache", dir.filePath("rank-0.pt.trace.json"),
+                              other.filePath("rank-1.pt.trace.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains(QRegularExpression("world size (12|8) but .* has (8|12) \\(traces of different runs mixed")),
+            qPrintable(r.err));
+
+        // A kernel whose `Group size` contradicts its ranks list.
+        QFile f(dir.filePath("rank-0.pt.trace.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        f.close();
+        text.replace("\"Group size\": 4", "\"Group size\": 3");
+        QTemporaryDir bad;
+        QFile out(bad.filePath("rank-0.pt.trace.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+        r = ps::test::runCli({"trace", "collectives", "--no-cache", bad.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("`Group size` 3 but `Process Group Ranks` lists 4 ranks"), qPrintable(r.err));
+        QVERIFY(r.err.contains("rank-0.pt.trace.json: allgather kernel at"));
+    }
+
+    void runsAnHourApartAreNotMatched()
+    {
+        // Ranks 4-7 from the same job an hour later: same world, same groups, nothing overlaps.
+        QTemporaryDir a, b;
+        SyncLoopSpec later = plantedSpec(false);
+        SyncLoopWriter(plantedSpec(false)).write(a.path().toStdString());
+        later.originNs += 3600'000'000'000;
+        SyncLoopWriter(later).write(b.path().toStdString());
+        QStringList files;
+        for (int r = 0; r < 8; ++r)
+            files << (r < 4 ? a : b).filePath(QStringLiteral("rank-%1.pt.trace.json").arg(r));
+        const QJsonObject j = runJson(files);
+        size_t worldInstances = 0;
+        for (const QJsonValue &v : j["collectives"].toArray()) {
+            const QJsonObject o = v.toObject();
+            if (o["group"].toString() != "0")
+                continue; // the groups of four lie within one run each
+            ++worldInstances;
+            QVERIFY(!o["complete"].toBool());
+            QVERIFY2(o["problem"].toString().contains("members do not overlap in time"),
+                     qPrintable(o["problem"].toString()));
+        }
+        QCOMPARE(worldInstances, size_t(16));
+    }
+
+    void sendRecvPairsMatchInOrderNotBySeq()
+    {
+        // Rank 0 sends to rank 1 twice; PyTorch's P2P Seq counts per rank (0 has 1, 2; 1 has 7, 8),
+        // so pairs go by order. A third send names no peer: incomplete, never guessed.
+        QTemporaryDir dir;
+        auto kernel = [](int64_t ts, const char *op, const char *peerKey, int peer, int seq) {
+            std::string peerArg = peer >= 0 ? std::string(", \"") + peerKey + "\": " + std::to_string(peer) : "";
+            return "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+                   "\"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)\", \"pid\": 0, \"tid\": 20, "
+                   "\"ts\": " +
+                   std::to_string(ts) + ", \"dur\": 100, \"args\": {\"stream\": 20, \"Collective name\": \"" + op +
+                   "\", \"Process Group Name\": \"0\", \"Group size\": 2, \"Process Group Ranks\": \"[0, 1]\", "
+                   "\"In msg nelems\": 1024, \"Out msg nelems\": 1024, \"dtype\": \"BFloat16\", \"Seq\": " +
+                   std::to_string(seq) + peerArg + "}}";
+        };
+        auto write = [&](int rank, const std::vector<std::string> &events) {
+            QFile f(dir.filePath(QStringLiteral("rank-%1.json").arg(rank)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            std::string text = "{\"distributedInfo\": {\"rank\": " + std::to_string(rank) +
+                               ", \"world_size\": 2}, \"baseTimeNanoseconds\": 1764000000000000000, "
+                               "\"traceEvents\": [";
+            for (size_t i = 0; i < events.size(); ++i)
+                text += (i ? ",\n" : "\n") + events[i];
+            f.write((text + "]}\n").c_str());
+        };
+        write(0, {kernel(1000, "send", "Dst Rank", 1, 1), kernel(2000, "send", "Dst Rank", 1, 2),
+                  kernel(3000, "send", "", -1, 3)});
+        write(1, {kernel(1040, "recv", "Src Rank", 0, 7), kernel(2010, "recv", "Src Rank", 0, 8)});
+        const QJsonObject j = runJson({dir.path()});
+        const QJsonArray all = j["collectives"].toArray();
+        QCOMPARE(all.size(), 3);
+        const QJsonObject first = findInstance(all, "0 p2p 0<->1", 0);
+        QVERIFY2(first["complete"].toBool(), qPrintable(first["problem"].toString()));
+        QCOMPARE(first["match"].toString(), QStringLiteral("group-order"));
+        QCOMPARE(first["last_rank"].toInt(), 1);
+        QCOMPARE(first["skew_ns"].toInteger(), 40'000);
+        QCOMPARE(first["busbw_gbps"].toDouble(), 2048.0 / 100'000); // the last rank's kernel time; factor 1
+        QVERIFY(findInstance(all, "0 p2p 0<->1", 1)["complete"].toBool());
+        const QJsonObject unknown = findInstance(all, "0 p2p", 0);
+        QVERIFY(!unknown["complete"].toBool());
+        QVERIFY(unknown["problem"].toString().contains("without its peer rank"));
+    }
+
+    void htaSampledRanksAreIncompletePerInstance()
+    {
+        const QJsonObject j = runJson({sample("kineto/hta__trace_filter__sampled_rank-0.json.gz"),
+                                       sample("kineto/hta__trace_filter__sampled_rank-1.json.gz")});
+        const QJsonArray all = j["collectives"].toArray();
+        QCOMPARE(all.size(), 10); // ten SendRecv kernels per rank, on one NCCL stream
+        for (const QJsonValue &v : all) {
+            const QJsonObject o = v.toObject();
+            QCOMPARE(o["op"].toString(), QStringLiteral("sendrecv"));
+            QCOMPARE(o["match"].toString(), QStringLiteral("stream-order"));
+            QVERIFY(!o["complete"].toBool());
+            QVERIFY2(o["problem"].toString().contains("peer is not recorded"), qPrintable(o["problem"].toString()));
+            QCOMPARE(o["members"].toArray().size(), 2);
+        }
+        QVERIFY(j["ranks"].toArray().isEmpty());
+        const ps::test::CliRun t = ps::test::runCli({"trace", "collectives", "--no-cache", "--top", "20",
+                                                     sample("kineto/hta__trace_filter__sampled_rank-0.json.gz"),
+                                                     sample("kineto/hta__trace_filter__sampled_rank-1.json.gz")});
+        QCOMPARE(t.exitCode, 0);
+        QCOMPARE(t.out.count(QStringLiteral(": point-to-point kernel known by its name only")), 10);
+    }
+
+    void ascendPairMatchesItsHcclGroup()
+    {
+        const QJsonObject j = runJson({sample("ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db"),
+                                       sample("ascend/msinsight__level1__rank1__ascend_pytorch_profiler_1.db")});
+        const QJsonArray all = j["collectives"].toArray();
+        QCOMPARE(all.size(), 4); // four hcom_allReduce ops in one group, on both ranks
+        for (const QJsonValue &v : all) {
+            const QJsonObject o = v.toObject();
+            QVERIFY2(o["complete"].toBool(), qPrintable(o["problem"].toString()));
+            QCOMPARE(o["group"].toString(), QStringLiteral("90.91.105.46%enp189s0f0_60000_0_1736410538306028"));
+            QCOMPARE(o["members"].toArray().size(), 2);
+            QVERIFY(o["bytes"].isNull()); // HCCL's count without a dtype size
+        }
+        // The first op: rank 0 started at ...431631806, rank 1 at ...435164432 (sqlite3 on the samples).
+        const QJsonObject first = findInstance(all, all[0].toObject()["group"].toString().toStdString(), 0);
+        QCOMPARE(first["last_rank"].toInt(), 1);
+        QCOMPARE(first["skew_ns"].toInteger(), 1736410576435164432 - 1736410576431631806);
+        QCOMPARE(first["transfer_ns"].toInteger(), 1736410576520398275 - 1736410576435164432);
+    }
+
+    void nsysAndRocpdSamplesSayWhyNoneMatch()
+    {
+        for (const QString &f : {sample("nsys/pipit__saxpy-mpi-cuda_nsys_perlmutter0.sqlite"),
+                                 sample("rocpd/batched_gemm__37ca13315e70__28_results.db")}) {
+            const ps::test::CliRun r = ps::test::runCli({"trace", "collectives", "--no-cache", f});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.out.contains("0 instance(s)") && r.out.contains("no collective kernels (no NCCL/RCCL kernel"),
+                     qPrintable(r.out));
+        }
+    }
+
+    void recordsSurviveTheCache()
+    {
+        QTemporaryDir dir, cache;
+        SyncLoopWriter(plantedSpec(true)).write(dir.path().toStdString());
+        const QStringList args = {"trace", "collectives", "--cache-dir", cache.path(), "--format", "json", dir.path()};
+        const ps::test::CliRun cold = ps::test::runCli(args);
+        const ps::test::CliRun warm = ps::test::runCli(args);
+        QCOMPARE(cold.exitCode, 0);
+        QVERIFY(!QDir(cache.path()).entryList(QDir::Files | QDir::NoDotAndDotDot).isEmpty() ||
+                !QDir(cache.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+        QCOMPARE(warm.out, cold.out);
+    }
+
+    void summaryOnlyDigestsCarryTheirCollectives()
+    {
+        QTemporaryDir dir, digests;
+        SyncLoopWriter(plantedSpec(true)).write(dir.path().toStdString());
+        const ps::test::CliRun d =
+            ps::test::runCli({"trace", "digest", "--summary-only", "--out", digests.path(), dir.path()});
+        QVERIFY2(d.exitCode == 0, qPrintable(d.err));
+        const QJsonObject fromTraces = runJson({dir.path()});
+        const QJsonObject fromDigests = runJson({digests.path()});
+        QCOMPARE(fromDigests["collectives"].toArray().size(), 48);
+        QCOMPARE(fromDigests["collectives"], fromTraces["collectives"]);
+        QCOMPARE(fromDigests["ranks"], fromTraces["ranks"]);
+    }
+
+private:
+    // Rank 6 stopped profiling one step early: its group's last allgather and the world's last
+    // allreduce lack it.
+    static void SpecWithFewerSteps(const QString &path)
+    {
+        SyncLoopSpec s = plantedSpec(false);
+        s.steps = 4;
+        SyncLoopWriter(s).write(path.toStdString());
+        QTemporaryDir shorter;
+        s.steps = 3;
+        SyncLoopWriter(s).write(shorter.path().toStdString());
+        QFile::remove(path + "/rank-6.pt.trace.json");
+        QVERIFY(QFile::copy(shorter.filePath("rank-6.pt.trace.json"), path + "/rank-6.pt.trace.json"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectives)
+#include "tst_collectives.moc"

@@ -1,0 +1,125 @@
+// Collectives matched across ranks (core/analysis/collectives.h), printed as ratios against a
+// baseline measured in the same run: one scan of the same reports' kernels (start, duration and
+// name of every kernel, summed per name), as bench_breakdown's scan.
+//
+//   bench_collectives [--reports R] [--events N] [--distinct D] [--repeat K]
+//
+// R reports (default 64, one rank each) of N GPU events (default 1 M; a sixth of them NCCL
+// allreduce kernels on one stream). Two runs: "records" gives every NCCL kernel a collective
+// record (Kineto's c10d args: world group, Seq-less, so instances go by k-th in the group),
+// "names" gives none (nsys, rocpd: the analysis finds the kernels by name, order per stream).
+// Target (issue 24): matching and summaries from the events <= 1 scan of the kernels.
+
+#include "core/analysis/collectivephases.h"
+#include "core/analysis/collectives.h"
+#include "core/trace/storebuilder.h"
+#include "tests/bench/analysis/benchscan.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ps::core::trace;
+using namespace ps::core::analysis;
+using benchscan::Clock;
+using benchscan::seconds;
+
+namespace {
+
+// addGpuWork's events; with `records`, a world-group record on each NCCL kernel.
+std::shared_ptr<const EventStore> makeStore(size_t events, uint32_t seed, size_t ranks, bool records)
+{
+    StoreBuilder b;
+    const int64_t span = benchscan::addGpuWork(b, events, seed);
+    benchscan::addVerlPhases(b, span);
+    if (!records)
+        return std::make_shared<const EventStore>(std::move(b).build());
+    // addGpuWork puts its NCCL kernels on stream 20 of pid 1; rebuild that lane with records.
+    EventStore plain = std::move(b).build();
+    StoreBuilder r;
+    std::string rankList = "[";
+    for (size_t i = 0; i < ranks; ++i)
+        rankList += (i ? ", " : "") + std::to_string(i);
+    CollectiveRecord c;
+    c.op = r.intern("allreduce");
+    c.groupName = r.intern("0");
+    c.groupRanks = r.intern(rankList + "]");
+    c.dtype = r.intern("BFloat16");
+    c.groupSize = int32_t(ranks);
+    c.inNelems = c.outNelems = 1 << 20;
+    for (const Track &t : plain.tracks()) {
+        const TrackHandle h = r.track(t.key());
+        r.reserve(h, t.size());
+        for (size_t i = 0; i < t.size(); ++i) {
+            r.add(h, t.start(i), t.end(i), r.intern(plain.name(t.name(i))), t.aux(i), t.attr(i));
+            if (t.kind() == TrackKind::Kernel && t.key().id == 20) {
+                c.start = t.start(i);
+                c.end = t.end(i);
+                c.stream = 20;
+                r.addCollective(h, c);
+            }
+        }
+    }
+    return std::make_shared<const EventStore>(std::move(r).build());
+}
+
+std::vector<ReportPtr> makeRun(const std::vector<std::shared_ptr<const EventStore>> &stores, size_t reports)
+{
+    std::vector<ReportPtr> out;
+    for (size_t i = 0; i < reports; ++i) {
+        auto rep = std::make_shared<Report>();
+        rep->path = "/runs/bench/rank-" + std::to_string(i) + ".json";
+        rep->store = stores[i % stores.size()];
+        rep->identity.rank = int(i);
+        out.push_back(rep);
+    }
+    return out;
+}
+
+struct Timing
+{
+    double scan = 1e30, match = 1e30, phases = 1e30;
+};
+
+Timing measure(const std::vector<ReportPtr> &run, size_t repeat, int64_t &sink)
+{
+    Timing t;
+    std::vector<int64_t> perName;
+    for (size_t k = 0; k < repeat; ++k) {
+        auto t0 = Clock::now();
+        for (const ReportPtr &r : run)
+            sink += benchscan::scan(*r->store, perName, [](TrackKind kind) { return kind == TrackKind::Kernel; });
+        t.scan = std::min(t.scan, seconds(t0));
+        t0 = Clock::now();
+        const CollectiveAnalysis a = analyzeCollectives(run, {});
+        t.match = std::min(t.match, seconds(t0));
+        t0 = Clock::now();
+        sink += int64_t(collectivesByPhase(run, {}, a, PhaseMapping::defaults()).size());
+        t.phases = std::min(t.phases, seconds(t0));
+        sink += int64_t(a.instances.size()) + int64_t(a.errors.size());
+        if (!a.errors.empty())
+            std::printf("error: %s\n", a.errors.front().c_str());
+    }
+    return t;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const benchscan::Size size = benchscan::sizeFromArgs(argc, argv);
+    int64_t sink = 0;
+    std::printf("%zu reports x %zu events (%zu distinct stores), a sixth NCCL kernels\n", size.reports, size.events,
+                size.distinct);
+    for (bool records : {true, false}) {
+        const auto stores = benchscan::makeStores(
+            size, [&](size_t events, uint32_t seed) { return makeStore(events, seed, size.reports, records); });
+        const Timing t = measure(makeRun(stores, size.reports), size.repeat, sink);
+        std::printf("%-8s scan of the kernels (baseline) %.3f s; matching %.3f s = %.3f x scan (target <= 1); "
+                    "per phase %.3f s = %.3f x scan; peak RSS %.2f GB\n",
+                    records ? "records" : "names", t.scan, t.match, t.match / t.scan, t.phases, t.phases / t.scan,
+                    benchscan::peakRssGb());
+    }
+    return sink == 42 ? 1 : 0; // keeps the work observable
+}
