@@ -159,6 +159,7 @@ public:
         if (m_result.config.erase("hydra"))
             m_result.provenance.eraseSubtree("hydra");
         m_result.searchPath = m_repo.describe();
+        m_result.hydraSearchPath = m_repo.describeHydra();
         return std::move(m_result);
     }
 

@@ -53,6 +53,8 @@ struct ComposeResult
     std::vector<std::pair<std::string, std::string>> choices;
     std::vector<std::string> searchPath; // the roots used, in order ("<builtin>" last)
     std::vector<std::string> warnings;   // non-fatal notes, e.g. "In 'config': Defaults list is missing `_self_`"
+    // The config search path as Hydra lists it ("provider=main, path=file:///x/conf").
+    std::vector<std::string> hydraSearchPath;
     // How each pkg:// search-path entry was found: "pkg://a.b is DIR (found in PYTHONPATH ENTRY)".
     std::vector<std::string> searchPathNotes;
 };

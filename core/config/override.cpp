@@ -419,6 +419,18 @@ bool validKey(std::string_view key, bool allowSlash)
     return true;
 }
 
+// A dict key as the override grammar reads it back: Hydra's escape_special_characters.
+std::string escapeDictKey(const std::string &key)
+{
+    std::string out;
+    for (char c : key) {
+        if (std::string_view("\\()[]{}:=, \t").find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 } // namespace
 
 Override parseOverride(std::string_view text)
@@ -490,7 +502,7 @@ std::string toOverrideValue(const Node &value)
         for (size_t i = 0; i < value.size(); ++i) {
             if (i)
                 s += ",";
-            s += value.keyAt(i) + ":" + toOverrideValue(value.valueAt(i));
+            s += escapeDictKey(value.keyAt(i)) + ":" + toOverrideValue(value.valueAt(i));
         }
         return s + "}";
     }

@@ -32,7 +32,8 @@ while IFS= read -r -d $'\x1e' rec; do
   else
     kind=error
     # the message without "ERROR: hydra.errors.X: " and without Python's warning lines
-    text=$(grep -v '^ \|Warning\|warnings.warn' "$work/err" | sed -E "1s/^ERROR: [A-Za-z0-9_.]+: //; s|\\{conf\\}|$dir|g")
+    absdir=$(realpath -s -m "$dir") # the oracle writes os.path.abspath(CONF_DIR) as {conf}
+    text=$(grep -v '^ \|Warning\|warnings.warn' "$work/err" | sed -E "1s/^ERROR: [A-Za-z0-9_.]+: //; s|\\{conf\\}|$absdir|g")
   fi
   sum=$(printf '%s' "${text//$work/\{work\}}" | sha1sum | cut -c1-40)
   printf '%s#%d\t%s\t%s\n' "$script" "$n" "$kind" "$sum" >>"$out.new"
