@@ -43,7 +43,9 @@ bool parseInt(const std::string &text, long long &n)
     return true;
 }
 
-// parse_rank_config: "0-3,5,7-9" or "all" (given the available ranks) -> sorted unique ranks.
+// parse_rank_config: "0-3,5,7-9" or "all" (given the available ranks) -> sorted unique ranks. Ranks
+// beyond the resources assumed here are not refused: RLinf counts the cluster's real hardware
+// (--gpus-per-node may be unknown to us), so only it can say a rank is out of range.
 bool parseRankConfig(const std::string &config, long long available, std::vector<long long> &out, std::string &error)
 {
     std::set<long long> ranks;
@@ -67,9 +69,8 @@ bool parseRankConfig(const std::string &config, long long available, std::vector
                         std::to_string(b) + " in rank config " + config + ".";
                 return false;
             }
-            if (available >= 0 && (a < 0 || b >= available)) {
-                error = "Rank range " + trim(range) + " in rank config \"" + config + "\" is outside the " +
-                        std::to_string(available) + " available ranks.";
+            if (a < 0) {
+                error = "Invalid rank format " + config + ", expected format: \"a,b,c-d\" or \"all\"";
                 return false;
             }
             for (long long r = a; r <= b && ranks.size() < 1000000; ++r)
@@ -242,8 +243,15 @@ bool placeRLinfComponent(const Node &value, const RLinfPlacementInput &in, std::
         return false;
     }
     for (long long r : processResource) {
-        const Resource &res = resources[static_cast<size_t>(r)];
-        gpus.push_back(res.gpu >= 0 ? res.gpu : res.node * in.gpusPerNode);
+        if (static_cast<size_t>(r) < resources.size()) {
+            const Resource &res = resources[static_cast<size_t>(r)];
+            gpus.push_back(res.gpu >= 0 ? res.gpu : res.node * in.gpusPerNode);
+            continue;
+        }
+        // Beyond the assumed resources: continue the last one's numbering.
+        const long long beyond = r - static_cast<long long>(resources.size()) + 1;
+        const Resource last = resources.empty() ? Resource{0, -1} : resources.back();
+        gpus.push_back(last.gpu >= 0 ? last.gpu + beyond : last.node * in.gpusPerNode);
     }
     return true;
 }

@@ -153,7 +153,7 @@ private slots:
         Run r = runCli({"explain", "--config-dir", conf + "/sub", "--config-name", "p", "pkg.k"});
         QCOMPARE(r.code, 0);
         const QString out = QString::fromUtf8(r.out);
-        QVERIFY2(out.contains(conf + "/sub/../grp/opt.yaml:1:1"), qPrintable(out));
+        QVERIFY2(out.contains(conf + "/sub/../grp/opt.yaml:1:4"), qPrintable(out));
         QVERIFY2(out.contains("config '../grp/opt' at 'pkg', from defaults entry '../grp/opt@pkg' at " + conf +
                               "/sub/p.yaml:1:"),
                  qPrintable(out));

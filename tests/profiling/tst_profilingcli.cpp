@@ -298,6 +298,61 @@ private slots:
                  err.constData());
     }
 
+    // The 27 RLinf main embodiment configs with Format (2) placements (realworld_*, dosw1_*,
+    // isaaclab_*): with the default profile every placed group of its worker_groups is wrapped and
+    // none is called unknown (a group the config does not place still is, rightly).
+    void rlinfDictPlacementExamples_data()
+    {
+        QTest::addColumn<QString>("name");
+        const QDir dir(kConfigs + "/launch-scripts/rlinf-main-a3816b59/examples/embodiment/config");
+        int n = 0;
+        for (const QString &f : dir.entryList({"*.yaml"}, QDir::Files, QDir::Name)) {
+            QFile file(dir.filePath(f));
+            if (file.open(QIODevice::ReadOnly) && file.readAll().contains("node_group:")) {
+                QTest::newRow(qPrintable(f)) << f.chopped(5);
+                ++n;
+            }
+        }
+        QCOMPARE(n, 27);
+    }
+
+    void rlinfDictPlacementExamples()
+    {
+        QFETCH(QString, name);
+        const QString dir = kConfigs + "/launch-scripts/rlinf-main-a3816b59/examples/embodiment";
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("EMBODIED_PATH", dir);
+        const QStringList args{"--config-dir", dir + "/config", "--config-name", name,
+                               "+profile@cluster.profiling=default"};
+        const ps::test::CliRun plan = ps::test::runCli(QStringList{"plan", "--format", "json"} + args, env);
+        const ps::test::CliRun composed =
+            ps::test::runCli(QStringList{"compose", "--resolve", "--format", "json"} + args, env);
+        QVERIFY2(plan.exitCode == 0 || plan.exitCode == 1, qPrintable(plan.err));
+        QVERIFY2(!plan.err.contains("placement-invalid"), qPrintable(plan.err));
+        const QJsonObject config = QJsonDocument::fromJson(composed.out.toUtf8()).object();
+        const QJsonObject placement = config["cluster"].toObject()["component_placement"].toObject();
+        QSet<QString> wrappedGroups;
+        for (const QJsonValue &w : QJsonDocument::fromJson(plan.out.toUtf8()).object()["workers"].toArray())
+            wrappedGroups.insert(w.toObject()["group"].toString());
+        int placed = 0;
+        for (const QString &key : placement.keys()) {
+            for (QString component : key.split(',')) {
+                component = component.trimmed();
+                QString group = config[component].toObject()["group_name"].toString();
+                if (group.isEmpty())
+                    group = component.left(1).toUpper() + component.mid(1) + "Group";
+                if (group != "ActorGroup" && group != "RolloutGroup" && group != "EnvGroup")
+                    continue; // not in the default profile's worker_groups
+                ++placed;
+                // Placed, so never "unknown", and wrapped like any other placement form.
+                QVERIFY2(!plan.err.contains("worker_groups entry '" + group + "' names no worker group"),
+                         qPrintable(plan.err));
+                QVERIFY2(wrappedGroups.contains(group), qPrintable(group + " has no wrapped worker"));
+            }
+        }
+        QVERIFY(placed > 0);
+    }
+
     // validate/plan --format json: a composition that fails still gives a JSON document on stdout.
     void composeErrorAsJson()
     {

@@ -67,10 +67,11 @@ private slots:
         QTest::newRow("no group") << "{placement: 9}" << QList<long long>{9};
         QTest::newRow("robots") << "{node_group: franka, placement: '0-1'}" << QList<long long>{8, 8};
         QTest::newRow("nodes") << "{node_group: node, placement: '0-1'}" << QList<long long>{0, 8};
-        // Refused by RLinf: a list is read through str() ("[0, 1]"), ranges out of range or
-        // descending, process ranks not starting at 0, counts that do not divide.
+        // Refused by RLinf: a list is read through str() ("[0, 1]"), descending ranges, process
+        // ranks not starting at 0, counts that do not divide.
         QTest::newRow("list") << "[0, 1]" << QList<long long>{-1};
-        QTest::newRow("out of range") << "16" << QList<long long>{-1};
+        // Beyond the GPUs assumed (2 x 8): only RLinf knows the real count; the numbering continues.
+        QTest::newRow("beyond assumed") << "'15-16'" << QList<long long>{15, 16};
         QTest::newRow("descending") << "'4-5,0-1'" << QList<long long>{-1};
         QTest::newRow("process gap") << "'0-1:2-3'" << QList<long long>{-1};
         QTest::newRow("indivisible") << "'0-2:0-3'" << QList<long long>{-1};
