@@ -35,15 +35,18 @@ void printConfigError(const core::config::ConfigError &error, std::ostream &err)
 }
 
 std::optional<core::config::ComposeResult> composeOrReport(const core::config::ComposeOptions &options,
-                                                           std::ostream &err)
+                                                           std::ostream &err,
+                                                           std::optional<core::config::ConfigError> *failure)
 {
+    // Warnings are printed as they arise: those met before a failure are shown too, as Hydra does.
+    core::config::ComposeOptions withWarnings = options;
+    withWarnings.onWarning = [&err](const std::string &w) { err << "warning: " << w << "\n"; };
     try {
-        core::config::ComposeResult r = core::config::compose(options);
-        for (const std::string &w : r.warnings)
-            err << "warning: " << w << "\n";
-        return r;
+        return core::config::compose(withWarnings);
     } catch (const core::config::ConfigError &e) {
         printConfigError(e, err);
+        if (failure)
+            failure->emplace(e);
         return std::nullopt;
     } catch (const std::exception &e) {
         // Not expected from any input; still an error message and exit 1 rather than an abort.

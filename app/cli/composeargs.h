@@ -32,8 +32,10 @@ bool composeOptionsFrom(const ParsedArgs &args, const std::vector<std::string> &
 
 // Composes; on failure prints "FILE:LINE:COL: error: MESSAGE" (or "error: MESSAGE") to err and
 // returns nullopt (exit 1). Composition warnings go to err as "warning: ...".
+// With `failure`, the error is also stored there (for a JSON report of it).
 std::optional<core::config::ComposeResult> composeOrReport(const core::config::ComposeOptions &options,
-                                                           std::ostream &err);
+                                                           std::ostream &err,
+                                                           std::optional<core::config::ConfigError> *failure = nullptr);
 
 // The CLI's rendering of a config error.
 void printConfigError(const core::config::ConfigError &error, std::ostream &err);

@@ -29,6 +29,16 @@ std::optional<int> parseOrExit(const CommandSpec &spec, const Args &args, Parsed
     return std::nullopt;
 }
 
+// compose --verbose: the search path as Hydra lists it, then how each pkg:// entry was found.
+void printSearchPath(const cfg::ComposeResult &result, std::ostream &err)
+{
+    err << "Config search path:\n";
+    for (const std::string &line : result.hydraSearchPath)
+        err << "\t" << line << "\n";
+    for (const std::string &note : result.searchPathNotes)
+        err << note << "\n";
+}
+
 } // namespace
 
 int cmdCompose(const Args &args, std::ostream &out, std::ostream &err)
@@ -39,6 +49,9 @@ int cmdCompose(const Args &args, std::ostream &out, std::ostream &err)
     spec.summary = "Compose a Hydra config and print it as Hydra's `--cfg job` does (the hydra: node removed), "
                    "byte for byte.";
     appendComposeOptions(spec);
+    spec.options.push_back({"verbose", "",
+                            "print the config search path on stderr, as Hydra lists it, and where "
+                            "each pkg:// entry was found"});
     spec.options.push_back({"resolve", "",
                             "resolve interpolations; values that cannot be resolved are printed as "
                             "written and reported on stderr"});
@@ -60,6 +73,8 @@ int cmdCompose(const Args &args, std::ostream &out, std::ostream &err)
     auto result = composeOrReport(options, err);
     if (!result)
         return 1;
+    if (parsed.has("verbose"))
+        printSearchPath(*result, err);
     const cfg::Node *tree = &result->config;
     cfg::Node resolved;
     if (parsed.has("resolve")) {
@@ -111,6 +126,13 @@ int cmdExplain(const Args &args, std::ostream &out, std::ostream &err)
         return 1;
     }
     out << text;
+    // A value from a pkg:// source: say where that package was found ("pkg://a.b is DIR (found in ...)").
+    for (const std::string &note : result->searchPathNotes) {
+        const size_t is = note.find(" is "), found = note.find(" (found in ");
+        if (is != std::string::npos && found != std::string::npos &&
+            text.find(note.substr(is + 4, found - is - 4) + "/") != std::string::npos)
+            out << "search path: " << note << "\n";
+    }
     return 0;
 }
 

@@ -80,6 +80,20 @@ bool parseCount(const ParsedArgs &parsed, const std::string &name, std::optional
 }
 
 // Parses, composes and analyses. Returns the exit status to use when it is not -1.
+// --format json when composition fails: a document with the error, in the diagnostics' shape.
+void writeComposeErrorJson(const cfg::ConfigError &e, std::ostream &out)
+{
+    core::JsonWriter json;
+    json.beginObject().key("framework").null().key("error").beginObject();
+    json.key("message").value(e.message());
+    json.key("key").value(e.keyPath());
+    json.key("file").value(e.where().file);
+    json.key("line").value(e.where().line);
+    json.key("column").value(e.where().column);
+    json.endObject().key("diagnostics").beginArray().endArray().endObject();
+    out << json.str() << "\n";
+}
+
 int prepare(const CommandSpec &spec, const Args &args, std::ostream &out, std::ostream &err, ParsedArgs &parsed,
             prof::AnalysisInput &input)
 {
@@ -123,9 +137,13 @@ int prepare(const CommandSpec &spec, const Args &args, std::ostream &out, std::o
         }
         input.cluster.availableBackends = list;
     }
-    auto composed = composeOrReport(input.compose, err);
-    if (!composed)
+    std::optional<cfg::ConfigError> failure;
+    auto composed = composeOrReport(input.compose, err, &failure);
+    if (!composed) {
+        if (failure && parsed.value("format") == "json")
+            writeComposeErrorJson(*failure, out);
         return 1;
+    }
     input.composed = std::make_shared<const cfg::ComposeResult>(std::move(*composed));
     return -1;
 }

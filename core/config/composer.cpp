@@ -7,6 +7,7 @@
 #include "core/config/merge.h"
 #include "core/config/nodecount.h"
 #include "core/config/override.h"
+#include "core/config/pythonpackage.h"
 #include "core/config/yamlemitter.h"
 
 #include <algorithm>
@@ -158,6 +159,7 @@ public:
         if (m_result.config.erase("hydra"))
             m_result.provenance.eraseSubtree("hydra");
         m_result.searchPath = m_repo.describe();
+        m_result.hydraSearchPath = m_repo.describeHydra();
         return std::move(m_result);
     }
 
@@ -184,18 +186,20 @@ private:
         if (!primary)
             throw ConfigError("Cannot find primary config '" + m_configName +
                               "'. Check that it's in your config search path.\n\nConfig search path:\n" +
-                              joinLines(m_repo.describe(), "\t"));
+                              joinLines(m_repo.describeHydra(), "\t"));
         Node holder = Node::dict();
         const Node *searchPath = nullptr;
         std::string where = "hydra.searchpath";
+        bool fromCommandLine = false;
         for (const Override &o : m_parsed) {
             if (o.key == "hydra.searchpath" && o.hasValue && o.type != Override::Type::Delete) {
                 holder.set("v", o.value);
                 searchPath = holder.find("v");
+                fromCommandLine = true;
             }
         }
         // Interpolations in the primary's own searchpath resolve against the primary; `primary`
-        // stays valid until appendDir() below.
+        // stays valid until appendSearchPathEntry() below.
         const Node emptyRoot;
         const Node *resolutionRoot = &emptyRoot;
         if (!searchPath) {
@@ -207,7 +211,8 @@ private:
         if (!searchPath->isList())
             throw ConfigError("hydra.searchpath must be a list of strings. Got: " + searchPath->toPythonString(),
                               searchPath->mark, where);
-        std::vector<std::string> dirs;
+        const std::string provider = std::string("hydra.searchpath in ") + (fromCommandLine ? "command-line" : "main");
+        std::vector<std::string> entries; // appended after the loop: appending drops `primary`
         for (size_t i = 0; i < searchPath->items().size(); ++i) {
             const Node &item = searchPath->items()[i];
             std::string itemKey = where + "." + std::to_string(i);
@@ -224,21 +229,51 @@ private:
                                       item.mark, itemKey);
                 }
             }
-            if (value.rfind("file://", 0) == 0) {
-                dirs.push_back(value.substr(7));
-            } else if (value.rfind("pkg://", 0) == 0) {
-                m_result.warnings.push_back("hydra.searchpath entry '" + value +
-                                            "' is a Python package path; it is not searched");
-            } else {
-                dirs.push_back(value);
-            }
+            entries.push_back(std::move(value));
         }
-        for (const std::string &d : dirs) {
-            std::string dir = d;
-            while (dir.size() > 1 && dir.back() == '/')
-                dir.pop_back();
-            m_repo.appendDir(dir);
+        for (const std::string &entry : entries)
+            appendSearchPathEntry(entry, provider);
+    }
+
+    // One hydra.searchpath entry, as Hydra's ConfigRepository takes it: "pkg://a.b" (a Python
+    // package, found as Python would import it), "file://dir" or a plain dir. One that is not
+    // available is listed in the search path and warned about, as Hydra does.
+    void appendSearchPathEntry(const std::string &value, const std::string &provider)
+    {
+        const size_t scheme = value.find("://");
+        if (scheme != std::string::npos && value.compare(0, scheme, "pkg") == 0) {
+            std::string package = value.substr(scheme + 3);
+            std::replace(package.begin(), package.end(), '/', '.');
+            while (!package.empty() && package.back() == '.')
+                package.pop_back();
+            const std::string primaryDir = m_options.configDirs.empty() ? std::string() : m_options.configDirs.front();
+            std::optional<PythonPackageDir> found = findPythonPackage(package, primaryDir, m_options.env);
+            m_repo.appendRoot(found ? found->dir : std::string(), provider, "pkg://" + package);
+            if (!found || !found->hasInit) // Hydra's available(): a package folder with an __init__.py
+                warn("provider=" + provider + ", path=" + package + " is not available.");
+            if (!found)
+                return;
+            m_result.searchPathNotes.push_back("pkg://" + package + " is " + found->dir + " (found in " +
+                                               found->foundVia + " " + found->entry + ")");
+            return;
         }
+        std::string dir = scheme == std::string::npos ? value : value.substr(scheme + 3);
+        const std::string hydraPath = (scheme == std::string::npos ? "file://" : value.substr(0, scheme + 3)) + dir;
+        std::error_code ec;
+        if (scheme != std::string::npos && value.compare(0, scheme, "file") != 0)
+            dir.clear(); // a scheme Hydra has no source for here (structured://)
+        else if (!std::filesystem::is_directory(dir, ec))
+            warn("provider=" + provider + ", path=" + dir + " is not available.");
+        while (dir.size() > 1 && dir.back() == '/')
+            dir.pop_back();
+        m_repo.appendRoot(dir, provider, hydraPath);
+    }
+
+    void warn(const std::string &message)
+    {
+        m_result.warnings.push_back(message);
+        if (m_options.onWarning)
+            m_options.onWarning(message);
     }
 
     // ---- defaults tree (Hydra's _create_defaults_tree) ----
@@ -346,10 +381,10 @@ private:
         }
         if ((!hasSelf && hasNonOverride) || defaults.empty()) {
             if (isPrimary && node.loaded->content.size() > 0 && hasNonOverride)
-                m_result.warnings.push_back("In '" + node.entry.configPath() +
-                                            "': Defaults list is missing `_self_`. See "
-                                            "https://hydra.cc/docs/1.2/upgrades/1.0_to_1.1/default_composition_order "
-                                            "for more information");
+                warn("In '" + node.entry.configPath() +
+                     "': Defaults list is missing `_self_`. See "
+                     "https://hydra.cc/docs/1.2/upgrades/1.0_to_1.1/default_composition_order "
+                     "for more information");
             DefaultEntry self;
             self.kind = DefaultEntry::Kind::Self;
             self.text = "_self_";
@@ -593,9 +628,7 @@ private:
             msg = "Could not load '" + d.configPath() + "'.\n";
         }
         msg = "In '" + parent.entry.configPath() + "': " + msg;
-        if (msg.back() != '\n')
-            msg += "\n";
-        msg += "Config search path:\n" + joinLines(m_repo.describe(), "\t");
+        msg += "\nConfig search path:\n" + joinLines(m_repo.describeHydra(), "\t");
         throw ConfigError(msg, located(d.mark), d.kind == DefaultEntry::Kind::Group ? d.groupPath() : std::string());
     }
 

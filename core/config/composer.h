@@ -9,7 +9,8 @@
 //   std::string yaml = toYaml(r.config);       // byte-identical to Hydra's --cfg job
 //
 // Search path: configDirs in order, then the primary config's hydra.searchpath entries
-// (file://... ; ${oc.env:X} expanded), then the built-in presets. The `hydra:` node and hydra/*
+// (file://..., pkg://a.b found where Python would import it (pythonpackage.h); ${oc.env:X}
+// expanded), then the built-in presets. The `hydra:` node and hydra/*
 // groups are accepted and left out of the output, as --cfg job does.
 
 #include "core/config/configerror.h"
@@ -17,6 +18,7 @@
 #include "core/config/node.h"
 #include "core/config/provenance.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +39,9 @@ struct ComposeOptions
     // locations and the GUI). `compose`, which only prints the tree, turns it off: on verl's
     // trainer it is a fifth of the work.
     bool recordProvenance = true;
+    // Called with each warning as it arises, so that the warnings of a composition that then
+    // fails are still shown (ComposeResult::warnings has them too when it succeeds).
+    std::function<void(const std::string &)> onWarning;
 };
 
 struct ComposeResult
@@ -48,6 +53,10 @@ struct ComposeResult
     std::vector<std::pair<std::string, std::string>> choices;
     std::vector<std::string> searchPath; // the roots used, in order ("<builtin>" last)
     std::vector<std::string> warnings;   // non-fatal notes, e.g. "In 'config': Defaults list is missing `_self_`"
+    // The config search path as Hydra lists it ("provider=main, path=file:///x/conf").
+    std::vector<std::string> hydraSearchPath;
+    // How each pkg:// search-path entry was found: "pkg://a.b is DIR (found in PYTHONPATH ENTRY)".
+    std::vector<std::string> searchPathNotes;
 };
 
 // Throws ConfigError on the first problem: malformed YAML, duplicate keys, unknown group option

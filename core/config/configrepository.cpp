@@ -97,7 +97,10 @@ std::string normalizeConfigPath(const std::string &path)
         size_t slash = path.find('/', start);
         std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
         if (part == "..") {
-            if (!parts.empty())
+            // Hydra joins "../grp/opt" to the config root literally: a path may climb above it.
+            if (parts.empty() || parts.back() == "..")
+                parts.push_back(part);
+            else
                 parts.pop_back();
         } else if (!part.empty() && part != ".") {
             parts.push_back(part);
@@ -118,17 +121,20 @@ std::string normalizeConfigPath(const std::string &path)
 ConfigRepository::ConfigRepository(std::vector<std::string> dirs, bool builtin, bool reuseParsed)
     : m_reuseParsed(reuseParsed)
 {
-    for (auto &d : dirs)
-        m_roots.push_back(Root{std::move(d), false});
+    for (auto &d : dirs) {
+        const std::string provider = m_roots.empty() ? "main" : "command-line";
+        const std::string hydraPath = "file://" + absolutePath(d);
+        m_roots.push_back(Root{std::move(d), false, provider, hydraPath});
+    }
     if (builtin)
-        m_roots.push_back(Root{{}, true});
+        m_roots.push_back(Root{{}, true, {}, {}});
 }
 
-void ConfigRepository::appendDir(const std::string &dir)
+void ConfigRepository::appendRoot(const std::string &dir, const std::string &provider, const std::string &hydraPath)
 {
     // Search-path additions go before the built-in presets, as Hydra puts them before its schema source.
     auto pos = std::find_if(m_roots.begin(), m_roots.end(), [](const Root &r) { return r.builtin; });
-    m_roots.insert(pos, Root{dir, false});
+    m_roots.insert(pos, Root{dir, false, provider, hydraPath});
     m_cache.clear();
 }
 
@@ -136,7 +142,27 @@ std::vector<std::string> ConfigRepository::describe() const
 {
     std::vector<std::string> out;
     for (const Root &r : m_roots)
-        out.push_back(r.builtin ? std::string(kBuiltinRoot) : "file://" + r.dir);
+        if (r.builtin || !r.dir.empty())
+            out.push_back(r.builtin ? std::string(kBuiltinRoot) : "file://" + r.dir);
+    return out;
+}
+
+std::vector<std::string> ConfigRepository::describeHydra() const
+{
+    std::vector<std::string> out{"provider=hydra, path=pkg://hydra.conf"};
+    for (const Root &r : m_roots)
+        if (!r.builtin)
+            out.push_back("provider=" + r.provider + ", path=" + r.hydraPath);
+    out.push_back("provider=schema, path=structured://");
+    return out;
+}
+
+std::string absolutePath(const std::string &path)
+{
+    std::error_code ec;
+    std::string out = fs::absolute(path, ec).lexically_normal().string();
+    while (out.size() > 1 && out.back() == '/')
+        out.pop_back();
     return out;
 }
 
@@ -155,6 +181,8 @@ const LoadedConfig *ConfigRepository::load(const std::string &configPath)
             }
             continue;
         }
+        if (r.dir.empty())
+            continue;
         std::string file = r.dir + "/" + configPath + kYaml;
         std::error_code ec;
         if (fs::is_regular_file(file, ec)) {
@@ -178,7 +206,7 @@ bool ConfigRepository::groupExists(const std::string &group) const
             continue;
         }
         std::error_code ec;
-        if (fs::is_directory(r.dir + "/" + group, ec))
+        if (!r.dir.empty() && fs::is_directory(r.dir + "/" + group, ec))
             return true;
     }
     return false;
@@ -198,6 +226,8 @@ std::vector<std::string> ConfigRepository::options(const std::string &group) con
             }
             continue;
         }
+        if (r.dir.empty())
+            continue;
         std::error_code ec;
         fs::directory_iterator dirIt(r.dir + "/" + group, ec);
         if (ec)

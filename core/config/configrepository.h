@@ -31,11 +31,18 @@ public:
     // `dirs` are searched in order; the built-in presets come last when `builtin` is set.
     // With `reuseParsed`, files parsed by earlier compositions in this process are reused while
     // their size and modification time are unchanged.
+    // The first dir is Hydra's "main" source, further ones are "command-line" sources.
     ConfigRepository(std::vector<std::string> dirs, bool builtin, bool reuseParsed = false);
 
-    void appendDir(const std::string &dir);
-    // Human-readable roots, in order ("file:///x/conf", "<builtin>").
+    // A hydra.searchpath entry: `dir` is searched (empty: not available, listed only); `provider`
+    // and `hydraPath` are how Hydra lists it ("hydra.searchpath in main", "pkg://verl.trainer.config").
+    void appendRoot(const std::string &dir, const std::string &provider, const std::string &hydraPath);
+    // Human-readable roots that are searched, in order ("file:///x/conf", "<builtin>").
     std::vector<std::string> describe() const;
+    // The config search path as Hydra lists it in errors, one "provider=P, path=SCHEME://PATH" per
+    // source: Hydra's own pkg://hydra.conf first, structured:// last (the built-in presets, which
+    // Hydra does not have, are not listed).
+    std::vector<std::string> describeHydra() const;
 
     // nullptr when no root has the config. Throws ConfigError for unreadable or malformed files.
     const LoadedConfig *load(const std::string &configPath);
@@ -46,15 +53,20 @@ public:
 private:
     struct Root
     {
-        std::string dir; // empty for the built-in presets
+        std::string dir; // empty for the built-in presets and sources that are not available
         bool builtin = false;
+        std::string provider;
+        std::string hydraPath;
     };
     std::vector<Root> m_roots;
     bool m_reuseParsed = false;
     std::map<std::string, std::unique_ptr<LoadedConfig>> m_cache; // by config path; null = absent
 };
 
-// "a/../b/./c" -> "b/c"; leading "/" dropped.
+// os.path.abspath: absolute, "." and ".." folded, no trailing "/".
+std::string absolutePath(const std::string &path);
+
+// "a/../b/./c" -> "b/c"; leading "/" dropped; "../grp" (above the config root) is kept.
 std::string normalizeConfigPath(const std::string &path);
 
 } // namespace ps::core::config

@@ -228,14 +228,7 @@ private:
         }
         for (;;) {
             skipWs();
-            size_t start = m_pos;
-            while (m_pos < m_s.size() && m_s[m_pos] != ':' &&
-                   (isIdChar(m_s[m_pos]) || m_s[m_pos] == ' ' || m_s[m_pos] == '\t' ||
-                    std::string_view("/-+.%*@?|").find(m_s[m_pos]) != std::string_view::npos))
-                ++m_pos;
-            std::string key(m_s.substr(start, m_pos - start));
-            while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
-                key.pop_back();
+            std::string key = parseDictKey();
             if (key.empty() || m_pos >= m_s.size() || m_s[m_pos] != ':')
                 fail("a dict entry needs 'key: value'");
             ++m_pos; // ':'
@@ -254,6 +247,38 @@ private:
             }
             fail("unexpected '" + std::string(1, m_s[m_pos]) + "' in a dict");
         }
+    }
+
+    // Hydra's ESC token: a backslash before one of \\()[]{}:=, space or tab stands for that char.
+    bool atEscape() const
+    {
+        return m_s[m_pos] == '\\' && m_pos + 1 < m_s.size() &&
+               std::string_view("\\()[]{}:=, \t").find(m_s[m_pos + 1]) != std::string_view::npos;
+    }
+
+    // A dict key (Hydra's dictKey): the characters of an unquoted value but no ':' and no
+    // interpolation; escapes are unescaped; whitespace around it (not escaped) is dropped.
+    std::string parseDictKey()
+    {
+        std::string key;
+        size_t keep = 0; // key.size() after the last character that is not unescaped whitespace
+        while (m_pos < m_s.size()) {
+            const char c = m_s[m_pos];
+            if (atEscape()) {
+                key += m_s[m_pos + 1];
+                m_pos += 2;
+                keep = key.size();
+                continue;
+            }
+            if (c == ':' || !isUnquotedChar(c) || (c == '$' && m_pos + 1 < m_s.size() && m_s[m_pos + 1] == '{'))
+                break;
+            key += c;
+            ++m_pos;
+            if (c != ' ' && c != '\t')
+                keep = key.size();
+        }
+        key.resize(keep);
+        return key;
     }
 
     std::string parseQuoted()
@@ -317,6 +342,7 @@ private:
     {
         std::string text;
         bool plainToken = true; // no escapes and no interpolation: may be typed
+        size_t keep = 0;        // text.size() after the last character that is not unescaped whitespace
         while (m_pos < m_s.size()) {
             char c = m_s[m_pos];
             if (c == ',' || c == ']' || c == '}')
@@ -324,13 +350,14 @@ private:
             if (c == '$' && m_pos + 1 < m_s.size() && m_s[m_pos + 1] == '{') {
                 readInterpolation(text);
                 plainToken = false;
+                keep = text.size();
                 continue;
             }
-            if (c == '\\' && m_pos + 1 < m_s.size() &&
-                std::string_view("\\()[]{}:=, \t").find(m_s[m_pos + 1]) != std::string_view::npos) {
+            if (atEscape()) {
                 text += m_s[m_pos + 1];
                 m_pos += 2;
                 plainToken = false;
+                keep = text.size();
                 continue;
             }
             if (c == '(')
@@ -339,11 +366,13 @@ private:
                 fail("token recognition error at: '" + std::string(1, c) + "'");
             text += c;
             ++m_pos;
+            if (c != ' ' && c != '\t')
+                keep = text.size();
         }
-        // Whitespace around a primitive is not part of it.
-        size_t b = text.find_first_not_of(" \t");
-        size_t e = text.find_last_not_of(" \t");
-        std::string trimmed = b == std::string::npos ? std::string() : text.substr(b, e - b + 1);
+        // Whitespace around a primitive is not part of it (escaped whitespace is); the leading
+        // whitespace was skipped before the primitive.
+        text.resize(keep);
+        const std::string &trimmed = text;
         if (plainToken) {
             if (isHydraInt(trimmed)) {
                 std::string digits;
@@ -388,6 +417,18 @@ bool validKey(std::string_view key, bool allowSlash)
         return false;
     }
     return true;
+}
+
+// A dict key as the override grammar reads it back: Hydra's escape_special_characters.
+std::string escapeDictKey(const std::string &key)
+{
+    std::string out;
+    for (char c : key) {
+        if (std::string_view("\\()[]{}:=, \t").find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
+    }
+    return out;
 }
 
 } // namespace
@@ -461,7 +502,7 @@ std::string toOverrideValue(const Node &value)
         for (size_t i = 0; i < value.size(); ++i) {
             if (i)
                 s += ",";
-            s += value.keyAt(i) + ":" + toOverrideValue(value.valueAt(i));
+            s += escapeDictKey(value.keyAt(i)) + ":" + toOverrideValue(value.valueAt(i));
         }
         return s + "}";
     }

@@ -6,6 +6,7 @@
 #include "core/profiling/pathutil.h"
 #include "core/profiling/pyconvert.h"
 #include "core/profiling/pythonrepr.h"
+#include "core/profiling/rlinfplacement.h"
 
 #include <algorithm>
 #include <set>
@@ -49,51 +50,6 @@ std::vector<std::string> splitComma(const std::string &s)
         i = j + 1;
     }
     return out;
-}
-
-bool parseNumber(const std::string &s, long long &n)
-{
-    if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return false;
-    n = std::stoll(s);
-    return true;
-}
-
-// "0-7", "3", "0-3,6", "all" -> GPU indices. False when malformed.
-bool parseGpuSpec(const Node &value, long long totalGpus, std::vector<long long> &gpus)
-{
-    if (value.kind() == Node::Kind::Int) {
-        gpus.push_back(value.asInt());
-        return value.asInt() >= 0;
-    }
-    if (value.isList()) {
-        for (const Node &item : value.items())
-            if (!parseGpuSpec(item, totalGpus, gpus))
-                return false;
-        return true;
-    }
-    if (!value.isStringLike())
-        return false;
-    for (const std::string &part : splitComma(value.asString())) {
-        if (toLower(part) == "all") {
-            for (long long g = 0; g < totalGpus; ++g)
-                gpus.push_back(g);
-            continue;
-        }
-        const auto dash = part.find('-');
-        long long a = 0, b = 0;
-        if (dash == std::string::npos) {
-            if (!parseNumber(part, a))
-                return false;
-            gpus.push_back(a);
-        } else {
-            if (!parseNumber(part.substr(0, dash), a) || !parseNumber(part.substr(dash + 1), b) || b < a)
-                return false;
-            for (long long g = a; g <= b; ++g)
-                gpus.push_back(g);
-        }
-    }
-    return true;
 }
 
 std::string defaultGroupName(const std::string &component)
@@ -367,18 +323,17 @@ RLinfTopology readRLinfTopology(const ConfigReader &cfg, const ClusterDescriptio
     t.numNodes = cluster.numNodes.value_or(cfg.integer("cluster.num_nodes", 1));
     t.gpusPerNode = cluster.gpusPerNode.value_or(8);
     const Node *placement = cfg.get("cluster.component_placement");
+    RLinfPlacementInput where{t.numNodes, t.gpusPerNode, readRLinfNodeGroups(cfg.get("cluster.node_groups"))};
     if (placement && placement->isDict()) {
         for (size_t i = 0; i < placement->size(); ++i) {
             const std::string &key = placement->keyAt(i);
             const std::string keyPath = "cluster.component_placement." + key;
             std::vector<long long> gpus;
-            const Node &value = placement->valueAt(i);
-            if (value.isDict())
-                continue; // advanced placement (node groups): not modelled, no ranks derived
-            if (!parseGpuSpec(value, t.numNodes * t.gpusPerNode, gpus)) {
+            std::string error;
+            if (!placeRLinfComponent(placement->valueAt(i), where, gpus, error)) {
                 cfg.report(diags, "rlinf.placement-invalid",
-                           "cannot read placement '" + pythonStr(value) + "' of '" + key +
-                               "': expected a GPU index, a range such as 0-7, a comma list of those, or all",
+                           "cannot read placement '" + pythonStr(placement->valueAt(i)) + "' of '" + key +
+                               "': " + error,
                            keyPath);
                 gpus.clear(); // the groups exist, their ranks are unknown
             }

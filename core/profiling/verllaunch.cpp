@@ -261,7 +261,8 @@ void addNotes(const PoolContext &c, LaunchPlan &plan)
         plan.notes.push_back("Ray joins the nsys command without shell quoting; the TaskRunner runs on whichever node "
                              "Ray picks");
     } else if (c.stepsSet && p.tool && *p.tool != "nsys") {
-        plan.notes.push_back("save_path is relative to each worker's working directory on its node");
+        if (p.savePath.empty() || p.savePath.front() != '/')
+            plan.notes.push_back("save_path is relative to each worker's working directory on its node");
         if (p.tool == "torch" && p.continuous && p.version < VerlVersion::V0_7_1)
             plan.notes.push_back("torch continuous mode rewrites one file per rank and role on every profiled step");
     }

@@ -66,12 +66,13 @@ inline QList<ExpectedCase> loadExpectedCases(const QString &folder = configsRoot
         for (const QString &line : QString::fromUtf8(readAll(c.folder + "/env")).split('\n')) {
             int eq = line.indexOf('=');
             if (eq > 0)
-                c.env[line.left(eq)] = QString(line.mid(eq + 1)).replace("{configs}", configsRoot());
+                c.env[line.left(eq)] =
+                    QString(line.mid(eq + 1)).replace("{configs}", configsRoot()).replace("{cases}", oracleCasesRoot());
         }
         c.expectError = QFile::exists(c.folder + "/expected.error");
         c.errorWithResolve = QFile::exists(c.folder + "/resolve");
-        c.expectedError =
-            QString::fromUtf8(readAll(c.folder + "/expected.error")).replace("{conf}", c.folder + "/conf");
+        c.expectedError = QString::fromUtf8(readAll(c.folder + "/expected.error"))
+                              .replace("{conf}", QDir::cleanPath(c.configDir)); // the oracle's CONF_DIR
         c.hasYaml = QFile::exists(c.folder + "/expected.yaml");
         c.hasResolved = QFile::exists(c.folder + "/expected.resolved.yaml");
         c.expectedYaml = QString::fromUtf8(readAll(c.folder + "/expected.yaml"));
@@ -90,15 +91,26 @@ inline QList<ExpectedCase> loadAllExpectedCases()
 
 // The lines of Hydra's message that our message must contain too: the text after
 // "ERROR: <exception>: ", without Hydra's own search-path listing (we list ours).
-inline QStringList hydraMessageLines(const QString &expectedError)
+// Hydra's message as it printed it: the text after "ERROR: <exception>: " (Python's warning lines
+// before it dropped), without the final newline.
+inline QString hydraMessage(const QString &expectedError)
 {
     QString msg = expectedError;
-    if (msg.startsWith("ERROR: ")) {
-        msg = msg.mid(7);
+    const qsizetype error = msg.startsWith("ERROR: ") ? 0 : msg.indexOf("\nERROR: ");
+    if (error >= 0) {
+        msg = msg.mid(error == 0 ? 7 : error + 8);
         int colon = msg.indexOf(": ");
         if (colon > 0)
             msg = msg.mid(colon + 2);
     }
+    if (msg.endsWith('\n'))
+        msg.chop(1);
+    return msg;
+}
+
+inline QStringList hydraMessageLines(const QString &expectedError)
+{
+    QString msg = hydraMessage(expectedError);
     int sp = msg.indexOf("Config search path:");
     if (sp >= 0)
         msg = msg.left(sp);

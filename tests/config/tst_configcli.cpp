@@ -66,7 +66,20 @@ private slots:
             }
             QCOMPARE(r.code, 1);
             QVERIFY(r.out.isEmpty());
-            QVERIFY2(QRegularExpression("^(\\S+:\\d+:\\d+: )?error: ").match(r.err).hasMatch(), qPrintable(r.err));
+            // Hydra's warnings before the error ("provider=..., path=... is not available.") are ours too.
+            QRegularExpression hydraWarning("UserWarning: (.*)\n");
+            for (auto it = hydraWarning.globalMatch(c.expectedError); it.hasNext();)
+                QVERIFY2(r.err.contains("warning: " + it.next().captured(1) + "\n"), qPrintable(r.err));
+            QStringList errorLines;
+            for (const QString &l : r.err.split('\n'))
+                if (!l.startsWith("warning: "))
+                    errorLines << l;
+            const QString error = errorLines.join('\n');
+            QVERIFY2(QRegularExpression("^(\\S+:\\d+:\\d+: )?error: ").match(error).hasMatch(), qPrintable(r.err));
+            // With Hydra's search-path listing, a diff of both outputs shows only the prefixes.
+            if (c.expectedError.contains("Config search path:"))
+                QCOMPARE(QString(error).remove(QRegularExpression("^(\\S+:\\d+:\\d+: )?error: ")).trimmed(),
+                         hydraMessage(c.expectedError));
             return;
         }
         if (c.hasYaml) {
@@ -98,6 +111,52 @@ private slots:
                      .match(r.err)
                      .hasMatch(),
                  qPrintable(r.err));
+    }
+
+    // pkg:// search paths: where the package was found (compose --verbose, explain), and Hydra's
+    // warning for a namespace package (no __init__.py), which it still reads.
+    void pkgSearchPath()
+    {
+        const QString cases = oracleCasesRoot();
+        const QMap<QString, QString> env{{"PYTHONPATH", cases + "/pkgpath-01-pythonpath/py"}};
+        Run r = runCli(
+            {"compose", "--verbose", "--config-dir", cases + "/pkgpath-01-pythonpath/conf", "--config-name", "cfg"},
+            env);
+        QCOMPARE(r.code, 0);
+        const QString found = "pkg://mypkg.configs is " + cases + "/pkgpath-01-pythonpath/py/mypkg/configs (found in " +
+                              "PYTHONPATH " + cases + "/pkgpath-01-pythonpath/py)";
+        QVERIFY2(r.err.contains("\tprovider=hydra.searchpath in main, path=pkg://mypkg.configs\n"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(found), qPrintable(r.err));
+        r = runCli(
+            {"explain", "--config-dir", cases + "/pkgpath-01-pythonpath/conf", "--config-name", "cfg", "db.port"}, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("mypkg/configs/db/pg.yaml:1:"), r.out.constData());
+        QVERIFY2(r.out.contains("search path: " + found.toUtf8()), r.out.constData());
+        r = runCli({"compose", "--config-dir", cases + "/pkgpath-03-namespace/conf", "--config-name", "cfg"},
+                   {{"PYTHONPATH", cases + "/pkgpath-03-namespace/py"}});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("warning: provider=hydra.searchpath in main, path=nsonly.configs is not available.\n"),
+                 qPrintable(r.err));
+        // A source checkout: the package beside the primary config dir's ancestors, no PYTHONPATH.
+        const QString verl = configsRoot() + "/launch-scripts/verl-main-1dda039b/verl/experimental/fully_async_policy";
+        r = runCli(
+            {"compose", "--verbose", "--config-dir", verl + "/config", "--config-name", "fully_async_ppo_trainer"});
+        QVERIFY2(r.err.contains("provider=hydra.searchpath in main, path=pkg://verl.trainer.config"),
+                 qPrintable(r.err));
+    }
+
+    // A defaults entry above the config dir (../grp/opt@pkg): explain names the file it loaded
+    // and the entry that brought it in, as for any other entry.
+    void explainEntryAboveConfigDir()
+    {
+        const QString conf = oracleCasesRoot() + "/updots-01-with-package/conf";
+        Run r = runCli({"explain", "--config-dir", conf + "/sub", "--config-name", "p", "pkg.k"});
+        QCOMPARE(r.code, 0);
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.contains(conf + "/sub/../grp/opt.yaml:1:4"), qPrintable(out));
+        QVERIFY2(out.contains("config '../grp/opt' at 'pkg', from defaults entry '../grp/opt@pkg' at " + conf +
+                              "/sub/p.yaml:1:"),
+                 qPrintable(out));
     }
 
     // explain names the option an interpolated defaults entry resolved to.

@@ -223,8 +223,9 @@ private slots:
     void toOverrideValueRoundTrip_data()
     {
         QTest::addColumn<QString>("value");
-        for (const char *v : {"1", "-2.5", "true", "null", "abc", "'a b'", "'it\\'s'", "[1,2]", "{a:1,b:[x]}", "'yes'",
-                              "'5'", "'a,b'", "/tmp/x:y", "'#x'", "''", "inf", "'1e3'"})
+        for (const char *v :
+             {"1", "-2.5", "true", "null", "abc", "'a b'", "'it\\'s'", "[1,2]", "{a:1,b:[x]}", "'yes'", "'5'", "'a,b'",
+              "/tmp/x:y", "'#x'", "''", "inf", "'1e3'", "{k.\\{*\\}:{},a\\:b\\ :1,\\\\\\=\\,:x}"})
             QTest::newRow(v) << QString(v);
     }
 

@@ -254,6 +254,130 @@ private slots:
         QVERIFY(text.contains("defaults:\n  - maniskill_ppo_mlp\n  - _self_\n"));
         QVERIFY(text.contains("cluster:\n  profiling:\n    steps:\n    - 3\n"));
     }
+
+    // RLinf's Format (2) placement, {node_group, placement}: the case on RLinf main's
+    // embodiment example. The group's workers are placed (one per resource rank of the node group)
+    // and wrapped like the string form's, and no worker_groups entry is called unknown.
+    void rlinfDictPlacement()
+    {
+        const QString dir = kConfigs + "/launch-scripts/rlinf-main-a3816b59/examples/embodiment";
+        auto actorWorkers = [&](const QString &placement, QByteArray *err) {
+            const QStringList args{"plan",
+                                   "--format",
+                                   "json",
+                                   "--config-dir",
+                                   dir + "/config",
+                                   "--config-name",
+                                   "maniskill_ppo_openvlaoft",
+                                   "+profile@cluster.profiling=default",
+                                   "+cluster.node_groups=[{label: gpu, node_ranks: 0}]",
+                                   "cluster.component_placement.actor=" + placement};
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("EMBODIED_PATH", dir);
+            const ps::test::CliRun r = ps::test::runCli(args, env);
+            *err = r.err.toUtf8();
+            QStringList workers;
+            for (const QJsonValue &w : QJsonDocument::fromJson(r.out.toUtf8()).object().value("workers").toArray())
+                if (w.toObject().value("group").toString() == "ActorGroup")
+                    workers << QString("%1@%2")
+                                   .arg(w.toObject().value("rank").toInt())
+                                   .arg(w.toObject().value("node").toInt());
+            return workers;
+        };
+        QByteArray err;
+        const QStringList asString = actorWorkers("0-7", &err);
+        QCOMPARE(asString.size(), 8);
+        QCOMPARE(actorWorkers("{node_group: gpu, placement: 0-7}", &err), asString);
+        QVERIFY2(!err.contains("unknown-worker-group"), err.constData());
+        // The exact override: `placement: 0` is one process on the group's GPU 0.
+        QCOMPARE(actorWorkers("{node_group: gpu, placement: 0}", &err), QStringList{"0@0"});
+        QVERIFY2(!err.contains("unknown-worker-group"), err.constData());
+        // A label no node group has is RLinf's error, located at the placement.
+        actorWorkers("{node_group: cpu, placement: 0}", &err);
+        QVERIFY2(err.contains("rlinf.placement-invalid") && err.contains("Node group not found with label \"cpu\""),
+                 err.constData());
+    }
+
+    // The 27 RLinf main embodiment configs with Format (2) placements (realworld_*, dosw1_*,
+    // isaaclab_*): with the default profile every placed group of its worker_groups is wrapped and
+    // none is called unknown (a group the config does not place still is, rightly).
+    void rlinfDictPlacementExamples_data()
+    {
+        QTest::addColumn<QString>("name");
+        const QDir dir(kConfigs + "/launch-scripts/rlinf-main-a3816b59/examples/embodiment/config");
+        int n = 0;
+        for (const QString &f : dir.entryList({"*.yaml"}, QDir::Files, QDir::Name)) {
+            QFile file(dir.filePath(f));
+            if (file.open(QIODevice::ReadOnly) && file.readAll().contains("node_group:")) {
+                QTest::newRow(qPrintable(f)) << f.chopped(5);
+                ++n;
+            }
+        }
+        QCOMPARE(n, 27);
+    }
+
+    void rlinfDictPlacementExamples()
+    {
+        QFETCH(QString, name);
+        const QString dir = kConfigs + "/launch-scripts/rlinf-main-a3816b59/examples/embodiment";
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("EMBODIED_PATH", dir);
+        const QStringList args{"--config-dir", dir + "/config", "--config-name", name,
+                               "+profile@cluster.profiling=default"};
+        const ps::test::CliRun plan = ps::test::runCli(QStringList{"plan", "--format", "json"} + args, env);
+        const ps::test::CliRun composed =
+            ps::test::runCli(QStringList{"compose", "--resolve", "--format", "json"} + args, env);
+        QVERIFY2(plan.exitCode == 0 || plan.exitCode == 1, qPrintable(plan.err));
+        QVERIFY2(!plan.err.contains("placement-invalid"), qPrintable(plan.err));
+        const QJsonObject config = QJsonDocument::fromJson(composed.out.toUtf8()).object();
+        const QJsonObject placement = config["cluster"].toObject()["component_placement"].toObject();
+        QSet<QString> wrappedGroups;
+        for (const QJsonValue &w : QJsonDocument::fromJson(plan.out.toUtf8()).object()["workers"].toArray())
+            wrappedGroups.insert(w.toObject()["group"].toString());
+        int placed = 0;
+        for (const QString &key : placement.keys()) {
+            for (QString component : key.split(',')) {
+                component = component.trimmed();
+                QString group = config[component].toObject()["group_name"].toString();
+                if (group.isEmpty())
+                    group = component.left(1).toUpper() + component.mid(1) + "Group";
+                if (group != "ActorGroup" && group != "RolloutGroup" && group != "EnvGroup")
+                    continue; // not in the default profile's worker_groups
+                ++placed;
+                // Placed, so never "unknown", and wrapped like any other placement form.
+                QVERIFY2(!plan.err.contains("worker_groups entry '" + group + "' names no worker group"),
+                         qPrintable(plan.err));
+                QVERIFY2(wrappedGroups.contains(group), qPrintable(group + " has no wrapped worker"));
+            }
+        }
+        QVERIFY(placed > 0);
+    }
+
+    // validate/plan --format json: a composition that fails still gives a JSON document on stdout.
+    void composeErrorAsJson()
+    {
+        for (const char *command : {"validate", "plan"}) {
+            Run r = cli(QStringList{command, "--format", "json", "--config-dir", kVerl, "--config-name", "ppo_trainer",
+                                    "actor@actor_rollout_ref.actor=nosuch"});
+            QCOMPARE(r.code, 1);
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            QVERIFY2(!o.isEmpty(), r.out.constData());
+            QVERIFY(o.value("framework").isNull());
+            const QJsonObject e = o.value("error").toObject();
+            QVERIFY2(e.value("message").toString().contains("Could not"), r.out.constData());
+            QVERIFY2(r.err.contains("error: "), r.err.constData()); // and the located error on stderr
+        }
+    }
+
+    // The note about a relative save_path is only given for a relative one.
+    void verlSavePathNote()
+    {
+        const QStringList base{"global_profiler.tool=torch", "global_profiler.steps=[1]"};
+        Run r = cli(QStringList{"plan"} + verl(base));
+        QVERIFY2(r.out.contains("save_path is relative"), r.out.constData());
+        r = cli(QStringList{"plan"} + verl(base + QStringList{"global_profiler.save_path=/data/profiles"}));
+        QVERIFY2(!r.out.contains("save_path is relative"), r.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProfilingCli)

@@ -15,6 +15,7 @@ for dir in "$here"/*/; do
   rm -f "$dir"/expected.yaml "$dir"/expected.resolved.yaml "$dir"/expected.error
   envs=()
   [[ -f $dir/env ]] && mapfile -t envs <"$dir/env"
+  envs=("${envs[@]//\{cases\}/$here}") # {cases}: this folder
   run() { env -u PS_ORACLE_UNSET "${envs[@]}" "$HYDRA_ORACLE" "$@" "$conf" "${args[1]}" "${args[@]:2}"; }
   if run >"$dir/expected.yaml" 2>"$dir/stderr"; then
     run --resolve >"$dir/expected.resolved.yaml" 2>/dev/null
