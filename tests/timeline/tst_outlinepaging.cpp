@@ -84,7 +84,7 @@ private slots:
         const ReportPtr outline = outlineOf(source);
         QVERIFY(outline);
         std::string error;
-        const auto pyramids = outline->outline->trackPyramids(error);
+        const auto pyramids = trackPyramidsOf(*outline, error).value_or(TrackPyramids{});
         const LodPyramid &p = pyramids[0][0];
         const Track &t = source->store->track(0);
         const int64_t first = t.firstStart(), span = t.lastEnd() - first;
