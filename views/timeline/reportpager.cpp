@@ -60,7 +60,8 @@ void ReportPager::clear()
 
 void ReportPager::request(const PreparedReportPtr &outline)
 {
-    if (!core::trace::digestHasEvents(outline->report()))
+    // Not a digest with events, or one whose events failed to load (said once, until clear()).
+    if (!core::trace::digestHasEvents(outline->report()) || m_failed.count(outline->report().path))
         return;
     const bool known = std::any_of(m_paged.begin(), m_paged.end(),
                                    [&](const Paged &p) { return p.outline->report().path == outline->report().path; });
