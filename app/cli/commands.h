@@ -34,9 +34,4 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err);
 // Demo run generator (democommand.cpp)
 int cmdDemo(const Args &args, std::ostream &out, std::ostream &err);
 
-// For a subcommand whose engine has not landed yet: --help describes it and exits 0; anything
-// else says "not available yet" and exits 2, so no script mistakes it for a result.
-int notAvailableYet(const std::string &command, const std::string &summary, const Args &args, std::ostream &out,
-                    std::ostream &err);
-
 } // namespace ps::cli

@@ -195,6 +195,8 @@ int cmdTraceCompare(const Args &args, std::ostream &out, std::ostream &err)
     if (base.reports.empty() || cand.reports.empty())
         return 1;
     const an::RunComparison c = an::compareRuns(base.reports, cand.reports, options);
+    for (const std::string &why : c.problems) // what a damaged digest could not answer
+        err << "warning: " << why << "\n";
     if (format == "json")
         writeCompareJson(out, c, base.reports, cand.reports);
     else if (format == "csv")

@@ -5,9 +5,8 @@
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/phases.h"
-#include "core/analysis/phasesummary.h"
 #include "core/common/jsonwriter.h"
-#include "core/trace/digest.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/statscsv.h"
 #include "core/trace/traceloader.h"
 
@@ -108,19 +107,29 @@ void writePhasesText(std::ostream &out, const an::PhaseTable &t)
     }
 }
 
-// The table of a run given as digests that all carry a phase summary, without reading their
-// events; nullopt (the events are read) otherwise.
-std::optional<an::PhaseTable> fromDigestSummaries(const std::vector<std::string> &paths,
-                                                  std::vector<tr::ReportPtr> &columns)
+// The table over every report that can answer: a report's own events, or its digest's phase
+// summary (reportPhaseCells). A report that cannot is named with its reason on `err` and left
+// out. `fromSummaries` says whether every column came from a digest's summary.
+an::PhaseTable phaseTableOf(std::vector<tr::ReportPtr> &reports, const an::PhaseMapping &mapping, std::ostream &err,
+                            int &status, bool &fromSummaries)
 {
-    const std::vector<std::string> files = tr::findReports(paths, nullptr);
-    if (files.empty() || !std::all_of(files.begin(), files.end(), [](const auto &f) { return tr::isDigestPath(f); }))
-        return std::nullopt;
-    std::string error;
-    std::optional<an::PhaseTable> table = an::phaseTableFromDigests(files, columns, error);
-    if (!table)
-        columns.clear();
-    return table;
+    std::vector<tr::ReportPtr> answered;
+    std::vector<an::ReportPhaseCells> cells;
+    fromSummaries = !reports.empty();
+    for (const tr::ReportPtr &r : reports) {
+        std::string error;
+        std::optional<an::ReportPhaseCells> c = an::reportPhaseCells(*r, mapping, error);
+        if (!c) {
+            err << "error: " << error << "\n";
+            status = 1;
+            continue;
+        }
+        fromSummaries = fromSummaries && !tr::hasEvents(*r);
+        answered.push_back(r);
+        cells.push_back(std::move(*c));
+    }
+    reports = std::move(answered);
+    return an::assemblePhaseTable(reports, cells, mapping);
 }
 
 } // namespace
@@ -154,22 +163,27 @@ int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
         return 1;
     tr::LoadResult r;
     int status = 0;
-    std::optional<an::PhaseTable> table;
-    if (!a.has("phases")) // the digests' summaries hold the built-in mapping's phases
-        table = fromDigestSummaries(a.positionals(), r.reports);
-    if (!table) {
-        if (!loadFromArgs(a, err, r, status))
-            return status;
-        table = an::computePhaseTable(r.reports, mapping);
-    } else if (format == "text") {
-        out << "(from the digests' phase summaries; their events were not read)\n";
+    // Digests answer from their phase summaries, made with the built-in phases (a user's need the
+    // events); a report beside its digest is read.
+    tr::LoadOptions opt;
+    if (a.positionals().empty()) {
+        err << "error: no report given; pass report files or folders\n";
+        return 2;
     }
+    if (!loadOptionsFromArgs(a, err, opt, status))
+        return status;
+    opt.digestOutlines = !a.has("phases");
+    loadPaths(a.positionals(), opt, err, r, status);
+    bool fromSummaries = false;
+    const an::PhaseTable table = phaseTableOf(r.reports, mapping, err, status, fromSummaries);
+    if (fromSummaries && format == "text")
+        out << "(from the digests' phase summaries; their events were not read)\n";
     if (format == "json")
-        writePhasesJson(out, *table, r.reports);
+        writePhasesJson(out, table, r.reports);
     else if (format == "csv")
-        writePhasesCsv(out, *table);
+        writePhasesCsv(out, table);
     else
-        writePhasesText(out, *table);
+        writePhasesText(out, table);
     return status;
 }
 

@@ -3,7 +3,7 @@
 #include "core/analysis/devicebusy.h"
 #include "core/analysis/phasesummary.h"
 #include "core/trace/bytefields.h"
-#include "core/trace/reportoutline.h"
+#include "core/trace/reportsource.h"
 
 #include <set>
 
@@ -23,27 +23,71 @@ std::set<uint32_t> gpuDevices(const trace::EventStore &store)
 
 // `wholeBusy`: the union of all GPU work, which is the one device's busy time when there is one
 // (most reports: a rank drives one GPU); with several devices each one's is computed.
-std::string encodeDeviceBusy(const trace::EventStore &store, std::vector<Interval> wholeBusy)
+DeviceBusyPyramids busyPyramids(const trace::EventStore &store, std::vector<Interval> wholeBusy)
 {
-    std::string out;
-    const auto put = [&out](uint64_t v) { trace::appendField(out, v); };
     const std::set<uint32_t> ids = gpuDevices(store);
     std::vector<DeviceBusy> devices;
     if (ids.size() == 1)
         devices.emplace_back(*ids.begin(), std::move(wholeBusy));
     else
         devices = deviceBusy(store);
-    put(devices.size());
+    DeviceBusyPyramids out;
     for (const DeviceBusy &d : devices) {
-        put(d.device());
         const auto &busy = d.intervals();
         trace::LodPyramidBuilder b(busy.empty() ? 0 : busy.front().start, busy.empty() ? 0 : busy.back().end,
                                    busy.size());
         for (const Interval &i : busy)
             b.add(i.start, i.end, trace::kNoName);
-        trace::appendPyramid(out, b.finish());
+        out.push_back({d.device(), b.finish()});
     }
     return out;
+}
+
+std::optional<DeviceBusyPyramids> computeBusy(const trace::Report &, const trace::EventStore &events,
+                                              const trace::CancelToken *cancel, std::string &)
+{
+    std::vector<Interval> busy;
+    computeBreakdownDirect(events, WorkClassTable(events), {}, cancel, &busy);
+    return busyPyramids(events, std::move(busy));
+}
+
+std::string encodeBusy(const DeviceBusyPyramids &devices)
+{
+    std::string out;
+    trace::appendField(out, uint64_t(devices.size()));
+    for (const DeviceBusyPyramid &d : devices) {
+        trace::appendField(out, uint64_t(d.device));
+        trace::appendPyramid(out, d.pyramid);
+    }
+    return out;
+}
+
+bool decodeBusy(std::string_view bytes, DeviceBusyPyramids &out, std::string &why)
+{
+    size_t pos = 0;
+    const auto take = [&](uint64_t &v) { return trace::takeField(bytes, pos, v); };
+    uint64_t count = 0;
+    if (!take(count) || count > 4096) {
+        why = "its device count is out of range";
+        return false;
+    }
+    for (uint64_t i = 0; i < count; ++i) {
+        uint64_t device = 0;
+        DeviceBusyPyramid d;
+        if (!take(device) || !trace::readPyramid(bytes, pos, d.pyramid, why)) {
+            why = why.empty() ? "a device entry is cut short" : why;
+            return false;
+        }
+        d.device = uint32_t(device);
+        out.push_back(std::move(d));
+    }
+    return true;
+}
+
+std::optional<GpuBreakdown> computeWhole(const trace::Report &, const trace::EventStore &events,
+                                         const trace::CancelToken *cancel, std::string &)
+{
+    return computeBreakdown(events, {}, cancel);
 }
 
 } // namespace
@@ -56,8 +100,8 @@ void addDigestSummaries(const trace::Report &report, trace::DigestOptions &optio
             computeBreakdownDirect(*report.store, WorkClassTable(*report.store), {}, nullptr, &busy);
         return std::vector<trace::DigestSection>{
             phaseSummarySection(report),
-            {std::string(kBreakdownTag), encodeBreakdown(whole)},
-            {std::string(kDeviceBusyTag), encodeDeviceBusy(*report.store, std::move(busy)), true}};
+            {std::string(kWholeBreakdown.tag), kWholeBreakdown.encode(whole)},
+            {std::string(kDeviceBusy.tag), kDeviceBusy.encode(busyPyramids(*report.store, std::move(busy))), true}};
     });
 }
 
@@ -67,50 +111,29 @@ std::string writeDigestWithSummaries(const trace::Report &report, const std::str
     return trace::writeDigest(report, path, options);
 }
 
+const trace::SummaryKind<GpuBreakdown> kWholeBreakdown{kBreakdownTag,    "GPU breakdown",  &computeWhole,
+                                                       &encodeBreakdown, &decodeBreakdown, &accumulate};
+const trace::SummaryKind<DeviceBusyPyramids> kDeviceBusy{kDeviceBusyTag, "device busy pyramids", &computeBusy,
+                                                         &encodeBusy, &decodeBusy};
+
 std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,
                                            const trace::CancelToken *cancel)
 {
-    if (!report.outline)
-        return computeBreakdown(*report.store, {}, cancel);
-    const std::optional<std::string> json = report.outline->section(kBreakdownTag, error);
-    GpuBreakdown b;
-    if (!json) {
-        error = error.empty() ? report.path + ": the digest has no GPU breakdown" : error;
-        return std::nullopt;
+    const auto b = trace::summaryOf(report, kWholeBreakdown, error, cancel);
+    if (!b && cancel && cancel->cancelled()) { // as computeBreakdown() answers when cancelled
+        GpuBreakdown c;
+        c.cancelled = true;
+        return c;
     }
-    if (!decodeBreakdown(*json, b, error)) {
-        error = report.path + ": damaged digest: " + error;
-        return std::nullopt;
-    }
-    return b;
+    return b ? std::optional<GpuBreakdown>(*b) : std::nullopt;
 }
 
 std::vector<DeviceBusyPyramid> deviceBusyPyramids(const trace::Report &report, std::string &error)
 {
-    std::vector<DeviceBusyPyramid> out;
-    const std::optional<std::string> bytes =
-        report.outline ? report.outline->section(kDeviceBusyTag, error) : std::nullopt;
-    if (!bytes)
-        return out;
-    size_t pos = 0;
-    const auto take = [&](uint64_t &v) { return trace::takeField(*bytes, pos, v); };
-    uint64_t count = 0;
-    std::string why = take(count) && count <= 4096 ? "" : "its device count is out of range";
-    for (uint64_t i = 0; i < count && why.empty(); ++i) {
-        uint64_t device = 0;
-        DeviceBusyPyramid d;
-        if (!take(device) || !trace::readPyramid(*bytes, pos, d.pyramid, why)) {
-            why = why.empty() ? "a device entry is cut short" : why;
-            break;
-        }
-        d.device = uint32_t(device);
-        out.push_back(std::move(d));
-    }
-    if (!why.empty()) {
-        error = report.path + ": damaged digest: section BUSY: " + why;
-        out.clear();
-    }
-    return out;
+    const trace::ReportOutline *o = trace::digestOutlineOf(report);
+    if (o && !o->stored(kDeviceBusy.tag))
+        return {}; // a digest made without them: utilization comes from the tracks' extents
+    return trace::readSummary(report, kDeviceBusy, error).value_or(DeviceBusyPyramids{});
 }
 
 } // namespace ps::core::analysis

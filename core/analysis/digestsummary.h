@@ -8,6 +8,7 @@
 #include "core/analysis/breakdown.h"
 #include "core/trace/digest.h"
 #include "core/trace/lodpyramid.h"
+#include "core/trace/reportsource.h"
 
 #include <optional>
 #include <string>
@@ -27,17 +28,24 @@ void addDigestSummaries(const trace::Report &report, trace::DigestOptions &optio
 std::string writeDigestWithSummaries(const trace::Report &report, const std::string &path,
                                      trace::DigestOptions options = {});
 
-// The whole report's breakdown, from the events or, for an outline, from its digest; nullopt
-// with `error` when an outline's digest has none.
-std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,
-                                           const trace::CancelToken *cancel = nullptr);
-
+// The whole report's GPU breakdown (GPUB) and each device's busy time (BUSY) as summary kinds
+// (trace/reportsource.h).
 struct DeviceBusyPyramid
 {
     uint32_t device = 0;
     trace::LodPyramid pyramid;
 };
-// BUSY of an outline (empty for a digest without one; `error` when it does not decode).
+using DeviceBusyPyramids = std::vector<DeviceBusyPyramid>;
+extern const trace::SummaryKind<GpuBreakdown> kWholeBreakdown;
+extern const trace::SummaryKind<DeviceBusyPyramids> kDeviceBusy;
+
+// The whole report's breakdown, from the events or from its digest (summaryOf(kWholeBreakdown));
+// nullopt with `error` when a digest has none.
+std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,
+                                           const trace::CancelToken *cancel = nullptr);
+
+// BUSY of a report (empty for a digest without one; `error` when it does not decode). Not kept:
+// the views keep the pyramids they draw.
 std::vector<DeviceBusyPyramid> deviceBusyPyramids(const trace::Report &report, std::string &error);
 
 } // namespace ps::core::analysis

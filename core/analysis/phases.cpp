@@ -2,6 +2,7 @@
 
 #include "core/analysis/phasesummary.h"
 #include "core/analysis/steps.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
 
 #include <algorithm>
@@ -149,12 +150,13 @@ PhaseColumn columnOf(const trace::Report &r, size_t index)
 ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel,
                               bool direct)
 {
-    if (r.outline) { // a digest opened without its events: the cells it carries
-        std::string error;
-        return outlinePhaseCells(r, mapping, error);
-    }
     ReportPhaseCells out;
-    const trace::EventStore &store = *r.store;
+    out.rank = r.meta.rank;
+    std::string error;
+    const trace::EventStore *events = trace::eventsOf(r, error);
+    if (!events)
+        return out;
+    const trace::EventStore &store = *events;
     const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step, &out.counted);
     const std::optional<WorkClassTable> classes = direct ? std::optional<WorkClassTable>(store) : std::nullopt;
     std::map<int64_t, size_t> nextPosition;
@@ -179,24 +181,44 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
     return out;
 }
 
+std::optional<ReportPhaseCells> reportPhaseCells(const trace::Report &report, const PhaseMapping &mapping,
+                                                 std::string &error, const trace::CancelToken *cancel)
+{
+    if (mapping.rules() == PhaseMapping::defaults().rules()) {
+        const auto cells = trace::summaryOf(report, kPhaseCells, error, cancel);
+        return cells ? std::optional<ReportPhaseCells>(*cells) : std::nullopt;
+    }
+    if (!trace::hasEvents(report)) {
+        error = report.path + ": the digest's phase summary was made with the built-in phases; open the "
+                              "digest's events (or the report) to use your own";
+        return std::nullopt;
+    }
+    ReportPhaseCells cells = phaseCellsOf(report, mapping, cancel);
+    return cancel && cancel->cancelled() ? std::nullopt : std::optional<ReportPhaseCells>(std::move(cells));
+}
+
+int chooseStraggler(const PhaseRow &row)
+{
+    int straggler = -1;
+    for (size_t c = 0; c < row.cells.size(); ++c)
+        if (row.cells[c].present && (straggler < 0 || row.cells[c].wallNs > row.cells[size_t(straggler)].wallNs))
+            straggler = int(c);
+    return straggler;
+}
+
 namespace {
 
 // Straggler and median of a finished row.
 void rankRow(PhaseRow &row)
 {
     std::vector<int64_t> walls;
-    for (size_t c = 0; c < row.cells.size(); ++c) {
-        const PhaseCell &cell = row.cells[c];
-        if (!cell.present)
-            continue;
-        walls.push_back(cell.wallNs);
-        if (row.straggler < 0 || cell.wallNs > row.maxWallNs) {
-            row.straggler = int(c);
-            row.maxWallNs = cell.wallNs;
-        }
-    }
+    for (const PhaseCell &cell : row.cells)
+        if (cell.present)
+            walls.push_back(cell.wallNs);
     if (walls.empty())
         return;
+    row.straggler = chooseStraggler(row);
+    row.maxWallNs = *std::max_element(walls.begin(), walls.end());
     std::sort(walls.begin(), walls.end());
     const size_t n = walls.size();
     row.medianWallNs = n % 2 ? walls[n / 2] : (walls[n / 2 - 1] + walls[n / 2]) / 2;
@@ -208,8 +230,13 @@ PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const
                              const trace::CancelToken *cancel)
 {
     std::vector<ReportPhaseCells> perReport;
+    std::vector<std::pair<size_t, std::string>> problems;
     for (const trace::ReportPtr &r : reports) {
-        perReport.push_back(phaseCellsOf(*r, mapping, cancel));
+        std::string error;
+        std::optional<ReportPhaseCells> cells = reportPhaseCells(*r, mapping, error, cancel);
+        if (!cells && !(cancel && cancel->cancelled()))
+            problems.emplace_back(perReport.size(), error);
+        perReport.push_back(cells ? std::move(*cells) : ReportPhaseCells{});
         if (cancel && cancel->cancelled()) {
             PhaseTable table;
             table.cancelled = true;
@@ -218,7 +245,9 @@ PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const
             return table;
         }
     }
-    return assemblePhaseTable(reports, perReport, mapping);
+    PhaseTable table = assemblePhaseTable(reports, perReport, mapping);
+    table.problems = std::move(problems);
+    return table;
 }
 
 PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,

@@ -73,6 +73,9 @@ struct PhaseTable
     std::vector<PhaseRow> rows; // by step, then by when the phase runs in it
     bool stepsCounted = false;  // steps were counted from repeats, not read from the data
     bool cancelled = false;
+    // Columns whose report could not answer (a digest without a sound phase summary, or one
+    // opened without events for a mapping of the user's): its cells are empty; why, naming it.
+    std::vector<std::pair<size_t, std::string>> problems;
 };
 
 PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
@@ -84,16 +87,28 @@ struct ReportPhaseCells
 {
     std::map<std::pair<int64_t, std::string>, PhaseCell> cells;
     std::map<std::pair<int64_t, std::string>, size_t> position;
-    bool counted = false; // steps were counted from repeats
+    bool counted = false;    // steps were counted from repeats
+    std::optional<int> rank; // the rank the report states about itself (meta.rank), kept in digests
 };
+// From the report's events (a report without them has no cells: use reportPhaseCells).
 // `direct`: each cell's breakdown by a pass over its window's events instead of through the
 // report's activity index (cheaper for a report analysed once, as when digesting it).
 ReportPhaseCells phaseCellsOf(const trace::Report &report, const PhaseMapping &mapping,
                               const trace::CancelToken *cancel = nullptr, bool direct = false);
+// One report's cells, whatever it holds: with the built-in mapping its phase summary
+// (phasesummary.h: the digest's, or computed from the events and kept), with a user's mapping
+// computed from the events. Nullopt with `error` naming the report when it cannot answer (a
+// digest without a sound summary, a mapping of the user's without events) or when cancelled.
+std::optional<ReportPhaseCells> reportPhaseCells(const trace::Report &report, const PhaseMapping &mapping,
+                                                 std::string &error, const trace::CancelToken *cancel = nullptr);
 // The table of reports whose cells are known (perReport[i] is reports[i]'s); the reports give the
 // columns' names only.
 PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
                               const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping);
+
+// The straggler of a row: the column whose cell took the longest wall time (the first on ties);
+// -1 when no cell is present.
+int chooseStraggler(const PhaseRow &row);
 
 // Adds `part`'s times to `into` (events, span, busy, idle, per-class and overlap times).
 void accumulate(GpuBreakdown &into, const GpuBreakdown &part);

@@ -3,7 +3,6 @@
 #include "core/common/jsonwriter.h"
 #include "core/trace/digest.h"
 #include "core/trace/identity.h"
-#include "core/trace/reportoutline.h"
 
 #include <simdjson.h>
 
@@ -159,28 +158,34 @@ bool decodeBreakdown(std::string_view json, GpuBreakdown &b, std::string &error)
     return true;
 }
 
-ReportPhaseCells outlinePhaseCells(const trace::Report &report, const PhaseMapping &mapping, std::string &error)
+namespace {
+
+std::optional<ReportPhaseCells> computeCells(const trace::Report &report, const trace::EventStore &,
+                                             const trace::CancelToken *cancel, std::string &)
 {
-    ReportPhaseCells cells;
-    if (mapping.rules() != PhaseMapping::defaults().rules()) {
-        error = report.path + ": the digest's phase summary was made with the built-in phases; open the "
-                              "digest's events (or the report) to use your own";
-        return cells;
-    }
-    std::optional<std::string> json = report.outline ? report.outline->section(kPhaseSummaryTag, error) : std::nullopt;
-    std::optional<int> rank;
-    if (!json)
-        error = error.empty() ? report.path + ": the digest has no phase summary" : error;
-    else if (!decodePhaseSummary(*json, cells, rank, error))
-        error = report.path + ": damaged digest: " + error;
-    return cells;
+    return phaseCellsOf(report, PhaseMapping::defaults(), cancel);
 }
+
+std::string encodeCells(const ReportPhaseCells &cells)
+{
+    return encodePhaseSummary(cells, cells.rank);
+}
+
+bool decodeCells(std::string_view json, ReportPhaseCells &cells, std::string &error)
+{
+    return decodePhaseSummary(json, cells, cells.rank, error);
+}
+
+} // namespace
+
+const trace::SummaryKind<ReportPhaseCells> kPhaseCells{"PHAS", "phase summary", &computeCells, &encodeCells,
+                                                       &decodeCells};
 
 trace::DigestSection phaseSummarySection(const trace::Report &report)
 {
     // Digesting reads each report once: a pass per phase window costs less than an index.
     const ReportPhaseCells cells = phaseCellsOf(report, PhaseMapping::defaults(), nullptr, true);
-    return {std::string(kPhaseSummaryTag), encodePhaseSummary(cells, report.meta.rank)};
+    return {std::string(kPhaseCells.tag), kPhaseCells.encode(cells)};
 }
 
 void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options)

@@ -6,6 +6,7 @@
 
 #include "core/analysis/phases.h"
 #include "core/trace/digest.h"
+#include "core/trace/reportsource.h"
 
 #include <optional>
 #include <string>
@@ -26,10 +27,8 @@ bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::opt
 // One GPU breakdown as JSON, {"gpu": {...}} as in a phase cell (the digest's GPUB section).
 std::string encodeBreakdown(const GpuBreakdown &b);
 bool decodeBreakdown(std::string_view json, GpuBreakdown &b, std::string &error);
-// The phase cells of a report opened as an outline, from its digest's phase summary; empty cells
-// with `error` when it has none, or when `mapping` is not the built-in one the summary was made
-// with (the events are needed then).
-ReportPhaseCells outlinePhaseCells(const trace::Report &report, const PhaseMapping &mapping, std::string &error);
+// The phase cells with the built-in mapping as a summary kind (trace/reportsource.h): PHAS.
+extern const trace::SummaryKind<ReportPhaseCells> kPhaseCells;
 // The report's phase summary (built-in mapping) as a digest section.
 trace::DigestSection phaseSummarySection(const trace::Report &report);
 // Adds the report's phase summary (built-in mapping) to the sections of its digest, as

@@ -94,17 +94,25 @@ void addDeltas(DeltaKind kind, const Totals &base, const Totals &cand, std::vect
     }
 }
 
-Totals statTotals(const std::vector<trace::ReportPtr> &reports, trace::StatsKind kind, const trace::CancelToken *cancel)
+Totals statTotals(const std::vector<trace::ReportPtr> &reports, trace::StatsKind kind, const trace::CancelToken *cancel,
+                  std::set<std::string> &problems)
 {
-    return trace::totalsByName(reports, kind, cancel).value_or(Totals{});
+    std::vector<std::string> why;
+    Totals t = trace::totalsByName(reports, kind, cancel, &why).value_or(Totals{});
+    problems.insert(why.begin(), why.end());
+    return t;
 }
 
-Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const trace::CancelToken *cancel)
+Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const trace::CancelToken *cancel,
+                       std::set<std::string> &problems)
 {
     Totals t;
     for (const trace::ReportPtr &r : reports) {
-        std::string error; // an outline whose digest lacks the breakdown adds nothing
-        const GpuBreakdown b = wholeBreakdown(*r, error, cancel).value_or(GpuBreakdown{});
+        std::string error; // a digest without a breakdown adds nothing, and says why
+        const std::optional<GpuBreakdown> whole = wholeBreakdown(*r, error, cancel);
+        if (!whole)
+            problems.insert(error);
+        const GpuBreakdown b = whole.value_or(GpuBreakdown{});
         t["compute"] += b.computeNs();
         t["communication"] += b.communicationNs();
         t["memory"] += b.memoryNs();
@@ -182,16 +190,21 @@ RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const s
         cand.push_back(candidate[c]);
     }
     const auto stopped = [&] { return cancel && cancel->cancelled(); };
-    addPhaseDeltas(computePhaseTable(base, options.phases, cancel), computePhaseTable(cand, options.phases, cancel),
-                   out.deltas);
+    std::set<std::string> problems; // each once, though several parts of the comparison meet it
+    const PhaseTable basePhases = computePhaseTable(base, options.phases, cancel);
+    const PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel);
+    for (const PhaseTable *t : {&basePhases, &candPhases})
+        for (const auto &[column, why] : t->problems)
+            problems.insert(why);
+    addPhaseDeltas(basePhases, candPhases, out.deltas);
+    for (const trace::StatsKind kind : {trace::StatsKind::NvtxSum, trace::StatsKind::KernelSum})
+        if (!stopped())
+            addDeltas(kind == trace::StatsKind::NvtxSum ? DeltaKind::Range : DeltaKind::Kernel,
+                      statTotals(base, kind, cancel, problems), statTotals(cand, kind, cancel, problems), out.deltas);
     if (!stopped())
-        addDeltas(DeltaKind::Range, statTotals(base, trace::StatsKind::NvtxSum, cancel),
-                  statTotals(cand, trace::StatsKind::NvtxSum, cancel), out.deltas);
-    if (!stopped())
-        addDeltas(DeltaKind::Kernel, statTotals(base, trace::StatsKind::KernelSum, cancel),
-                  statTotals(cand, trace::StatsKind::KernelSum, cancel), out.deltas);
-    if (!stopped())
-        addDeltas(DeltaKind::Breakdown, breakdownTotals(base, cancel), breakdownTotals(cand, cancel), out.deltas);
+        addDeltas(DeltaKind::Breakdown, breakdownTotals(base, cancel, problems),
+                  breakdownTotals(cand, cancel, problems), out.deltas);
+    out.problems.assign(problems.begin(), problems.end());
     if (stopped()) {
         out.cancelled = true;
         out.deltas.clear();

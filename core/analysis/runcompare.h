@@ -54,6 +54,9 @@ struct RunComparison
     RunMatch match;
     std::vector<Delta> deltas; // ranked: largest |delta| first
     bool cancelled = false;
+    // Matched reports that could not answer part of the comparison (a digest without a sound
+    // summary), one reason each, naming it; the deltas are of what the others gave.
+    std::vector<std::string> problems;
 };
 
 struct CompareOptions

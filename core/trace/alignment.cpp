@@ -1,6 +1,6 @@
 #include "core/trace/alignment.h"
 
-#include "core/trace/reportoutline.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/tracesummary.h"
 
 #include <algorithm>
@@ -98,16 +98,6 @@ std::optional<std::pair<int64_t, int64_t>> findRangeOccurrence(const EventStore 
 
 namespace {
 
-// findRangeOccurrence() for a report opened as an outline: from its digest's range occurrences.
-std::optional<std::pair<int64_t, int64_t>> outlineOccurrence(const Report &report, std::string_view name,
-                                                             int occurrence)
-{
-    const std::vector<std::pair<int64_t, int64_t>> hits = outlineRangeOccurrences(report, name);
-    if (occurrence < 1 || hits.size() < size_t(occurrence))
-        return std::nullopt;
-    return hits[size_t(occurrence - 1)];
-}
-
 // Where each report goes when aligned at its first event, and by UTC when every report has an
 // origin; the reports without one, for warnings.
 struct BaseOffsets
@@ -134,7 +124,7 @@ BaseOffsets baseOffsets(std::span<const ReportPtr> reports)
     b.utc.resize(n);
     std::optional<int64_t> minUtc;
     for (size_t i = 0; i < n; ++i) {
-        b.start[i] = -(reports[i]->outline ? reports[i]->outline->firstStart : reports[i]->store->firstStart());
+        b.start[i] = -extentOf(*reports[i]).firstStart;
         if (const auto &u = reports[i]->meta.utcStartNs)
             minUtc = minUtc ? std::min(*minUtc, *u) : *u;
         else
@@ -208,9 +198,7 @@ AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &sp
     Anchors anchors(n);
     if (spec.anchor)
         for (size_t i = 0; i < n; ++i)
-            anchors[i] = reports[i]->outline
-                             ? outlineOccurrence(*reports[i], spec.anchor->name, spec.anchor->occurrence)
-                             : findRangeOccurrence(*reports[i]->store, spec.anchor->name, spec.anchor->occurrence);
+            anchors[i] = rangeOccurrenceOf(*reports[i], spec.anchor->name, spec.anchor->occurrence);
 
     switch (spec.mode) {
     case AlignMode::Utc:

@@ -3,6 +3,7 @@
 #include "core/trace/bytefields.h"
 #include "core/trace/cachecodec.h"
 #include "core/trace/eventstore.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/zstdcodec.h"
 
 #include <fstream>
@@ -71,40 +72,22 @@ std::optional<std::string> ReportOutline::section(std::string_view tag, std::str
     return out;
 }
 
-std::vector<std::vector<LodPyramid>> ReportOutline::trackPyramids(std::string &error) const
+namespace {
+
+std::optional<TrackPyramids> computePyramids(const Report &, const EventStore &events, const CancelToken *,
+                                             std::string &)
 {
-    std::vector<std::vector<LodPyramid>> out;
-    const std::optional<std::string> bytes = section("PYRD", error);
-    if (!bytes)
-        return out;
-    size_t pos = 0;
-    uint64_t count = 0;
-    std::string why = takeField(*bytes, pos, count) && count == tracks.size() ? "" : "its track count does not match";
-    out.resize(tracks.size());
-    for (size_t t = 0; t < out.size() && why.empty(); ++t) {
-        uint64_t lanes = 0;
-        if (!takeField(*bytes, pos, lanes) || lanes > kMaxPyramidLanes) {
-            why = "a track's lane count is out of range";
-            break;
-        }
-        out[t].resize(size_t(lanes));
-        for (LodPyramid &p : out[t])
-            if (why.empty() && !readPyramid(*bytes, pos, p, why))
-                break;
-    }
-    if (!why.empty()) {
-        error = digestPath + ": damaged digest: section PYRD: " + why;
-        out.clear();
-    }
+    TrackPyramids out;
+    for (const Track &t : events.tracks())
+        out.push_back(lanePyramids(t));
     return out;
 }
 
-std::string encodeTrackPyramids(const EventStore &store)
+std::string encodePyramids(const TrackPyramids &tracks)
 {
     std::string out;
-    appendField(out, uint64_t(store.tracks().size()));
-    for (const Track &t : store.tracks()) {
-        const std::vector<LodPyramid> lanes = lanePyramids(t);
+    appendField(out, uint64_t(tracks.size()));
+    for (const std::vector<LodPyramid> &lanes : tracks) {
         appendField(out, uint64_t(lanes.size()));
         for (const LodPyramid &p : lanes)
             appendPyramid(out, p);
@@ -112,16 +95,67 @@ std::string encodeTrackPyramids(const EventStore &store)
     return out;
 }
 
-std::string encodeTrackExtents(const EventStore &store)
+bool decodePyramids(std::string_view bytes, TrackPyramids &out, std::string &why)
+{
+    size_t pos = 0;
+    uint64_t count = 0;
+    // Each track takes at least its lane count's 8 bytes: a count beyond that is a lie.
+    if (!takeField(bytes, pos, count) || count > bytes.size() / 8) {
+        why = "its track count does not match";
+        return false;
+    }
+    out.resize(size_t(count));
+    for (std::vector<LodPyramid> &lanes : out) {
+        uint64_t n = 0;
+        if (!takeField(bytes, pos, n) || n > kMaxPyramidLanes) {
+            why = "a track's lane count is out of range";
+            return false;
+        }
+        lanes.resize(size_t(n));
+        for (LodPyramid &p : lanes)
+            if (!readPyramid(bytes, pos, p, why))
+                return false;
+    }
+    return true;
+}
+
+std::optional<TrackExtents> computeExtents(const Report &, const EventStore &events, const CancelToken *, std::string &)
+{
+    TrackExtents out;
+    for (const Track &t : events.tracks())
+        out.push_back({t.size(), t.firstStart(), t.lastEnd()});
+    return out;
+}
+
+std::string encodeExtents(const TrackExtents &tracks)
 {
     std::string out;
-    appendField(out, uint64_t(store.tracks().size()));
-    for (const Track &t : store.tracks()) {
-        appendField(out, uint64_t(t.size()));
-        appendField(out, t.firstStart());
-        appendField(out, t.lastEnd());
+    appendField(out, uint64_t(tracks.size()));
+    for (const TrackExtent &t : tracks) {
+        appendField(out, uint64_t(t.events));
+        appendField(out, t.firstStart);
+        appendField(out, t.lastEnd);
     }
     return out;
+}
+
+} // namespace
+
+const SummaryKind<TrackPyramids> kTrackPyramids{"PYRD", "track pyramids", &computePyramids, &encodePyramids,
+                                                &decodePyramids};
+const SummaryKind<TrackExtents> kTrackExtents{"TRKS", "track extents", &computeExtents, &encodeExtents,
+                                              &decodeTrackExtents};
+
+std::string encodeTrackPyramids(const EventStore &store)
+{
+    std::string unused;
+    return encodePyramids(*computePyramids({}, store, nullptr, unused));
+}
+
+std::string encodeTrackExtents(const EventStore &store)
+{
+    std::string unused;
+    return encodeExtents(*computeExtents({}, store, nullptr, unused));
 }
 
 bool decodeTrackExtents(std::string_view bytes, std::vector<TrackExtent> &tracks, std::string &error)

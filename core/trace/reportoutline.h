@@ -1,5 +1,5 @@
 #pragma once
-// A report opened from its digest without its events: what the desktop needs to show a
+// A report opened from its digest without its events (read it through reportsource.h): what the desktop needs to show a
 // 1024-rank run at once. The report's store keeps its processes, threads, names and tracks with
 // no events (so that rows, labels and grouping work as usual); the outline says how many events
 // each track has and where they lie, and holds the digest's other sections as stored (compressed),
@@ -56,8 +56,6 @@ struct ReportOutline
     const StoredSection *stored(std::string_view tag) const;
     // The section's bytes decoded; nullopt when absent, or (with `error`) when it does not decode.
     std::optional<std::string> section(std::string_view tag, std::string &error) const;
-    // The pyramids of every track's lanes (PYRD): [track][level]; empty when the digest has none.
-    std::vector<std::vector<LodPyramid>> trackPyramids(std::string &error) const;
 };
 
 // PYRD's content for a store: per track, u64 lane count then each lane's pyramid (lodpyramid.h).

@@ -251,14 +251,18 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind)
     return summarize(reports, kind, SummarizeOptions{});
 }
 
-// An outline's ranges (a digest opened without its events): the occurrences its statistics
-// summary carries, those starting in the window. Kernels have totals only there: none are added.
-bool collectOutline(const Report &report, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
-                    Groups &out)
+// The ranges of a report without its events: the occurrences its digest's statistics summary
+// carries, those starting in the window. Kernels have totals only there: none are added. False
+// with `problem` when the digest has no sound summary.
+bool collectSummary(const Report &report, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
+                    Groups &out, std::string &problem)
 {
-    std::string error;
-    const auto summary = kind == StatsKind::NvtxSum ? traceSummaryOf(report, error) : nullptr;
-    for (const RangeSummary &r : summary ? summary->ranges : std::vector<RangeSummary>()) {
+    if (kind != StatsKind::NvtxSum)
+        return true;
+    const auto summary = summaryOf(report, kTraceSummary, problem);
+    if (!summary)
+        return false;
+    for (const RangeSummary &r : summary->ranges) {
         const auto style = std::find(std::begin(kStyles), std::end(kStyles), r.style);
         if (style == std::end(kStyles))
             continue;
@@ -272,12 +276,16 @@ bool collectOutline(const Report &report, StatsKind kind, int64_t offset, const 
     return true;
 }
 
+// False when cancelled; a report that cannot answer adds its reason to `problems`.
 bool collectAny(const Report &report, StatsKind kind, int64_t offset, const SummarizeOptions &options, Groups &out,
-                bool colon)
+                bool colon, std::vector<std::string> &problems)
 {
-    if (report.outline)
-        return collectOutline(report, kind, offset, options.window, out);
-    return collect(*report.store, kind, offset, options.window, options.cancel, out, colon);
+    if (hasEvents(report))
+        return collect(*report.store, kind, offset, options.window, options.cancel, out, colon);
+    std::string problem;
+    if (!collectSummary(report, kind, offset, options.window, out, problem))
+        problems.push_back(problem);
+    return true;
 }
 
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const SummarizeOptions &options)
@@ -308,12 +316,12 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const 
         const int64_t offset = ri < options.offsets.size() ? options.offsets[ri] : 0;
         const bool colon = colonForDefaultDomain(*reports[ri], options);
         if (!options.perReport) {
-            if (!collectAny(*reports[ri], kind, offset, options, all, colon))
+            if (!collectAny(*reports[ri], kind, offset, options, all, colon, out.problems))
                 return cancelled();
             continue;
         }
         Groups mine;
-        if (!collectAny(*reports[ri], kind, offset, options, mine, colon))
+        if (!collectAny(*reports[ri], kind, offset, options, mine, colon, out.problems))
             return cancelled();
         std::vector<StatRow> rows;
         rows.reserve(mine.size());
@@ -397,15 +405,19 @@ std::shared_ptr<const std::vector<int64_t>> kernelTimeByName(const EventStore &s
 }
 
 std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const ReportPtr> reports, StatsKind kind,
-                                                           const CancelToken *cancel)
+                                                           const CancelToken *cancel,
+                                                           std::vector<std::string> *problems)
 {
     std::map<std::string, int64_t> out;
     for (const ReportPtr &r : reports) {
-        if (r->outline) { // opened from a digest without its events: the totals it carries
+        if (!hasEvents(*r)) { // opened from a digest without its events: the totals it carries
             std::string error;
-            const auto summary = traceSummaryOf(*r, error);
-            if (!summary)
-                continue; // a digest without statistics adds nothing (traceSummaryOf says why)
+            const auto summary = summaryOf(*r, kTraceSummary, error);
+            if (!summary) { // adds nothing, and says why
+                if (problems)
+                    problems->push_back(error);
+                continue;
+            }
             for (const auto &[name, ns] : kind == StatsKind::KernelSum ? summary->kernelTotals : summary->rangeTotals)
                 out[name] += ns;
             continue;

@@ -48,6 +48,9 @@ struct StatsResult
     std::vector<StatRow> overall;   // over all (selected) reports together
     std::vector<StatRow> perReport; // grouped by report (input order), each group by total
     bool cancelled = false;         // true when SummarizeOptions::cancel stopped it (rows empty)
+    // Reports that could not answer (a digest without a sound statistics summary), each with the
+    // reason naming it; the rows are of the others.
+    std::vector<std::string> problems;
 };
 
 // [start, end) on the shared time axis, in ns.
@@ -83,8 +86,10 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const 
 StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind);
 // The Total column of summarize()'s overall rows, per Range or kernel name (styles summed), without
 // the per-row statistics: for callers that compare totals (trace compare). nullopt when cancelled.
+// A report that cannot answer (a digest without a sound summary) adds its reason to `problems`.
 std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const ReportPtr> reports, StatsKind kind,
-                                                           const CancelToken *cancel = nullptr);
+                                                           const CancelToken *cancel = nullptr,
+                                                           std::vector<std::string> *problems = nullptr);
 
 // kernel_sum's total time per name id of one store (-1: no kernel has that name), computed by
 // the first caller with one pass over the kernels and then kept with the store

@@ -118,8 +118,6 @@ RangeSummary readRange(od::object &r)
     return s;
 }
 
-const int kDerivedTag = 0; // EventStore::derived key of the decoded summary
-
 } // namespace
 
 TraceSummary summarizeForDigest(const Report &report)
@@ -181,47 +179,64 @@ bool decodeTraceSummary(std::string_view json, TraceSummary &summary, std::strin
     }
 }
 
-std::shared_ptr<const TraceSummary> traceSummaryOf(const Report &report, std::string &error)
+namespace {
+
+std::optional<TraceSummary> computeSummary(const Report &report, const EventStore &, const CancelToken *, std::string &)
 {
-    if (!report.outline) {
-        error = report.path + ": not opened from a digest's summaries";
-        return nullptr;
-    }
-    std::string why;
-    auto made = report.store->derived(&kDerivedTag, [&]() -> std::shared_ptr<const void> {
-        const std::optional<std::string> json = report.outline->section(kTraceSummaryTag, why);
-        auto s = std::make_shared<TraceSummary>();
-        if (!json) {
-            why = why.empty() ? report.path + ": the digest has no statistics summary (SUMS)" : why;
-            return nullptr;
-        }
-        if (!decodeTraceSummary(*json, *s, why)) {
-            why = report.path + ": damaged digest: section SUMS: " + why;
-            return nullptr;
-        }
-        return s;
-    });
-    if (!made)
-        error = why.empty() ? report.path + ": the digest's statistics summary does not decode" : why;
-    return std::static_pointer_cast<const TraceSummary>(made);
+    return summarizeForDigest(report);
 }
 
-} // namespace ps::core::trace
+} // namespace
 
-namespace ps::core::trace {
-
-std::vector<std::pair<int64_t, int64_t>> outlineRangeOccurrences(const Report &report, std::string_view text)
+std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &store, std::string_view text)
 {
+    std::vector<bool> match(store.names().size(), false);
+    bool any = false;
+    for (size_t i = 1; i < store.names().size(); ++i)
+        if (store.names()[NameId(i)] == text)
+            any = match[i] = true;
     std::vector<std::pair<int64_t, int64_t>> out;
-    std::string error; // a digest without a summary has no occurrences to offer
-    const auto summary = traceSummaryOf(report, error);
-    for (const RangeSummary &r : summary ? summary->ranges : std::vector<RangeSummary>()) {
-        if (r.text == text)
-            for (const RangeOccurrence &o : r.occurrences)
-                out.emplace_back(o.start, o.start + o.duration);
+    if (!any)
+        return out;
+    for (const Track &t : store.tracks()) {
+        if (!isRangeKind(t.kind()))
+            continue;
+        const auto names = t.columns().name;
+        for (size_t i = 0; i < names.size(); ++i)
+            if (names[i] < match.size() && match[names[i]])
+                out.emplace_back(t.start(i), t.end(i));
     }
     std::sort(out.begin(), out.end());
     return out;
+}
+
+const SummaryKind<TraceSummary> kTraceSummary{"SUMS", "statistics summary", &computeSummary, &encodeTraceSummary,
+                                              &decodeTraceSummary};
+
+std::vector<std::pair<int64_t, int64_t>> rangeOccurrencesOf(const Report &report, std::string_view text,
+                                                            std::string &error)
+{
+    std::vector<std::pair<int64_t, int64_t>> out;
+    if (hasEvents(report)) {
+        return rangeOccurrences(*report.store, text);
+    } else if (const auto summary = summaryOf(report, kTraceSummary, error)) {
+        for (const RangeSummary &r : summary->ranges)
+            if (r.text == text)
+                for (const RangeOccurrence &o : r.occurrences)
+                    out.emplace_back(o.start, o.start + o.duration);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::optional<std::pair<int64_t, int64_t>> rangeOccurrenceOf(const Report &report, std::string_view text,
+                                                             int occurrence)
+{
+    std::string error; // a digest without a summary has no occurrence to offer, as a report without the range
+    const auto hits = rangeOccurrencesOf(report, text, error);
+    if (occurrence < 1 || hits.size() < size_t(occurrence))
+        return std::nullopt;
+    return hits[size_t(occurrence - 1)];
 }
 
 } // namespace ps::core::trace

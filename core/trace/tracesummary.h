@@ -5,10 +5,12 @@
 // occurrences (what the cross-rank chart draws), computed when the report is digested.
 
 #include "core/trace/report.h"
+#include "core/trace/reportsource.h"
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,11 +53,17 @@ TraceSummary summarizeForDigest(const Report &report);
 // "text", "style", "count", "total_ns", "occurrences": [[start, duration, track, index], ...]}]}.
 std::string encodeTraceSummary(const TraceSummary &summary);
 bool decodeTraceSummary(std::string_view json, TraceSummary &summary, std::string &error);
-// From an outline's summary: [start, end) of every occurrence of the ranges whose text is `text`
-// (in any domain), sorted by start; what a store's range search gives for a report with events.
-std::vector<std::pair<int64_t, int64_t>> outlineRangeOccurrences(const Report &report, std::string_view text);
-// The summary of a report opened as an outline, decoded once and kept with its store; null with
-// `error` when the report is not an outline or its digest has no sound summary.
-std::shared_ptr<const TraceSummary> traceSummaryOf(const Report &report, std::string &error);
+// The statistics summary as a summary kind (reportsource.h): SUMS.
+extern const SummaryKind<TraceSummary> kTraceSummary;
+// [start, end) of every range event named `text` in a store, sorted by start.
+std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &store, std::string_view text);
+// [start, end) of every occurrence of the ranges whose text is `text` (in any domain), sorted by
+// start: from the events, or from the digest's statistics summary for a report without them
+// (empty, with `error`, when it has none).
+std::vector<std::pair<int64_t, int64_t>> rangeOccurrencesOf(const Report &report, std::string_view text,
+                                                            std::string &error);
+// The K-th (1-based) of them, what an alignment anchor names; nullopt when there are fewer.
+std::optional<std::pair<int64_t, int64_t>> rangeOccurrenceOf(const Report &report, std::string_view text,
+                                                             int occurrence);
 
 } // namespace ps::core::trace

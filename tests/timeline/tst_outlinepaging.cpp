@@ -14,6 +14,7 @@
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
 
+#include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
@@ -84,7 +85,7 @@ private slots:
         const ReportPtr outline = outlineOf(source);
         QVERIFY(outline);
         std::string error;
-        const auto pyramids = outline->outline->trackPyramids(error);
+        const auto pyramids = trackPyramidsOf(*outline, error).value_or(TrackPyramids{});
         const LodPyramid &p = pyramids[0][0];
         const Track &t = source->store->track(0);
         const int64_t first = t.firstStart(), span = t.lastEnd() - first;
@@ -180,6 +181,34 @@ private slots:
         }
         QCOMPARE(out.count(), 2);
         QCOMPARE(pager.pagedCount(), ReportPager::kMaxPaged);
+    }
+
+    // A digest whose events fail to load is said once: every later pan or zoom asks for it again,
+    // and the pager neither loads it again nor reports it again until the run is opened anew.
+    void failedLoadIsNotRetried()
+    {
+        ReportPager pager;
+        pager.setUseCache(false);
+        QSignalSpy failed(&pager, &ReportPager::failed);
+        const ReportPtr outline = outlineOf(kernelReport(m_tmp.filePath("gone.sqlite").toStdString(), 3));
+        QVERIFY(outline);
+        QVERIFY(QFile::remove(QString::fromStdString(outline->path))); // the digest went away
+        const PreparedReportPtr prepared = PreparedReport::prepare(outline);
+        pager.request(prepared);
+        QVERIFY(failed.wait(10000));
+        QVERIFY2(failed.front().front().toString().contains("gone.sqlite.psdigest"),
+                 qPrintable(failed.front().front().toString()));
+        for (int frame = 0; frame < 3; ++frame) {
+            pager.beginFrame();
+            pager.request(prepared);
+            QTest::qWait(200);
+        }
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(pager.pagedCount(), size_t(0));
+        pager.clear(); // the run opened again: asked for, it is tried again
+        pager.request(prepared);
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.count(), 2);
     }
 };
 

@@ -1,6 +1,6 @@
 #include "views/scene/preparedreport.h"
 
-#include "core/trace/reportoutline.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
 #include "views/common/namecolors.h"
 
@@ -63,24 +63,22 @@ std::shared_ptr<const PreparedReport> PreparedReport::prepare(ReportPtr report, 
 
 size_t PreparedReport::trackEvents(uint32_t track) const
 {
-    if (const auto &o = m_report->outline)
-        return track < o->tracks.size() ? o->tracks[track].events : 0;
-    return store().track(track).size();
+    return core::trace::trackExtentOf(*m_report, track).events;
 }
 
 size_t PreparedReport::eventCount() const
 {
-    return isOutline() ? m_report->outline->eventCount : store().eventCount();
+    return core::trace::extentOf(*m_report).events;
 }
 
 int64_t PreparedReport::firstStart() const
 {
-    return isOutline() ? m_report->outline->firstStart : store().firstStart();
+    return core::trace::extentOf(*m_report).firstStart;
 }
 
 int64_t PreparedReport::lastEnd() const
 {
-    return isOutline() ? m_report->outline->lastEnd : store().lastEnd();
+    return core::trace::extentOf(*m_report).lastEnd;
 }
 
 std::shared_ptr<const OutlineDrawing> PreparedReport::outlineDrawing(OutlinePart part) const
@@ -93,7 +91,7 @@ std::shared_ptr<const OutlineDrawing> PreparedReport::outlineDrawing(OutlinePart
         return kept;
     auto d = std::make_shared<OutlineDrawing>();
     if (part == OutlinePart::Tracks)
-        d->tracks = m_report->outline->trackPyramids(d->error);
+        d->tracks = core::trace::trackPyramidsOf(*m_report, d->error).value_or(core::trace::TrackPyramids{});
     d->tracks.resize(store().tracks().size()); // a part that did not decode draws empty
     d->busy.resize(m_busyDevices.size());
     if (part == OutlinePart::Busy)

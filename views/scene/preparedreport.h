@@ -11,6 +11,7 @@
 #include "core/analysis/devicebusy.h"
 #include "core/analysis/digestsummary.h"
 #include "core/trace/report.h"
+#include "core/trace/reportsource.h"
 
 #include <QRgb>
 
@@ -56,7 +57,7 @@ public:
     // The device of each utilization lane.
     const std::vector<uint32_t> &busyDevices() const { return m_busyDevices; }
 
-    bool isOutline() const { return m_report->outline != nullptr; }
+    bool isOutline() const { return !core::trace::hasEvents(*m_report); }
     // Events of a track, of the report, and their extent (the outline's for an outline).
     size_t trackEvents(uint32_t track) const;
     size_t eventCount() const;

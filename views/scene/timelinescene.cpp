@@ -152,28 +152,6 @@ std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &report
     return out;
 }
 
-std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &store, std::string_view name)
-{
-    std::vector<bool> match(store.names().size(), false);
-    bool any = false;
-    for (size_t i = 1; i < store.names().size(); ++i)
-        if (store.names()[NameId(i)] == name)
-            any = match[i] = true;
-    std::vector<std::pair<int64_t, int64_t>> out;
-    if (!any)
-        return out;
-    for (const Track &t : store.tracks()) {
-        if (!isRangeKind(t.kind()))
-            continue;
-        const auto names = t.columns().name;
-        for (size_t i = 0; i < names.size(); ++i)
-            if (names[i] < match.size() && match[names[i]])
-                out.emplace_back(t.start(i), t.end(i));
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 namespace {
 // "NAME#K" -> (NAME, K) with K >= 1; anything else -> (text, 0): every occurrence.
 std::pair<QString, int> splitOccurrence(const QString &text)
@@ -214,8 +192,8 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
             longest = std::max(longest, p->lastEnd() - p->firstStart());
             continue;
         }
-        const auto occ =
-            p->isOutline() ? outlineRangeOccurrences(p->report(), name) : rangeOccurrences(p->store(), name);
+        std::string noSummary; // a digest without a statistics summary has no occurrences to offer
+        const auto occ = rangeOccurrencesOf(p->report(), name, noSummary);
         for (size_t k = 0; k < occ.size(); ++k) {
             if (only > 0 && k + 1 != size_t(only))
                 continue; // NAME#K: the K-th occurrence of each report

@@ -6,6 +6,7 @@
 // that its occurrence starts at 0. Built cheaply from prepared reports (no event is visited
 // except by the overlay's range search, which callers run off the GUI thread).
 
+#include "core/trace/tracesummary.h"
 #include "views/scene/preparedreport.h"
 #include "views/scene/timemapping.h"
 
@@ -55,7 +56,7 @@ struct RankChoice
 std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &reports);
 
 // Start/end (report clock) of every NVTX range named `name` in a store, ordered by start.
-std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const core::trace::EventStore &store, std::string_view name);
+using core::trace::rangeOccurrences;
 
 // Step overlay: for each report of `rank`, one entry per occurrence of range `rangeName` (only
 // the K-th with "NAME#K"; with an empty name, one per report aligned at its first event), all

@@ -32,7 +32,7 @@ std::vector<std::pair<int64_t, CrossRankBar>> rangeBars(const TimelineEntry &e, 
     std::vector<std::pair<int64_t, CrossRankBar>> found;
     if (e.report->isOutline()) { // a digest without its events: the occurrences it carries
         std::string error;
-        if (const auto summary = traceSummaryOf(e.report->report(), error))
+        if (const auto summary = summaryOf(e.report->report(), kTraceSummary, error))
             for (const RangeSummary &r : summary->ranges)
                 if (r.name == name && (wantStyle.empty() || r.style == wantStyle))
                     for (const RangeOccurrence &o : r.occurrences)

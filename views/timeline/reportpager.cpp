@@ -1,6 +1,6 @@
 #include "views/timeline/reportpager.h"
 
-#include "core/trace/reportoutline.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "core/trace/tracereader.h"
@@ -60,8 +60,8 @@ void ReportPager::clear()
 
 void ReportPager::request(const PreparedReportPtr &outline)
 {
-    const auto &o = outline->report().outline;
-    if (!o || !o->hasEvents)
+    // Not a digest with events, or one whose events failed to load (said once, until clear()).
+    if (!core::trace::digestHasEvents(outline->report()) || m_failed.count(outline->report().path))
         return;
     const bool known = std::any_of(m_paged.begin(), m_paged.end(),
                                    [&](const Paged &p) { return p.outline->report().path == outline->report().path; });

@@ -1,6 +1,6 @@
 #include "views/timeline/timelinecanvas.h"
 
-#include "core/trace/reportoutline.h"
+#include "core/trace/reportsource.h"
 #include "views/scene/timeformat.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/reportpager.h"
@@ -414,7 +414,7 @@ QString TimelineCanvas::toolTipAt(QPoint pos) const
     const PreparedReport &report = *m_scene->entries[size_t(r.entry)].report;
     if (const auto mk = foldedMarkAt(pos); mk && report.isOutline()) {
         const std::string_view name = report.store().name(mk->name);
-        const QString more = report.report().outline->hasEvents
+        const QString more = core::trace::digestHasEvents(report.report())
                                  ? QStringLiteral("Zoom in (double-click) to load the events")
                                  : QStringLiteral("A summary-only digest: its events are not in it");
         return QStringLiteral("%1\n%2 event(s) over %3, drawn from the digest's pyramid\n%4")
