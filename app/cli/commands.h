@@ -29,7 +29,7 @@ int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err);
 int cmdTraceCompare(const Args &args, std::ostream &out, std::ostream &err);
-int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err); // memorycommands.cpp
+int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err);      // memorycommands.cpp
 int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err); // collectivecommands.cpp
 // Demo run generator (democommand.cpp)
 int cmdDemo(const Args &args, std::ostream &out, std::ostream &err);
