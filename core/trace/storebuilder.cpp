@@ -1,5 +1,6 @@
 #include "core/trace/storebuilder.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/ownedstore.h"
 
 #include <algorithm>
@@ -162,6 +163,12 @@ struct TrackSummary
 };
 
 // Turns a build track into its stored columns (sorted, levels, durations) and empties it.
+void clampEndsToStarts(BuildTrack &b)
+{
+    for (size_t i = 0; i < b.start.size(); ++i)
+        b.end[i] = std::max(b.end[i], b.start[i]);
+}
+
 TrackSummary finishTrack(BuildTrack &b, OwnedTrack &o)
 {
     sortEvents(b);
@@ -302,7 +309,7 @@ void StoreBuilder::add(TrackHandle t, int64_t start, int64_t end, NameId name, u
 {
     BuildTrack &b = d->tracks[t];
     b.start.push_back(start);
-    b.end.push_back(end < start ? start : end);
+    b.end.push_back(end); // clamped by finishTrack, after clipImpossibleTimes may count it
     b.name.push_back(name);
     b.aux.push_back(aux);
     b.attr.push_back(attr);
@@ -391,6 +398,16 @@ size_t StoreBuilder::eventCount() const
     return d->events;
 }
 
+void StoreBuilder::clipImpossibleTimes(EventTimeAudit &audit,
+                                       const std::function<std::string_view(const TrackKey &)> &tableOf)
+{
+    std::vector<TableTimes> times;
+    for (BuildTrack &t : d->tracks)
+        if (!t.start.empty())
+            times.push_back({tableOf(t.key), t.start, t.end});
+    audit.clipEnds(times);
+}
+
 EventStore StoreBuilder::build() &&
 {
     auto owned = std::make_shared<OwnedStore>();
@@ -404,6 +421,7 @@ EventStore StoreBuilder::build() &&
     std::vector<TrackSummary> summaries;
     for (size_t ti = 0; ti < order.size(); ++ti) {
         processes.try_emplace(d->tracks[order[ti]].key.pid, kNoName);
+        clampEndsToStarts(d->tracks[order[ti]]);
         auto collectives = takeCollectives(d->tracks[order[ti]]);
         summaries.push_back(finishTrack(d->tracks[order[ti]], owned->tracks[ti]));
         appendCollectives(collectives, uint32_t(ti), owned->collectives);
