@@ -236,12 +236,18 @@ StoreParts assembleParts(std::shared_ptr<OwnedStore> owned, const std::vector<Tr
     return parts;
 }
 
-// Sorting a track remaps its collectives' indices in place; they are taken out after the sort.
+// Sorting a track remaps its collectives' indices in place; they are taken out after the sort,
+// with their event's times (clamped, or clipped by clipImpossibleTimes: a record must not keep
+// an end its event no longer has).
 std::vector<std::pair<uint32_t, CollectiveRecord>> takeCollectives(BuildTrack &b)
 {
     if (b.collectives.empty())
         return {};
     sortEvents(b); // finishTrack's own sort then finds the track sorted
+    for (auto &[index, r] : b.collectives) {
+        r.start = b.start[index];
+        r.end = b.end[index];
+    }
     return std::exchange(b.collectives, {});
 }
 

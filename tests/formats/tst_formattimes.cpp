@@ -176,6 +176,26 @@ private slots:
         QCOMPARE(eventCount(*r), eventCount(*clean) - 2);
     }
 
+    // A collective kernel's record once kept the absurd end its event had clipped, for the
+    // collective analysis to measure waits with.
+    void collectiveRecordsKeepTheirEventsTimes()
+    {
+        const QString sample = kTraces + "/kineto/hta__trace_filter__sampled_rank-0.json.gz";
+        QByteArray text = jsonref::readMaybeGzip(sample);
+        const qsizetype nccl = text.indexOf("\"cat\": \"kernel\", \"name\": \"nccl");
+        QVERIFY(nccl > 0);
+        QVERIFY(replaceFirst(text, QRegularExpression(R"("dur": [0-9.]+)"), R"("dur": 4611686018427387.0)", nccl));
+        const ReportPtr r = ps::test::loadTestReport(writeText(m_tmp, "absurd_nccl.json", text));
+        QVERIFY(r);
+        QVERIFY2(warningsOf(*r).contains("traceEvents: 1 end(s) more than a day beyond"), qPrintable(warningsOf(*r)));
+        QVERIFY(!r->store->collectives().empty());
+        for (const CollectiveRecord &c : r->store->collectives()) {
+            const Track &t = r->store->track(c.event.track);
+            QCOMPARE(c.start, t.start(c.event.index));
+            QCOMPARE(c.end, t.end(c.event.index));
+        }
+    }
+
     void tracerTimesAreClippedOrDropped()
     {
         constexpr long long t0 = 1785578400000000; // 2026-08-01 10:00:00 UTC in µs
