@@ -61,6 +61,7 @@ SqliteWriter::~SqliteWriter()
 
 bool SqliteWriter::create(const std::string &path)
 {
+    m_path = path;
     std::remove(path.c_str());
     if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
         fail("cannot create " + path + ": " + (m_db ? sqlite3_errmsg(m_db) : "out of memory"));
@@ -96,7 +97,7 @@ bool SqliteWriter::close()
 void SqliteWriter::fail(const std::string &what)
 {
     if (m_error.empty())
-        m_error = what;
+        m_error = m_path.empty() || what.find(m_path) != std::string::npos ? what : m_path + ": " + what;
 }
 
 } // namespace ps::core::demo

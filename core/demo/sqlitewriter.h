@@ -51,6 +51,7 @@ public:
     // Closes the connection; false if closing or any earlier call failed.
     bool close();
 
+    // The first failure, naming the file ("x.sqlite.part: sqlite: database or disk is full").
     const std::string &error() const { return m_error; }
     bool ok() const { return m_error.empty(); }
     void fail(const std::string &what);
@@ -58,6 +59,7 @@ public:
 
 private:
     sqlite3 *m_db = nullptr;
+    std::string m_path;
     std::string m_error;
 };
 

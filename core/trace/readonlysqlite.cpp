@@ -1,5 +1,6 @@
 #include "core/trace/readonlysqlite.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/mappedfile.h"
 
 #include <unistd.h>
@@ -46,6 +47,11 @@ bool SqliteStmt::isNull(int col) const
 bool SqliteStmt::isInteger(int col) const
 {
     return sqlite3_column_type(m_s, col) == SQLITE_INTEGER;
+}
+
+bool hasUsableTimes(const SqliteStmt &s, int startCol, int endCol)
+{
+    return s.isInteger(startCol) && isPlausibleTime(s.int64(startCol)) && (s.isNull(endCol) || s.isInteger(endCol));
 }
 
 int64_t SqliteStmt::int64(int col) const

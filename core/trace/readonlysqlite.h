@@ -44,6 +44,11 @@ private:
     int m_rc = 0;
 };
 
+// A row whose start (column `startCol`) is not an integer (text, real, blob, NULL) or beyond any
+// clock, or whose end is neither NULL nor an integer, gives no time: readers drop such rows and
+// count them (eventtimes.h).
+bool hasUsableTimes(const SqliteStmt &s, int startCol = 0, int endCol = 1);
+
 class ReadOnlySqlite
 {
 public:

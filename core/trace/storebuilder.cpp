@@ -1,5 +1,6 @@
 #include "core/trace/storebuilder.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/ownedstore.h"
 
 #include <algorithm>
@@ -162,6 +163,12 @@ struct TrackSummary
 };
 
 // Turns a build track into its stored columns (sorted, levels, durations) and empties it.
+void clampEndsToStarts(BuildTrack &b)
+{
+    for (size_t i = 0; i < b.start.size(); ++i)
+        b.end[i] = std::max(b.end[i], b.start[i]);
+}
+
 TrackSummary finishTrack(BuildTrack &b, OwnedTrack &o)
 {
     sortEvents(b);
@@ -229,12 +236,18 @@ StoreParts assembleParts(std::shared_ptr<OwnedStore> owned, const std::vector<Tr
     return parts;
 }
 
-// Sorting a track remaps its collectives' indices in place; they are taken out after the sort.
+// Sorting a track remaps its collectives' indices in place; they are taken out after the sort,
+// with their event's times (clamped, or clipped by clipImpossibleTimes: a record must not keep
+// an end its event no longer has).
 std::vector<std::pair<uint32_t, CollectiveRecord>> takeCollectives(BuildTrack &b)
 {
     if (b.collectives.empty())
         return {};
     sortEvents(b); // finishTrack's own sort then finds the track sorted
+    for (auto &[index, r] : b.collectives) {
+        r.start = b.start[index];
+        r.end = b.end[index];
+    }
     return std::exchange(b.collectives, {});
 }
 
@@ -302,7 +315,7 @@ void StoreBuilder::add(TrackHandle t, int64_t start, int64_t end, NameId name, u
 {
     BuildTrack &b = d->tracks[t];
     b.start.push_back(start);
-    b.end.push_back(end < start ? start : end);
+    b.end.push_back(end); // clamped by finishTrack, after clipImpossibleTimes may count it
     b.name.push_back(name);
     b.aux.push_back(aux);
     b.attr.push_back(attr);
@@ -391,6 +404,16 @@ size_t StoreBuilder::eventCount() const
     return d->events;
 }
 
+void StoreBuilder::clipImpossibleTimes(EventTimeAudit &audit,
+                                       const std::function<std::string_view(const TrackKey &)> &tableOf)
+{
+    std::vector<TableTimes> times;
+    for (BuildTrack &t : d->tracks)
+        if (!t.start.empty())
+            times.push_back({tableOf(t.key), t.start, t.end});
+    audit.clipEnds(times);
+}
+
 EventStore StoreBuilder::build() &&
 {
     auto owned = std::make_shared<OwnedStore>();
@@ -404,6 +427,7 @@ EventStore StoreBuilder::build() &&
     std::vector<TrackSummary> summaries;
     for (size_t ti = 0; ti < order.size(); ++ti) {
         processes.try_emplace(d->tracks[order[ti]].key.pid, kNoName);
+        clampEndsToStarts(d->tracks[order[ti]]);
         auto collectives = takeCollectives(d->tracks[order[ti]]);
         summaries.push_back(finishTrack(d->tracks[order[ti]], owned->tracks[ti]));
         appendCollectives(collectives, uint32_t(ti), owned->collectives);

@@ -13,17 +13,19 @@
 // Events may be added in any order; build() sorts each track by start (skipping the sort when
 // already sorted), computes levels (depth / lanes) and the window index once, and packs the
 // columns. Times are int64 ns in the report's own clock; an end before its start is clamped to
-// the start (duration 0).
+// the start (duration 0) by build(), or counted and clamped by clipImpossibleTimes().
 
 #include "core/trace/eventstore.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 
 namespace ps::core::trace {
 
 using TrackHandle = uint32_t;
+class EventTimeAudit;
 
 class StoreBuilder
 {
@@ -60,6 +62,9 @@ public:
     void setShortName(NameId full, NameId shortName);
 
     size_t eventCount() const;
+    // Clips the impossible ends of every event added so far (eventtimes.h), counted under the
+    // table or JSON array `tableOf` names for the track. Call once, after the last add().
+    void clipImpossibleTimes(EventTimeAudit &audit, const std::function<std::string_view(const TrackKey &)> &tableOf);
 
     // Consumes the builder.
     EventStore build() &&;

@@ -2,6 +2,7 @@
 
 #include "core/trace/formats/ascendmemory.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/readonlysqlite.h"
 
@@ -10,7 +11,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ps::core::trace {
 
@@ -92,6 +95,8 @@ public:
     }
 
     std::string run();
+    // After run(): impossible ends clipped, and one warning for the report (eventtimes.h).
+    void clipImpossibleTimes();
     std::set<uint32_t> pids;
 
 private:
@@ -111,7 +116,9 @@ private:
         return it != m_strings.end() ? it->second : kNoName;
     }
     void count(TrackKind k) { ++m_meta.fileCounts[size_t(k)]; }
-    template <typename Fn> std::string eachRow(const std::string &sql, const char *what, Fn fn);
+    template <typename Fn> std::string eachRow(const std::string &sql, const char *what, int endCol, Fn fn);
+    // The track an event of the current table goes to, remembered for the audit's warning.
+    TrackHandle track(const TrackKey &key);
     std::string readStrings();
     std::string readCann();
     std::string readTasks();
@@ -133,16 +140,25 @@ private:
     uint32_t m_devicePid = 0;
     uint32_t m_device = 0;
     size_t m_rows = 0, m_rowsTotal = 1;
+    EventTimeAudit m_audit;
+    const char *m_table = "";
+    std::vector<std::string> m_trackTables; // per handle: the tables its events came from
 };
 
-template <typename Fn> std::string Reader::eachRow(const std::string &sql, const char *what, Fn fn)
+// Rows whose start (column 0) or end (`endCol`; a single time: 0) is not a usable time are
+// dropped and counted under the table `what`.
+template <typename Fn> std::string Reader::eachRow(const std::string &sql, const char *what, int endCol, Fn fn)
 {
     std::string error;
     SqliteStmt s = m_db.prepare(sql, error);
     if (!s.get())
         return error + " (reading " + what + ")";
+    m_table = what;
     while (s.step()) {
-        fn(s);
+        if (hasUsableTimes(s, 0, endCol))
+            fn(s);
+        else
+            m_audit.dropped(what, 1);
         if (++m_rows % kPollRows == 0) {
             if (m_ctx.progress)
                 m_ctx.progress(std::min(1.0, double(m_rows) / double(m_rowsTotal)));
@@ -155,9 +171,31 @@ template <typename Fn> std::string Reader::eachRow(const std::string &sql, const
     return {};
 }
 
+TrackHandle Reader::track(const TrackKey &key)
+{
+    const TrackHandle h = m_b.track(key);
+    if (h >= m_trackTables.size())
+        m_trackTables.resize(h + 1);
+    std::string &tables = m_trackTables[h];
+    if (tables.empty())
+        tables = m_table;
+    else if (tables.rfind(m_table) == std::string::npos)
+        tables += std::string("/") + m_table;
+    return h;
+}
+
+void Reader::clipImpossibleTimes()
+{
+    const auto tableOf = [&](const TrackKey &k) -> std::string_view {
+        const TrackHandle h = m_b.track(k); // every track was made by track(): none is added here
+        return h < m_trackTables.size() ? std::string_view(m_trackTables[h]) : std::string_view("events");
+    };
+    formats::clipImpossibleTimes(m_b, m_audit, tableOf, m_meta);
+}
+
 std::string Reader::readStrings()
 {
-    return eachRow("SELECT id, value FROM STRING_IDS", "STRING_IDS",
+    return eachRow("SELECT id, value FROM STRING_IDS", "STRING_IDS", 0,
                    [&](const SqliteStmt &s) { m_strings[s.int64(0)] = m_b.intern(s.text(1)); });
 }
 
@@ -168,14 +206,14 @@ std::string Reader::readCann()
     const auto c = columns("CANN_API");
     const std::string sql = std::string("SELECT startNs, endNs, ") + (c.count("type") ? "type" : "0") +
                             ", globalTid, " + (c.count("connectionId") ? "connectionId" : "0") + ", name FROM CANN_API";
-    return eachRow(sql, "CANN_API", [&](const SqliteStmt &s) {
+    return eachRow(sql, "CANN_API", 1, [&](const SqliteStmt &s) {
         const int64_t gtid = s.int64(3), type = s.int64(2);
         const uint32_t pid = pidOf(gtid);
         ++m_hostPids[pid];
         pids.insert(pid);
         // runtime (5000) and acl (20000) are the API a user calls; node/model/hccl are GE levels.
         const ApiClass cls = type == 5000 || type == 20000 ? ApiClass::Runtime : ApiClass::Other;
-        m_b.add(m_b.track({TrackKind::CudaApi, pid, tidOf(gtid), 0}), s.int64(0), s.int64(1), str(s, 5),
+        m_b.add(track({TrackKind::CudaApi, pid, tidOf(gtid), 0}), s.int64(0), s.int64(1), str(s, 5),
                 correlation(s.isNull(4) ? kNone : s.int64(4)), uint16_t(cls));
         count(TrackKind::CudaApi);
     });
@@ -206,7 +244,7 @@ std::string Reader::readTasks()
             hostPid = pid;
         }
     const TaskClassifier classes(m_b, compute);
-    return eachRow(sql, "TASK", [&](const SqliteStmt &s) {
+    return eachRow(sql, "TASK", 1, [&](const SqliteStmt &s) {
         const int64_t gpid = s.isNull(4) ? 0 : s.int64(4);
         const uint32_t pid = gpid > 0 && gpid != kNone ? uint32_t(gpid) : hostPid;
         const uint32_t device = uint32_t(s.int64(2));
@@ -220,17 +258,16 @@ std::string Reader::readTasks()
         const uint32_t stream = uint32_t(s.int64(5));
         switch (c) {
         case TaskClass::Memory:
-            m_b.addWithBytes(m_b.track({TrackKind::Memcpy, pid, stream, device}), s.int64(0), s.int64(1), name, corr, 0,
-                             0);
+            m_b.addWithBytes(track({TrackKind::Memcpy, pid, stream, device}), s.int64(0), s.int64(1), name, corr, 0, 0);
             count(TrackKind::Memcpy);
             return;
         case TaskClass::Sync:
-            m_b.add(m_b.track({TrackKind::Sync, pid, stream, device}), s.int64(0), s.int64(1), name, corr,
+            m_b.add(track({TrackKind::Sync, pid, stream, device}), s.int64(0), s.int64(1), name, corr,
                     classes.syncType(type));
             count(TrackKind::Sync);
             return;
         default:
-            m_b.add(m_b.track({TrackKind::Kernel, pid, stream, device}), s.int64(0), s.int64(1), name, corr,
+            m_b.add(track({TrackKind::Kernel, pid, stream, device}), s.int64(0), s.int64(1), name, corr,
                     c == TaskClass::Compute         ? kNoLaunchConfig
                     : c == TaskClass::Communication ? kCommunicationTask
                                                     : kOtherDeviceTask);
@@ -244,11 +281,16 @@ std::string Reader::readPytorch()
     if (!has("PYTORCH_API"))
         return {};
     const auto c = columns("PYTORCH_API");
-    // torch_npu declares and stores startNs/endNs as TEXT (spec 3): cast.
-    const std::string sql = std::string("SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER), globalTid, name, ") +
+    // torch_npu declares and stores startNs/endNs as TEXT (spec 3): cast the text of an integer, and
+    // leave any other value as it is, for eachRow to drop (a cast would read 'abc' as 0).
+    const auto integer = [](const char *x) {
+        return std::string("CASE WHEN typeof(") + x + ") = 'text' AND ltrim(" + x + ", '-') <> '' AND ltrim(" + x +
+               ", '-') NOT GLOB '*[^0-9]*' THEN CAST(" + x + " AS INTEGER) ELSE " + x + " END";
+    };
+    const std::string sql = "SELECT " + integer("startNs") + ", " + integer("endNs") + ", globalTid, name, " +
                             (c.count("type") ? "type" : "50001") + " FROM PYTORCH_API";
     std::map<std::pair<uint32_t, int64_t>, uint16_t> scopes;
-    return eachRow(sql, "PYTORCH_API", [&](const SqliteStmt &s) {
+    return eachRow(sql, "PYTORCH_API", 1, [&](const SqliteStmt &s) {
         const int64_t gtid = s.int64(2), type = s.int64(4);
         const uint32_t pid = pidOf(gtid);
         pids.insert(pid);
@@ -262,7 +304,7 @@ std::string Reader::readPytorch()
         }
         // Task-queue enqueue/dequeue ranges overlap the ops around them.
         const TrackKind kind = type == 50002 ? TrackKind::NvtxStartEnd : TrackKind::NvtxPushPop;
-        m_b.add(m_b.track({kind, pid, tidOf(gtid), 0}), s.int64(0), s.int64(1), str(s, 3), 0, it->second);
+        m_b.add(track({kind, pid, tidOf(gtid), 0}), s.int64(0), s.int64(1), str(s, 3), 0, it->second);
         count(kind);
     });
 }
@@ -276,7 +318,7 @@ std::string Reader::readMstx()
                             (c.count("endGlobalTid") ? "endGlobalTid" : "NULL") + ", " +
                             (c.count("domainId") ? "domainId" : "0") + " FROM MSTX_EVENTS";
     const NameId mstx = m_b.intern("mstx");
-    return eachRow(sql, "MSTX_EVENTS", [&](const SqliteStmt &s) {
+    return eachRow(sql, "MSTX_EVENTS", 1, [&](const SqliteStmt &s) {
         const int64_t gtid = s.int64(4), type = s.int64(2);
         const uint32_t pid = pidOf(gtid), tid = tidOf(gtid);
         pids.insert(pid);
@@ -285,7 +327,7 @@ std::string Reader::readMstx()
                                            : TrackKind::NvtxMark; // 0 marker, 3 marker_ex
         const int64_t domain = s.isNull(6) || s.int64(6) == kNone ? 0 : s.int64(6);
         const uint16_t scope = m_b.nvtxScope({pid, uint64_t(domain), kNoName, 0, mstx});
-        const TrackHandle h = m_b.track({kind, pid, tid, 0});
+        const TrackHandle h = track({kind, pid, tid, 0});
         m_b.add(h, s.int64(0), kind == TrackKind::NvtxMark ? s.int64(0) : s.int64(1), str(s, 3), 0, scope);
         if (kind == TrackKind::NvtxStartEnd && !s.isNull(5) && tidOf(s.int64(5)) != tid && s.int64(5) != 0)
             m_b.setLastEndTid(h, tidOf(s.int64(5)));
@@ -319,7 +361,7 @@ std::string Reader::readCommunication()
                             (c.count("count") ? ", count" : ", NULL") + " FROM COMMUNICATION_OP";
     const NameId hccl = m_b.intern("hccl");
     std::set<int64_t> named;
-    return eachRow(sql, "COMMUNICATION_OP", [&](const SqliteStmt &s) {
+    return eachRow(sql, "COMMUNICATION_OP", 1, [&](const SqliteStmt &s) {
         const int64_t group = s.isNull(3) ? 0 : s.int64(3);
         const uint32_t lane = 0xE0000000u | uint32_t(group & 0x0FFFFFFF);
         if (named.insert(group).second) {
@@ -328,7 +370,7 @@ std::string Reader::readCommunication()
         }
         const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, kNoName, 0, hccl});
         // aux of range kinds is a colour, not a correlation: none.
-        const TrackHandle h = m_b.track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0});
+        const TrackHandle h = track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0});
         m_b.add(h, s.int64(0), s.int64(1), str(s, 2), 0, scope);
         addHcclCollective(h, s);
         count(TrackKind::NvtxStartEnd);
@@ -418,6 +460,7 @@ std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportM
     Reader r(path, db, tables, b, meta, ctx);
     if (std::string err = r.run(); !err.empty())
         return err;
+    r.clipImpossibleTimes();
     meta.pids.assign(r.pids.begin(), r.pids.end());
     readAscendMemory(db, tables, meta);
     // Ascend times are epoch ns (msprof: "local Unix time").

@@ -1,5 +1,6 @@
 #include "core/trace/formats/formatutil.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/readonlysqlite.h"
 
 #include <charconv>
@@ -13,6 +14,14 @@ std::set<std::string> sqliteTableNames(const std::string &path)
         return {};
     std::string error;
     return db.tables(error);
+}
+
+void clipImpossibleTimes(StoreBuilder &b, EventTimeAudit &audit,
+                         const std::function<std::string_view(const TrackKey &)> &tableOf, ReportMeta &meta)
+{
+    b.clipImpossibleTimes(audit, tableOf);
+    if (std::string w = audit.warning(); !w.empty())
+        meta.warnings.push_back(std::move(w));
 }
 
 std::optional<int> numberAfter(std::string_view name, std::string_view prefix)

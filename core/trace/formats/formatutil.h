@@ -2,11 +2,17 @@
 // Small helpers shared by the readers in core/trace/formats (internal to this folder).
 
 #include "core/trace/report.h"
+#include "core/trace/storebuilder.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+
+namespace ps::core::trace {
+class EventTimeAudit;
+}
 
 namespace ps::core::trace::formats {
 
@@ -24,6 +30,11 @@ inline bool hasSqliteHeader(std::string_view head)
 // Empty when the file is not SQLite. Used by probe(): the first 4 KiB cannot tell rocpd, Ascend
 // and nsys databases apart, their schemas can.
 std::set<std::string> sqliteTableNames(const std::string &path);
+
+// After a reader's last add(): clips the impossible ends of the events in `b` (eventtimes.h) and
+// gives `meta` the audit's one warning, naming for each track the table `tableOf` says.
+void clipImpossibleTimes(StoreBuilder &b, EventTimeAudit &audit,
+                         const std::function<std::string_view(const TrackKey &)> &tableOf, ReportMeta &meta);
 
 // Trailing digits after the last occurrence of `prefix` in a file name ("rank-34." -> 34).
 std::optional<int> numberAfter(std::string_view name, std::string_view prefix);

@@ -1,5 +1,6 @@
 #include "core/trace/formats/kinetoevent.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/formats/kinetotime.h"
 
 #include <simdjson.h>
@@ -236,11 +237,13 @@ simdjson::error_code readEvent(od::object obj, Event &ev)
                     return e;
             } else if (k == "ts") {
                 ev.ts = microsTextToNs(f.value().raw_json_token());
+                ev.badTime = ev.badTime || !ev.ts || !isPlausibleTime(*ev.ts);
             }
             break;
         case 'd':
             if (k == "dur") {
                 ev.dur = microsTextToNs(f.value().raw_json_token());
+                ev.badTime = ev.badTime || !ev.dur || !isPlausibleTime(*ev.dur);
             }
             break;
         case 'i':

@@ -85,6 +85,9 @@ struct Event
     std::string_view cat, name;
     Id pid, tid;
     std::optional<int64_t> ts, dur;
+    // ts or dur is present but not a number of µs whose ns a clock can give (eventtimes.h):
+    // the event is dropped and counted.
+    bool badTime = false;
     uint64_t flowId = 0;
     bool bindEnclosing = false;
     // args

@@ -6,6 +6,22 @@ namespace ps::core::trace::formats::kineto {
 
 namespace {
 
+// Phases whose ts (and X's dur) place an event on the timeline.
+bool isTimedPhase(char ph)
+{
+    switch (ph) {
+    case 'X':
+    case 'B':
+    case 'E':
+    case 'i':
+    case 'I':
+    case 'R':
+        return true;
+    default:
+        return false;
+    }
+}
+
 // Key text of a pid/tid; a leading quote keeps string ids apart from numeric ones.
 std::string idText(const Id &id)
 {
@@ -122,13 +138,18 @@ uint32_t Ingest::collectiveOf(const Event &ev, int64_t start, int64_t end, uint3
 void Ingest::event(Event &ev)
 {
     const Cat cat = catOf(ev.cat);
+    if (ev.badTime && isTimedPhase(ev.ph)) {
+        ++badTimes;
+        return;
+    }
     switch (ev.ph) {
     case 'X':
         if (!ev.ts) {
             ++malformed;
             return;
         }
-        complete(ev, cat, *ev.ts, *ev.ts + std::max<int64_t>(0, ev.dur.value_or(0)));
+        // Both plausible (badTime), so the sum fits; a negative dur is clipped, and counted, later.
+        complete(ev, cat, *ev.ts, *ev.ts + ev.dur.value_or(0));
         return;
     case 'B': {
         if (!ev.ts) {
@@ -150,7 +171,7 @@ void Ingest::event(Event &ev)
         OpenBegin ob = std::move(it->second.back());
         it->second.pop_back();
         ob.own();
-        complete(ob.ev, catOf(ob.cat), *ob.ev.ts, std::max(*ob.ev.ts, *ev.ts));
+        complete(ob.ev, catOf(ob.cat), *ob.ev.ts, *ev.ts); // an E before its B: clipped, and counted, later
         return;
     }
     case 'i':

@@ -62,6 +62,8 @@ public:
     void finish();
 
     size_t malformed = 0;
+    // Events dropped because their ts or dur is not a possible time (Event::badTime).
+    size_t badTimes = 0;
     std::map<char, size_t> skippedPhases;
 
 private:

@@ -1,5 +1,6 @@
 #include "core/trace/formats/kinetoreader.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/formats/bytesource.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/kinetoevent.h"
@@ -14,6 +15,9 @@ namespace ps::core::trace {
 using namespace formats;
 
 namespace {
+
+// The JSON key whose events the warnings count.
+constexpr std::string_view kTraceEvents = "traceEvents";
 
 // Streams traceEvents through the decoder into the ingest. "" or an error naming the file.
 std::string ingestEvents(const std::string &path, ByteSource &src, TraceEventSplitter &splitter, kineto::Ingest &ingest,
@@ -122,6 +126,12 @@ std::string KinetoReader::read(const std::string &path, StoreBuilder &b, ReportM
     if (std::string err = ingestEvents(path, src, splitter, ingest, ctx); !err.empty())
         return err;
     ingest.finish();
+    // Events whose ts/dur is no possible time were dropped by the ingest; ends before their start
+    // (a negative dur, an E before its B) or far beyond the report's span are clipped here.
+    EventTimeAudit audit;
+    audit.dropped(kTraceEvents, ingest.badTimes);
+    clipImpossibleTimes(
+        b, audit, [](const TrackKey &) { return kTraceEvents; }, meta);
 
     kineto::Header h;
     applyHeader(path, splitter.header(), meta, h);

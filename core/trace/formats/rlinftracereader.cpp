@@ -1,5 +1,6 @@
 #include "core/trace/formats/rlinftracereader.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/kinetotime.h"
 #include "core/trace/identity.h"
@@ -33,6 +34,7 @@ struct RawEvent
     uint32_t name = 0; // into ParsedFile::strings
     uint32_t cat = 0;
     size_t line = 0;
+    bool badTime = false; // ts or dur beyond any clock (eventtimes.h): dropped and counted
 };
 
 struct ParsedFile
@@ -169,6 +171,7 @@ std::string parseLine(od::parser &parser, const char *data, size_t len, size_t c
     ev.ph = ph;
     ev.ts = *f.ts;
     ev.dur = f.dur;
+    ev.badTime = !isPlausibleTime(ev.ts) || !isPlausibleTime(ev.dur);
     ev.name = out.intern(f.name);
     ev.cat = out.intern(f.cat);
     ev.line = lineNo;
@@ -229,8 +232,10 @@ struct OpenRange
     int64_t start;
 };
 
-// Adds one worker's events to `b` under process `pid`.
-void fillWorker(const ParsedFile &file, uint32_t worker, uint32_t pid, StoreBuilder &b, ReportMeta &meta)
+// Adds one worker's events to `b` under process `pid`; those without a possible time are counted
+// in `audit` under `table`.
+void fillWorker(const ParsedFile &file, uint32_t worker, uint32_t pid, StoreBuilder &b, ReportMeta &meta,
+                EventTimeAudit &audit, std::string_view table)
 {
     std::vector<NameId> names(file.strings.size(), kNoName);
     auto name = [&](uint32_t s) {
@@ -252,6 +257,10 @@ void fillWorker(const ParsedFile &file, uint32_t worker, uint32_t pid, StoreBuil
     for (const RawEvent &ev : file.events) {
         if (ev.worker != worker)
             continue;
+        if (ev.badTime) {
+            audit.dropped(table, 1);
+            continue;
+        }
         const uint32_t tid = ev.tid + 1;
         if (ev.ph == 'B') {
             open[ev.tid].push_back({ev.name, ev.cat, ev.ts});
@@ -267,6 +276,7 @@ void fillWorker(const ParsedFile &file, uint32_t worker, uint32_t pid, StoreBuil
             b.add(b.track({kind, pid, tid, 0}), it->start, ev.ts, name(ev.name), 0, scope(it->cat));
             stack.erase(std::next(it).base());
         } else if (ev.ph == 'X') {
+            // Both plausible (badTime), so the sum fits; a negative dur is clipped, and counted, later.
             b.add(b.track({TrackKind::NvtxPushPop, pid, tid, 0}), ev.ts, ev.ts + ev.dur, name(ev.name), 0,
                   scope(ev.cat));
         } else {
@@ -285,6 +295,20 @@ void fillWorker(const ParsedFile &file, uint32_t worker, uint32_t pid, StoreBuil
     b.setProcessName(pid, b.intern(w));
     for (size_t t = 0; t < file.tids[worker].size(); ++t)
         b.setThreadName(pid, uint32_t(t + 1), b.intern(file.tids[worker][t]));
+}
+
+// What the warnings call the file's events.
+std::string tableName(const std::string &path)
+{
+    return path.substr(path.find_last_of('/') + 1);
+}
+
+// Ends before their start (an E before its B, a negative dur) or far beyond the report's span are
+// clipped; one warning for the report, naming the file.
+void clipImpossibleTimes(EventTimeAudit &audit, std::string_view table, StoreBuilder &b, ReportMeta &meta)
+{
+    formats::clipImpossibleTimes(
+        b, audit, [&](const TrackKey &) { return table; }, meta);
 }
 
 void initMeta(ReportMeta &meta, const ParsedFile &file)
@@ -306,11 +330,14 @@ std::string readRlinfTraceEvents(const std::string &path, std::vector<TracerWork
         return path + ": no trace events; expected RLinf tracer lines ({\"name\", \"ph\", \"ts\", \"pid\", ...})";
     workers.clear();
     workers.resize(file.workers.size());
+    const std::string table = tableName(path);
     for (uint32_t w = 0; w < file.workers.size(); ++w) {
         TracerWorkerData &out = workers[w];
         out.worker = file.workers[w];
         initMeta(out.meta, file);
-        fillWorker(file, w, 0, out.builder, out.meta);
+        EventTimeAudit audit;
+        fillWorker(file, w, 0, out.builder, out.meta, audit, table);
+        clipImpossibleTimes(audit, table, out.builder, out.meta);
     }
     return {};
 }
@@ -381,8 +408,11 @@ std::string RlinfTracerReader::read(const std::string &path, StoreBuilder &build
     if (std::string error = parseFile(path, ctx, file); !error.empty())
         return error;
     initMeta(meta, file);
+    const std::string table = tableName(path);
+    EventTimeAudit audit;
     for (uint32_t w = 0; w < file.workers.size(); ++w)
-        fillWorker(file, w, w + 1, builder, meta);
+        fillWorker(file, w, w + 1, builder, meta, audit, table);
+    clipImpossibleTimes(audit, table, builder, meta);
     return {};
 }
 

@@ -1,5 +1,6 @@
 #include "core/trace/formats/rocpdreader.h"
 
+#include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/readonlysqlite.h"
 
@@ -155,6 +156,7 @@ struct Context
     const ReadContext &ctx;
     std::set<uint32_t> pids;
     size_t rowsDone = 0, rowsTotal = 1;
+    EventTimeAudit audit;
 
     bool poll()
     {
@@ -167,15 +169,20 @@ struct Context
     void count(TrackKind k) { ++meta.fileCounts[size_t(k)]; }
 };
 
-// Runs a statement row by row; returns "" or the error.
-template <typename Fn> std::string eachRow(Context &c, const std::string &sql, const char *what, Fn fn)
+// Runs a statement row by row; returns "" or the error. Every statement selects the start first
+// and, for events with one, the end at `endCol` (a single time: endCol 0); rows without usable
+// times are dropped and counted under the table `what`.
+template <typename Fn> std::string eachRow(Context &c, const std::string &sql, const char *what, int endCol, Fn fn)
 {
     std::string error;
     SqliteStmt s = c.db.prepare(sql, error);
     if (!s.get())
         return error + " (reading " + what + ")";
     while (s.step()) {
-        fn(s);
+        if (hasUsableTimes(s, 0, endCol))
+            fn(s);
+        else
+            c.audit.dropped(what, 1);
         if (!c.poll())
             return c.path + ": cancelled";
     }
@@ -202,6 +209,14 @@ struct Agent
     uint32_t index = 0; // GPU index (type_index) for GPUs
 };
 
+// The table a track's events come from, for the warning about their impossible times.
+std::string_view tableOfTrack(const TrackKey &k)
+{
+    return k.kind == TrackKind::Kernel   ? "rocpd_kernel_dispatch"
+           : k.kind == TrackKind::Memcpy ? "rocpd_memory_copy"
+                                         : "rocpd_region";
+}
+
 std::string readRegions(Context &c, Schema &sc)
 {
     if (sc.table("rocpd_region").empty())
@@ -215,7 +230,7 @@ std::string readRegions(Context &c, Schema &sc)
                             ", " + tid + ", " + event + q.from();
     std::map<std::string, uint16_t, std::less<>> scopes;
     const NameId roctx = c.b.intern("roctx");
-    return eachRow(c, sql, "rocpd_region", [&](const SqliteStmt &s) {
+    return eachRow(c, sql, "rocpd_region", 1, [&](const SqliteStmt &s) {
         const int64_t t0 = int64Or(s, 0, 0), t1 = int64Or(s, 1, t0);
         const std::string_view api = s.text(2);
         const uint32_t p = uint32_t(int64Or(s, 3, 0)), t = uint32_t(int64Or(s, 4, 0));
@@ -266,7 +281,7 @@ std::string readKernels(Context &c, Schema &sc, const std::map<int64_t, Agent> &
     const std::string event = q.eventColumns(); // adds joins: before from()
     const std::string sql = "SELECT " + start + ", " + end + ", " + name + ", " + pid + ", " + agent + ", " + queue +
                             ", " + stream + ", " + geometry + event + q.from();
-    return eachRow(c, sql, "rocpd_kernel_dispatch", [&](const SqliteStmt &s) {
+    return eachRow(c, sql, "rocpd_kernel_dispatch", 1, [&](const SqliteStmt &s) {
         const int64_t t0 = int64Or(s, 0, 0), t1 = int64Or(s, 1, t0);
         const uint32_t p = uint32_t(int64Or(s, 3, 0));
         c.pids.insert(p);
@@ -296,7 +311,7 @@ std::string readCopies(Context &c, Schema &sc, const std::map<int64_t, Agent> &a
     const std::string event = q.eventColumns(); // adds joins: before from()
     const std::string sql = "SELECT " + start + ", " + end + ", " + (q.joined("S") ? "S.string" : "NULL") + ", " + pid +
                             ", " + cols + event + q.from();
-    return eachRow(c, sql, "rocpd_memory_copy", [&](const SqliteStmt &s) {
+    return eachRow(c, sql, "rocpd_memory_copy", 1, [&](const SqliteStmt &s) {
         const int64_t t0 = int64Or(s, 0, 0), t1 = int64Or(s, 1, t0);
         const uint32_t p = uint32_t(int64Or(s, 3, 0));
         c.pids.insert(p);
@@ -327,7 +342,7 @@ std::string readMarks(Context &c, Schema &sc)
     const std::string sql = "SELECT " + ts + ", " + (q.joined("S") ? "S.string" : "NULL") + ", " + pid + ", " + tid +
                             ", " + event + q.from();
     const NameId roctx = c.b.intern("roctx");
-    return eachRow(c, sql, "rocpd_sample", [&](const SqliteStmt &s) {
+    return eachRow(c, sql, "rocpd_sample", 0, [&](const SqliteStmt &s) {
         const std::string_view category = s.text(6);
         if (category.find("MARKER") == std::string_view::npos)
             return; // counters and other samples are not timeline events
@@ -373,7 +388,7 @@ std::string readAllocations(Context &c, Schema &sc, const std::map<int64_t, Agen
     MemorySeriesSet series;
     std::map<std::pair<uint32_t, int64_t>, int64_t> live; // (device, address) -> bytes
     const std::string sql = "SELECT " + start + cols + q.from() + " ORDER BY 1";
-    std::string err = eachRow(c, sql, "rocpd_memory_allocate", [&](const SqliteStmt &s) {
+    std::string err = eachRow(c, sql, "rocpd_memory_allocate", 0, [&](const SqliteStmt &s) {
         auto a = agents.find(int64Or(s, 1, -1));
         const std::string_view type = s.text(2), level = s.text(3);
         if (a == agents.end() || !a->second.gpu || (!level.empty() && level != "REAL"))
@@ -499,7 +514,7 @@ std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMe
         meta.schemaVersion = sc.table("rocpd_timestamp").empty() ? "3" : "4";
     const std::map<int64_t, Agent> agents = readHostAndAgents(db, sc, meta);
 
-    Context c{path, db, b, meta, ctx, {}, 0, countEventRows(db, sc)};
+    Context c{path, db, b, meta, ctx, {}, 0, countEventRows(db, sc), {}};
     for (auto step : {readRegions, readMarks})
         if (std::string err = step(c, sc); !err.empty())
             return err;
@@ -511,6 +526,7 @@ std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMe
         return err;
     readProcessAndThreadNames(c, sc);
     meta.pids.assign(c.pids.begin(), c.pids.end());
+    formats::clipImpossibleTimes(b, c.audit, tableOfTrack, meta);
     meta.warnings.push_back("no UTC origin: rocpd timestamps are CLOCK_BOOTTIME ns (time since the host booted); "
                             "align by start or on an anchor event");
     if (ctx.progress)

@@ -1,4 +1,3 @@
-#include "core/trace/eventtimes.h"
 #include "core/trace/nsys/nsysjobs.h"
 #include "core/trace/nsys/nsysmetadata.h"
 #include "core/trace/nsys/nvtxeventtype.h"
@@ -155,13 +154,6 @@ void nvtxRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
     c.nvtxScope.push_back((uint64_t(s.int64(7)) << 32) | uint32_t(s.int64(8)));
     c.aux.push_back(uint32_t(s.int64(9)));
     c.attr.push_back(0);
-}
-
-// A start that is not an integer (text, real, blob, NULL) or beyond any clock, or an end that is
-// neither NULL nor an integer, gives no time: such rows are dropped and counted (eventtimes.h).
-bool hasUsableTimes(const SqliteStmt &s)
-{
-    return s.isInteger(0) && isPlausibleTime(s.int64(0)) && (s.isNull(1) || s.isInteger(1));
 }
 
 // The shared columns (start, end, gid) here, the rest in `row`.

@@ -3,6 +3,7 @@
 // splitter is also run with 7-byte blocks, which puts block ends inside strings, escapes and
 // numbers.
 
+#include "../fuzzinput.h"
 #include "core/trace/formats/bytesource.h"
 #include "core/trace/formats/kinetoreader.h"
 #include "core/trace/formats/traceeventsplitter.h"
@@ -16,12 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace ps::core::trace;
     static const std::string path = "/tmp/fuzz_kinetoreader_" + std::to_string(::getpid()) + ".json";
-    if (FILE *f = std::fopen(path.c_str(), "wb")) {
-        std::fwrite(data, 1, size, f);
-        std::fclose(f);
-    } else {
+    if (!writeFuzzInput(path, data, size))
         return 0;
-    }
     StoreBuilder b;
     ReportMeta meta;
     const std::string error = KinetoReader().read(path, b, meta, ReadContext{});

@@ -1,6 +1,7 @@
 // libFuzzer target: any bytes, written to a temp file, read as an nsys SQLite export.
 // The reader must return an error or a store; never crash, hang or read out of bounds.
 
+#include "../fuzzinput.h"
 #include "core/trace/traceloader.h"
 #include "fuzzexercise.h"
 
@@ -12,12 +13,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const std::string path = "/tmp/fuzz_nsysreader_" + std::to_string(::getpid()) + ".sqlite";
-    if (FILE *f = std::fopen(path.c_str(), "wb")) {
-        std::fwrite(data, 1, size, f);
-        std::fclose(f);
-    } else {
+    if (!writeFuzzInput(path, data, size))
         return 0;
-    }
     ps::core::trace::ReadContext ctx;
     ctx.threads = 2;
     ctx.splitRows = 4; // exercise the rowid-range split on tiny tables
