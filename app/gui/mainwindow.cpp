@@ -7,7 +7,9 @@
 #include "views/common/recentfiles.h"
 #include "views/common/workspace.h"
 #include "views/config/configureworkspace.h"
+#include "views/timeline/imageexport.h"
 #include "views/timeline/keyhelp.h"
+#include "views/timeline/timelineview.h"
 #include "views/timeline/timelineworkspace.h"
 
 #include <QApplication>
@@ -19,6 +21,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGuiApplication>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -30,9 +33,11 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <functional>
 
 namespace ps::app {
@@ -42,7 +47,8 @@ const char kReportFilter[] = "Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep
 const char kConfigFilter[] = "Hydra configs (*.yaml *.yml);;All files (*)";
 
 // 1400x860 on a desktop; on a smaller screen (a 1366x768 laptop) the available area, so that the
-// first window fits without being dragged or maximised.
+// first window fits without being dragged or maximised (the frame is taken off once it is known:
+// fitFrameToScreen).
 QSize defaultSize()
 {
     QSize size(1400, 860);
@@ -71,8 +77,10 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->showMessage("Ready — open reports or a config, or drop them on the window");
 
     QSettings settings;
-    if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
         resize(defaultSize());
+        m_fitOnShow = true; // a size of ours: the frame comes off it once known
+    }
     restoreState(settings.value("window/state").toByteArray());
     // The first launch opens on the Timeline's start page: the demo, reports, a session or a
     // config are all one click from there.
@@ -116,7 +124,23 @@ void MainWindow::createMenus()
         timeline()->showOpenSessionDialog();
     });
     file->addAction("Sa&ve Session…", QKeySequence::Save, this, [timeline] { timeline()->showSaveSessionDialog(); });
+    // The runs open now, one Close action each (also on a run header's right-click menu).
+    QMenu *closeRun = file->addMenu("Close R&un");
+    closeRun->setObjectName("fileCloseRunMenu");
+    connect(closeRun, &QMenu::aboutToShow, this, [closeRun, timeline] {
+        closeRun->clear();
+        const QStringList runs = timeline()->runNames();
+        for (const QString &run : runs)
+            closeRun->addAction(run.isEmpty() ? "(reports without a run folder)" : run, timeline(),
+                                [timeline, run] { timeline()->closeRun(run); });
+        if (runs.isEmpty())
+            closeRun->addAction("No runs open")->setEnabled(false);
+    });
     file->addAction("Close All &Reports", this, [timeline] { timeline()->closeAll(); });
+    file->addAction("Export &Image…", this, [this, timeline] {
+        showWorkspace("Timeline");
+        exportTimelineImage(timeline()->view());
+    });
     file->addSeparator();
     file->addAction("Clear Report &Cache…", this, [this] { clearReportCache(); });
     file->addSeparator();
@@ -383,6 +407,61 @@ void MainWindow::showAbout()
                                "Nsight Systems, rocprof, Ascend and PyTorch profiler reports on one timeline.</p>"
                                "<p>Built with Qt %2 and QCustomPlot.</p>")
                            .arg(ps::core::versionString(), qVersion()));
+}
+
+// File > Export Image: the timeline view as PNG, at its size on screen or a common larger one.
+void MainWindow::exportTimelineImage(views::TimelineView *view)
+{
+    QString file = views::saveFileName(this, "image", "Export Image", "timeline.png", "PNG images (*.png)");
+    if (file.isEmpty())
+        return;
+    if (!file.endsWith(".png", Qt::CaseInsensitive))
+        file += ".png";
+    const QString screen = QString("Size on screen (%1×%2)").arg(view->width()).arg(view->height());
+    bool ok = false;
+    const QString choice = QInputDialog::getItem(this, "Export Image", "Image size",
+                                                 {screen, "1920×1080", "2560×1440", "3840×2160"}, 0, false, &ok);
+    if (!ok)
+        return;
+    QSize size;
+    if (choice != screen)
+        size = QSize(choice.section(QChar(0xD7), 0, 0).toInt(), choice.section(QChar(0xD7), 1, 1).toInt());
+    const QString error = views::exportTimelineImage(view, file, size);
+    statusBar()->showMessage(error.isEmpty() ? "Saved " + file : "Export Image: " + error, error.isEmpty() ? 8000 : 0);
+}
+
+// The window with its frame inside the screen's available area: under a window manager the
+// frame (title bar, borders) is outside geometry(), and a window sized to the whole area would
+// put the status bar, where load summaries and failures are said, below the screen's edge.
+void MainWindow::fitFrameToScreen()
+{
+    const QScreen *screen = this->screen();
+    // A size the user restored or a caller set (a screenshot's) is theirs to keep.
+    if (!screen || !m_fitOnShow || size() != defaultSize() || isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen->availableGeometry();
+    const QRect frame = frameGeometry();
+    if (available.contains(frame))
+        return;
+    const QSize margins = frame.size() - size(); // the frame's width and height around the client
+    resize(size().boundedTo(available.size() - margins));
+    // move() places the frame's top-left corner; keep what fits where it is. A window whose
+    // minimum size exceeds the screen keeps its top-left corner on screen.
+    const QSize outer = size() + margins;
+    const auto within = [](int v, int lo, int hi) { return std::max(lo, std::min(v, hi)); };
+    move(within(frame.left(), available.left(), available.right() + 1 - outer.width()),
+         within(frame.top(), available.top(), available.bottom() + 1 - outer.height()));
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (m_fittedOnce)
+        return;
+    m_fittedOnce = true;
+    fitFrameToScreen();
+    // A window manager reports the frame after it has decorated the window.
+    QTimer::singleShot(300, this, &MainWindow::fitFrameToScreen);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

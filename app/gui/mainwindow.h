@@ -9,6 +9,7 @@ class QTabWidget;
 
 namespace ps::views {
 class RecentFiles;
+class TimelineView;
 class Workspace;
 } // namespace ps::views
 
@@ -45,9 +46,12 @@ protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void createMenus();
+    void fitFrameToScreen();
+    void exportTimelineImage(ps::views::TimelineView *view);
     void addWorkspace(ps::views::Workspace *w, const QString &shortcut);
     void rebuildRecentMenu();
     void openReportsDialog();
@@ -62,6 +66,8 @@ private:
     std::unique_ptr<ps::views::RecentFiles> m_recentReports;
     std::unique_ptr<ps::views::RecentFiles> m_recentConfigs;
     bool m_writingDemo = false;
+    bool m_fittedOnce = false; // the first show fits the frame to the screen
+    bool m_fitOnShow = false;  // the window has our default size (not restored or set)
 };
 
 } // namespace ps::app

@@ -24,9 +24,11 @@
 #include "views/timeline/timelinetoolbar.h"
 #include "views/timeline/timelineview.h"
 #include "views/timeline/timelineworkspace.h"
+#include "workspacewait.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -73,18 +75,7 @@ bool writeFourRankDemo(const QString &dir, ps::core::demo::DemoResult &demo)
     return error.empty();
 }
 
-// Waits for the background work to end; debounced work starts at once rather than after its
-// delay, as in headless screenshots.
-bool waitIdle(Workspace &w, int ms = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (w.isBusy() && t.elapsed() < ms) {
-        w.flushDeferred();
-        QTest::qWait(2);
-    }
-    return !w.isBusy();
-}
+using ps::test::waitIdle;
 
 std::vector<ReportPtr> ranks(int n)
 {
@@ -662,8 +653,65 @@ private slots:
         QVERIFY(w.reports().size() < size_t(demo.ranks));
         bool said = false;
         for (const auto &s : status)
-            said = said || s.first().toString().startsWith("Loading cancelled");
+            said = said || (s.first().toString().startsWith("Loading cancelled") &&
+                            s.first().toString().contains("file(s) cancelled"));
         QVERIFY(said);
+        // Every file is accounted for: open, failed or cancelled, and a cancelled file is not
+        // called a failure.
+        std::vector<LoadFailure> missing;
+        const std::vector<std::string> files = findReports({runDir.path().toStdString()}, &missing);
+        QSet<QString> open, cancelled, failed;
+        for (const auto &r : w.reports())
+            open << QString::fromStdString(r->report().path);
+        for (const QString &line : w.problems()->lines())
+            (line.endsWith(": cancelled, not loaded") ? cancelled : failed) << line.section(": ", 0, 0);
+        QVERIFY2(failed.isEmpty(), qPrintable(QStringList(failed.values()).join("; ")));
+        QVERIFY(!cancelled.isEmpty());
+        QVERIFY(!open.intersects(cancelled));
+        QCOMPARE(qsizetype(open.size() + cancelled.size()), qsizetype(files.size()));
+        QVERIFY(w.problems()->title().startsWith("Loading cancelled"));
+    }
+
+    // A folder without reports says what it holds instead of showing nothing.
+    void emptyFolderSaysWhatItHolds()
+    {
+        QTemporaryDir dir;
+        for (const char *name : {"a.yaml", "b.yaml", "sub/c.yml", "notes.txt"}) {
+            QDir().mkpath(QFileInfo(dir.filePath(name)).path());
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("x: 1\n");
+        }
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.show();
+        QSignalSpy status(&w, &Workspace::statusMessage);
+        w.openPaths({dir.path()});
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.reports().empty());
+        QVERIFY(w.problems()->isVisible());
+        QCOMPARE(w.problems()->lines().size(), 1);
+        QCOMPARE(w.problems()->lines().first(), dir.path() + ": 3 YAML files, 1 TXT file, no reports");
+        QVERIFY(!status.isEmpty());
+        QVERIFY2(status.last().first().toString().startsWith("No reports: "),
+                 qPrintable(status.last().first().toString()));
+    }
+
+    // Problems that arrive one by one (digests failing as they page in) are all listed until
+    // dismissed.
+    void bannerKeepsEveryProblem()
+    {
+        ProblemsBanner banner;
+        banner.addProblems("The events of a digest could not be loaded", {"/r/a.psdigest: bad checksum"});
+        banner.addProblems("The events of a digest could not be loaded", {"/r/b.psdigest: bad checksum"});
+        QCOMPARE(banner.lines(), (QStringList{"/r/a.psdigest: bad checksum", "/r/b.psdigest: bad checksum"}));
+        QCOMPARE(banner.title(), QStringLiteral("The events of a digest could not be loaded"));
+        banner.addProblems("A digest's pyramids could not be read (drawn empty)", {"/r/c.psdigest: truncated"});
+        QCOMPARE(banner.lines().size(), 3);
+        QVERIFY(banner.title().startsWith("3 problems; the latest: A digest's pyramids"));
+        banner.clear();
+        banner.addProblems("x", {"y"});
+        QCOMPARE(banner.lines(), QStringList{"y"});
     }
 
     void searchBoxCountsAndSteps()

@@ -10,8 +10,10 @@
 #include "views/config/configureworkspace.h"
 #include "views/config/intlistfield.h"
 #include "views/config/stepseditor.h"
+#include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineworkspace.h"
 
+#include <QApplication>
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,6 +21,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -214,6 +217,57 @@ private slots:
         QVERIFY(idle("Timeline"));
         check("bad file");
         QVERIFY2(steps.isEmpty(), qPrintable(steps.join("; ")));
+    }
+
+    // The first window, frame included, inside the screen's available area: the status bar,
+    // where load summaries and failures are said, is on screen.
+    void firstWindowFitsTheScreenWithItsFrame()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QRect available = w.screen()->availableGeometry();
+        QVERIFY2(w.frameGeometry().size() != w.size(),
+                 "the platform gives windows no frame"); // else this proves nothing
+        // The height is what hid the status bar; the width is the screen's too unless the window's
+        // minimum is wider (the offscreen screen is 800 px wide).
+        QTRY_VERIFY2(w.frameGeometry().bottom() <= available.bottom() &&
+                         (available.contains(w.frameGeometry()) || w.width() == w.minimumSizeHint().width()),
+                     qPrintable(QString("frame %1x%2 at %3,%4 on %5x%6")
+                                    .arg(w.frameGeometry().width())
+                                    .arg(w.frameGeometry().height())
+                                    .arg(w.frameGeometry().x())
+                                    .arg(w.frameGeometry().y())
+                                    .arg(available.width())
+                                    .arg(available.height())));
+        const QRect status(w.statusBar()->mapToGlobal(QPoint(0, 0)), w.statusBar()->size());
+        QVERIFY(status.bottom() <= available.bottom());
+    }
+
+    // After a load, whichever way it came, the keys work on the timeline; File > Close Run lists
+    // the open runs and closes one.
+    void loadFocusesTheTimelineAndFileClosesRuns()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto *timeline = qobject_cast<ps::views::TimelineWorkspace *>(w.workspace("Timeline"));
+        w.openPaths({kSample});
+        QVERIFY(QTest::qWaitFor([&] { return !timeline->isBusy(); }, 60000));
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(timeline->canvas()));
+        QVERIFY(!timeline->runNames().isEmpty());
+        auto *closeRun = w.findChild<QMenu *>("fileCloseRunMenu");
+        QVERIFY(closeRun);
+        emit closeRun->aboutToShow();
+        QCOMPARE(closeRun->actions().size(), timeline->runNames().size());
+        closeRun->actions().first()->trigger();
+        QVERIFY(QTest::qWaitFor([&] { return !timeline->isBusy(); }, 60000));
+        QVERIFY(timeline->reports().empty());
+        emit closeRun->aboutToShow();
+        QVERIFY(!closeRun->actions().first()->isEnabled()); // "No runs open"
     }
 
     void openRoutesByKind()

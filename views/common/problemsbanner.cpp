@@ -50,6 +50,7 @@ ProblemsBanner::ProblemsBanner(QWidget *parent) : QFrame(parent)
 void ProblemsBanner::setProblems(const QString &title, const QStringList &lines)
 {
     m_lines = lines;
+    m_titles = {title};
     if (lines.isEmpty()) {
         clear();
         return;
@@ -65,9 +66,27 @@ void ProblemsBanner::setProblems(const QString &title, const QStringList &lines)
     show();
 }
 
+void ProblemsBanner::addProblems(const QString &title, const QStringList &lines)
+{
+    if (m_lines.isEmpty()) {
+        setProblems(title, lines);
+        return;
+    }
+    const QString first = m_titles.value(0);
+    QStringList all = m_lines;
+    for (const QString &line : lines)
+        if (!all.contains(line))
+            all << line;
+    const QStringList titles = m_titles.contains(title) ? m_titles : m_titles + QStringList{title};
+    setProblems(titles.size() == 1 ? first : QStringLiteral("%1 problems; the latest: %2").arg(all.size()).arg(title),
+                all);
+    m_titles = titles;
+}
+
 void ProblemsBanner::clear()
 {
     m_lines.clear();
+    m_titles.clear();
     m_list->clear();
     hide();
 }

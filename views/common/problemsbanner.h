@@ -20,6 +20,9 @@ public:
 
     // Shows `title` over `lines` (hidden when `lines` is empty).
     void setProblems(const QString &title, const QStringList &lines);
+    // Adds to what is shown (the lines not listed yet): problems that arrive one by one, such as
+    // digests failing as they page in, stay listed until dismissed.
+    void addProblems(const QString &title, const QStringList &lines);
     void clear();
     QStringList lines() const { return m_lines; }
     QString title() const;
@@ -28,6 +31,7 @@ private:
     QLabel *m_title = nullptr;
     QListWidget *m_list = nullptr;
     QStringList m_lines;
+    QStringList m_titles; // of what is listed, distinct
 };
 
 } // namespace ps::views

@@ -1,5 +1,8 @@
 #include "views/scene/timeformat.h"
 
+#include <QDateTime>
+#include <QTimeZone>
+
 #include <algorithm>
 #include <cmath>
 
@@ -102,18 +105,42 @@ AxisTicks computeTicks(int64_t start, int64_t end, double widthPx, double minSpa
     return t;
 }
 
-AxisTicks computeReadableTicks(int64_t start, int64_t end, double widthPx, double charWidthPx)
+QString formatWallClock(int64_t utcNs, int64_t stepNs)
 {
+    constexpr int64_t kSecond = 1'000'000'000;
+    const int64_t seconds = utcNs >= 0 ? utcNs / kSecond : -((-utcNs + kSecond - 1) / kSecond);
+    const int64_t frac = utcNs - seconds * kSecond; // 0 .. 1e9 - 1
+    const int decimals = stepNs >= kSecond ? 0 : stepNs >= 1'000'000 ? 3 : stepNs >= 1000 ? 6 : 9;
+    QString text =
+        QDateTime::fromSecsSinceEpoch(seconds, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    if (decimals > 0)
+        text += QLatin1Char('.') + QStringLiteral("%1").arg(frac, 9, 10, QLatin1Char('0')).left(decimals);
+    return text + QStringLiteral(" UTC");
+}
+
+QString axisLabel(int64_t t, int64_t stepNs, std::optional<int64_t> wallClockOrigin)
+{
+    return wallClockOrigin ? formatWallClock(*wallClockOrigin + t, stepNs) : formatAxisTime(t, stepNs);
+}
+
+AxisTicks computeReadableTicks(int64_t start, int64_t end, double widthPx, double charWidthPx,
+                               std::optional<int64_t> wallClockOrigin)
+{
+    // On a UTC axis the ticks are computed in wall-clock time, so they fall on round times.
+    const int64_t shift = wallClockOrigin.value_or(0);
     double spacing = 90;
-    AxisTicks t = computeTicks(start, end, widthPx, spacing);
+    AxisTicks t = computeTicks(start + shift, end + shift, widthPx, spacing);
     for (int i = 0; i < 4; ++i) { // a wider step gives labels no longer, so this settles at once
-        const qsizetype chars = std::max(formatAxisTime(start, t.step).size(), formatAxisTime(end, t.step).size());
+        const qsizetype chars =
+            std::max(axisLabel(start, t.step, wallClockOrigin).size(), axisLabel(end, t.step, wallClockOrigin).size());
         const double needed = charWidthPx * double(chars) + 24;
         if (needed <= spacing)
             break;
         spacing = needed;
-        t = computeTicks(start, end, widthPx, spacing);
+        t = computeTicks(start + shift, end + shift, widthPx, spacing);
     }
+    for (int64_t &tick : t.ticks)
+        tick -= shift;
     return t;
 }
 

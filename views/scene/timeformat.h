@@ -1,11 +1,13 @@
 #pragma once
 // Human-readable times for the axis, the ruler, tooltips and tables: adaptive ns / µs / ms / s
-// units, and the 1-2-5 tick steps of the time axis. Times are int64 ns.
+// units, wall-clock dates for an axis in UTC, and the 1-2-5 tick steps of the time axis. Times
+// are int64 ns.
 
 #include <QString>
 #include <QVector>
 
 #include <cstdint>
+#include <optional>
 
 namespace ps::views {
 
@@ -29,6 +31,16 @@ AxisTicks computeTicks(int64_t start, int64_t end, double widthPx, double minSpa
 // computeTicks with the spacing widened until the labels fit between ticks ("1736410576.38 s" of
 // an axis in UTC needs more room than "20 ms"). The axis and the canvas's grid both use it, so
 // grid lines stay under the labelled ticks.
-AxisTicks computeReadableTicks(int64_t start, int64_t end, double widthPx, double charWidthPx);
+//
+// With `wallClockOrigin` (the UTC ns of axis 0: the axis is in UTC), ticks fall on round
+// wall-clock times and are labelled as dates (axisLabel).
+AxisTicks computeReadableTicks(int64_t start, int64_t end, double widthPx, double charWidthPx,
+                               std::optional<int64_t> wallClockOrigin = std::nullopt);
+
+// UTC ns since the epoch as "2025-01-09 08:16:16.380 UTC", with the decimals `stepNs` needs
+// (none for whole seconds, then 3, 6 or 9).
+QString formatWallClock(int64_t utcNs, int64_t stepNs);
+// A tick's label: formatWallClock(origin + t) on a UTC axis, else formatAxisTime(t).
+QString axisLabel(int64_t t, int64_t stepNs, std::optional<int64_t> wallClockOrigin);
 
 } // namespace ps::views

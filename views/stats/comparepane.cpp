@@ -1,5 +1,6 @@
 #include "views/stats/comparepane.h"
 
+#include "views/common/tablecopy.h"
 #include "views/scene/timeformat.h"
 
 #include <QComboBox>
@@ -66,6 +67,7 @@ ComparePane::ComparePane(QWidget *parent) : QWidget(parent)
     m_table->setModel(m_model);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    installTableCopy(m_table);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
     layout->addWidget(m_table, 1);

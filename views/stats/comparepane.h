@@ -38,6 +38,7 @@ public:
     QComboBox *candidateRun() const { return m_candidate; }
     QDoubleSpinBox *tolerance() const { return m_tolerance; }
     const QStandardItemModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
     QString summary() const;
 
     // Model columns.

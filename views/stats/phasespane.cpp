@@ -1,5 +1,6 @@
 #include "views/stats/phasespane.h"
 
+#include "views/common/tablecopy.h"
 #include "views/scene/timelinescene.h"
 
 #include <QHeaderView>
@@ -54,6 +55,7 @@ PhasesPane::PhasesPane(QWidget *parent) : QWidget(parent)
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    installTableCopy(m_table);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     layout->addWidget(m_table, 1);

@@ -1,7 +1,9 @@
 #include "views/stats/statspane.h"
 
 #include "views/common/latestjob.h"
+#include "views/common/tablecopy.h"
 #include "views/scene/timeformat.h"
+#include "views/scene/vendorwords.h"
 #include "views/stats/crossrankchart.h"
 #include "views/stats/rangestats.h"
 #include "views/stats/statstablemodel.h"
@@ -56,6 +58,7 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
     m_table->sortByColumn(StatsTableModel::Total, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    installTableCopy(m_table);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(20);
     m_table->horizontalHeader()->setSectionResizeMode(StatsTableModel::Name, QHeaderView::Stretch);
@@ -137,12 +140,26 @@ void StatsPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector
     m_scene = std::move(scene);
     m_entries = std::move(entries);
     m_window = window;
+    nameKindsInFormatWords();
     if (newScene && m_scene && !m_chart->data().name.isEmpty())
         showCrossRank(m_chart->data().name, m_chart->data().style);
     const bool was = isBusy();
     m_debounce->start();
     if (!was)
         emit busyChanged(true);
+}
+
+// The picker says what it sums in the shown reports' own words: "NVTX ranges (nvtx_sum)" is
+// nsys's table; Ascend sums torch ops, mstx ranges and HCCL ops, Kineto torch ops and frames.
+void StatsPane::nameKindsInFormatWords()
+{
+    std::vector<core::trace::TraceFormat> formats;
+    if (m_scene)
+        for (int e : m_entries)
+            if (e >= 0 && size_t(e) < m_scene->entries.size())
+                formats.push_back(m_scene->entries[size_t(e)].report->report().meta.format);
+    m_kind->setItemText(0, rangeStatsLabel(formats));
+    m_kind->setItemText(1, kernelStatsLabel(formats));
 }
 
 void StatsPane::setKind(StatsKind kind)

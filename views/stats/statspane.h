@@ -48,6 +48,7 @@ public:
     StatsTableModel *model() const { return m_model; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }
     QTableView *table() const { return m_table; }
+    QComboBox *kindPicker() const { return m_kind; }
     CrossRankChart *chart() const { return m_chart; }
     QLineEdit *filterEdit() const { return m_filter; }
     // CSV of the rows shown (filtered, in view order).
@@ -65,6 +66,7 @@ signals:
     void busyChanged(bool busy);
 
 private:
+    void nameKindsInFormatWords();
     QString outlineNote() const;
     void recompute();
     void applyPendingSelection(bool quietly);

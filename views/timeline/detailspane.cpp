@@ -1,46 +1,32 @@
 #include "views/timeline/detailspane.h"
 
-#include "views/scene/timeformat.h"
+#include "views/timeline/eventcopy.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace ps::views {
-
-namespace {
-
-// HTML-escaped, with a zero-width space after the punctuation of C++ and Python names so that a
-// long template or module path can wrap.
-QString breakable(const QString &text)
-{
-    QString out;
-    for (const QChar c : text.toHtmlEscaped()) {
-        out += c;
-        if (c == u'_' || c == u',' || c == u':' || c == u'(' || c == u'/' || c == u';')
-            out += QChar(0x200B);
-    }
-    return out;
-}
-
-} // namespace
 
 DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    m_text = new QLabel(this);
+    // A read-only text view, not a label: it wraps a 360-character kernel name anywhere without
+    // zero-width spaces in the text, so what the user selects and copies is the name as searched.
+    m_text = new QTextBrowser(this);
     m_text->setObjectName(QStringLiteral("detailsText"));
-    m_text->setWordWrap(true);
-    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    // The pane's width is the splitter's to give: a 360-character kernel name wraps inside it
-    // instead of widening the pane and shrinking the timeline.
-    m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    layout->addWidget(m_text);
+    m_text->setFrameShape(QFrame::NoFrame);
+    m_text->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    m_text->viewport()->setAutoFillBackground(false);
+    // The pane's width is the splitter's to give: a long name wraps inside it instead of widening
+    // the pane and shrinking the timeline.
+    m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
+    layout->addWidget(m_text, 1);
     m_jump = new QPushButton(this);
     layout->addWidget(m_jump);
     m_nudgeRow = new QWidget(this);
@@ -53,7 +39,6 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     m_nudge->setToolTip(QStringLiteral("Shift this report on the shared axis, on top of the alignment"));
     row->addWidget(m_nudge, 1);
     layout->addWidget(m_nudgeRow);
-    layout->addStretch(1);
     connect(m_jump, &QPushButton::clicked, this, [this] {
         if (m_info.correlated)
             emit jumpToCorrelated(*m_info.correlated);
@@ -83,21 +68,12 @@ void DetailsPane::showDetails(const TimelineEntry *entry, core::trace::EventRef 
     m_info = describeEvent(*entry, ref);
     m_reportIndex = entry->reportIndex;
     auto row = [](const QString &k, const QString &v) {
-        return QStringLiteral("<tr><td style='color:#667'>%1&nbsp;</td><td>%2</td></tr>").arg(k, breakable(v));
+        return QStringLiteral("<tr><td style='color:#667'>%1&nbsp;</td><td>%2</td></tr>").arg(k, v.toHtmlEscaped());
     };
-    QString html = QStringLiteral("<b>%1</b><table>").arg(breakable(m_info.name));
-    if (m_info.fullName != m_info.name)
-        html += row(QStringLiteral("full name"), m_info.fullName);
-    html += row(QStringLiteral("kind"), m_info.kind);
-    html += row(QStringLiteral("duration"), formatDuration(m_info.duration));
-    html += row(QStringLiteral("start"), formatAxisTime(m_info.start, 1));
-    html += row(QStringLiteral("end"), formatAxisTime(m_info.start + m_info.duration, 1));
-    html += row(QStringLiteral("report"), m_info.report);
-    html += row(QStringLiteral("where"), m_info.where);
-    for (const QString &x : m_info.extra)
-        html += row(QString(), x);
-    if (!m_info.correlatedText.isEmpty())
-        html += row(QStringLiteral("correlated"), m_info.correlatedText);
+    const auto rows = detailRows(m_info);
+    QString html = QStringLiteral("<b>%1</b><table>").arg(m_info.name.toHtmlEscaped());
+    for (qsizetype i = 1; i < rows.size(); ++i) // the name is the heading
+        html += row(rows[i].first == QLatin1String("detail") ? QString() : rows[i].first, rows[i].second);
     html += QStringLiteral("</table>");
     m_text->setText(html);
     const bool gpu = core::trace::isGpuKind(entry->report->store().track(ref.track).kind());
@@ -111,7 +87,7 @@ void DetailsPane::showDetails(const TimelineEntry *entry, core::trace::EventRef 
 
 QString DetailsPane::text() const
 {
-    return m_text->text();
+    return m_text->toPlainText();
 }
 
 } // namespace ps::views

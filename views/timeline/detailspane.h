@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-class QLabel;
+class QTextBrowser;
 class QPushButton;
 class QSpinBox;
 
@@ -22,7 +22,9 @@ public:
     void showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs);
     void clear();
 
+    // The shown text as plain text (what Select All + Copy gives).
     QString text() const;
+    QTextBrowser *textView() const { return m_text; }
     QPushButton *jumpButton() const { return m_jump; }
     QSpinBox *nudgeBox() const { return m_nudge; }
     std::optional<core::trace::EventRef> correlated() const { return m_info.correlated; }
@@ -33,7 +35,7 @@ signals:
     void nudgeEdited(int reportIndex, qint64 ns);
 
 private:
-    QLabel *m_text = nullptr;
+    QTextBrowser *m_text = nullptr;
     QPushButton *m_jump = nullptr;
     QSpinBox *m_nudge = nullptr;
     QWidget *m_nudgeRow = nullptr;

@@ -1,6 +1,7 @@
 #include "views/timeline/eventinfo.h"
 
 #include "views/scene/timeformat.h"
+#include "views/scene/vendorwords.h"
 
 #include <QLocale>
 
@@ -26,31 +27,6 @@ QString whereOf(const EventStore &store, const Track &t)
 }
 } // namespace
 
-QString kindLabel(TrackKind kind)
-{
-    switch (kind) {
-    case TrackKind::NvtxPushPop:
-        return QStringLiteral("NVTX range (push/pop)");
-    case TrackKind::NvtxStartEnd:
-        return QStringLiteral("NVTX range (start/end)");
-    case TrackKind::NvtxMark:
-        return QStringLiteral("NVTX mark");
-    case TrackKind::CudaApi:
-        return QStringLiteral("CUDA API call");
-    case TrackKind::OsRuntime:
-        return QStringLiteral("OS runtime call");
-    case TrackKind::Kernel:
-        return QStringLiteral("Kernel");
-    case TrackKind::Memcpy:
-        return QStringLiteral("Memcpy");
-    case TrackKind::Memset:
-        return QStringLiteral("Memset");
-    case TrackKind::Sync:
-        return QStringLiteral("Synchronization");
-    }
-    return {};
-}
-
 QString eventName(const EventStore &store, const Track &track, uint32_t index)
 {
     const NameId n = track.name(index);
@@ -68,7 +44,7 @@ EventInfo describeEvent(const TimelineEntry &entry, EventRef ref)
     const Track &t = store.track(ref.track);
     info.name = eventName(store, t, ref.index);
     info.fullName = str(store.name(t.name(ref.index)));
-    info.kind = kindLabel(t.kind());
+    info.kind = eventKindWord(entry.report->report().meta.format, store, t, ref.index);
     info.start = t.start(ref.index) + entry.offset;
     info.duration = t.duration(ref.index);
     info.report = entry.label;
@@ -101,7 +77,8 @@ EventInfo describeEvent(const TimelineEntry &entry, EventRef ref)
             const Track &g = store.track(work.front().track);
             info.correlatedText =
                 QStringLiteral("runs %1 %2 on %3")
-                    .arg(kindLabel(g.kind()).toLower(), eventName(store, g, work.front().index), whereOf(store, g));
+                    .arg(eventKindWord(entry.report->report().meta.format, store, g, work.front().index).toLower(),
+                         eventName(store, g, work.front().index), whereOf(store, g));
             if (work.size() > 1)
                 info.correlatedText += QStringLiteral(" (+%1 more)").arg(work.size() - 1);
         }

@@ -15,7 +15,7 @@ struct EventInfo
 {
     QString name;      // kernels: the short name
     QString fullName;  // kernels: the demangled name; else as name
-    QString kind;      // "Kernel", "NVTX range", "CUDA API", ...
+    QString kind;      // in the format's words: "Kernel", "NVTX range (push/pop)", "HCCL op", ... (vendorwords.h)
     int64_t start = 0; // shared axis, ns
     int64_t duration = 0;
     QString report;
@@ -28,7 +28,6 @@ struct EventInfo
     QString toolTip() const;
 };
 
-QString kindLabel(core::trace::TrackKind kind);
 QString eventName(const core::trace::EventStore &store, const core::trace::Track &track, uint32_t index);
 EventInfo describeEvent(const TimelineEntry &entry, core::trace::EventRef ref);
 

@@ -2,6 +2,7 @@
 
 #include "core/trace/formats/ascendreader.h"
 #include "core/trace/tracecache.h"
+#include "views/scene/vendorwords.h"
 
 #include <algorithm>
 
@@ -10,38 +11,9 @@ namespace ps::views {
 using namespace ps::core::trace;
 
 namespace {
-// The format's own words for its annotation ranges, their marks, runtime calls, GPU work and
-// accelerator: NVTX / roctx / mstx, CUDA / HIP / CANN (ACL), kernels or NPU tasks.
-struct FormatWords
-{
-    const char *ranges, *marks, *api, *kernels, *device;
-};
-
-const FormatWords &wordsOf(TraceFormat f)
-{
-    static const FormatWords nsys{"NVTX", "NVTX marks", "CUDA API", "Kernels", "GPU"};
-    static const FormatWords rocpd{"roctx", "roctx marks", "HIP API", "Kernels", "GPU"};
-    static const FormatWords ascend{"torch ops / mstx", "torch ops / mstx marks", "CANN (ACL) API", "Tasks", "NPU"};
-    static const FormatWords kineto{"torch ops", "Instant events", "Runtime API", "Kernels", "GPU"};
-    static const FormatWords rlinf{"torch ops", "torch ops marks", "Runtime API", "Kernels", "GPU"};
-    switch (f) {
-    case TraceFormat::Rocpd:
-        return rocpd;
-    case TraceFormat::AscendDb:
-        return ascend;
-    case TraceFormat::KinetoJson:
-        return kineto;
-    case TraceFormat::RlinfTracer:
-        return rlinf;
-    case TraceFormat::NsysSqlite:
-        break;
-    }
-    return nsys;
-}
-
 QString kindText(TrackKind k, TraceFormat f)
 {
-    const FormatWords &w = wordsOf(f);
+    const FormatWords &w = formatWords(f);
     switch (k) {
     case TrackKind::NvtxPushPop:
     case TrackKind::NvtxStartEnd:
@@ -66,7 +38,7 @@ QString kindText(TrackKind k, TraceFormat f)
 
 QString deviceWord(TraceFormat format)
 {
-    return QString::fromUtf8(wordsOf(format).device);
+    return QString::fromUtf8(formatWords(format).device);
 }
 
 QString labelText(const EventStore &store, const Track &track)

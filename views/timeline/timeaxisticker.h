@@ -5,6 +5,8 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
+
 namespace ps::views {
 
 class TimeAxisTicker : public QCPAxisTicker
@@ -15,6 +17,8 @@ public:
     double pixelWidth() const { return m_width; }
     // Average width of a label character, so that long labels get fewer ticks.
     void setCharWidth(double width) { m_charWidth = width; }
+    // The UTC ns of axis 0: labels are wall-clock dates (nullopt: relative times).
+    void setWallClockOrigin(std::optional<int64_t> origin) { m_origin = origin; }
 
     void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
                   QVector<double> *subTicks, QVector<QString> *tickLabels) override;
@@ -22,6 +26,7 @@ public:
 private:
     double m_width = 1000;
     double m_charWidth = 7;
+    std::optional<int64_t> m_origin;
 };
 
 } // namespace ps::views

@@ -217,7 +217,9 @@ void TimelineCanvas::applyLabelWidth()
 QMenu *TimelineCanvas::contextMenuAt(QPoint pos)
 {
     const int ri = m_layout.rowAt(layoutY(pos.y()));
-    return buildTrackMenu(this, ri >= 0 ? &m_layout.rows()[size_t(ri)] : nullptr);
+    QMenu *menu = buildTrackMenu(this, ri >= 0 ? &m_layout.rows()[size_t(ri)] : nullptr);
+    emit contextMenuBuilt(menu, pos, ri);
+    return menu;
 }
 
 void TimelineCanvas::contextMenuEvent(QContextMenuEvent *e)

@@ -129,6 +129,9 @@ signals:
     void escapePressed();
     // An outline's pyramids could not be read (its digest changed or is damaged): drawn empty.
     void drawingProblem(const QString &reason);
+    // The right-click menu for a widget position and its row (-1: none) was built; the workspace
+    // adds what needs more than the canvas (copy, search, close run) before it shows.
+    void contextMenuBuilt(QMenu *menu, QPoint pos, int row);
 
 protected:
     void paintEvent(QPaintEvent *) override;

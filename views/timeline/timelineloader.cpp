@@ -1,15 +1,76 @@
 #include "views/timeline/timelineloader.h"
 
 #include "core/trace/traceloader.h"
+#include "views/timeline/foldersummary.h"
 
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <map>
+#include <mutex>
 #include <thread>
 
 namespace ps::views {
 
 using namespace ps::core::trace;
+
+namespace {
+
+// Which files gave a report on screen (several workers call onReport at once).
+class FilesShown
+{
+public:
+    explicit FilesShown(size_t n) : m_shown(n, false) {}
+    void mark(size_t i)
+    {
+        const std::lock_guard lock(m_mutex);
+        if (i < m_shown.size())
+            m_shown[i] = true;
+    }
+    bool shown(size_t i) const
+    {
+        const std::lock_guard lock(m_mutex);
+        return i < m_shown.size() && m_shown[i];
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<bool> m_shown;
+};
+
+struct FileOutcomes
+{
+    QStringList failures;  // the core's messages
+    QStringList cancelled; // paths
+};
+
+// Every file of a load is shown, failed or cancelled, exactly one of them: after a cancel, the
+// files the core skipped and those loaded but not yet prepared were cancelled, not failed.
+FileOutcomes accountForFiles(const std::vector<std::string> &files, const std::vector<LoadFailure> &missing,
+                             const LoadResult &r, const FilesShown &shown, bool cancelled)
+{
+    FileOutcomes out;
+    for (const LoadFailure &f : missing)
+        out.failures << QString::fromStdString(f.path + ": " + f.reason);
+    std::map<std::string, std::string> failed;
+    for (const LoadFailure &f : r.failures)
+        failed.emplace(f.path, f.reason.empty() ? f.path : f.reason);
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (shown.shown(i))
+            continue;
+        const auto f = failed.find(files[i]);
+        const bool stopped = f == failed.end() || f->second == "cancelled" || f->second.ends_with(": cancelled");
+        if (cancelled && stopped)
+            out.cancelled << QString::fromStdString(files[i]);
+        else if (f != failed.end())
+            out.failures << QString::fromStdString(f->second);
+        else
+            out.failures << QString::fromStdString(files[i] + ": read, but holds nothing to draw");
+    }
+    return out;
+}
+
+} // namespace
 
 TimelineLoader::TimelineLoader(QObject *parent) : QObject(parent)
 {
@@ -47,9 +108,13 @@ bool TimelineLoader::load(const QStringList &paths)
     run([this, input, useCache, cancel = m_cancel] {
         std::vector<LoadFailure> missing;
         const std::vector<std::string> files = findReports(input, &missing);
-        QStringList failures;
-        for (const LoadFailure &f : missing)
-            failures << QString::fromStdString(f.path + ": " + f.reason);
+        if (files.empty() && missing.empty()) { // folders that hold no reports: say what they hold
+            QStringList found;
+            for (const std::string &p : input)
+                found << QString::fromStdString(p) + QStringLiteral(": ") + folderSummary(QString::fromStdString(p));
+            QMetaObject::invokeMethod(
+                this, [this, found] { emit nothingFound(found); }, Qt::QueuedConnection);
+        }
         const int total = int(files.size());
         QMetaObject::invokeMethod(
             this, [this, total] { emit started(total); }, Qt::QueuedConnection);
@@ -57,10 +122,12 @@ bool TimelineLoader::load(const QStringList &paths)
         opt.useCache = useCache;
         opt.digestOutlines = true; // a run of digests shows at once; ReportPager brings events in
         // Each report is prepared on the worker that loaded it and shown as soon as it is ready.
-        opt.onReport = [this, cancel](size_t, const ReportPtr &rep) {
+        auto shown = std::make_shared<FilesShown>(files.size());
+        opt.onReport = [this, cancel, shown](size_t index, const ReportPtr &rep) {
             if (!rep->store)
                 return;
             if (PreparedReportPtr p = PreparedReport::prepare(rep, cancel.get())) {
+                shown->mark(index);
                 const std::vector<PreparedReportPtr> ready{std::move(p)};
                 QMetaObject::invokeMethod(
                     this, [this, ready] { emit reportsReady(ready); }, Qt::QueuedConnection);
@@ -76,15 +143,16 @@ bool TimelineLoader::load(const QStringList &paths)
                     this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
             },
             cancel.get());
-        for (const LoadFailure &f : r.failures)
-            failures << QString::fromStdString(f.reason.empty() ? f.path : f.reason);
         const bool cancelled = cancel->cancelled();
+        const FileOutcomes out = accountForFiles(files, missing, r, *shown, cancelled);
         QMetaObject::invokeMethod(
             this,
-            [this, failures, cancelled] {
+            [this, out, cancelled] {
                 m_running = false;
-                if (!failures.isEmpty())
-                    emit failed(failures);
+                if (!out.failures.isEmpty())
+                    emit failed(out.failures);
+                if (!out.cancelled.isEmpty())
+                    emit filesCancelled(out.cancelled);
                 emit finished(cancelled);
             },
             Qt::QueuedConnection);

@@ -40,6 +40,10 @@ signals:
     void progress(double fraction, const QString &text);
     void reportsReady(const std::vector<ps::views::PreparedReportPtr> &reports);
     void failed(const QStringList &reasons);
+    // Files a cancel left unloaded (paths): with the loaded and the failed ones, every file found.
+    void filesCancelled(const QStringList &paths);
+    // The paths held no report files: one line per path saying what they hold instead.
+    void nothingFound(const QStringList &lines);
     void finished(bool cancelled);
 
 private:

@@ -283,7 +283,8 @@ void TimelinePainter::paintGrid(QPainter &p, const Input &in) const
     // Grid lines at the axis ticks, so the eye can follow a tick down the rows.
     const TimeMapping &m = in.state->mapping();
     const AxisTicks ticks =
-        computeReadableTicks(m.window().start, m.window().end, m.width(), QFontMetrics(p.font()).averageCharWidth());
+        computeReadableTicks(m.window().start, m.window().end, m.width(), QFontMetrics(p.font()).averageCharWidth(),
+                             in.state->wallClockOrigin());
     p.setPen(kGrid);
     for (int64_t t : ticks.ticks) {
         const int x = in.labelWidth + int(std::floor(m.x(t)));

@@ -51,6 +51,10 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     grid->addWidget(corner, 0, 1);
 
     connect(m_canvas, &TimelineCanvas::windowChanged, this, &TimelineView::syncAxis);
+    connect(m_canvas->state(), &TimelineViewState::wallClockOriginChanged, this, [this] {
+        m_canvas->update(); // the grid follows the ticks
+        syncAxis();
+    });
     connect(m_canvas, &TimelineCanvas::labelWidthChanged, this, [this, rect](int width) {
         rect->setMargins(QMargins(width, 29, 0, 0));
         syncAxis();
@@ -65,6 +69,7 @@ void TimelineView::syncAxis()
 {
     const TimeWindow w = m_canvas->window();
     m_ticker->setPixelWidth(m_canvas->mapping().width());
+    m_ticker->setWallClockOrigin(m_canvas->state()->wallClockOrigin());
     m_axis->xAxis2->setRange(double(w.start), double(w.end));
     m_axis->replot(QCustomPlot::rpQueuedReplot);
     syncScrollBar();

@@ -51,4 +51,12 @@ void TimelineViewState::setRuler(std::optional<TimeWindow> r)
     emit rulerChanged();
 }
 
+void TimelineViewState::setWallClockOrigin(std::optional<int64_t> origin)
+{
+    if (origin == m_wallClockOrigin)
+        return;
+    m_wallClockOrigin = origin;
+    emit wallClockOriginChanged();
+}
+
 } // namespace ps::views

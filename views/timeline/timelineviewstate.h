@@ -45,17 +45,24 @@ public:
     const std::optional<TimeWindow> &ruler() const { return m_ruler; }
     void setRuler(std::optional<TimeWindow> r);
 
+    // The UTC ns of axis 0 when the reports are aligned by wall clock (the axis shows dates);
+    // nullopt when the axis is relative (start or range alignment, or a report without a UTC origin).
+    const std::optional<int64_t> &wallClockOrigin() const { return m_wallClockOrigin; }
+    void setWallClockOrigin(std::optional<int64_t> origin);
+
 signals:
     void windowChanged(ps::views::TimeWindow window);
     void scrollChanged(int y);
     void selectionChanged();
     void rulerChanged();
+    void wallClockOriginChanged();
 
 private:
     TimeMapping m_mapping;
     int m_scrollY = 0;
     std::optional<TimelineSelection> m_selection;
     std::optional<TimeWindow> m_ruler;
+    std::optional<int64_t> m_wallClockOrigin;
 };
 
 } // namespace ps::views

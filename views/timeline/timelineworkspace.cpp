@@ -1,6 +1,7 @@
 #include "views/timeline/timelineworkspace.h"
 
 #include "core/trace/alignment.h"
+#include "core/trace/reportoutline.h"
 #include "core/trace/tracestats.h"
 #include "views/common/emptystate.h"
 #include "views/common/filedialogs.h"
@@ -11,12 +12,15 @@
 #include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/detailspane.h"
+#include "views/timeline/eventcopy.h"
+#include "views/timeline/eventmenu.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineloader.h"
 #include "views/timeline/timelinesearchbar.h"
 #include "views/timeline/timelinetoolbar.h"
 #include "views/timeline/timelineview.h"
+#include "views/timeline/timelineviewstate.h"
 
 #include <QAction>
 #include <QApplication>
@@ -64,8 +68,22 @@ TimelineWorkspace::TimelineWorkspace(QWidget *parent)
     });
     connect(m_loader, &TimelineLoader::reportsReady, this, &TimelineWorkspace::onReportsReady);
     connect(m_loader, &TimelineLoader::failed, this, [this](const QStringList &reasons) {
-        m_problems->setProblems(
+        m_failedCount = int(reasons.size());
+        m_problems->addProblems(
             QStringLiteral("%1 file(s) could not be loaded; the others are open").arg(reasons.size()), reasons);
+    });
+    connect(m_loader, &TimelineLoader::filesCancelled, this, [this](const QStringList &paths) {
+        m_cancelledCount = int(paths.size());
+        QStringList lines;
+        for (const QString &p : paths)
+            lines << p + QStringLiteral(": cancelled, not loaded");
+        m_problems->addProblems(
+            QStringLiteral("Loading cancelled: %1 file(s) not loaded (open them again to load them)").arg(paths.size()),
+            lines);
+    });
+    connect(m_loader, &TimelineLoader::nothingFound, this, [this](const QStringList &lines) {
+        m_problems->addProblems(QStringLiteral("No reports found there"), lines);
+        emit statusMessage(QStringLiteral("No reports: ") + lines.join(QStringLiteral("; ")), 0);
     });
     connect(m_loader, &TimelineLoader::finished, this, &TimelineWorkspace::onLoadFinished);
 }
@@ -243,14 +261,22 @@ void TimelineWorkspace::connectPanes()
             m_view->canvas()->reveal({s->entry, ref});
     });
     connect(m_details, &DetailsPane::nudgeEdited, this, [this](int report, qint64 ns) { setNudge(report, ns); });
+    connect(c, &TimelineCanvas::contextMenuBuilt, this, &TimelineWorkspace::extendCanvasMenu);
+    // Ctrl+C on the timeline copies the selected event's name (tables and fields keep their own).
+    auto *copy = new QAction(QStringLiteral("Copy Name"), c);
+    copy->setObjectName(QStringLiteral("copyEventName"));
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    c->addAction(copy);
+    connect(copy, &QAction::triggered, this, &TimelineWorkspace::copySelectedEventName);
     // Queued: the pager may drop a report while the canvas paints.
     connect(c->pager(), &ReportPager::pagedIn, this, &TimelineWorkspace::swapReport, Qt::QueuedConnection);
     connect(c->pager(), &ReportPager::pagedOut, this, &TimelineWorkspace::swapReport, Qt::QueuedConnection);
     connect(c->pager(), &ReportPager::failed, this, [this](const QString &reason) {
-        m_problems->setProblems(QStringLiteral("The events of a digest could not be loaded"), {reason});
+        m_problems->addProblems(QStringLiteral("The events of a digest could not be loaded"), {reason});
     });
     connect(c, &TimelineCanvas::drawingProblem, this, [this](const QString &reason) {
-        m_problems->setProblems(QStringLiteral("A digest's pyramids could not be read (drawn empty)"), {reason});
+        m_problems->addProblems(QStringLiteral("A digest's pyramids could not be read (drawn empty)"), {reason});
     });
     connect(m_stats, &StatsPane::jumpTo, this, [this](int entry, EventRef ref) {
         m_view->canvas()->reveal({entry, ref});
@@ -479,6 +505,7 @@ void TimelineWorkspace::openPaths(const QStringList &paths)
     const bool was = isBusy();
     m_loadBase = m_reports.size();
     m_problems->clear();
+    m_failedCount = m_cancelledCount = 0;
     m_requested = fresh;
     m_loader->load(fresh);
     setBusyState(was);
@@ -544,20 +571,13 @@ void TimelineWorkspace::onLoadFinished(bool cancelled)
 {
     const bool was = true;
     m_progressRow->hide();
-    size_t events = 0;
-    for (const auto &r : m_reports)
-        events += r->eventCount();
     recordOpened();
-    const QString failures =
-        m_problems->lines().isEmpty()
-            ? QString()
-            : QStringLiteral("; %1 file(s) could not be loaded (listed above)").arg(m_problems->lines().size());
-    emit statusMessage(QStringLiteral("%1%2 report(s), %3 events%4")
-                           .arg(cancelled ? QStringLiteral("Loading cancelled — ") : QString())
-                           .arg(m_reports.size())
-                           .arg(QLocale().toString(qulonglong(events)))
-                           .arg(failures),
-                       failures.isEmpty() ? 8000 : 0);
+    // The keys work on what was opened, whichever way (dialog, drop, command line) it came.
+    if (!m_reports.empty() && isVisible())
+        canvas()->setFocus(Qt::OtherFocusReason);
+    // "No reports found" (nothingFound) stays in the status bar rather than "0 report(s)".
+    if (!m_reports.empty() || m_failedCount > 0 || m_cancelledCount > 0 || m_problems->lines().isEmpty())
+        showLoadSummary(cancelled);
     if (m_reports.empty())
         m_stack->setCurrentWidget(m_empty);
     if (!m_queuedPaths.isEmpty()) {
@@ -569,6 +589,26 @@ void TimelineWorkspace::onLoadFinished(bool cancelled)
     if (!jobsRunning() && !m_realignThrottle->isActive() && m_pendingSession)
         applyScene(m_scene);
     setBusyState(was);
+}
+
+// "Loading cancelled — 5 report(s), 1,234 events; 2 file(s) could not be loaded; 9 file(s)
+// cancelled", the failures and cancels listed in the banner.
+void TimelineWorkspace::showLoadSummary(bool cancelled)
+{
+    size_t events = 0;
+    for (const auto &r : m_reports)
+        events += r->eventCount();
+    QString failures;
+    if (m_failedCount > 0)
+        failures += QStringLiteral("; %1 file(s) could not be loaded (listed above)").arg(m_failedCount);
+    if (m_cancelledCount > 0)
+        failures += QStringLiteral("; %1 file(s) cancelled (listed above)").arg(m_cancelledCount);
+    emit statusMessage(QStringLiteral("%1%2 report(s), %3 events%4")
+                           .arg(cancelled ? QStringLiteral("Loading cancelled — ") : QString())
+                           .arg(m_reports.size())
+                           .arg(QLocale().toString(qulonglong(events)))
+                           .arg(failures),
+                       failures.isEmpty() ? 8000 : 0);
 }
 
 bool TimelineWorkspace::setAlignment(const QString &spec)
@@ -605,6 +645,21 @@ void TimelineWorkspace::realign()
     m_alignJob->run([plain, spec](const CancelToken &) { return alignReports(plain, spec); });
 }
 
+namespace {
+// The UTC time of a report's first event. An origin of 0 means the report's own clock is the
+// epoch (Kineto, Ascend): its events say when they ran, so origins alone are never compared. A
+// first event before 2000 is a clock that was never set, not a time: nullopt, as without an origin.
+std::optional<int64_t> wallClockStart(const Report &r)
+{
+    if (!r.meta.utcStartNs)
+        return std::nullopt;
+    const int64_t own = r.outline ? r.outline->firstStart : r.store ? r.store->firstStart() : 0;
+    constexpr int64_t kYear2000Ns = 946'684'800'000'000'000;
+    const int64_t utc = *r.meta.utcStartNs + own;
+    return utc >= kYear2000Ns ? std::optional<int64_t>(utc) : std::nullopt;
+}
+} // namespace
+
 // UTC origins more than a day apart are separate runs (or a host whose clock was never set):
 // aligned by UTC they would sit days apart on one axis with every event a sliver, so the default
 // becomes "start". Choosing UTC in Align keeps UTC.
@@ -612,7 +667,7 @@ void TimelineWorkspace::chooseDefaultAlignment(const std::vector<ReportPtr> &rep
 {
     std::optional<int64_t> first, last;
     for (const ReportPtr &r : reports) {
-        if (const auto utc = r->meta.utcStartNs) {
+        if (const auto utc = wallClockStart(*r)) {
             first = first ? std::min(*first, *utc) : *utc;
             last = last ? std::max(*last, *utc) : *utc;
         }
@@ -643,6 +698,18 @@ void TimelineWorkspace::applyAlignment(const AlignResult &res)
         m_alignWarnings << QString::fromStdString(w);
     if (!m_alignWarnings.isEmpty())
         emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
+    // Aligned by UTC, axis 0 is the earliest report's UTC origin (alignment.cpp), so the axis
+    // can say wall-clock dates.
+    m_utcOrigin.reset();
+    if (res.used == AlignMode::Utc)
+        for (const auto &r : m_reports) {
+            const auto utc = r->report().meta.utcStartNs;
+            if (!utc) {
+                m_utcOrigin.reset();
+                break;
+            }
+            m_utcOrigin = m_utcOrigin ? std::min(*m_utcOrigin, *utc) : *utc;
+        }
     rebuildScene();
 }
 
@@ -677,6 +744,8 @@ void TimelineWorkspace::rebuildScene()
     for (const RankChoice &r : ranks)
         rankLabels << r.label;
     m_toolbar->setRankChoices(rankLabels, m_overlay ? m_overlay->first + 1 : 0);
+    // A step overlay's axis is time into the step: relative, whatever the alignment.
+    canvas()->state()->setWallClockOrigin(m_overlay ? std::nullopt : m_utcOrigin);
 
     if (m_overlay) {
         if (m_overlay->first < 0 || size_t(m_overlay->first) >= ranks.size()) {
@@ -782,6 +851,40 @@ void TimelineWorkspace::nextMatch()
 void TimelineWorkspace::previousMatch()
 {
     gotoMatch(m_currentMatch < 0 ? -1 : m_currentMatch - 1);
+}
+
+std::optional<EventInfo> TimelineWorkspace::selectedEventInfo() const
+{
+    const auto s = m_view->canvas()->selection();
+    if (!s || !m_scene || s->entry < 0 || size_t(s->entry) >= m_scene->entries.size())
+        return std::nullopt;
+    return describeEvent(m_scene->entries[size_t(s->entry)], s->ref);
+}
+
+void TimelineWorkspace::copySelectedEventName()
+{
+    if (const auto info = selectedEventInfo()) {
+        copyToClipboard(info->name);
+        emit statusMessage(QStringLiteral("Copied “%1”").arg(withoutInvisible(info->name)), 4000);
+    }
+}
+
+// Above the canvas's track actions: copy and search on an event, close on a run's header.
+void TimelineWorkspace::extendCanvasMenu(QMenu *menu, QPoint pos, int row)
+{
+    if (!m_scene)
+        return;
+    if (const auto hit = canvas()->eventAt(pos); hit && hit->entry >= 0) {
+        const EventInfo info = describeEvent(m_scene->entries[size_t(hit->entry)], hit->ref);
+        insertEventActions(menu, info, [this](const QString &name) { setSearch(name); });
+        return;
+    }
+    const auto &rows = canvas()->layout().rows();
+    if (row < 0 || size_t(row) >= rows.size())
+        return;
+    if (const auto run = runOfHeader(*m_scene, rows[size_t(row)]))
+        insertRunActions(
+            menu, *run, [this, r = *run] { closeRun(r); }, [this] { closeAll(); });
 }
 
 void TimelineWorkspace::updateDetails()

@@ -7,6 +7,7 @@
 
 #include "views/common/workspace.h"
 #include "views/scene/timelinescene.h"
+#include "views/timeline/eventinfo.h"
 #include "views/timeline/eventsearch.h"
 #include "views/timeline/timelinesession.h"
 
@@ -19,6 +20,7 @@
 
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
@@ -130,6 +132,7 @@ private:
     void connectToolbar();
     void onReportsReady(const std::vector<PreparedReportPtr> &reports);
     void onLoadFinished(bool cancelled);
+    void showLoadSummary(bool cancelled);
     void recordOpened();
     std::vector<int> entriesOfOneRun(const std::vector<int> &entries);
     void chooseDefaultAlignment(const std::vector<core::trace::ReportPtr> &reports);
@@ -140,6 +143,9 @@ private:
     void runSearch();
     void gotoMatch(int i);
     void updateDetails();
+    std::optional<EventInfo> selectedEventInfo() const;
+    void copySelectedEventName();
+    void extendCanvasMenu(QMenu *menu, QPoint pos, int row);
     void selectInPanes();
     void updateStatsInput();
     void updateMatchLabel();
@@ -161,6 +167,7 @@ private:
     bool m_alignChosen = false; // by the user or a session; else UTC, or start (chooseDefaultAlignment)
     QString m_defaultAlignNote; // why the default alignment is not UTC
     QStringList m_alignWarnings;
+    std::optional<int64_t> m_utcOrigin; // UTC ns of axis 0 when aligned by UTC
     std::optional<std::pair<int, QString>> m_overlay;
     std::shared_ptr<const TimelineScene> m_scene;
     std::shared_ptr<const SearchResult> m_searchResult;
@@ -172,6 +179,8 @@ private:
     std::optional<TimelineSession> m_pendingSession; // applied when its reports have loaded
     QStringList m_queuedPaths;                       // opened while a load ran
     QStringList m_requested;                         // paths of the running load: Open Recent gets those that loaded
+    int m_failedCount = 0;                           // files of the last load that failed
+    int m_cancelledCount = 0;                        // and that a cancel left unloaded
 
     ProblemsBanner *m_problems = nullptr;
     QStackedWidget *m_stack = nullptr;

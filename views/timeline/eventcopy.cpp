@@ -1,0 +1,51 @@
+#include "views/timeline/eventcopy.h"
+
+#include "views/scene/timeformat.h"
+
+#include <QApplication>
+#include <QClipboard>
+
+namespace ps::views {
+
+QString withoutInvisible(QString text)
+{
+    text.removeIf([](QChar c) {
+        const char16_t u = c.unicode();
+        return u == 0x00AD || (u >= 0x200B && u <= 0x200F) || (u >= 0x2060 && u <= 0x2064) || u == 0xFEFF;
+    });
+    return text;
+}
+
+QList<std::pair<QString, QString>> detailRows(const EventInfo &info)
+{
+    QList<std::pair<QString, QString>> rows;
+    rows.append({QStringLiteral("name"), info.name});
+    if (info.fullName != info.name)
+        rows.append({QStringLiteral("full name"), info.fullName});
+    rows.append({QStringLiteral("kind"), info.kind});
+    rows.append({QStringLiteral("duration"), formatDuration(info.duration)});
+    rows.append({QStringLiteral("start"), formatAxisTime(info.start, 1)});
+    rows.append({QStringLiteral("end"), formatAxisTime(info.start + info.duration, 1)});
+    rows.append({QStringLiteral("report"), info.report});
+    rows.append({QStringLiteral("where"), info.where});
+    for (const QString &x : info.extra)
+        rows.append({QStringLiteral("detail"), x});
+    if (!info.correlatedText.isEmpty())
+        rows.append({QStringLiteral("correlated"), info.correlatedText});
+    return rows;
+}
+
+QString eventDetailsText(const EventInfo &info)
+{
+    QStringList lines;
+    for (const auto &[key, value] : detailRows(info))
+        lines << key + QLatin1Char('\t') + QString(value).replace(QLatin1Char('\t'), QLatin1Char(' '));
+    return withoutInvisible(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+}
+
+void copyToClipboard(const QString &text)
+{
+    QApplication::clipboard()->setText(withoutInvisible(text));
+}
+
+} // namespace ps::views

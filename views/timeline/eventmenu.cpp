@@ -1,0 +1,63 @@
+#include "views/timeline/eventmenu.h"
+
+#include "views/timeline/eventcopy.h"
+#include "views/timeline/rowlayout.h"
+
+#include <QMenu>
+
+namespace ps::views {
+
+namespace {
+// Adds `text` before the menu's first action (or at its end when it has none).
+QAction *insertAction(QMenu *menu, QAction *before, const QString &text, const QString &objectName)
+{
+    auto *a = new QAction(text, menu);
+    a->setObjectName(objectName);
+    menu->insertAction(before, a);
+    return a;
+}
+} // namespace
+
+void insertEventActions(QMenu *menu, const EventInfo &info, const std::function<void(const QString &)> &find)
+{
+    QAction *first = menu->actions().value(0);
+    QAction *name = insertAction(menu, first, QStringLiteral("Copy Name"), QStringLiteral("copyName"));
+    name->setShortcut(QKeySequence::Copy); // shown as a hint; the canvas's own action handles the key
+    QObject::connect(name, &QAction::triggered, menu, [n = info.name] { copyToClipboard(n); });
+    QAction *details = insertAction(menu, first, QStringLiteral("Copy Details"), QStringLiteral("copyDetails"));
+    QObject::connect(details, &QAction::triggered, menu, [text = eventDetailsText(info)] { copyToClipboard(text); });
+    QAction *like = insertAction(menu, first, QStringLiteral("Find All Like This"), QStringLiteral("findAllLike"));
+    // The full name: search matches the names the reports store (a kernel's demangled name).
+    QObject::connect(like, &QAction::triggered, menu, [find, n = withoutInvisible(info.fullName)] { find(n); });
+    menu->insertSeparator(first);
+}
+
+std::optional<QString> runOfHeader(const TimelineScene &scene, const Row &row)
+{
+    if (!row.isHeader())
+        return std::nullopt;
+    for (size_t i = 0; i < scene.entries.size(); ++i) {
+        const TimelineEntry &e = scene.entries[i];
+        const bool under =
+            row.kind == RowKind::Report
+                ? int(i) == row.entry
+                : e.groupPath.size() > row.depth && RowLayout::groupKey(e.groupPath.mid(0, row.depth + 1)) == row.key;
+        if (under)
+            return QString::fromStdString(e.report->report().identity.run);
+    }
+    return std::nullopt;
+}
+
+void insertRunActions(QMenu *menu, const QString &run, const std::function<void()> &closeRun,
+                      const std::function<void()> &closeAll)
+{
+    QAction *first = menu->actions().value(0);
+    const QString name = run.isEmpty() ? QStringLiteral("(reports without a run folder)") : run;
+    QObject::connect(insertAction(menu, first, QStringLiteral("Close Run “%1”").arg(name), QStringLiteral("closeRun")),
+                     &QAction::triggered, menu, closeRun);
+    QObject::connect(insertAction(menu, first, QStringLiteral("Close All Reports"), QStringLiteral("closeAll")),
+                     &QAction::triggered, menu, closeAll);
+    menu->insertSeparator(first);
+}
+
+} // namespace ps::views
