@@ -1,5 +1,6 @@
 #include "core/analysis/phases.h"
 
+#include "core/analysis/phasestraggler.h"
 #include "core/analysis/phasesummary.h"
 #include "core/analysis/steps.h"
 #include "core/trace/tracereader.h"
@@ -126,7 +127,7 @@ void accumulate(GpuBreakdown &into, const GpuBreakdown &part)
 
 double PhaseRow::lagPct() const
 {
-    return medianWallNs > 0 ? 100.0 * double(maxWallNs - medianWallNs) / double(medianWallNs) : 0.0;
+    return medianWallNs > 0 ? 100.0 * double(lagNs) / double(medianWallNs) : 0.0;
 }
 
 namespace {
@@ -181,7 +182,7 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
 
 namespace {
 
-// Straggler and median of a finished row.
+// Longest and median wall time of a finished row (its straggler: phasestraggler.h).
 void rankRow(PhaseRow &row)
 {
     std::vector<int64_t> walls;
@@ -190,10 +191,7 @@ void rankRow(PhaseRow &row)
         if (!cell.present)
             continue;
         walls.push_back(cell.wallNs);
-        if (row.straggler < 0 || cell.wallNs > row.maxWallNs) {
-            row.straggler = int(c);
-            row.maxWallNs = cell.wallNs;
-        }
+        row.maxWallNs = std::max(row.maxWallNs, cell.wallNs);
     }
     if (walls.empty())
         return;
@@ -258,6 +256,7 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
         rankRow(row);
         table.rows.push_back(std::move(row));
     }
+    nameStragglers(table, reports, mapping);
     return table;
 }
 
