@@ -49,6 +49,28 @@ void chooseByWorkTime(PhaseRow &row, const CollectivePhaseRow *byArrival, const 
     row.lagNs = bestWork - median;
 }
 
+// Each report's phase occurrences: from its events, or, for a digest opened without them, from
+// the table's cells (one window per cell: its first start and summed wall time).
+std::vector<std::vector<PhaseOccurrence>>
+occurrencesOf(const PhaseTable &table, std::span<const trace::ReportPtr> reports, const PhaseMapping &mapping)
+{
+    std::vector<std::vector<PhaseOccurrence>> out(reports.size());
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+        const size_t r = table.columns[c].report;
+        if (r >= reports.size())
+            continue;
+        if (!reports[r]->outline) {
+            out[r] = findPhases(*reports[r]->store, mapping, reports[r]->identity.step);
+            continue;
+        }
+        for (const PhaseRow &row : table.rows)
+            if (row.cells[c].present)
+                out[r].push_back(
+                    {row.phase, row.step, {row.cells[c].startNs, row.cells[c].startNs + row.cells[c].wallNs}, {}});
+    }
+    return out;
+}
+
 } // namespace
 
 void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank)
@@ -77,7 +99,7 @@ void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports
     const trace::AlignResult aligned = trace::alignReports(reports, trace::AlignSpec{});
     const CollectiveAnalysis a = analyzeCollectives(reports, aligned.offsets);
     if (a.errors.empty() && !a.instances.empty()) {
-        byPhase = collectivesByPhase(reports, aligned.offsets, a, mapping);
+        byPhase = collectivesByPhase(aligned.offsets, a, occurrencesOf(table, reports, mapping));
         std::map<size_t, size_t> columnOfReport;
         for (size_t c = 0; c < table.columns.size(); ++c)
             columnOfReport[table.columns[c].report] = c;
