@@ -47,7 +47,9 @@ void writePhasesJson(std::ostream &out, const an::PhaseTable &t, const std::vect
         w.beginObject().key("step").value(r.step).key("phase").value(r.phase);
         w.key("straggler").value(r.straggler >= 0 ? std::optional<int64_t>(r.straggler) : std::nullopt);
         w.key("median_wall_ns").value(r.medianWallNs).key("max_wall_ns").value(r.maxWallNs);
-        w.key("lag_pct").value(r.lagPct()).key("cells").beginArray();
+        w.key("lag_pct").value(r.lagPct()).key("lag_ns").value(r.lagNs);
+        w.key("straggler_by").value(r.straggler < 0 ? std::optional<std::string>() : r.byArrival ? "arrival" : "work");
+        w.key("cells").beginArray();
         for (size_t c = 0; c < r.cells.size(); ++c) {
             if (r.cells[c].present)
                 writeCellJson(w, r.cells[c], c);

@@ -58,11 +58,17 @@ std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::Report
                                                    const PhaseMapping &mapping)
 {
     std::vector<std::vector<PhaseOccurrence>> phases(reports.size());
-    for (size_t r = 0; r < reports.size(); ++r) {
+    for (size_t r = 0; r < reports.size(); ++r)
         phases[r] = findPhases(*reports[r]->store, mapping, reports[r]->identity.step);
-        std::sort(phases[r].begin(), phases[r].end(),
+    return collectivesByPhase(offsets, a, std::move(phases));
+}
+
+std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offsets, const CollectiveAnalysis &a,
+                                                   std::vector<std::vector<PhaseOccurrence>> phases)
+{
+    for (std::vector<PhaseOccurrence> &p : phases)
+        std::sort(p.begin(), p.end(),
                   [](const PhaseOccurrence &x, const PhaseOccurrence &y) { return x.window.start < y.window.start; });
-    }
     std::map<std::pair<int64_t, std::string>, RowAcc> rows;
     std::unordered_map<const PhaseOccurrence *, RowAcc *> rowOf; // occurrences are many, rows few
     for (const CollectiveInstance &inst : a.instances) {
@@ -70,7 +76,8 @@ std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::Report
             continue;
         for (const CollectiveMember &m : inst.members) {
             const int64_t offset = m.report < offsets.size() ? offsets[m.report] : 0;
-            const PhaseOccurrence *p = containing(phases[m.report], m.startNs - offset);
+            const PhaseOccurrence *p =
+                m.report < phases.size() ? containing(phases[m.report], m.startNs - offset) : nullptr;
             if (!p)
                 continue;
             auto [it, fresh] = rowOf.try_emplace(p, nullptr);

@@ -6,6 +6,7 @@
 
 #include "core/analysis/collectives.h"
 #include "core/analysis/phasemapping.h"
+#include "core/analysis/phases.h"
 
 #include <span>
 #include <string>
@@ -32,5 +33,8 @@ struct CollectivePhaseRow
 std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::ReportPtr> reports,
                                                    std::span<const int64_t> offsets, const CollectiveAnalysis &a,
                                                    const PhaseMapping &mapping);
+// The same from phase occurrences already found, per report (e.g. a digest's phase cells).
+std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offsets, const CollectiveAnalysis &a,
+                                                   std::vector<std::vector<PhaseOccurrence>> phases);
 
 } // namespace ps::core::analysis

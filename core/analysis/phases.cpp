@@ -1,5 +1,6 @@
 #include "core/analysis/phases.h"
 
+#include "core/analysis/phasestraggler.h"
 #include "core/analysis/phasesummary.h"
 #include "core/analysis/steps.h"
 #include "core/trace/reportsource.h"
@@ -127,7 +128,7 @@ void accumulate(GpuBreakdown &into, const GpuBreakdown &part)
 
 double PhaseRow::lagPct() const
 {
-    return medianWallNs > 0 ? 100.0 * double(maxWallNs - medianWallNs) / double(medianWallNs) : 0.0;
+    return medianWallNs > 0 ? 100.0 * double(lagNs) / double(medianWallNs) : 0.0;
 }
 
 namespace {
@@ -197,28 +198,21 @@ std::optional<ReportPhaseCells> reportPhaseCells(const trace::Report &report, co
     return cancel && cancel->cancelled() ? std::nullopt : std::optional<ReportPhaseCells>(std::move(cells));
 }
 
-int chooseStraggler(const PhaseRow &row)
-{
-    int straggler = -1;
-    for (size_t c = 0; c < row.cells.size(); ++c)
-        if (row.cells[c].present && (straggler < 0 || row.cells[c].wallNs > row.cells[size_t(straggler)].wallNs))
-            straggler = int(c);
-    return straggler;
-}
-
 namespace {
 
-// Straggler and median of a finished row.
+// Longest and median wall time of a finished row (its straggler: phasestraggler.h).
 void rankRow(PhaseRow &row)
 {
     std::vector<int64_t> walls;
-    for (const PhaseCell &cell : row.cells)
-        if (cell.present)
-            walls.push_back(cell.wallNs);
+    for (size_t c = 0; c < row.cells.size(); ++c) {
+        const PhaseCell &cell = row.cells[c];
+        if (!cell.present)
+            continue;
+        walls.push_back(cell.wallNs);
+        row.maxWallNs = std::max(row.maxWallNs, cell.wallNs);
+    }
     if (walls.empty())
         return;
-    row.straggler = chooseStraggler(row);
-    row.maxWallNs = *std::max_element(walls.begin(), walls.end());
     std::sort(walls.begin(), walls.end());
     const size_t n = walls.size();
     row.medianWallNs = n % 2 ? walls[n / 2] : (walls[n / 2 - 1] + walls[n / 2]) / 2;
@@ -287,6 +281,7 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
         rankRow(row);
         table.rows.push_back(std::move(row));
     }
+    nameStragglers(table, reports, mapping);
     return table;
 }
 

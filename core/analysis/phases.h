@@ -1,7 +1,8 @@
 #pragma once
 // The RL phase table: rows are (step, phase), columns are the reports of a run (one per worker
 // rank, all roles and worker groups together), and each cell holds that phase's wall time on that
-// rank in that step with its GPU breakdown. Each row names its straggler (the slowest rank).
+// rank in that step with its GPU breakdown. Each row names its straggler: the rank that made the
+// others wait (phasestraggler.h), by its arrival at the phase's collectives or by work time.
 //
 // Phases are the outermost annotation ranges (NVTX, roctx, mstx, record_function) whose label
 // the PhaseMapping knows; a range nested in another known range is part of it. Steps:
@@ -60,10 +61,12 @@ struct PhaseRow
     int64_t step = 0;
     std::string phase;
     std::vector<PhaseCell> cells; // one per column
-    int straggler = -1;           // the column with the longest wall time
+    int straggler = -1;           // the column that made the others wait (phasestraggler.h); -1: none
+    int64_t lagNs = 0;            // the wait it caused
+    bool byArrival = false;       // found by its arrival at the phase's collectives (else by work time)
     int64_t maxWallNs = 0;
     int64_t medianWallNs = 0;
-    // How much longer the straggler took than the median rank, in % of the median.
+    // The straggler's lag in % of the median rank's wall time.
     double lagPct() const;
 };
 
@@ -105,10 +108,6 @@ std::optional<ReportPhaseCells> reportPhaseCells(const trace::Report &report, co
 // columns' names only.
 PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
                               const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping);
-
-// The straggler of a row: the column whose cell took the longest wall time (the first on ties);
-// -1 when no cell is present.
-int chooseStraggler(const PhaseRow &row);
 
 // Adds `part`'s times to `into` (events, span, busy, idle, per-class and overlap times).
 void accumulate(GpuBreakdown &into, const GpuBreakdown &part);

@@ -52,7 +52,7 @@ struct DemoResult
     std::string presetPath;          // config/profile/default.yaml
     std::string reportDir;           // where the exports are (cluster.profiling.output_dir)
     std::vector<int> profiledSteps;  // global_step values, as in cluster.profiling.steps
-    int stragglerRank = -1;          // the rank whose step ranges are the slowest
+    int stragglerRank = -1;          // the rank that computes slowest and makes the others wait
     std::vector<DemoReport> reports; // by rank
     int64_t totalRows = 0;
 };

@@ -43,7 +43,7 @@ public:
     int64_t firstStepUtcNs() const { return m_firstStepUtcNs; }
 
     // How much slower than nominal `rank` runs unit `unit` of step `step`: about 1.0, the
-    // straggler about 1.3, each within +-2 % so the straggler is the slowest on every unit.
+    // straggler about 1.3, each within +-2 % so the straggler arrives last at every collective.
     double factor(int rank, int step, int64_t unit) const;
 
 private:

@@ -44,10 +44,10 @@ void StepModel::run()
 
 int64_t StepModel::runPhase(int64_t phaseStartUtc, const std::function<void()> &body)
 {
-    m_base = phaseStartUtc - m_plan.rank(m_rank).trueSessionStartNs;
-    m_rankSums.assign(static_cast<size_t>(m_plan.ranks()), 0);
+    m_phaseBase = phaseStartUtc - m_plan.rank(m_rank).trueSessionStartNs;
+    m_anchors.assign(static_cast<size_t>(m_plan.ranks()), 0);
     body();
-    return phaseStartUtc + *std::max_element(m_rankSums.begin(), m_rankSums.end());
+    return phaseStartUtc + *std::max_element(m_anchors.begin(), m_anchors.end());
 }
 
 void StepModel::syncModelToRollout()
@@ -218,7 +218,13 @@ void StepModel::beginUnit()
 {
     m_rng = DemoRandom(DemoRandom::mix(m_plan.seed(), static_cast<uint64_t>(m_step), static_cast<uint64_t>(m_unit),
                                        0x756e6974)); // "unit": same nominal timeline on every rank
-    m_factor = m_plan.factor(m_rank, m_step, m_unit);
+    m_factors.resize(static_cast<size_t>(m_plan.ranks()));
+    for (int r = 0; r < m_plan.ranks(); ++r)
+        m_factors[static_cast<size_t>(r)] = m_plan.factor(r, m_step, m_unit);
+    m_factor = m_factors[static_cast<size_t>(m_rank)];
+    m_unitStart = m_anchors[static_cast<size_t>(m_rank)];
+    m_anchorNominal = 0;
+    m_syncs.clear();
     m_cpu.fill(0);
     m_gpu.fill(0);
 }
@@ -230,16 +236,46 @@ void StepModel::endUnit()
         nominal = std::max(nominal, t);
     for (int64_t t : m_gpu)
         nominal = std::max(nominal, t);
-    const double d = static_cast<double>(nominal);
-    m_base += std::llround(d * m_factor);
     for (int r = 0; r < m_plan.ranks(); ++r)
-        m_rankSums[static_cast<size_t>(r)] += std::llround(d * m_plan.factor(r, m_step, m_unit));
+        m_anchors[static_cast<size_t>(r)] = rankTimeAt(r, nominal);
     ++m_unit;
+}
+
+int64_t StepModel::rankTimeAt(int rank, int64_t nominal) const
+{
+    const auto r = static_cast<size_t>(rank);
+    return m_anchors[r] + std::llround(static_cast<double>(nominal - m_anchorNominal) * m_factors[r]);
+}
+
+void StepModel::synchronize(int64_t nominalStart, int64_t nominalEnd)
+{
+    int64_t lastArrival = 0;
+    for (int r = 0; r < m_plan.ranks(); ++r)
+        lastArrival = std::max(lastArrival, rankTimeAt(r, nominalStart));
+    // The transfer runs at the pace of the slowest member, so no rank's clock runs faster
+    // through a collective than through its own work (events emitted earlier stay in order).
+    const double slowest = *std::max_element(m_factors.begin(), m_factors.end());
+    const int64_t end = lastArrival + std::llround(static_cast<double>(nominalEnd - nominalStart) * slowest);
+    m_syncs.push_back({nominalStart, nominalEnd, rankTimeAt(m_rank, nominalStart), end});
+    m_anchors.assign(m_anchors.size(), end);
+    m_anchorNominal = nominalEnd;
 }
 
 int64_t StepModel::map(int64_t nominal) const
 {
-    return m_base + std::llround(static_cast<double>(nominal) * m_factor);
+    // The last collective that started at or before `nominal`, if any.
+    auto it = std::upper_bound(m_syncs.begin(), m_syncs.end(), nominal,
+                               [](int64_t n, const SyncPoint &s) { return n < s.nominalStart; });
+    if (it == m_syncs.begin()) {
+        return m_phaseBase + m_unitStart + std::llround(static_cast<double>(nominal) * m_factor);
+    }
+    const SyncPoint &s = *(it - 1);
+    if (nominal < s.nominalEnd) { // inside the collective: waiting, then transferring
+        const double stretch =
+            static_cast<double>(s.end - s.arrival) / static_cast<double>(s.nominalEnd - s.nominalStart);
+        return m_phaseBase + s.arrival + std::llround(static_cast<double>(nominal - s.nominalStart) * stretch);
+    }
+    return m_phaseBase + s.end + std::llround(static_cast<double>(nominal - s.nominalEnd) * m_factor);
 }
 
 int64_t &StepModel::gpu(int stream)
@@ -286,6 +322,7 @@ void StepModel::nccl(DemoThread t, Kernel k, Range r)
     const int64_t callEnd = callStart + m_rng.around(7 * kUs, 0.3);
     const int64_t start = std::max(callStart + m_rng.around(4 * kUs, 0.4), gpu(kNcclStream) + m_rng.around(2000, 0.5));
     const int64_t end = start + m_rng.around(kernelSpec(k).nominalNs, 0.2);
+    synchronize(start, end);
     const int64_t correlationId = ++m_correlationId;
     m_sink.runtime(map(callStart), map(callEnd), ApiCall::CuLaunchKernelEx, t, correlationId);
     m_sink.kernel(map(start), map(end), kNcclStream, correlationId, k, ++m_gridId);

@@ -11,8 +11,11 @@
 // unit's nominal timeline is the same on every rank (seeded by step and unit); a rank plays it
 // scaled by its factor for that unit (RunPlan::factor). A phase (one driver call) starts at the
 // same UTC instant on every rank and the next one starts when the slowest rank is done, as
-// ray.get on all ranks does. So the straggler is the slowest on every range of every step, and
-// the other ranks idle while it finishes.
+// ray.get on all ranks does. Collectives synchronize as NCCL does: each rank's kernel starts when
+// that rank arrives and ends on every rank when the last one has arrived plus the transfer, so a
+// fast rank spends the slow one's lag waiting inside its NCCL kernel and the ranks leave the
+// collective together. Phases with collectives therefore last about as long on every rank; the
+// straggler shows as the others' wait (and as longer ranges only in phases without collectives).
 
 #include "core/demo/demorandom.h"
 #include "core/demo/eventsink.h"
@@ -48,6 +51,10 @@ private:
     void beginUnit();
     void endUnit();
     int64_t map(int64_t nominal) const;
+    // A collective whose kernel runs over [nominalStart, nominalEnd] of the unit on every rank:
+    // where each rank arrives, when it ends for all, and how this rank's clock stretches over it.
+    void synchronize(int64_t nominalStart, int64_t nominalEnd);
+    int64_t rankTimeAt(int rank, int64_t nominal) const; // phase time of `rank` past the last collective
 
     int64_t &cpu(DemoThread t) { return m_cpu[static_cast<size_t>(t)]; }
     int64_t &gpu(int stream);
@@ -71,10 +78,24 @@ private:
     DemoRandom m_rng{0};
 
     int m_step = 0;
-    int64_t m_unit = 0;              // unit index within the step
-    int64_t m_base = 0;              // report time at which the current unit starts
-    double m_factor = 1.0;           // this rank's factor for the current unit
-    std::vector<int64_t> m_rankSums; // per rank: time spent in the current phase so far
+    // A collective of the current unit as this rank plays it: nominal [start, end] maps onto
+    // [arrival, end] of phase time; after it every rank runs on from the common end.
+    struct SyncPoint
+    {
+        int64_t nominalStart = 0;
+        int64_t nominalEnd = 0;
+        int64_t arrival = 0;
+        int64_t end = 0;
+    };
+
+    int64_t m_unit = 0;             // unit index within the step
+    int64_t m_phaseBase = 0;        // report time at which the current phase starts
+    int64_t m_unitStart = 0;        // phase time at which this rank starts the current unit
+    double m_factor = 1.0;          // this rank's factor for the current unit
+    std::vector<double> m_factors;  // every rank's factor for the current unit
+    std::vector<int64_t> m_anchors; // per rank: phase time at nominal m_anchorNominal of the unit
+    int64_t m_anchorNominal = 0;    // 0 at a unit's start, then the end of its last collective
+    std::vector<SyncPoint> m_syncs; // the current unit's collectives, in nominal order
     std::array<int64_t, kThreads> m_cpu{};
     std::array<int64_t, kStreams> m_gpu{};
     std::array<std::vector<std::pair<Range, int64_t>>, kThreads> m_open; // NVTX stacks: range, start

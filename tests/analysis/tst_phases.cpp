@@ -2,6 +2,7 @@
 // RLinf's own labels, user rules, mapping-file errors), and on a demo run the phases per step, the
 // wall times against SQL over the same exports, and the straggler the demo planted.
 #include "core/analysis/phases.h"
+#include "core/analysis/phasestraggler.h"
 #include "core/analysis/phasesummary.h"
 #include "core/demo/demorun.h"
 #include "core/trace/digest.h"
@@ -185,7 +186,9 @@ private slots:
         QVERIFY(train.gpu.computeNs() > 0 && train.gpu.communicationNs() > 0);
     }
 
-    // The demo's straggler is the slowest rank in every phase of every step.
+    // The demo's straggler is named in every phase of every step: by its arrival where the phase
+    // has collectives (its lag is the others' wait), by work time where it has none (there it is
+    // also the slowest).
     void demoStraggler()
     {
         const PhaseTable t = computePhaseTable(m_reports, PhaseMapping::defaults());
@@ -193,119 +196,37 @@ private slots:
         for (const PhaseRow &r : t.rows) {
             QVERIFY(r.straggler >= 0);
             QCOMPARE(t.columns[size_t(r.straggler)].label, expected);
-            QVERIFY2(r.lagPct() > 5.0, qPrintable(QString::fromStdString(r.phase)));
-            QCOMPARE(r.maxWallNs, r.cells[size_t(r.straggler)].wallNs);
-        }
-    }
-
-    // Digests carry each report's phase cells (phasesummary.h): the table made from them alone
-    // equals the one made from the events, cell by cell; a digest without a summary, or with a
-    // damaged one, makes phaseTableFromDigests refuse (callers then read the events).
-    void tableFromDigestSummaries()
-    {
-        QTemporaryDir dir;
-        std::vector<std::string> digests;
-        for (const tr::ReportPtr &r : m_reports) {
-            tr::DigestOptions o;
-            addPhaseSummary(*r, o);
-            const std::string name = r->path.substr(r->path.find_last_of('/') + 1);
-            digests.push_back(dir.filePath(QString::fromStdString(name)).toStdString() + ".psdigest");
-            QCOMPARE(QString::fromStdString(tr::writeDigest(*r, digests.back(), o)), QString());
-        }
-        std::vector<tr::ReportPtr> columns;
-        std::string error;
-        const std::optional<PhaseTable> fromSummaries = phaseTableFromDigests(digests, columns, error);
-        QVERIFY2(fromSummaries, error.c_str());
-        const PhaseTable fromEvents = computePhaseTable(m_reports, PhaseMapping::defaults());
-        QCOMPARE(fromSummaries->columns.size(), fromEvents.columns.size());
-        for (size_t c = 0; c < fromEvents.columns.size(); ++c)
-            QCOMPARE(fromSummaries->columns[c].label, fromEvents.columns[c].label);
-        QCOMPARE(fromSummaries->rows.size(), fromEvents.rows.size());
-        QCOMPARE(fromSummaries->stepsCounted, fromEvents.stepsCounted);
-        for (size_t i = 0; i < fromEvents.rows.size(); ++i) {
-            const PhaseRow &a = fromSummaries->rows[i], &b = fromEvents.rows[i];
-            QCOMPARE(a.phase, b.phase);
-            QCOMPARE(a.step, b.step);
-            QCOMPARE(a.straggler, b.straggler);
-            for (size_t c = 0; c < b.cells.size(); ++c) {
-                QCOMPARE(a.cells[c].wallNs, b.cells[c].wallNs);
-                QCOMPARE(a.cells[c].occurrences, b.cells[c].occurrences);
-                QCOMPARE(a.cells[c].first.index, b.cells[c].first.index);
-                QCOMPARE(a.cells[c].gpu.busyNs, b.cells[c].gpu.busyNs);
-                QCOMPARE(a.cells[c].gpu.idleNs, b.cells[c].gpu.idleNs);
-                QVERIFY(a.cells[c].gpu.exclusiveNs == b.cells[c].gpu.exclusiveNs);
-                QCOMPARE(a.cells[c].gpu.commCompOverlapNs, b.cells[c].gpu.commCompOverlapNs);
+            QVERIFY2(r.lagNs > 0, qPrintable(QString::fromStdString(r.phase)));
+            const bool synchronized = r.phase == "weight_sync" || r.phase == "update_actor";
+            QCOMPARE(r.byArrival, synchronized);
+            if (!synchronized) {
+                QVERIFY2(r.lagPct() > 5.0, qPrintable(QString::fromStdString(r.phase)));
+                QCOMPARE(r.maxWallNs, r.cells[size_t(r.straggler)].wallNs);
             }
         }
-        // A digest written without a summary.
-        const std::string plain = dir.filePath("plain.sqlite.psdigest").toStdString();
-        QCOMPARE(QString::fromStdString(tr::writeDigest(*m_reports[0], plain)), QString());
-        std::vector<std::string> withPlain = digests;
-        withPlain.push_back(plain);
-        QVERIFY(!phaseTableFromDigests(withPlain, columns, error));
-        QVERIFY2(error.find("plain.sqlite.psdigest: no phase summary") != std::string::npos, error.c_str());
-        ReportPhaseCells cells;
-        std::optional<int> rank;
-        QVERIFY(!decodePhaseSummary("{\"version\": 1, \"cells\": 3}", cells, rank, error));
-        QVERIFY2(error.find("phase summary: ") == 0, error.c_str());
     }
 
-    // A report that is one step (nsys reportN) puts all its phases in that step.
-    void reportStepFromIdentity()
+    // No late rank, no straggler: equal work on every rank names none rather than the first.
+    void tiesNameNoStraggler()
     {
-        QTemporaryDir dir;
-        const QString copy = dir.filePath("report5.sqlite");
-        QVERIFY(QFile::copy(QString::fromStdString(m_demo.reports[0].path), copy));
-        tr::LoadOptions lo;
-        lo.useCache = false;
-        const tr::LoadResult loaded = tr::loadReports({copy.toStdString()}, lo);
-        QCOMPARE(loaded.reports.size(), size_t(1));
-        const PhaseTable t = computePhaseTable(loaded.reports, PhaseMapping::defaults());
-        QVERIFY(!t.stepsCounted);
-        QCOMPARE(t.rows.size(), kDemoPhases.size());
-        for (const PhaseRow &r : t.rows) {
-            QCOMPARE(r.step, int64_t(5));
-            QCOMPARE(r.cells[0].occurrences, 3); // the three profiled steps' ranges, summed
+        PhaseRow row;
+        row.cells.resize(3);
+        for (PhaseCell &c : row.cells) {
+            c.present = true;
+            c.wallNs = 5000000;
         }
-    }
-
-    void cancelled()
-    {
-        tr::CancelToken cancel;
-        cancel.cancel();
-        const PhaseTable t = computePhaseTable(m_reports, PhaseMapping::defaults(), &cancel);
-        QVERIFY(t.cancelled);
-        QVERIFY(t.rows.empty());
-    }
-
-    // `demo --digests` writes the same run as digests only: the phase table (from their
-    // summaries) and compare against the exports show no difference.
-    void demoDigestsAnswerAsTheExports()
-    {
-        const QString digests = m_dir.filePath("digests");
-        const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        ps::test::CliRun r = ps::test::runCli(
-            {"demo", "--out", digests, "--ranks", "6", "--steps", "3", "--seed", "7", "--digests", "--summary-only"},
-            env);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const QDir profiling(digests + "/profiling");
-        QCOMPARE(profiling.entryList({"*.psdigest"}, QDir::Files).size(), 6);
-        QCOMPARE(profiling.entryList({"*.sqlite"}, QDir::Files).size(), 0);
-        const QString exports = QString::fromStdString(m_demo.reportDir);
-        const ps::test::CliRun a =
-            ps::test::runCli({"trace", "phases", "--no-cache", "--format", "json", exports}, env);
-        const ps::test::CliRun b =
-            ps::test::runCli({"trace", "phases", "--no-cache", "--format", "json", profiling.path()}, env);
-        QVERIFY2(a.exitCode == 0 && b.exitCode == 0, qPrintable(a.err + b.err));
-        QCOMPARE(QJsonDocument::fromJson(b.out.toUtf8()).object()["rows"],
-                 QJsonDocument::fromJson(a.out.toUtf8()).object()["rows"]);
-        r = ps::test::runCli({"trace", "compare", "--no-cache", "--format", "json", exports, profiling.path()}, env);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const QJsonObject c = QJsonDocument::fromJson(r.out.toUtf8()).object();
-        QCOMPARE(c["matched"].toArray().size(), 6);
-        QVERIFY(!c["deltas"].toArray().isEmpty());
-        for (const QJsonValue &d : c["deltas"].toArray())
-            QCOMPARE(d.toObject()["candidate_ns"].toInteger(), d.toObject()["baseline_ns"].toInteger());
+        chooseStraggler(row, nullptr, {});
+        QCOMPARE(row.straggler, -1);
+        QCOMPARE(row.lagNs, int64_t(0));
+        row.cells[1].wallNs = 6000000;
+        chooseStraggler(row, nullptr, {});
+        QCOMPARE(row.straggler, 1);
+        QCOMPARE(row.lagNs, int64_t(1000000));
+        // Collectives where nobody waited: no late rank, whatever the walls say.
+        CollectivePhaseRow quiet;
+        quiet.instances = 4;
+        chooseStraggler(row, &quiet, {{0, 0}, {1, 1}, {2, 2}});
+        QCOMPARE(row.straggler, -1);
     }
 
     void cliJsonTextCsvAndMapping()

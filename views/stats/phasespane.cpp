@@ -105,7 +105,8 @@ void PhasesPane::show(const an::PhaseTable &t)
         const bool hasStraggler = r.straggler >= 0;
         row << item(QString::number(r.step)) << item(QString::fromStdString(r.phase))
             << item(hasStraggler ? QString::fromStdString(t.columns[size_t(r.straggler)].label) : QStringLiteral("-"))
-            << item(QString::number(r.lagPct(), 'f', 1), QStringLiteral("the straggler over the median rank"))
+            << item(QString::number(r.lagPct(), 'f', 1),
+                    QStringLiteral("the wait the straggler caused, in % of the median rank's wall time"))
             << item(ms(r.maxWallNs), QStringLiteral("median %1 ms").arg(ms(r.medianWallNs)))
             << item(hasStraggler ? gpuShares(r.cells[size_t(r.straggler)].gpu) : QStringLiteral("-"));
         for (size_t c = 0; c < r.cells.size(); ++c) {

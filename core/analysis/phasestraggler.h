@@ -1,0 +1,28 @@
+#pragma once
+// Who the phase table names as a row's straggler: the rank that made the others wait.
+//   - A phase with matched collectives: the rank whose late arrivals caused the most wait in
+//     the phase's collectives (collectivephases.h); its lag is that wait.
+//   - A phase without: the rank with the longest work time (wall time minus its wait inside
+//     collectives), when it is strictly longer than every other rank's; its lag is its work time
+//     over the median rank's (what the others wait for at the driver's barrier).
+//   - No late rank (nobody waited, or several ranks tie for the longest): none (-1).
+// Wall times stay in the row (maxWallNs, medianWallNs) beside it.
+
+#include "core/analysis/collectivephases.h"
+#include "core/analysis/phases.h"
+
+#include <map>
+#include <span>
+
+namespace ps::core::analysis {
+
+// Sets row.straggler and row.lagNs. `byArrival` is the phase's collective row, if any;
+// `columnOfRank` maps a collective rank to its column of the table.
+void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank);
+
+// Matches the reports' collectives (clock-aligned as trace/alignment.h does by default) and
+// chooses every row's straggler. Reports whose collectives cannot be matched are judged by
+// work time.
+void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports, const PhaseMapping &mapping);
+
+} // namespace ps::core::analysis
