@@ -89,7 +89,6 @@ public:
     void run();
 
 private:
-    std::vector<CollectiveRecord> namedKernels(const EventStore &s) const;
     bool resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks);
     void readGroups(size_t report);
     void addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal);
@@ -116,36 +115,6 @@ private:
     std::unordered_map<trace::NameId, std::optional<int>> m_dtypes;
     std::map<ShapeKey, std::vector<Observed> *> m_lists;
 };
-
-// Kernels whose names say NCCL/RCCL, for a report whose reader recorded no collectives (nsys,
-// rocpd): one pass over the kernel tracks, the name classified once per distinct name.
-std::vector<CollectiveRecord> Gatherer::namedKernels(const EventStore &s) const
-{
-    std::vector<CollectiveRecord> out;
-    std::unordered_map<trace::NameId, trace::NameId> opOf; // kernel name -> op name (kNoName: none)
-    for (uint32_t ti : s.tracksOfKind(trace::TrackKind::Kernel)) {
-        const trace::Track &t = s.track(ti);
-        for (size_t i = 0; i < t.size(); ++i) {
-            const trace::NameId n = t.name(i);
-            auto it = opOf.find(n);
-            if (it == opOf.end()) {
-                const std::string_view op = trace::collectiveOpOfKernel(s.name(n));
-                it = opOf.emplace(n, op.empty() ? trace::kNoName : n).first;
-            }
-            if (it->second == trace::kNoName)
-                continue;
-            CollectiveRecord r;
-            r.event = {ti, uint32_t(i)};
-            r.start = t.start(i);
-            r.end = t.end(i);
-            r.op = n; // the kernel's own name; its op is classified again where needed
-            r.stream = t.key().id;
-            r.source = CollectiveSource::KernelName;
-            out.push_back(r);
-        }
-    }
-    return out;
-}
 
 // Each report's rank (identity, else the file's own); a report without one is numbered by its
 // position only when no report has a rank. Two reports of one rank are an error.
@@ -354,14 +323,11 @@ void Gatherer::addRecord(size_t report, int rank, const CollectiveRecord &c, con
 
 void Gatherer::run()
 {
-    // Records per report: the reader's, else kernels known by name.
-    std::vector<std::vector<CollectiveRecord>> named(m_reports.size());
+    // The store's records: the reader's, or kernels known by their NCCL/RCCL names
+    // (StoreBuilder records those), so a digest opened without its events has them too.
     std::vector<size_t> withData;
     for (size_t i = 0; i < m_reports.size(); ++i) {
-        const EventStore &s = *m_reports[i]->store;
-        if (s.collectives().empty())
-            named[i] = namedKernels(s);
-        if (!s.collectives().empty() || !named[i].empty())
+        if (!m_reports[i]->store->collectives().empty())
             withData.push_back(i);
         else
             m_in.notes.push_back(m_reports[i]->path + ": no collective kernels (no NCCL/RCCL kernel, c10d kernel "
@@ -377,8 +343,7 @@ void Gatherer::run()
     for (size_t i : withData) {
         if (!m_in.errors.empty())
             return;
-        const auto own = m_reports[i]->store->collectives();
-        const std::span<const CollectiveRecord> recs = own.empty() ? std::span<const CollectiveRecord>(named[i]) : own;
+        const std::span<const CollectiveRecord> recs = m_reports[i]->store->collectives();
         // NCCL streams numbered by their first collective, for kernels known by name only.
         std::vector<std::pair<int64_t, int>> firsts;
         for (const CollectiveRecord &c : recs)

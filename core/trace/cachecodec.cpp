@@ -13,11 +13,12 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 9; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
-                                 // 5: readers other than nsys give categories, not domains,
-                                 // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
-                                 // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums,
-                                 // 9: collective records and process groups after the short names
+constexpr uint64_t kVersion = 10; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+                                  // 5: readers other than nsys give categories, not domains,
+                                  // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
+                                  // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums,
+                                  // 9: collective records and process groups after the short names,
+                                  // 10: NCCL/RCCL kernels known by name have records too
 constexpr size_t kHeaderSize = kCacheHeaderSize;
 
 struct Header

@@ -3,6 +3,7 @@
 // name it by its arrival, and every rank's update phase lasts about as long as the slowest's.
 #include "core/demo/demorun.h"
 #include "tests/support/clirun.h"
+#include "tests/support/demorun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,13 +31,7 @@ class TestDemoSync : public QObject
 private slots:
     void initTestCase()
     {
-        ps::core::demo::DemoOptions o;
-        o.outDir = m_dir.filePath("run").toStdString();
-        o.ranks = 4;
-        o.steps = 2;
-        o.seed = 11;
-        std::string error;
-        QVERIFY2(ps::core::demo::writeDemoRun(o, m_demo, error), error.c_str());
+        m_demo = writeTestDemo(m_dir.filePath("run"), 4, 2, 11);
         QVERIFY(m_demo.stragglerRank >= 0 && m_demo.stragglerRank < 4);
         m_runDir = QString::fromStdString(m_demo.reportDir);
     }

@@ -8,6 +8,7 @@
 #include "core/trace/digest.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/clirun.h"
+#include "tests/support/demorun.h"
 #include "tests/support/sqlref.h"
 
 #include <QFile>
@@ -53,13 +54,7 @@ class TestPhases : public QObject
 private slots:
     void initTestCase()
     {
-        ps::core::demo::DemoOptions o;
-        o.outDir = m_dir.filePath("run").toStdString();
-        o.ranks = 6;
-        o.steps = 3;
-        o.seed = 7;
-        std::string error;
-        QVERIFY2(ps::core::demo::writeDemoRun(o, m_demo, error), error.c_str());
+        m_demo = writeTestDemo(m_dir.filePath("run"), 6, 3, 7);
         QVERIFY(m_demo.stragglerRank >= 0);
         tr::LoadOptions lo;
         lo.useCache = false;
@@ -67,7 +62,7 @@ private slots:
         for (const auto &r : m_demo.reports)
             paths.push_back(r.path);
         tr::LoadResult loaded = tr::loadReports(paths, lo);
-        QCOMPARE(loaded.reports.size(), size_t(o.ranks));
+        QCOMPARE(loaded.reports.size(), size_t(6));
         m_reports = loaded.reports;
     }
 

@@ -13,6 +13,7 @@
 #include "core/trace/traceloader.h"
 #include "core/trace/tracesummary.h"
 #include "tests/support/clirun.h"
+#include "tests/support/demorun.h"
 
 #include <QDir>
 #include <QFile>
@@ -60,13 +61,7 @@ class TestReportSource : public QObject
 private slots:
     void initTestCase()
     {
-        ps::core::demo::DemoOptions o;
-        o.outDir = m_dir.filePath("run").toStdString();
-        o.ranks = 4;
-        o.steps = 2;
-        o.seed = 11;
-        std::string error;
-        QVERIFY2(ps::core::demo::writeDemoRun(o, m_demo, error), error.c_str());
+        m_demo = writeTestDemo(m_dir.filePath("run"), 4, 2, 11);
         m_demo.outDir = std::filesystem::path(m_demo.outDir).lexically_normal().string();
         tr::LoadOptions lo;
         lo.useCache = false;
@@ -74,7 +69,7 @@ private slots:
         for (const auto &r : m_demo.reports)
             paths.push_back(r.path);
         m_reports = tr::loadReports(paths, lo).reports;
-        QCOMPARE(m_reports.size(), size_t(o.ranks));
+        QCOMPARE(m_reports.size(), size_t(4));
     }
 
     // A report opened from its digest without events says so, and asking for them is an error
