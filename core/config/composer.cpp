@@ -76,13 +76,33 @@ bool pyEquals(const Node &a, const Node &b)
         if (a.size() != b.size())
             return false;
         for (size_t i = 0; i < a.size(); ++i) {
-            const Node *other = b.find(a.keyAt(i));
+            const Node *other = b.findKeyOf(a, i);
             if (!other || !pyEquals(a.valueAt(i), *other))
                 return false;
         }
         return true;
     }
     return false;
+}
+
+// Whether an override value holds a dict with a null key ({null: c}): Hydra's grammar reads
+// one, but OmegaConf refuses it when the value is merged or compared with a config node.
+bool hasNullKey(const Node &n)
+{
+    if (n.isDict())
+        for (size_t i = 0; i < n.size(); ++i)
+            if (n.keyKindAt(i) == Node::Kind::Null || hasNullKey(n.valueAt(i)))
+                return true;
+    if (n.isList())
+        for (const Node &item : n.items())
+            if (hasNullKey(item))
+                return true;
+    return false;
+}
+
+ConfigError nullKeyError(const Override &o)
+{
+    return ConfigError("Error merging override " + o.text, kNoMark, o.key);
 }
 
 std::string pyStr(const Node &n)
@@ -794,6 +814,8 @@ private:
         const std::string &last = parts.back();
         std::string cp = childPath(path, last);
         Node *existing = childNode(*root, last);
+        if ((existing || (root->isDict() && !structMode)) && hasNullKey(o.value))
+            throw nullKeyError(o);
         if (o.value.isContainer() && existing && existing->isContainer()) {
             if (existing->isDict() && o.value.isDict()) {
                 merger.recordOne(o.value, cp);
@@ -868,6 +890,8 @@ private:
                     if (!current || current->isNull())
                         throw ConfigError("Could not delete from config. '" + o.key + "' does not exist.",
                                           whereSet(o.key), o.key);
+                    if (o.hasValue && current->isContainer() && hasNullKey(o.value))
+                        throw nullKeyError(o);
                     if (o.hasValue && !pyEquals(*current, o.value))
                         throw ConfigError("Could not delete from config. The value of '" + o.key + "' is " +
                                               pyStr(*current) + " and not " + pyStr(o.value) + ".",
@@ -947,7 +971,7 @@ std::string optionOf(const std::string &configPath)
 
 std::string explainKey(const ComposeResult &result, const std::string &keyPath)
 {
-    const Node *value = findPath(result.config, keyPath);
+    const Node *value = findPathForDisplay(result.config, keyPath);
     const std::vector<ProvenanceStep> *chain = result.provenance.find(keyPath);
     if (!value && !chain)
         return {};

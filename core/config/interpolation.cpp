@@ -62,7 +62,7 @@ public:
             for (size_t i = 0; i < n.size(); ++i) {
                 Path p = path;
                 p.push_back(n.keyAt(i));
-                out.set(n.keyAt(i), resolveNode(n.valueAt(i), p));
+                out.setKeyOf(n, i, resolveNode(n.valueAt(i), p));
             }
             return out;
         }
@@ -331,7 +331,7 @@ private:
                               (dict->isList() ? std::string("ListConfig") : std::string(kindName(dict->kind()))));
         Node out = Node::list();
         for (size_t i = 0; i < dict->size(); ++i)
-            out.append(name == "oc.dict.keys" ? Node::string(dict->keyAt(i))
+            out.append(name == "oc.dict.keys" ? dict->keyNodeAt(i)
                                               : select(key + "." + dict->keyAt(i), path, false, nullptr));
         return out;
     }
@@ -432,7 +432,7 @@ void resolveInto(Node &out, const Node &root, const Node &n, Path &path, std::ve
             path.push_back(n.keyAt(i));
             Node child;
             resolveInto(child, root, n.valueAt(i), path, problems, env, total, nodes);
-            out.set(n.keyAt(i), std::move(child));
+            out.setKeyOf(n, i, std::move(child));
             path.pop_back();
         }
         return;

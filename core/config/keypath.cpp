@@ -77,4 +77,19 @@ Node *findPath(Node &root, std::string_view path)
     return const_cast<Node *>(findPath(static_cast<const Node &>(root), path));
 }
 
+const Node *findPathForDisplay(const Node &root, std::string_view path)
+{
+    const Node *cur = &root;
+    for (const std::string &part : splitKeyPath(path)) {
+        const Node *next = childNode(*cur, part);
+        for (size_t i = 0; !next && cur->isDict() && i < cur->size(); ++i)
+            if (cur->keyKindAt(i) != Node::Kind::String && cur->keyAt(i) == part)
+                next = &cur->valueAt(i);
+        if (!next)
+            return nullptr;
+        cur = next;
+    }
+    return cur;
+}
+
 } // namespace ps::core::config

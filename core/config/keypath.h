@@ -22,5 +22,10 @@ Node *childNode(Node &container, std::string_view key);
 // The node at `path`, or nullptr when any step is absent (list steps must be in range).
 const Node *findPath(const Node &root, std::string_view path);
 Node *findPath(Node &root, std::string_view path);
+// findPath() for showing a key (explain): a step that names no string key also finds a key an
+// override typed, by its str() text ("x.1" finds the int key 1 of {1: a}); provenance records
+// such keys under that text. Config lookups (overrides, interpolations) use findPath(), as
+// OmegaConf's "x.1" names only the string key '1'.
+const Node *findPathForDisplay(const Node &root, std::string_view path);
 
 } // namespace ps::core::config

@@ -31,14 +31,25 @@ void Merger::recordSubtree(const Node &n, const std::string &path)
 
 void Merger::assign(Node &parent, const std::string &key, const Node &value, const std::string &path)
 {
+    forgetReplaced(parent.find(key), path);
+    parent.set(key, value);
+    recordSubtree(value, path);
+}
+
+void Merger::assignKeyOf(Node &parent, const Node &src, size_t i, const Node &value, const std::string &path)
+{
+    forgetReplaced(parent.findKeyOf(src, i), path);
+    parent.setKeyOf(src, i, value);
+    recordSubtree(value, path);
+}
+
+void Merger::forgetReplaced(const Node *old, const std::string &path)
+{
     // The key's own chain keeps its history; what was below a replaced container is gone.
-    const Node *old = parent.find(key);
     if (!old)
         m_prov.eraseSubtree(path);
     else if (old->isContainer())
         m_prov.eraseBelow(path);
-    parent.set(key, value);
-    recordSubtree(value, path);
 }
 
 void Merger::assignItem(Node &list, size_t index, const Node &value, const std::string &path)
@@ -52,14 +63,16 @@ void Merger::assignItem(Node &list, size_t index, const Node &value, const std::
 void Merger::mergeDict(Node &dest, const Node &src, const std::string &path, bool structMode)
 {
     for (size_t i = 0; i < src.size(); ++i) {
-        const std::string &key = src.keyAt(i);
         const Node &srcValue = src.valueAt(i);
-        std::string cp = childPath(path, key);
-        Node *destValue = dest.find(key);
+        // Keys compare as Python's do: an int key 1 from an override is not the string key '1',
+        // and 1.0 merges into an existing 1, which keeps its kind (and so its path "x.1").
+        const size_t at = dest.keyIndexOf(src, i);
+        Node *destValue = at < dest.size() ? &dest.valueAt(at) : nullptr;
+        std::string cp = childPath(path, destValue ? dest.keyAt(at) : src.keyAt(i));
         if (!destValue) {
             if (structMode)
                 throw StructKeyError(cp);
-            dest.set(key, srcValue);
+            dest.setKeyOf(src, i, srcValue);
             recordSubtree(srcValue, cp);
             continue;
         }
@@ -74,7 +87,7 @@ void Merger::mergeDict(Node &dest, const Node &src, const std::string &path, boo
             throw ConfigError("Cannot merge DictConfig with ListConfig at '" + cp + "'", srcValue.mark, cp);
         if (destValue->isDict() && srcValue.isList())
             throw ConfigError("Cannot merge ListConfig with DictConfig at '" + cp + "'", srcValue.mark, cp);
-        assign(dest, key, srcValue, cp);
+        assignKeyOf(dest, src, i, srcValue, cp);
     }
 }
 

@@ -40,6 +40,10 @@ public:
     void recordOne(const Node &n, const std::string &path);
 
 private:
+    // assign() for the key at index i of dict `src` (of any key kind).
+    void assignKeyOf(Node &parent, const Node &src, size_t i, const Node &value, const std::string &path);
+    void forgetReplaced(const Node *old, const std::string &path);
+
     Provenance &m_prov;
     ProvenanceStep m_step;
     bool m_useNodeMarks;

@@ -5,11 +5,47 @@
 #include "core/config/pythonfloat.h"
 
 #include <cassert>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <utility>
 
 namespace ps::core::config {
 
 namespace {
+
 const std::string kEmpty;
+
+// A dict key's identity under Python's ==, from its str() text and kind: bool, int and float
+// keys compare by value (True == 1 == 1.0), strings by text, and the two never meet. Empty for
+// nan, which equals nothing.
+std::string dictKeyIdentity(const std::string &text, Node::Kind kind)
+{
+    switch (kind) {
+    case Node::Kind::Bool:
+        return text == "True" ? "#1" : "#0";
+    case Node::Kind::Int:
+        return "#" + text;
+    case Node::Kind::Float: {
+        const double v = std::strtod(text.c_str(), nullptr);
+        if (std::isnan(v))
+            return {};
+        if (v == 0)
+            return "#0";
+        if (std::isfinite(v) && std::trunc(v) == v) {
+            char digits[400];
+            std::snprintf(digits, sizeof digits, "%.0f", v);
+            return std::string("#") + digits;
+        }
+        return "f" + text;
+    }
+    case Node::Kind::Null:
+        return "n";
+    default:
+        return "s" + text;
+    }
+}
+
 } // namespace
 
 Node Node::boolean(bool v)
@@ -151,7 +187,7 @@ std::string Node::toPythonString() const
         if (i)
             s += ", ";
         if (m_kind == Kind::Dict)
-            s += "'" + m_keys[i] + "': ";
+            s += (keyKindAt(i) == Kind::String ? "'" + m_keys[i] + "'" : m_keys[i]) + ": ";
         const Node &v = m_items[i];
         s += v.isStringLike() ? "'" + v.m_string + "'" : v.toPythonString();
     }
@@ -186,7 +222,7 @@ const Node *Node::find(std::string_view key) const
     if (m_kind != Kind::Dict)
         return nullptr;
     for (size_t i = 0; i < m_keys.size(); ++i)
-        if (m_keys[i] == key)
+        if (m_keys[i] == key && keyKindAt(i) == Kind::String)
             return &m_items[i];
     return nullptr;
 }
@@ -198,14 +234,7 @@ Node *Node::find(std::string_view key)
 
 Node &Node::set(const std::string &key, Node value)
 {
-    assert(isDict());
-    if (Node *existing = find(key)) {
-        *existing = std::move(value);
-        return *existing;
-    }
-    m_keys.push_back(key);
-    m_items.push_back(std::move(value));
-    return m_items.back();
+    return setKeyText(key, Kind::String, std::move(value));
 }
 
 bool Node::erase(std::string_view key)
@@ -213,13 +242,128 @@ bool Node::erase(std::string_view key)
     if (m_kind != Kind::Dict)
         return false;
     for (size_t i = 0; i < m_keys.size(); ++i) {
-        if (m_keys[i] == key) {
+        if (m_keys[i] == key && keyKindAt(i) == Kind::String) {
             m_keys.erase(m_keys.begin() + static_cast<std::ptrdiff_t>(i));
+            if (!m_keyKinds.empty())
+                m_keyKinds.erase(m_keyKinds.begin() + static_cast<std::ptrdiff_t>(i));
             m_items.erase(m_items.begin() + static_cast<std::ptrdiff_t>(i));
             return true;
         }
     }
     return false;
+}
+
+Node Node::keyNodeAt(size_t i) const
+{
+    assert(isDict() && i < m_keys.size());
+    const std::string &text = m_keys[i];
+    switch (keyKindAt(i)) {
+    case Kind::Int: {
+        errno = 0;
+        const long long v = std::strtoll(text.c_str(), nullptr, 10);
+        return errno == ERANGE ? bigInteger(text) : integer(v);
+    }
+    case Kind::Float:
+        return floating(std::strtod(text.c_str(), nullptr));
+    case Kind::Bool:
+        return boolean(text == "True");
+    case Kind::Null:
+        return null();
+    default:
+        return string(text);
+    }
+}
+
+namespace {
+
+// A key node's str() text and key kind (text-like nodes are String keys).
+std::pair<std::string, Node::Kind> keyTextAndKind(const Node &key)
+{
+    if (key.isStringLike())
+        return {key.asString(), Node::Kind::String};
+    return {key.toPythonString(), key.kind()};
+}
+
+} // namespace
+
+const Node *Node::findKey(const Node &key) const
+{
+    const auto [text, kind] = keyTextAndKind(key);
+    const size_t i = indexOfKey(text, kind);
+    return i < m_keys.size() ? &m_items[i] : nullptr;
+}
+
+Node *Node::findKey(const Node &key)
+{
+    return const_cast<Node *>(static_cast<const Node *>(this)->findKey(key));
+}
+
+Node &Node::setKey(const Node &key, Node value)
+{
+    const auto [text, kind] = keyTextAndKind(key);
+    return setKeyText(text, kind, std::move(value));
+}
+
+size_t Node::keyIndexOf(const Node &dict, size_t i) const
+{
+    return indexOfKey(dict.keyAt(i), dict.keyKindAt(i));
+}
+
+const Node *Node::findKeyOf(const Node &dict, size_t i) const
+{
+    const size_t j = keyIndexOf(dict, i);
+    return j < m_keys.size() ? &m_items[j] : nullptr;
+}
+
+Node *Node::findKeyOf(const Node &dict, size_t i)
+{
+    return const_cast<Node *>(static_cast<const Node *>(this)->findKeyOf(dict, i));
+}
+
+Node &Node::setKeyOf(const Node &dict, size_t i, Node value)
+{
+    return setKeyText(dict.keyAt(i), dict.keyKindAt(i), std::move(value));
+}
+
+Node &Node::setKeyText(const std::string &text, Kind kind, Node value)
+{
+    assert(isDict());
+    const size_t i = indexOfKey(text, kind);
+    if (i < m_keys.size()) {
+        m_items[i] = std::move(value);
+        return m_items[i];
+    }
+    appendKey(text, kind);
+    m_items.push_back(std::move(value));
+    return m_items.back();
+}
+
+size_t Node::indexOfKey(const std::string &text, Kind kind) const
+{
+    if (m_kind != Kind::Dict)
+        return m_keys.size();
+    if (kind == Kind::String) {
+        for (size_t i = 0; i < m_keys.size(); ++i)
+            if (m_keys[i] == text && keyKindAt(i) == Kind::String)
+                return i;
+        return m_keys.size();
+    }
+    const std::string wanted = dictKeyIdentity(text, kind);
+    if (wanted.empty())
+        return m_keys.size(); // nan equals no other key
+    for (size_t i = 0; i < m_keyKinds.size(); ++i)
+        if (m_keyKinds[i] != Kind::String && dictKeyIdentity(m_keys[i], m_keyKinds[i]) == wanted)
+            return i;
+    return m_keys.size();
+}
+
+void Node::appendKey(std::string text, Kind kind)
+{
+    if (kind != Kind::String || !m_keyKinds.empty()) {
+        m_keyKinds.resize(m_keys.size(), Kind::String); // the first typed key: earlier ones are strings
+        m_keyKinds.push_back(kind);
+    }
+    m_keys.push_back(std::move(text));
 }
 
 void Node::append(Node value)
@@ -246,7 +390,12 @@ bool Node::operator==(const Node &other) const
     case Kind::Interpolation:
         return m_string == other.m_string;
     case Kind::Dict:
-        return m_keys == other.m_keys && m_items == other.m_items;
+        if (m_keys != other.m_keys || m_items != other.m_items)
+            return false;
+        for (size_t i = 0; i < m_keys.size(); ++i)
+            if (keyKindAt(i) != other.keyKindAt(i))
+                return false;
+        return true;
     case Kind::List:
         return m_items == other.m_items;
     }

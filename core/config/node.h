@@ -7,6 +7,11 @@
 // "${" (OmegaConf resolves those lazily; an escaped "\${" is still stored as written). Dicts
 // keep key order (insertion order, which is what Hydra prints); lists keep their items.
 //
+// Dict keys are strings except where an override value typed them: Hydra's grammar reads
+// `{1: a}` with an int key, and OmegaConf keeps int, float and bool keys (a null key it refuses).
+// A typed key is stored as its Python str() ("1", "1000.0", "True") with its kind beside it; the
+// string lookups (find, set, erase) see only String keys, as OmegaConf's "x.1" never finds int 1.
+//
 // Nodes are values: copying a Node copies its subtree. Dict lookups are linear; config dicts
 // are small (tens of keys), and order matters more than lookup speed here.
 
@@ -75,6 +80,21 @@ public:
     const Node &valueAt(size_t i) const;
     Node &valueAt(size_t i);
     const std::vector<std::string> &keys() const { return m_keys; }
+    // The kind of key i: String, or Int / Float / Bool / Null for a key an override typed.
+    Kind keyKindAt(size_t i) const { return m_keyKinds.empty() ? Kind::String : m_keyKinds[i]; }
+    // Key i as a scalar node of its kind (a String node for a string key).
+    Node keyNodeAt(size_t i) const;
+    // Python dict semantics for a key of any kind: 1, 1.0 and true are one key; "1" is another.
+    // An existing key keeps its own kind and position; only its value is replaced.
+    const Node *findKey(const Node &key) const;
+    Node *findKey(const Node &key);
+    Node &setKey(const Node &key, Node value);
+    // The same for key i of `dict` (copying entries between dicts without building key nodes).
+    // The index of the key equal to key i of `dict`; size() when there is none.
+    size_t keyIndexOf(const Node &dict, size_t i) const;
+    const Node *findKeyOf(const Node &dict, size_t i) const;
+    Node *findKeyOf(const Node &dict, size_t i);
+    Node &setKeyOf(const Node &dict, size_t i, Node value);
     // nullptr when the key is absent (or this is not a dict).
     const Node *find(std::string_view key) const;
     Node *find(std::string_view key);
@@ -91,6 +111,7 @@ public:
     void shrinkToFit()
     {
         m_keys.shrink_to_fit();
+        m_keyKinds.shrink_to_fit();
         m_items.shrink_to_fit();
     }
 
@@ -102,12 +123,17 @@ public:
     bool operator!=(const Node &other) const { return !(*this == other); }
 
 private:
+    size_t indexOfKey(const std::string &text, Kind kind) const; // m_keys.size() when absent
+    Node &setKeyText(const std::string &text, Kind kind, Node value);
+    void appendKey(std::string text, Kind kind);
+
     Kind m_kind = Kind::Null;
     bool m_bool = false;
     int64_t m_int = 0;
     double m_float = 0.0;
     std::string m_string;
     std::vector<std::string> m_keys; // Dict: keys, parallel to m_items
+    std::vector<Kind> m_keyKinds;    // Dict: kinds of m_keys; empty while every key is a String
     std::vector<Node> m_items;       // Dict: values; List: items
 };
 

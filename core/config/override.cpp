@@ -111,6 +111,32 @@ bool equalsNoCase(const std::string &a, const char *b)
     return true;
 }
 
+// A primitive of one token (no escape, no interpolation) typed as Hydra's lexer types it: INT,
+// FLOAT, BOOL or NULL; anything else is text.
+Node typedToken(const std::string &text)
+{
+    if (isHydraInt(text)) {
+        std::string digits;
+        for (char ch : text)
+            if (ch != '_')
+                digits += ch;
+        errno = 0;
+        long long v = std::strtoll(digits.c_str(), nullptr, 10);
+        if (errno != ERANGE)
+            return Node::integer(v);
+        const bool negative = digits[0] == '-';
+        const size_t sign = digits[0] == '-' || digits[0] == '+' ? 1 : 0;
+        return Node::bigInteger(decimalFromDigits(std::string_view(digits).substr(sign), 10, negative));
+    }
+    if (isHydraFloat(text))
+        return Node::floating(std::strtod(text.c_str(), nullptr));
+    if (equalsNoCase(text, "true") || equalsNoCase(text, "false"))
+        return Node::boolean(equalsNoCase(text, "true"));
+    if (equalsNoCase(text, "null"))
+        return Node::null();
+    return Node::text(text);
+}
+
 class ValueParser
 {
 public:
@@ -228,13 +254,18 @@ private:
         }
         for (;;) {
             skipWs();
-            std::string key = parseDictKey();
+            bool plainKey = true;
+            std::string key = parseDictKey(plainKey);
             if (key.empty() || m_pos >= m_s.size() || m_s[m_pos] != ':')
                 fail("a dict entry needs 'key: value'");
             ++m_pos; // ':'
-            if (dict.find(key))
-                fail("duplicate key '" + key + "' in a dict value");
-            dict.set(key, parseElement(false));
+            // Hydra types a one-token key as it types a value ({1: a} has an int key) and builds
+            // a Python dict: a repeated key (or 1 after true) keeps its place and takes the value.
+            // A null key is kept here; applying the override fails as OmegaConf refuses it.
+            Node keyNode = plainKey ? typedToken(key) : Node::string(key);
+            if (keyNode.isStringLike())
+                keyNode = Node::string(key);
+            dict.setKey(keyNode, parseElement(false));
             if (m_pos >= m_s.size())
                 fail("missing '}'");
             if (m_s[m_pos] == ',') {
@@ -258,7 +289,7 @@ private:
 
     // A dict key (Hydra's dictKey): the characters of an unquoted value but no ':' and no
     // interpolation; escapes are unescaped; whitespace around it (not escaped) is dropped.
-    std::string parseDictKey()
+    std::string parseDictKey(bool &plainToken)
     {
         std::string key;
         size_t keep = 0; // key.size() after the last character that is not unescaped whitespace
@@ -268,6 +299,7 @@ private:
                 key += m_s[m_pos + 1];
                 m_pos += 2;
                 keep = key.size();
+                plainToken = false;
                 continue;
             }
             if (c == ':' || !isUnquotedChar(c) || (c == '$' && m_pos + 1 < m_s.size() && m_s[m_pos + 1] == '{'))
@@ -372,29 +404,7 @@ private:
         // Whitespace around a primitive is not part of it (escaped whitespace is); the leading
         // whitespace was skipped before the primitive.
         text.resize(keep);
-        const std::string &trimmed = text;
-        if (plainToken) {
-            if (isHydraInt(trimmed)) {
-                std::string digits;
-                for (char ch : trimmed)
-                    if (ch != '_')
-                        digits += ch;
-                errno = 0;
-                long long v = std::strtoll(digits.c_str(), nullptr, 10);
-                if (errno != ERANGE)
-                    return mark(Node::integer(v));
-                const bool negative = digits[0] == '-';
-                const size_t sign = digits[0] == '-' || digits[0] == '+' ? 1 : 0;
-                return mark(Node::bigInteger(decimalFromDigits(std::string_view(digits).substr(sign), 10, negative)));
-            } else if (isHydraFloat(trimmed)) {
-                return mark(Node::floating(std::strtod(trimmed.c_str(), nullptr)));
-            } else if (equalsNoCase(trimmed, "true") || equalsNoCase(trimmed, "false")) {
-                return mark(Node::boolean(equalsNoCase(trimmed, "true")));
-            } else if (equalsNoCase(trimmed, "null")) {
-                return mark(Node::null());
-            }
-        }
-        return mark(Node::text(trimmed));
+        return mark(plainToken ? typedToken(text) : Node::text(text));
     }
 
     static constexpr int kMaxNesting = 200;
@@ -502,7 +512,10 @@ std::string toOverrideValue(const Node &value)
         for (size_t i = 0; i < value.size(); ++i) {
             if (i)
                 s += ",";
-            s += escapeDictKey(value.keyAt(i)) + ":" + toOverrideValue(value.valueAt(i));
+            // A typed key is written as its token (1, 1.5, true); a string key as its escaped text.
+            const bool typed = value.keyKindAt(i) != Node::Kind::String;
+            s += (typed ? toOverrideValue(value.keyNodeAt(i)) : escapeDictKey(value.keyAt(i))) + ":" +
+                 toOverrideValue(value.valueAt(i));
         }
         return s + "}";
     }

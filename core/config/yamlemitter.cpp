@@ -465,11 +465,6 @@ Scalar representScalar(const Node &n)
     return s;
 }
 
-Scalar representKey(const std::string &key)
-{
-    return representScalar(Node::string(key));
-}
-
 class Emitter
 {
 public:
@@ -592,7 +587,7 @@ private:
         increaseIndent(false, false);
         for (size_t i = 0; i < n.size(); ++i) {
             writeIndent();
-            Scalar key = representKey(n.keyAt(i));
+            Scalar key = representScalar(n.keyNodeAt(i)); // an override's int key 1 prints as 1
             Analysis ka = analyzeScalar(key.text);
             // check_simple_key: the "!!str" tag counts towards the 128-character limit.
             bool simple = key.text.size() + 5 < 128 && !ka.empty && !ka.multiline;

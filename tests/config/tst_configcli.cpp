@@ -159,6 +159,19 @@ private slots:
                  qPrintable(out));
     }
 
+    // A key an override typed ({1: a} has the int key 1) is explained under its text, x.1, with
+    // the override that set it; a later override merging into it by value (1.0) wins.
+    void explainTypedKey()
+    {
+        const QString conf = oracleCasesRoot() + "/keytype-01-each-type/conf";
+        Run r = runCli({"explain", "--config-dir", conf, "--config-name", "cfg", "x.1", "+x={1: a}", "++x={1.0: b}"});
+        QCOMPARE(r.code, 0);
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.startsWith("x.1: b\n"), qPrintable(out));
+        QVERIFY2(out.contains("1. override '+x={1: a}' (command line)"), qPrintable(out));
+        QVERIFY2(out.contains("2. override '++x={1.0: b}' (command line)  <- wins"), qPrintable(out));
+    }
+
     // explain names the option an interpolated defaults entry resolved to.
     void explainInterpolatedEntry()
     {

@@ -3,6 +3,7 @@
 // (checked by hand with OmegaConf.to_yaml(cfg, resolve=True)).
 #include "core/config/configerror.h"
 #include "core/config/interpolation.h"
+#include "core/config/override.h"
 #include "core/config/yamlemitter.h"
 #include "core/config/yamlloader.h"
 
@@ -201,6 +202,25 @@ gone: ${oc.dict.keys:nope}
             QString::fromStdString(problems[2].message()).contains("Environment variable 'PS_TEST_UNSET' not found"));
         QVERIFY(QString::fromStdString(problems[3].message()).contains("cycle"));
         QVERIFY(QString::fromStdString(problems[5].message()).contains("Unsupported interpolation type oc.nosuch"));
+    }
+
+    // An override's typed keys ({1: a}) are not found by ${x.1}, which names the string key
+    // '1' (real Hydra: "Interpolation key 'x.1' not found"); resolving a dict keeps its key kinds.
+    void typedKeysFromOverrides()
+    {
+        Node root = loadYamlText("a: 1\ns:\n  '1': str\ncopy: ${x}\nbyint: ${x.1}\nbystr: ${s.1}\n"
+                                 "keys: ${oc.dict.keys:x}\n",
+                                 "/conf/c.yaml")
+                        .root;
+        root.set("x", parseOverrideValue("{1: a, true: b, 1.5: c, k: d}"));
+        std::vector<ConfigError> problems;
+        Node out = resolveAll(root, &problems, testEnv());
+        QCOMPARE(QString::fromStdString(toYaml(out)),
+                 QString("a: 1\ns:\n  '1': str\ncopy:\n  1: b\n  1.5: c\n  k: d\nbyint: ${x.1}\nbystr: str\n"
+                         "keys:\n- 1\n- 1.5\n- k\nx:\n  1: b\n  1.5: c\n  k: d\n"));
+        QCOMPARE(problems.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(problems[0].keyPath()), QString("byint"));
+        QVERIFY(QString::fromStdString(problems[0].message()).contains("Interpolation key 'x.1' not found"));
     }
 
     // Fan-out references grow exponentially; resolution stops with an error instead of hanging.

@@ -182,6 +182,29 @@ private slots:
         QCOMPARE(QString::fromStdString(o.valueText), value);
     }
 
+    // Hydra types a dict key as it types a one-token value; several tokens or an escape make a
+    // string. Python's dict keeps the first of equal keys (1, true, 1.0) with the last value.
+    void dictKeyKinds()
+    {
+        const Node d = parseOverrideValue("{1: a, 1.5: b, false: c, k: d, 0x10: e, 2\\ : f, null: g, 1.0: h, 1e3: i}");
+        QCOMPARE(d.size(), size_t(8));
+        const std::vector<std::pair<std::string, Node::Kind>> want = {
+            {"1", Node::Kind::Int},     {"1.5", Node::Kind::Float},   {"False", Node::Kind::Bool},
+            {"k", Node::Kind::String},  {"0x10", Node::Kind::String}, {"2 ", Node::Kind::String},
+            {"None", Node::Kind::Null}, {"1000.0", Node::Kind::Float}};
+        for (size_t i = 0; i < want.size(); ++i) {
+            QCOMPARE(d.keyAt(i), want[i].first);
+            QCOMPARE(int(d.keyKindAt(i)), int(want[i].second));
+        }
+        QCOMPARE(d.valueAt(0).asString(), std::string("h")); // 1.0 is the key 1
+        // A string lookup never finds a typed key: OmegaConf's "x.1" is the string '1'.
+        QVERIFY(!d.find("1"));
+        QVERIFY(d.find("k"));
+        QCOMPARE(d.findKey(Node::boolean(true)), d.findKey(Node::integer(1)));
+        QVERIFY(!d.findKey(Node::string("1")));
+        QVERIFY(d.findKey(Node::floating(1000)));
+    }
+
     void sweepIsFlagged()
     {
         Override o = parseOverride("profiler.trace=cuda,nvtx");
@@ -225,7 +248,8 @@ private slots:
         QTest::addColumn<QString>("value");
         for (const char *v :
              {"1", "-2.5", "true", "null", "abc", "'a b'", "'it\\'s'", "[1,2]", "{a:1,b:[x]}", "'yes'", "'5'", "'a,b'",
-              "/tmp/x:y", "'#x'", "''", "inf", "'1e3'", "{k.\\{*\\}:{},a\\:b\\ :1,\\\\\\=\\,:x}"})
+              "/tmp/x:y", "'#x'", "''", "inf", "'1e3'", "{k.\\{*\\}:{},a\\:b\\ :1,\\\\\\=\\,:x}",
+              "{1:a,-2:b,1.5:c,true:d,1e3:e,inf:f,0x10:g,1 2:h}"})
             QTest::newRow(v) << QString(v);
     }
 
