@@ -1,6 +1,7 @@
 #include "core/analysis/phasestraggler.h"
 
 #include "core/trace/alignment.h"
+#include "core/trace/reportsource.h"
 
 #include <algorithm>
 
@@ -59,7 +60,7 @@ occurrencesOf(const PhaseTable &table, std::span<const trace::ReportPtr> reports
         const size_t r = table.columns[c].report;
         if (r >= reports.size())
             continue;
-        if (!reports[r]->outline) {
+        if (trace::hasEvents(*reports[r])) {
             out[r] = findPhases(*reports[r]->store, mapping, reports[r]->identity.step);
             continue;
         }
@@ -82,7 +83,11 @@ void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const s
         auto it = columnOfRank.find(byArrival->straggler);
         if (byArrival->straggler >= 0 && it != columnOfRank.end() && row.cells[it->second].present) {
             row.straggler = int(it->second);
-            row.lagNs = byArrival->lagNs;
+            // Per waiting rank, as the work-time lag is: the phase's collectives hold every other
+            // rank back by this much on average, which is what a lag % of one rank's wall means.
+            const auto present =
+                std::count_if(row.cells.begin(), row.cells.end(), [](const PhaseCell &c) { return c.present; });
+            row.lagNs = byArrival->lagNs / std::max<int64_t>(1, present - 1);
             row.byArrival = true;
             return;
         }

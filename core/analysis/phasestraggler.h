@@ -1,7 +1,7 @@
 #pragma once
 // Who the phase table names as a row's straggler: the rank that made the others wait.
 //   - A phase with matched collectives: the rank whose late arrivals caused the most wait in
-//     the phase's collectives (collectivephases.h); its lag is that wait.
+//     the phase's collectives (collectivephases.h); its lag is that wait per other rank.
 //   - A phase without: the rank with the longest work time (wall time minus its wait inside
 //     collectives), when it is strictly longer than every other rank's; its lag is its work time
 //     over the median rank's (what the others wait for at the driver's barrier).

@@ -12,6 +12,8 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 
 class TestDemoSync : public QObject
 {
@@ -70,9 +72,14 @@ private slots:
     }
 
     // The phase table names the straggler by arrival in the phases with collectives, with the
-    // wait it caused as its lag; the update phase lasts within 3 % of the slowest on every rank.
+    // wait it caused each other rank as its lag (trace collectives' total over the others); the
+    // update phase lasts within 3 % of the slowest on every rank.
     void phasesNameTheStragglerAndLastAlike()
     {
+        std::map<std::pair<int, QString>, double> causedTotal; // (step, phase) -> wait caused
+        for (const QJsonValue &v :
+             runJson({"trace", "collectives", "--no-cache", "--format", "json", m_runDir})["phases"].toArray())
+            causedTotal[{v["step"].toInt(), v["phase"].toString()}] = v["lag_ns"].toDouble();
         const QJsonObject o = runJson({"trace", "phases", "--no-cache", "--format", "json", m_runDir});
         const QJsonArray columns = o["columns"].toArray();
         const QString straggler = "ActorGroup:" + QString::number(m_demo.stragglerRank);
@@ -85,6 +92,10 @@ private slots:
                 continue;
             ++updates;
             QCOMPARE(row["straggler_by"].toString(), QStringLiteral("arrival"));
+            const double others = double(columns.size() - 1);
+            const double caused = causedTotal.at({row["step"].toInt(), row["phase"].toString()});
+            QVERIFY2(std::abs(row["lag_ns"].toDouble() - caused / others) <= 1.0, qPrintable(QString::number(caused)));
+            QVERIFY(row["lag_pct"].toDouble() < 100.0);
             const double slowest = row["max_wall_ns"].toDouble();
             for (const QJsonValue &c : row["cells"].toArray())
                 QVERIFY2(c.toObject()["wall_ns"].toDouble() >= 0.97 * slowest,
