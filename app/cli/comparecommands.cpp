@@ -175,11 +175,13 @@ int cmdTraceCompare(const Args &args, std::ostream &out, std::ostream &err)
     an::CompareOptions options;
     const auto tolerance = parsePct(a.value("tolerance", "5"));
     const auto failAbove = a.has("fail-above") ? parsePct(a.value("fail-above")) : std::optional<double>();
-    const auto top = parseInt(a.value("top", "30"));
-    if (!tolerance || (a.has("fail-above") && !failAbove) || !top || *top < 0) {
-        err << "error: --tolerance and --fail-above expect a percentage >= 0, --top a count\n";
+    if (!tolerance || (a.has("fail-above") && !failAbove)) {
+        err << "error: --tolerance and --fail-above expect a percentage >= 0\n";
         return 2;
     }
+    const auto top = countArg(a, "top", 30, err);
+    if (!top)
+        return 2;
     options.tolerancePct = *tolerance;
     if (!mappingFromArgs(a, err, options.phases))
         return 1;
@@ -202,7 +204,7 @@ int cmdTraceCompare(const Args &args, std::ostream &out, std::ostream &err)
     else if (format == "csv")
         writeCompareCsv(out, c);
     else
-        writeCompareText(out, c, base.reports, cand.reports, size_t(*top));
+        writeCompareText(out, c, base.reports, cand.reports, *top);
     bool failed = status != 0 || candidateStatus != 0;
     if (failAbove)
         for (const an::Delta &d : c.deltas)

@@ -150,7 +150,8 @@ int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
         "--phases FILE: one 'LABEL = PHASE' per line ('*' matches any characters, '#' starts a comment); "
         "these rules are tried before the built-in ones.\n"
         "JSON: {\"steps_counted\", \"columns\": [{\"label\", \"group\", \"rank\", \"path\"}], \"rows\": [{\"step\", "
-        "\"phase\", \"straggler\" (column index), \"median_wall_ns\", \"max_wall_ns\", \"lag_pct\", \"cells\": "
+        "\"phase\", \"straggler\" (column index), \"median_wall_ns\", \"max_wall_ns\", \"lag_pct\", \"lag_ns\", "
+        "\"straggler_by\" (arrival|work), \"cells\": "
         "[{\"column\", \"occurrences\", \"wall_ns\", \"gpu_events\", \"span_ns\", \"compute_ns\", "
         "\"communication_ns\", \"memory_ns\", \"other_ns\", \"idle_ns\"}]}]}\n"
         "Example: profstudio-cli trace phases runs/exp1/profiling/"};
@@ -167,15 +168,8 @@ int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
     int status = 0;
     // Digests answer from their phase summaries, made with the built-in phases (a user's need the
     // events); a report beside its digest is read.
-    tr::LoadOptions opt;
-    if (a.positionals().empty()) {
-        err << "error: no report given; pass report files or folders\n";
-        return 2;
-    }
-    if (!loadOptionsFromArgs(a, err, opt, status))
+    if (!loadFromArgs(a, err, r, status, /*digestOutlines=*/!a.has("phases")))
         return status;
-    opt.digestOutlines = !a.has("phases");
-    loadPaths(a.positionals(), opt, err, r, status);
     bool fromSummaries = false;
     const an::PhaseTable table = phaseTableOf(r.reports, mapping, err, status, fromSummaries);
     if (fromSummaries && format == "text")

@@ -27,6 +27,17 @@ std::optional<long long> parseInt(const std::string &s)
     return v;
 }
 
+std::optional<size_t> countArg(const ParsedArgs &a, const std::string &name, size_t fallback, std::ostream &err)
+{
+    if (!a.has(name))
+        return fallback;
+    const auto v = parseInt(a.value(name));
+    if (v && *v >= 0)
+        return size_t(*v);
+    err << "error: --" << name << " expects a whole number >= 0, got '" << a.value(name) << "'\n";
+    return std::nullopt;
+}
+
 bool loadOptionsFromArgs(const ParsedArgs &a, std::ostream &err, tr::LoadOptions &opt, int &status)
 {
     opt.useCache = !a.has("no-cache");

@@ -16,6 +16,9 @@ namespace ps::cli {
 std::vector<OptionSpec> traceLoadOptions();
 // A whole decimal integer, or nothing ("12x", "" and overflow are nothing).
 std::optional<long long> parseInt(const std::string &s);
+// Option --NAME as a count (a whole number >= 0), `fallback` when not given; nullopt when it is
+// not one, reported on `err` (callers exit with 2).
+std::optional<size_t> countArg(const ParsedArgs &a, const std::string &name, size_t fallback, std::ostream &err);
 // The load options the arguments give (--cache-dir, --no-cache, --threads); false on bad usage,
 // reported, with `status` 2.
 bool loadOptionsFromArgs(const ParsedArgs &a, std::ostream &err, core::trace::LoadOptions &opt, int &status);

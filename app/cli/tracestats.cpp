@@ -73,14 +73,10 @@ int parseStatsRequest(const Args &args, ParsedArgs &a, StatsRequest &req, std::o
         err << "error: --of expects nvtx or kernel, got '" << of << "'\n";
         return 2;
     }
-    if (a.has("top")) {
-        auto t = parseInt(a.value("top"));
-        if (!t || *t < 0) {
-            err << "error: --top expects a non-negative integer, got '" << a.value("top") << "'\n";
-            return 2;
-        }
-        req.top = size_t(*t);
-    }
+    const auto top = countArg(a, "top", SIZE_MAX, err);
+    if (!top)
+        return 2;
+    req.top = *top;
     const bool kernels = req.which == "kernel_sum" || (req.which == "compare" && of == "kernel");
     req.kind = kernels ? tr::StatsKind::KernelSum : tr::StatsKind::NvtxSum;
     return -1;
