@@ -8,11 +8,11 @@
 #include "core/analysis/collectivephases.h"
 #include "core/analysis/collectives.h"
 #include "core/common/jsonwriter.h"
-#include "core/trace/alignment.h"
 #include "core/trace/statscsv.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string>
 
 namespace ps::cli {
@@ -122,19 +122,19 @@ void writeCsv(std::ostream &out, const std::vector<const an::CollectiveInstance 
                 << (i->busbwGBps ? gbps(i->busbwGBps) : "") << "," << tr::csvField(i->problem) << "\n";
 }
 
-void writeGroupsText(std::ostream &out, const an::CollectiveAnalysis &a)
+void writeGroupsText(std::ostream &out, const std::vector<const an::CollectiveGroupSummary *> &groups)
 {
     TextTable t;
     for (const char *h : {"Group", "Match", "Instances", "Complete", "Wait (ms)", "Transfer (ms)",
                           "Median busbw (GB/s)", "Most often last"})
         t.column(h, std::string_view(h) == "Group" || std::string_view(h) == "Match");
-    for (const an::CollectiveGroupSummary &g : a.groups)
-        t.rows.push_back({g.group + (g.groupDesc.empty() ? "" : " (" + g.groupDesc + ")"),
-                          std::string(an::matchMethodName(g.method)), std::to_string(g.instances),
-                          std::to_string(g.complete), millisecondsText(g.waitNs), millisecondsText(g.transferNs),
-                          gbps(g.medianBusbwGBps),
-                          g.mostOftenLast >= 0
-                              ? "rank " + std::to_string(g.mostOftenLast) + " (" + std::to_string(g.timesLast) + "x)"
+    for (const an::CollectiveGroupSummary *g : groups)
+        t.rows.push_back({g->group + (g->groupDesc.empty() ? "" : " (" + g->groupDesc + ")"),
+                          std::string(an::matchMethodName(g->method)), std::to_string(g->instances),
+                          std::to_string(g->complete), millisecondsText(g->waitNs), millisecondsText(g->transferNs),
+                          gbps(g->medianBusbwGBps),
+                          g->mostOftenLast >= 0
+                              ? "rank " + std::to_string(g->mostOftenLast) + " (" + std::to_string(g->timesLast) + "x)"
                               : "-"});
     t.print(out);
 }
@@ -159,10 +159,17 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
                std::vector<const an::CollectiveInstance *> sel, size_t top)
 {
     const size_t complete = size_t(std::count_if(sel.begin(), sel.end(), [](auto *i) { return i->complete; }));
-    out << "Collectives: " << sel.size() << " instance(s) in " << a.groups.size() << " group(s), " << complete
+    std::set<std::string_view> selectedGroups; // the groups of the instances selected
+    for (const an::CollectiveInstance *i : sel)
+        selectedGroups.insert(i->group);
+    std::vector<const an::CollectiveGroupSummary *> groups;
+    for (const an::CollectiveGroupSummary &g : a.groups)
+        if (selectedGroups.count(g.group))
+            groups.push_back(&g);
+    out << "Collectives: " << sel.size() << " instance(s) in " << groups.size() << " group(s), " << complete
         << " complete (bandwidths in 10^9 B/s as nccl-tests)\n\n";
-    if (!a.groups.empty())
-        writeGroupsText(out, a);
+    if (!groups.empty())
+        writeGroupsText(out, groups);
     std::stable_sort(sel.begin(), sel.end(), [](auto *x, auto *y) { return x->skewNs > y->skewNs; });
     TextTable t;
     for (const char *h :
@@ -211,13 +218,17 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
         "NCCL stream (kernels known by name: nsys, rocpd). Per instance: each member's arrival (kernel start) and "
         "end, the rank that arrived last, the start skew, each member's wait (last arrival - own arrival, within its "
         "kernel), the transfer (the last rank's kernel time), bytes, algbw and busbw as nccl-tests defines them "
-        "(10^9 B/s). Instances some members lack are listed as incomplete with the reason. Reports are put on one "
-        "time axis by UTC (else by start).",
+        "(10^9 B/s). Instances some members lack are listed as incomplete with the reason. Per step and RL phase "
+        "(verl's and RLinf's labels; a digest's phase summary): the waits, and the straggler, the rank whose late "
+        "arrivals made the others wait longest. Reports are put on one time axis by UTC (else by start).",
         traceLoadOptions(), "FILES|DIRS  reports (one per rank), or folders searched recursively",
         "JSON: {\"collectives\": [{\"group\", \"group_desc\", \"op\", \"index\", \"match\", \"ranks\", \"complete\", "
         "\"problem\", \"bytes\", \"last_rank\", \"skew_ns\", \"transfer_ns\", \"algbw_gbps\", \"busbw_gbps\", "
         "\"members\": [{\"rank\", \"start_ns\", \"end_ns\", \"wait_ns\"}]}], \"groups\": [...], \"ranks\": [{\"rank\", "
-        "\"collectives\", \"wait_ns\", \"transfer_ns\", \"arrived_last\"}], \"notes\": [...]}\n"
+        "\"collectives\", \"wait_ns\", \"transfer_ns\", \"arrived_last\", \"wait_caused_ns\"}], \"phases\": "
+        "[{\"step\", \"phase\", \"instances\", \"wait_ns\", \"transfer_ns\", \"last_rank\", \"times_last\", "
+        "\"straggler\", \"lag_ns\" (the wait it caused, summed over the others), \"ranks\": [...]}], \"notes\": "
+        "[...]}\n"
         "Exit status 1 on bad input: a rank twice, a `Group size` its ranks contradict, runs mixed.\n"
         "Example: profstudio-cli trace collectives --group 0 --top 5 runs/exp1/"};
     spec.options.push_back({"format", "text|csv|json", "output format (default text)"});
@@ -228,19 +239,18 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
     std::string format;
     if (int s = parseCommand(spec, args, a, {"text", "csv", "json"}, format, out, err); s >= 0)
         return s;
-    const auto top = parseInt(a.value("top", "10"));
-    if (!top || *top < 0) {
-        err << "trace collectives: --top wants a whole number >= 0, got '" << a.value("top") << "'\n";
+    const auto top = countArg(a, "top", 10, err);
+    if (!top)
         return 2;
-    }
     // Digests open as outlines: their collective records travel in the outline, so a run of
     // digests (summary-only too) is matched without decompressing any event.
     tr::LoadResult r;
     int status = 0;
     if (!loadFromArgs(a, err, r, status, /*digestOutlines=*/true))
         return status;
-    const tr::AlignResult aligned = tr::alignReports(r.reports, tr::AlignSpec{});
-    const an::CollectiveAnalysis c = an::analyzeCollectives(r.reports, aligned.offsets);
+    const an::RunCollectives run = an::collectivesOfRun(
+        r.reports, [&](size_t i) { return an::phaseOccurrencesOf(*r.reports[i], an::PhaseMapping::defaults()); });
+    const an::CollectiveAnalysis &c = run.analysis;
     for (const std::string &e : c.errors)
         err << "error: " << e << "\n";
     if (!c.errors.empty())
@@ -249,13 +259,12 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
     for (const an::CollectiveInstance &i : c.instances)
         if (selected(i, a))
             sel.push_back(&i);
-    const auto phases = an::collectivesByPhase(r.reports, aligned.offsets, c, an::PhaseMapping::defaults());
     if (format == "json")
-        writeJson(out, c, phases, sel);
+        writeJson(out, c, run.phases, sel);
     else if (format == "csv")
         writeCsv(out, sel);
     else
-        writeText(out, c, phases, sel, size_t(*top));
+        writeText(out, c, run.phases, sel, *top);
     return status;
 }
 

@@ -1,6 +1,7 @@
 #include "core/analysis/collectiveinput.h"
 
 #include "core/analysis/collectivekinds.h"
+#include "core/trace/tracereader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,6 +17,14 @@ using trace::CollectiveSource;
 using trace::EventStore;
 using trace::Report;
 
+namespace {
+
+// Far beyond any job; a larger world or group size is damaged or hostile input, refused before
+// a member list of that size is made.
+constexpr int kMaxRanks = 1 << 20;
+
+// "[0, 1, 2]" or "[0,1,2]" -> {0, 1, 2}; nullopt when empty, truncated by PyTorch ("...") or
+// not a list of integers.
 std::optional<std::vector<int>> parseRankList(std::string_view text)
 {
     if (text.empty() || text.find("...") != std::string_view::npos)
@@ -39,20 +48,6 @@ std::optional<std::vector<int>> parseRankList(std::string_view text)
         return std::nullopt;
     std::sort(ranks.begin(), ranks.end());
     return ranks;
-}
-
-namespace {
-
-// Far beyond any job; a larger world or group size is damaged or hostile input, refused before
-// a member list of that size is made.
-constexpr int kMaxRanks = 1 << 20;
-
-std::string rankListText(const std::vector<int> &r)
-{
-    std::string s = "[";
-    for (size_t i = 0; i < r.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(r[i]);
-    return s + "]";
 }
 
 // "file: collective at 1234 ns (group G)": where a record is, for an error.
@@ -82,8 +77,9 @@ struct ShapeKey
 class Gatherer
 {
 public:
-    Gatherer(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets, CollectiveInput &in)
-        : m_reports(reports), m_offsets(offsets), m_in(in)
+    Gatherer(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets, CollectiveInput &in,
+             const trace::CancelToken *cancel)
+        : m_reports(reports), m_offsets(offsets), m_in(in), m_cancel(cancel)
     {
     }
     void run();
@@ -104,6 +100,7 @@ private:
     std::span<const trace::ReportPtr> m_reports;
     std::span<const int64_t> m_offsets;
     CollectiveInput &m_in;
+    const trace::CancelToken *m_cancel;
     std::map<std::string, std::pair<std::vector<int>, std::string>> m_pgConfig; // name -> members, origin
     std::optional<std::pair<int, std::string>> m_world;                         // size, origin
     // Per report: members by (group name, ranks text, size), so each is parsed and checked once,
@@ -172,9 +169,9 @@ void Gatherer::readGroups(size_t report)
         }
         auto [it, fresh] = m_pgConfig.try_emplace(name, *members, r.path);
         if (!fresh && it->second.first != *members)
-            m_in.errors.push_back(r.path + ": process group \"" + name + "\" has ranks " + rankListText(*members) +
-                                  " but " + it->second.second + " gives " + rankListText(it->second.first) +
-                                  " (traces of different runs mixed?)");
+            m_in.errors.push_back(r.path + ": process group \"" + name + "\" has ranks [" +
+                                  ranksText(*members, SIZE_MAX) + "] but " + it->second.second + " gives [" +
+                                  ranksText(it->second.first, SIZE_MAX) + "] (traces of different runs mixed?)");
     }
 }
 
@@ -212,8 +209,8 @@ std::shared_ptr<const std::vector<int>> Gatherer::membersOf(const Report &r, con
         return nullptr;
     }
     if (members && !std::binary_search(members->begin(), members->end(), rank)) {
-        m_in.errors.push_back(recordPlace(r, c) + ": rank " + std::to_string(rank) + " is not in its group " +
-                              rankListText(*members));
+        m_in.errors.push_back(recordPlace(r, c) + ": rank " + std::to_string(rank) + " is not in its group [" +
+                              ranksText(*members, SIZE_MAX) + "]");
         return nullptr;
     }
     return members ? std::make_shared<const std::vector<int>>(std::move(*members)) : nullptr;
@@ -228,9 +225,9 @@ std::vector<Observed> *Gatherer::addTo(const std::string &key, int rank, const C
     const bool check =
         !fresh && shape.members && c.members && shape.members != c.members && m_checkedKeys.insert(key).second;
     if (check && *shape.members != *c.members) {
-        m_in.errors.push_back(origin + ": group \"" + c.name + "\" has ranks " + rankListText(*shape.members) +
-                              " here but " + rankListText(*c.members) +
-                              " in another report (traces of different runs mixed?)");
+        m_in.errors.push_back(origin + ": group \"" + c.name + "\" has ranks [" + ranksText(*shape.members, SIZE_MAX) +
+                              "] here but [" + ranksText(*c.members, SIZE_MAX) +
+                              "] in another report (traces of different runs mixed?)");
         return nullptr;
     }
     if (!c.members && shape.members)
@@ -333,7 +330,8 @@ void Gatherer::run()
             m_in.notes.push_back(m_reports[i]->path + ": no collective kernels (no NCCL/RCCL kernel, c10d kernel "
                                                       "args or HCCL op)");
     }
-    std::vector<int> ranks(m_reports.size(), -1);
+    std::vector<int> &ranks = m_in.reportRanks;
+    ranks.assign(m_reports.size(), -1);
     if (!resolveRanks(withData, ranks))
         return;
     for (size_t i : withData)
@@ -341,7 +339,7 @@ void Gatherer::run()
     if (m_world)
         m_in.worldSize = m_world->first;
     for (size_t i : withData) {
-        if (!m_in.errors.empty())
+        if (!m_in.errors.empty() || (m_cancel && m_cancel->cancelled()))
             return;
         const std::span<const CollectiveRecord> recs = m_reports[i]->store->collectives();
         // NCCL streams numbered by their first collective, for kernels known by name only.
@@ -367,10 +365,21 @@ void Gatherer::run()
 
 } // namespace
 
-CollectiveInput gatherCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets)
+std::string ranksText(const std::vector<int> &ranks, size_t limit)
+{
+    std::string s;
+    for (size_t i = 0; i < ranks.size() && i < limit; ++i)
+        s += (i ? ", " : "") + std::to_string(ranks[i]);
+    if (ranks.size() > limit)
+        s += ", ... (" + std::to_string(ranks.size()) + " ranks)";
+    return s;
+}
+
+CollectiveInput gatherCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
+                                  const trace::CancelToken *cancel)
 {
     CollectiveInput in;
-    Gatherer(reports, offsets, in).run();
+    Gatherer(reports, offsets, in, cancel).run();
     if (!in.errors.empty())
         in.communicators.clear();
     return in;

@@ -1,11 +1,12 @@
 #pragma once
 // The first half of analyzeCollectives (collectives.h), internal to core/analysis: every
-// report's collective records (or, for a report without any, its kernels known by NCCL/RCCL
-// name) sorted into communicators, with each communicator's members where the trace says them,
-// and the checks that refuse bad input.
+// report's collective records (its reader's, or those StoreBuilder::build made for kernels known
+// by their NCCL/RCCL names) sorted into communicators, with each communicator's members where the
+// trace says them, and the checks that refuse bad input.
 
 #include "core/analysis/collectives.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,11 +45,14 @@ struct CollectiveInput
 {
     std::map<std::string, Communicator> communicators; // by key
     std::set<int> ranks;                               // ranks with collective data
+    std::vector<int> reportRanks;                      // per report: its rank, -1 without collective data
     std::optional<int> worldSize;
     std::vector<std::string> notes, errors;
 };
 
-CollectiveInput gatherCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets);
+// Stops early, leaving the input partial, when `cancel` is set.
+CollectiveInput gatherCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
+                                  const trace::CancelToken *cancel = nullptr);
 
 // Adds a member of a complete instance to its rank's totals.
 void addToTotals(CollectiveRankTotals &t, const CollectiveMember &m, const CollectiveInstance &inst);
@@ -56,8 +60,7 @@ void addToTotals(CollectiveRankTotals &t, const CollectiveMember &m, const Colle
 // The rank that arrived last most often, with its count; rank -1 on a tie for the most.
 std::pair<int, size_t> mostOftenLast(const std::map<int, size_t> &lastCounts);
 
-// "[0, 1, 2]" or "[0,1,2]" -> {0, 1, 2}; nullopt when empty, truncated by PyTorch ("...") or
-// not a list of integers.
-std::optional<std::vector<int>> parseRankList(std::string_view text);
+// "0, 1, 2" for a message; past `limit` ranks, ", ... (N ranks)".
+std::string ranksText(const std::vector<int> &ranks, size_t limit);
 
 } // namespace ps::core::analysis::detail

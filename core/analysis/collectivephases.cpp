@@ -1,7 +1,10 @@
 #include "core/analysis/collectivephases.h"
 
 #include "core/analysis/collectiveinput.h"
-#include "core/analysis/phases.h"
+#include "core/analysis/phasesummary.h"
+#include "core/trace/alignment.h"
+#include "core/trace/reportsource.h"
+#include "core/trace/tracereader.h"
 
 #include <algorithm>
 #include <climits>
@@ -53,14 +56,27 @@ CollectivePhaseRow finishRow(RowAcc &acc)
 
 } // namespace
 
-std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::ReportPtr> reports,
-                                                   std::span<const int64_t> offsets, const CollectiveAnalysis &a,
-                                                   const PhaseMapping &mapping)
+std::vector<PhaseOccurrence> phaseOccurrencesOf(const trace::Report &report, const PhaseMapping &mapping,
+                                                const trace::CancelToken *cancel)
 {
-    std::vector<std::vector<PhaseOccurrence>> phases(reports.size());
-    for (size_t r = 0; r < reports.size(); ++r)
-        phases[r] = findPhases(*reports[r]->store, mapping, reports[r]->identity.step);
-    return collectivesByPhase(offsets, a, std::move(phases));
+    if (trace::hasEvents(report))
+        return findPhases(*report.store, mapping, report.identity.step);
+    if (mapping.rules() != PhaseMapping::defaults().rules())
+        return {};
+    std::string error; // a digest without a sound summary: no phases to put its collectives in
+    const auto cells = trace::summaryOf(report, kPhaseCells, error, cancel);
+    return cells ? phaseOccurrencesOf(*cells) : std::vector<PhaseOccurrence>{};
+}
+
+std::vector<PhaseOccurrence> phaseOccurrencesOf(const ReportPhaseCells &cells)
+{
+    if (!cells.occurrences.empty())
+        return cells.occurrences;
+    std::vector<PhaseOccurrence> out;
+    for (const auto &[key, cell] : cells.cells)
+        if (cell.present)
+            out.push_back({key.second, key.first, {cell.startNs, cell.startNs + cell.wallNs}, {}});
+    return out;
 }
 
 std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offsets, const CollectiveAnalysis &a,
@@ -106,6 +122,26 @@ std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offs
     std::vector<CollectivePhaseRow> out;
     for (RowAcc *acc : order)
         out.push_back(finishRow(*acc));
+    return out;
+}
+
+RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
+                                const std::function<std::vector<PhaseOccurrence>(size_t)> &occurrencesOf,
+                                const trace::CancelToken *cancel)
+{
+    RunCollectives out;
+    const auto stopped = [cancel] { return cancel && cancel->cancelled(); };
+    if (!stopped()) {
+        const trace::AlignResult aligned = trace::alignReports(reports, trace::AlignSpec{});
+        out.analysis = analyzeCollectives(reports, aligned.offsets, cancel);
+        if (!stopped() && out.analysis.errors.empty() && !out.analysis.instances.empty()) {
+            std::vector<std::vector<PhaseOccurrence>> phases(reports.size());
+            for (size_t r = 0; r < reports.size() && !stopped(); ++r)
+                phases[r] = occurrencesOf(r);
+            out.phases = collectivesByPhase(aligned.offsets, out.analysis, std::move(phases));
+        }
+    }
+    out.cancelled = stopped();
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include "core/analysis/phasemapping.h"
 #include "core/analysis/phases.h"
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,12 +30,30 @@ struct CollectivePhaseRow
     std::vector<CollectiveRankTotals> ranks; // ascending
 };
 
-// Rows by step, then phase start. Members whose kernel starts outside every phase are left out.
-std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const trace::ReportPtr> reports,
-                                                   std::span<const int64_t> offsets, const CollectiveAnalysis &a,
-                                                   const PhaseMapping &mapping);
-// The same from phase occurrences already found, per report (e.g. a digest's phase cells).
+// One report's phase occurrences, to put its collectives in: found in its events, else (a digest
+// opened without them) one window per cell of its phase summary, from the cell's first start for
+// its summed wall time. None without events for a mapping of the user's (digests keep the
+// built-in phases only).
+std::vector<PhaseOccurrence> phaseOccurrencesOf(const trace::Report &report, const PhaseMapping &mapping,
+                                                const trace::CancelToken *cancel = nullptr);
+// The same from the report's cells already made: the ranges they were made of, else their windows.
+std::vector<PhaseOccurrence> phaseOccurrencesOf(const ReportPhaseCells &cells);
+
+// Rows by step, then phase start, from each report's phase occurrences (phases[report]). Members
+// whose kernel starts outside every phase are left out.
 std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offsets, const CollectiveAnalysis &a,
                                                    std::vector<std::vector<PhaseOccurrence>> phases);
+
+struct RunCollectives
+{
+    CollectiveAnalysis analysis;
+    std::vector<CollectivePhaseRow> phases; // none when the analysis has errors or no instance
+    bool cancelled = false;                 // then the rest is partial
+};
+// The reports' collectives matched (clock-aligned as trace/alignment.h does by default) and put in
+// their phases: `occurrencesOf(i)` gives reports[i]'s, asked only when there are instances.
+RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
+                                const std::function<std::vector<PhaseOccurrence>(size_t)> &occurrencesOf,
+                                const trace::CancelToken *cancel = nullptr);
 
 } // namespace ps::core::analysis

@@ -2,6 +2,8 @@
 
 #include "core/analysis/collectiveinput.h"
 #include "core/analysis/collectivekinds.h"
+#include "core/analysis/median.h"
+#include "core/trace/tracereader.h"
 
 #include <algorithm>
 #include <map>
@@ -11,6 +13,7 @@ namespace ps::core::analysis {
 
 using detail::Communicator;
 using detail::Observed;
+using detail::ranksText;
 
 std::string_view matchMethodName(MatchMethod m)
 {
@@ -27,15 +30,7 @@ std::string_view matchMethodName(MatchMethod m)
 
 namespace {
 
-std::string ranksText(const std::vector<int> &ranks, size_t limit = 8)
-{
-    std::string s;
-    for (size_t i = 0; i < ranks.size() && i < limit; ++i)
-        s += (i ? ", " : "") + std::to_string(ranks[i]);
-    if (ranks.size() > limit)
-        s += ", ... (" + std::to_string(ranks.size()) + " ranks)";
-    return s;
-}
+constexpr size_t kListedRanks = 8; // in a note or problem; the rest are counted
 
 using Instances = std::vector<std::pair<int64_t, std::vector<const Observed *>>>;
 
@@ -85,7 +80,7 @@ void noteCounts(const Communicator &c, std::vector<std::string> &notes)
     std::string n =
         "group \"" + c.name + "\"" + (c.desc.empty() ? "" : " (" + c.desc + ")") + ": collective counts differ:";
     for (const auto &[count, ranks] : byCount)
-        n += " " + std::to_string(count) + " on rank " + ranksText(ranks) + ";";
+        n += " " + std::to_string(count) + " on rank " + ranksText(ranks, kListedRanks) + ";";
     n.back() = '.';
     notes.push_back(n + " Instances past the shorter ranks are incomplete");
 }
@@ -151,9 +146,9 @@ std::string problemOf(const Communicator &c, const std::vector<const Observed *>
     std::string p;
     if (!notLoaded.empty())
         p = std::to_string(expected.size() - notLoaded.size()) + " of " + std::to_string(expected.size()) +
-            " members loaded (not loaded: rank " + ranksText(notLoaded) + ")";
+            " members loaded (not loaded: rank " + ranksText(notLoaded, kListedRanks) + ")";
     if (!missingLoaded.empty())
-        p += (p.empty() ? "" : "; ") + std::string("missing on rank ") + ranksText(missingLoaded);
+        p += (p.empty() ? "" : "; ") + std::string("missing on rank ") + ranksText(missingLoaded, kListedRanks);
     return p;
 }
 
@@ -199,15 +194,6 @@ CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMetho
     if (inst.complete)
         measure(inst, obs);
     return inst;
-}
-
-std::optional<double> median(std::vector<double> v)
-{
-    if (v.empty())
-        return std::nullopt;
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 void summarize(CollectiveAnalysis &a, size_t firstInstance, const Communicator &c, MatchMethod method)
@@ -281,13 +267,17 @@ std::pair<int, size_t> detail::mostOftenLast(const std::map<int, size_t> &lastCo
     return tie ? std::pair{-1, most} : std::pair{best, most};
 }
 
-CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets)
+CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
+                                      const trace::CancelToken *cancel)
 {
-    detail::CollectiveInput in = detail::gatherCollectives(reports, offsets);
+    detail::CollectiveInput in = detail::gatherCollectives(reports, offsets, cancel);
     CollectiveAnalysis a;
     a.notes = std::move(in.notes);
     a.errors = std::move(in.errors);
+    a.reportRanks = std::move(in.reportRanks);
     for (auto &[key, c] : in.communicators) {
+        if (cancel && cancel->cancelled())
+            break;
         MatchMethod method = c.orderMethod;
         const auto instances = instancesOf(c, method);
         if (method != MatchMethod::Sequence)
@@ -297,6 +287,7 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
             a.instances.push_back(makeInstance(c, index, method, obs, in));
         summarize(a, first, c, method);
     }
+    a.cancelled = cancel && cancel->cancelled();
     totalPerRank(a);
     return a;
 }

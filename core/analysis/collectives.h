@@ -34,6 +34,10 @@
 #include <string>
 #include <vector>
 
+namespace ps::core::trace {
+class CancelToken; // tracereader.h
+}
+
 namespace ps::core::analysis {
 
 enum class MatchMethod { Sequence, GroupOrder, StreamOrder };
@@ -93,11 +97,14 @@ struct CollectiveAnalysis
     std::vector<CollectiveInstance> instances; // by group, then index
     std::vector<CollectiveGroupSummary> groups;
     std::vector<CollectiveRankTotals> ranks; // ranks with complete instances, ascending
+    std::vector<int> reportRanks;            // per report given: its rank, -1 when it has no collectives
     std::vector<std::string> notes;          // counts that differ per rank and group, reports without collectives
     std::vector<std::string> errors;         // bad input (see above); the rest is then empty
+    bool cancelled = false;                  // stopped by the cancel token: the rest is partial
 };
 
 // `offsets` per report (trace/alignment.h; empty = all 0).
-CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets);
+CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
+                                      const trace::CancelToken *cancel = nullptr);
 
 } // namespace ps::core::analysis

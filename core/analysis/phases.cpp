@@ -1,5 +1,6 @@
 #include "core/analysis/phases.h"
 
+#include "core/analysis/median.h"
 #include "core/analysis/phasestraggler.h"
 #include "core/analysis/phasesummary.h"
 #include "core/analysis/steps.h"
@@ -158,10 +159,10 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
     if (!events)
         return out;
     const trace::EventStore &store = *events;
-    const std::vector<PhaseOccurrence> phases = findPhases(store, mapping, r.identity.step, &out.counted);
+    out.occurrences = findPhases(store, mapping, r.identity.step, &out.counted);
     const std::optional<WorkClassTable> classes = direct ? std::optional<WorkClassTable>(store) : std::nullopt;
     std::map<int64_t, size_t> nextPosition;
-    for (const PhaseOccurrence &o : phases) {
+    for (const PhaseOccurrence &o : out.occurrences) {
         if (cancel && cancel->cancelled())
             return out;
         const auto key = std::make_pair(o.step, o.phase);
@@ -204,24 +205,18 @@ namespace {
 void rankRow(PhaseRow &row)
 {
     std::vector<int64_t> walls;
-    for (size_t c = 0; c < row.cells.size(); ++c) {
-        const PhaseCell &cell = row.cells[c];
-        if (!cell.present)
-            continue;
-        walls.push_back(cell.wallNs);
-        row.maxWallNs = std::max(row.maxWallNs, cell.wallNs);
-    }
-    if (walls.empty())
-        return;
-    std::sort(walls.begin(), walls.end());
-    const size_t n = walls.size();
-    row.medianWallNs = n % 2 ? walls[n / 2] : (walls[n / 2 - 1] + walls[n / 2]) / 2;
+    for (const PhaseCell &cell : row.cells)
+        if (cell.present) {
+            walls.push_back(cell.wallNs);
+            row.maxWallNs = std::max(row.maxWallNs, cell.wallNs);
+        }
+    row.medianWallNs = median(std::move(walls)).value_or(0);
 }
 
 } // namespace
 
 PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
-                             const trace::CancelToken *cancel)
+                             const trace::CancelToken *cancel, bool withStragglers)
 {
     std::vector<ReportPhaseCells> perReport;
     std::vector<std::pair<size_t, std::string>> problems;
@@ -239,13 +234,14 @@ PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const
             return table;
         }
     }
-    PhaseTable table = assemblePhaseTable(reports, perReport, mapping);
+    PhaseTable table = assemblePhaseTable(reports, perReport, mapping, cancel, withStragglers);
     table.problems = std::move(problems);
     return table;
 }
 
 PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
-                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping)
+                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping,
+                              const trace::CancelToken *cancel, bool withStragglers)
 {
     PhaseTable table;
     for (size_t i = 0; i < reports.size(); ++i) {
@@ -281,7 +277,8 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
         rankRow(row);
         table.rows.push_back(std::move(row));
     }
-    nameStragglers(table, reports, mapping);
+    if (withStragglers)
+        nameStragglers(table, reports, perReport, cancel);
     return table;
 }
 

@@ -81,8 +81,10 @@ struct PhaseTable
     std::vector<std::pair<size_t, std::string>> problems;
 };
 
+// `withStragglers`: name each row's straggler (phasestraggler.h: matches the run's collectives);
+// without, every row's straggler is -1 (for callers that read wall times only).
 PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
-                             const trace::CancelToken *cancel = nullptr);
+                             const trace::CancelToken *cancel = nullptr, bool withStragglers = true);
 
 // One report's part of the table: (step, phase) -> cell, and the phase's position in its step.
 // Digests keep it (phasesummary.h), so a table can be made without the events.
@@ -92,6 +94,9 @@ struct ReportPhaseCells
     std::map<std::pair<int64_t, std::string>, size_t> position;
     bool counted = false;    // steps were counted from repeats
     std::optional<int> rank; // the rank the report states about itself (meta.rank), kept in digests
+    // The phase ranges the cells were made of (findPhases), when made from the events; digests
+    // do not keep them.
+    std::vector<PhaseOccurrence> occurrences;
 };
 // From the report's events (a report without them has no cells: use reportPhaseCells).
 // `direct`: each cell's breakdown by a pass over its window's events instead of through the
@@ -105,9 +110,10 @@ ReportPhaseCells phaseCellsOf(const trace::Report &report, const PhaseMapping &m
 std::optional<ReportPhaseCells> reportPhaseCells(const trace::Report &report, const PhaseMapping &mapping,
                                                  std::string &error, const trace::CancelToken *cancel = nullptr);
 // The table of reports whose cells are known (perReport[i] is reports[i]'s); the reports give the
-// columns' names only.
+// columns' names and the collectives that name the stragglers (`withStragglers`, as above).
 PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
-                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping);
+                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping,
+                              const trace::CancelToken *cancel = nullptr, bool withStragglers = true);
 
 // Adds `part`'s times to `into` (events, span, busy, idle, per-class and overlap times).
 void accumulate(GpuBreakdown &into, const GpuBreakdown &part);

@@ -1,7 +1,7 @@
 #include "core/analysis/phasestraggler.h"
 
-#include "core/trace/alignment.h"
-#include "core/trace/reportsource.h"
+#include "core/analysis/median.h"
+#include "core/trace/tracereader.h"
 
 #include <algorithm>
 
@@ -9,21 +9,21 @@ namespace ps::core::analysis {
 
 namespace {
 
-// A cell's wait inside the phase's collectives, 0 when it has none.
-int64_t waitOf(size_t column, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank)
+// Each column's wait inside the phase's collectives (0 for a column without).
+std::vector<int64_t> waitsOf(size_t columns, const CollectivePhaseRow *byArrival,
+                             const std::map<int, size_t> &columnOfRank)
 {
-    if (!byArrival)
-        return 0;
-    for (const CollectiveRankTotals &t : byArrival->ranks) {
-        auto it = columnOfRank.find(t.rank);
-        if (it != columnOfRank.end() && it->second == column)
-            return t.waitNs;
-    }
-    return 0;
+    std::vector<int64_t> waits(columns, 0);
+    if (byArrival)
+        for (const CollectiveRankTotals &t : byArrival->ranks)
+            if (auto it = columnOfRank.find(t.rank); it != columnOfRank.end() && it->second < columns)
+                waits[it->second] = t.waitNs;
+    return waits;
 }
 
 void chooseByWorkTime(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank)
 {
+    const std::vector<int64_t> waits = waitsOf(row.cells.size(), byArrival, columnOfRank);
     std::vector<int64_t> work;
     int best = -1;
     int64_t bestWork = 0;
@@ -31,7 +31,7 @@ void chooseByWorkTime(PhaseRow &row, const CollectivePhaseRow *byArrival, const 
     for (size_t c = 0; c < row.cells.size(); ++c) {
         if (!row.cells[c].present)
             continue;
-        const int64_t w = row.cells[c].wallNs - waitOf(c, byArrival, columnOfRank);
+        const int64_t w = row.cells[c].wallNs - waits[c];
         work.push_back(w);
         if (best < 0 || w > bestWork) {
             best = int(c);
@@ -43,33 +43,8 @@ void chooseByWorkTime(PhaseRow &row, const CollectivePhaseRow *byArrival, const 
     }
     if (best < 0 || tie || work.size() < 2)
         return;
-    std::sort(work.begin(), work.end());
-    const size_t n = work.size();
-    const int64_t median = n % 2 ? work[n / 2] : (work[n / 2 - 1] + work[n / 2]) / 2;
     row.straggler = best;
-    row.lagNs = bestWork - median;
-}
-
-// Each report's phase occurrences: from its events, or, for a digest opened without them, from
-// the table's cells (one window per cell: its first start and summed wall time).
-std::vector<std::vector<PhaseOccurrence>>
-occurrencesOf(const PhaseTable &table, std::span<const trace::ReportPtr> reports, const PhaseMapping &mapping)
-{
-    std::vector<std::vector<PhaseOccurrence>> out(reports.size());
-    for (size_t c = 0; c < table.columns.size(); ++c) {
-        const size_t r = table.columns[c].report;
-        if (r >= reports.size())
-            continue;
-        if (trace::hasEvents(*reports[r])) {
-            out[r] = findPhases(*reports[r]->store, mapping, reports[r]->identity.step);
-            continue;
-        }
-        for (const PhaseRow &row : table.rows)
-            if (row.cells[c].present)
-                out[r].push_back(
-                    {row.phase, row.step, {row.cells[c].startNs, row.cells[c].startNs + row.cells[c].wallNs}, {}});
-    }
-    return out;
+    row.lagNs = bestWork - *median(std::move(work));
 }
 
 } // namespace
@@ -97,24 +72,23 @@ void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const s
     chooseByWorkTime(row, byArrival, columnOfRank);
 }
 
-void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports, const PhaseMapping &mapping)
+void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports,
+                    std::span<const ReportPhaseCells> perReport, const trace::CancelToken *cancel)
 {
-    std::vector<CollectivePhaseRow> byPhase;
+    const RunCollectives run = collectivesOfRun(
+        reports, [&](size_t r) { return phaseOccurrencesOf(perReport[r]); }, cancel);
+    if (run.cancelled) {
+        table.cancelled = true;
+        return;
+    }
     std::map<int, size_t> columnOfRank;
-    const trace::AlignResult aligned = trace::alignReports(reports, trace::AlignSpec{});
-    const CollectiveAnalysis a = analyzeCollectives(reports, aligned.offsets);
-    if (a.errors.empty() && !a.instances.empty()) {
-        byPhase = collectivesByPhase(aligned.offsets, a, occurrencesOf(table, reports, mapping));
-        std::map<size_t, size_t> columnOfReport;
-        for (size_t c = 0; c < table.columns.size(); ++c)
-            columnOfReport[table.columns[c].report] = c;
-        for (const CollectiveInstance &inst : a.instances)
-            for (const CollectiveMember &m : inst.members)
-                if (auto it = columnOfReport.find(m.report); it != columnOfReport.end())
-                    columnOfRank.emplace(m.rank, it->second);
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+        const size_t r = table.columns[c].report;
+        if (r < run.analysis.reportRanks.size() && run.analysis.reportRanks[r] >= 0)
+            columnOfRank.emplace(run.analysis.reportRanks[r], c);
     }
     std::map<std::pair<int64_t, std::string>, const CollectivePhaseRow *> rowOf;
-    for (const CollectivePhaseRow &r : byPhase)
+    for (const CollectivePhaseRow &r : run.phases)
         rowOf[{r.step, r.phase}] = &r;
     for (PhaseRow &row : table.rows) {
         auto it = rowOf.find({row.step, row.phase});

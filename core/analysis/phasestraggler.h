@@ -20,9 +20,10 @@ namespace ps::core::analysis {
 // `columnOfRank` maps a collective rank to its column of the table.
 void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank);
 
-// Matches the reports' collectives (clock-aligned as trace/alignment.h does by default) and
-// chooses every row's straggler. Reports whose collectives cannot be matched are judged by
-// work time.
-void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports, const PhaseMapping &mapping);
+// Matches the reports' collectives (collectivesOfRun) in the phases their cells were made of
+// (perReport[i] is reports[i]'s) and chooses every row's straggler. Reports whose collectives
+// cannot be matched are judged by work time. Sets table.cancelled when cancelled.
+void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports,
+                    std::span<const ReportPhaseCells> perReport, const trace::CancelToken *cancel = nullptr);
 
 } // namespace ps::core::analysis

@@ -191,8 +191,9 @@ RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const s
     }
     const auto stopped = [&] { return cancel && cancel->cancelled(); };
     std::set<std::string> problems; // each once, though several parts of the comparison meet it
-    const PhaseTable basePhases = computePhaseTable(base, options.phases, cancel);
-    const PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel);
+    // Wall times only: the stragglers (matching every collective) are left unnamed.
+    const PhaseTable basePhases = computePhaseTable(base, options.phases, cancel, /*withStragglers=*/false);
+    const PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel, /*withStragglers=*/false);
     for (const PhaseTable *t : {&basePhases, &candPhases})
         for (const auto &[column, why] : t->problems)
             problems.insert(why);

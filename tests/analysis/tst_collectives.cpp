@@ -237,6 +237,13 @@ private slots:
             {"trace", "collectives", "--no-cache", "--group", "1", "--op", "allgather", "--format", "csv", dir.path()});
         QCOMPARE(g.exitCode, 0);
         QCOMPARE(g.out.count('\n'), 1 + 16 * 4); // header + 16 instances x 4 members
+        // The groups table lists the selected instances' groups only.
+        const ps::test::CliRun one =
+            ps::test::runCli({"trace", "collectives", "--no-cache", "--group", "1", "--top", "0", dir.path()});
+        QCOMPARE(one.exitCode, 0);
+        QVERIFY2(one.out.startsWith("Collectives: 16 instance(s) in 1 group(s), 16 complete"), qPrintable(one.out));
+        QCOMPARE(one.out.count(QStringLiteral("group-order")), 1); // the Match column of its one row
+        QVERIFY2(!one.out.contains(QStringLiteral("default_pg")), qPrintable(one.out));
     }
 
     void aMissingMemberMakesItsInstanceIncomplete()
@@ -437,6 +444,9 @@ private slots:
         QCOMPARE(fromDigests["collectives"].toArray().size(), 48);
         QCOMPARE(fromDigests["collectives"], fromTraces["collectives"]);
         QCOMPARE(fromDigests["ranks"], fromTraces["ranks"]);
+        // Their phase summaries place the collectives in the phases the traces' ranges do.
+        QCOMPARE(fromTraces["phases"].toArray().size(), 16); // update_actor in each step
+        QCOMPARE(fromDigests["phases"], fromTraces["phases"]);
     }
 
 private:
