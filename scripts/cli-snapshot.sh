@@ -2,8 +2,8 @@
 # Snapshot of the CLI's answers, to check that a refactoring changes no output:
 #   scripts/cli-snapshot.sh OUTDIR            # before the change
 #   scripts/cli-snapshot.sh OUTDIR2 && diff -r OUTDIR OUTDIR2
-# Runs trace stats (nvtx_sum, kernel_sum, compare), phases, breakdown, compare, digest, and
-# phases/compare over full and summary-only digests, on the shared samples and a demo run, in text
+# Runs trace stats (nvtx_sum, kernel_sum, compare), phases, breakdown, compare, collectives,
+# digest, and phases/compare/collectives over full and summary-only digests, on the shared samples and a demo run, in text
 # and json; and compose of every shared case. Each command's stdout, stderr and exit status go to
 # OUTDIR/<name>.{out,err,rc}. Temporary paths are replaced by fixed names so runs compare.
 # CLI=path/to/profstudio-cli (default build/test/bin/profstudio-cli); DATA=testdata folder.
@@ -58,6 +58,7 @@ run_set() {
         run "$name-breakdown-step.$fmt" trace breakdown --no-cache --by step --format "$fmt" "$dir"
         run "$name-phases.$fmt" trace phases --no-cache --format "$fmt" "$dir"
         run "$name-compare-self.$fmt" trace compare --no-cache --format "$fmt" "$dir" "$dir"
+        run "$name-collectives.$fmt" trace collectives --no-cache --format "$fmt" "$dir"
     done
     mkdir -p "$work/$name-full" "$work/$name-summary"
     run "$name-digest.json" trace digest --format json --out "$work/$name-full" "$dir"
@@ -66,6 +67,7 @@ run_set() {
         for fmt in text json; do
             run "$name-$kind-phases.$fmt" trace phases --no-cache --format "$fmt" "$work/$name-$kind"
             run "$name-$kind-compare.$fmt" trace compare --no-cache --format "$fmt" "$dir" "$work/$name-$kind"
+            run "$name-$kind-collectives.$fmt" trace collectives --no-cache --format "$fmt" "$work/$name-$kind"
             run "$name-$kind-stats-compare.$fmt" trace stats --no-cache --report compare --format "$fmt" \
                 "$work/$name-$kind"
         done
@@ -82,6 +84,7 @@ run_set demo "$work/demo"
 for fmt in text json; do
     run "demo-digests-phases.$fmt" trace phases --no-cache --format "$fmt" "$work/demo-digests"
     run "demo-digests-compare.$fmt" trace compare --no-cache --format "$fmt" "$work/demo" "$work/demo-digests"
+    run "demo-digests-collectives.$fmt" trace collectives --no-cache --format "$fmt" "$work/demo-digests"
 done
 
 # compose of every shared case (args: config dir, config name, overrides; env: NAME=VALUE).
