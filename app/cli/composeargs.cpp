@@ -39,8 +39,13 @@ std::optional<core::config::ComposeResult> composeOrReport(const core::config::C
                                                            std::optional<core::config::ConfigError> *failure)
 {
     // Warnings are printed as they arise: those met before a failure are shown too, as Hydra does.
+    // A caller's own onWarning still hears each one, after it is printed.
     core::config::ComposeOptions withWarnings = options;
-    withWarnings.onWarning = [&err](const std::string &w) { err << "warning: " << w << "\n"; };
+    withWarnings.onWarning = [&err, callerHears = options.onWarning](const std::string &w) {
+        err << "warning: " << w << "\n";
+        if (callerHears)
+            callerHears(w);
+    };
     try {
         return core::config::compose(withWarnings);
     } catch (const core::config::ConfigError &e) {

@@ -31,7 +31,8 @@ bool composeOptionsFrom(const ParsedArgs &args, const std::vector<std::string> &
                         core::config::ComposeOptions &out, std::ostream &err);
 
 // Composes; on failure prints "FILE:LINE:COL: error: MESSAGE" (or "error: MESSAGE") to err and
-// returns nullopt (exit 1). Composition warnings go to err as "warning: ...".
+// returns nullopt (exit 1). Composition warnings go to err as "warning: ..." (and then to
+// options.onWarning, when set).
 // With `failure`, the error is also stored there (for a JSON report of it).
 std::optional<core::config::ComposeResult> composeOrReport(const core::config::ComposeOptions &options,
                                                            std::ostream &err,

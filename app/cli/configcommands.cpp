@@ -29,14 +29,20 @@ std::optional<int> parseOrExit(const CommandSpec &spec, const Args &args, Parsed
     return std::nullopt;
 }
 
+// "pkg://a.b is DIR (found in PYTHONPATH ENTRY)".
+std::string noteText(const cfg::SearchPathNote &note)
+{
+    return "pkg://" + note.package + " is " + note.dir + " (found in " + note.via + " " + note.entry + ")";
+}
+
 // compose --verbose: the search path as Hydra lists it, then how each pkg:// entry was found.
 void printSearchPath(const cfg::ComposeResult &result, std::ostream &err)
 {
     err << "Config search path:\n";
     for (const std::string &line : result.hydraSearchPath)
         err << "\t" << line << "\n";
-    for (const std::string &note : result.searchPathNotes)
-        err << note << "\n";
+    for (const cfg::SearchPathNote &note : result.searchPathNotes)
+        err << noteText(note) << "\n";
 }
 
 } // namespace
@@ -126,13 +132,10 @@ int cmdExplain(const Args &args, std::ostream &out, std::ostream &err)
         return 1;
     }
     out << text;
-    // A value from a pkg:// source: say where that package was found ("pkg://a.b is DIR (found in ...)").
-    for (const std::string &note : result->searchPathNotes) {
-        const size_t is = note.find(" is "), found = note.find(" (found in ");
-        if (is != std::string::npos && found != std::string::npos &&
-            text.find(note.substr(is + 4, found - is - 4) + "/") != std::string::npos)
-            out << "search path: " << note << "\n";
-    }
+    // A value from a pkg:// source: say where that package was found.
+    for (const cfg::SearchPathNote &note : result->searchPathNotes)
+        if (text.find(note.dir + "/") != std::string::npos)
+            out << "search path: " << noteText(note) << "\n";
     return 0;
 }
 

@@ -79,7 +79,6 @@ bool parseCount(const ParsedArgs &parsed, const std::string &name, std::optional
     return true;
 }
 
-// Parses, composes and analyses. Returns the exit status to use when it is not -1.
 // --format json when composition fails: a document with the error, in the diagnostics' shape.
 void writeComposeErrorJson(const cfg::ConfigError &e, std::ostream &out)
 {
@@ -94,6 +93,7 @@ void writeComposeErrorJson(const cfg::ConfigError &e, std::ostream &out)
     out << json.str() << "\n";
 }
 
+// Parses, composes and analyses. Returns the exit status to use when it is not -1.
 int prepare(const CommandSpec &spec, const Args &args, std::ostream &out, std::ostream &err, ParsedArgs &parsed,
             prof::AnalysisInput &input)
 {

@@ -273,8 +273,7 @@ private:
                 warn("provider=" + provider + ", path=" + package + " is not available.");
             if (!found)
                 return;
-            m_result.searchPathNotes.push_back("pkg://" + package + " is " + found->dir + " (found in " +
-                                               found->foundVia + " " + found->entry + ")");
+            m_result.searchPathNotes.push_back({package, found->dir, found->entry, found->foundVia});
             return;
         }
         std::string dir = scheme == std::string::npos ? value : value.substr(scheme + 3);

@@ -44,6 +44,13 @@ struct ComposeOptions
     std::function<void(const std::string &)> onWarning;
 };
 
+// A pkg://PACKAGE search-path entry found as Python imports it: its folder DIR, under the path
+// entry ENTRY that came from VIA ("PYTHONPATH", "python3's site-packages", ...).
+struct SearchPathNote
+{
+    std::string package, dir, entry, via;
+};
+
 struct ComposeResult
 {
     Node config;                       // composed tree, interpolations kept, no `hydra:` node
@@ -55,8 +62,8 @@ struct ComposeResult
     std::vector<std::string> warnings;   // non-fatal notes, e.g. "In 'config': Defaults list is missing `_self_`"
     // The config search path as Hydra lists it ("provider=main, path=file:///x/conf").
     std::vector<std::string> hydraSearchPath;
-    // How each pkg:// search-path entry was found: "pkg://a.b is DIR (found in PYTHONPATH ENTRY)".
-    std::vector<std::string> searchPathNotes;
+    // How each pkg:// search-path entry was found.
+    std::vector<SearchPathNote> searchPathNotes;
 };
 
 // Throws ConfigError on the first problem: malformed YAML, duplicate keys, unknown group option

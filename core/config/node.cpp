@@ -293,11 +293,6 @@ const Node *Node::findKey(const Node &key) const
     return i < m_keys.size() ? &m_items[i] : nullptr;
 }
 
-Node *Node::findKey(const Node &key)
-{
-    return const_cast<Node *>(static_cast<const Node *>(this)->findKey(key));
-}
-
 Node &Node::setKey(const Node &key, Node value)
 {
     const auto [text, kind] = keyTextAndKind(key);
@@ -313,11 +308,6 @@ const Node *Node::findKeyOf(const Node &dict, size_t i) const
 {
     const size_t j = keyIndexOf(dict, i);
     return j < m_keys.size() ? &m_items[j] : nullptr;
-}
-
-Node *Node::findKeyOf(const Node &dict, size_t i)
-{
-    return const_cast<Node *>(static_cast<const Node *>(this)->findKeyOf(dict, i));
 }
 
 Node &Node::setKeyOf(const Node &dict, size_t i, Node value)

@@ -87,13 +87,11 @@ public:
     // Python dict semantics for a key of any kind: 1, 1.0 and true are one key; "1" is another.
     // An existing key keeps its own kind and position; only its value is replaced.
     const Node *findKey(const Node &key) const;
-    Node *findKey(const Node &key);
     Node &setKey(const Node &key, Node value);
     // The same for key i of `dict` (copying entries between dicts without building key nodes).
     // The index of the key equal to key i of `dict`; size() when there is none.
     size_t keyIndexOf(const Node &dict, size_t i) const;
     const Node *findKeyOf(const Node &dict, size_t i) const;
-    Node *findKeyOf(const Node &dict, size_t i);
     Node &setKeyOf(const Node &dict, size_t i, Node value);
     // nullptr when the key is absent (or this is not a dict).
     const Node *find(std::string_view key) const;

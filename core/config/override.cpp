@@ -28,6 +28,9 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
+// The characters Hydra's ESC token escapes with a backslash (and escape_special_characters writes so).
+constexpr std::string_view kEscapable = "\\()[]{}:=, \t";
+
 // Characters Hydra's lexer accepts inside an unquoted value (ID, UNQUOTED_CHAR, COLON, WS).
 bool isUnquotedChar(char c)
 {
@@ -255,17 +258,15 @@ private:
         for (;;) {
             skipWs();
             bool plainKey = true;
-            std::string key = parseDictKey(plainKey);
+            std::string key = scanUnquoted(true, plainKey);
             if (key.empty() || m_pos >= m_s.size() || m_s[m_pos] != ':')
                 fail("a dict entry needs 'key: value'");
             ++m_pos; // ':'
             // Hydra types a one-token key as it types a value ({1: a} has an int key) and builds
             // a Python dict: a repeated key (or 1 after true) keeps its place and takes the value.
             // A null key is kept here; applying the override fails as OmegaConf refuses it.
-            Node keyNode = plainKey ? typedToken(key) : Node::string(key);
-            if (keyNode.isStringLike())
-                keyNode = Node::string(key);
-            dict.setKey(keyNode, parseElement(false));
+            const Node typed = typedToken(key);
+            dict.setKey(plainKey && !typed.isStringLike() ? typed : Node::string(key), parseElement(false));
             if (m_pos >= m_s.size())
                 fail("missing '}'");
             if (m_s[m_pos] == ',') {
@@ -280,37 +281,50 @@ private:
         }
     }
 
-    // Hydra's ESC token: a backslash before one of \\()[]{}:=, space or tab stands for that char.
+    // Hydra's ESC token: a backslash before one of kEscapable stands for that char.
     bool atEscape() const
     {
         return m_s[m_pos] == '\\' && m_pos + 1 < m_s.size() &&
-               std::string_view("\\()[]{}:=, \t").find(m_s[m_pos + 1]) != std::string_view::npos;
+               kEscapable.find(m_s[m_pos + 1]) != std::string_view::npos;
     }
 
-    // A dict key (Hydra's dictKey): the characters of an unquoted value but no ':' and no
-    // interpolation; escapes are unescaped; whitespace around it (not escaped) is dropped.
-    std::string parseDictKey(bool &plainToken)
+    // An unquoted token, escapes unescaped and the whitespace around it (not escaped) dropped (the
+    // leading whitespace was skipped before); `plainToken` turns false at an escape or an
+    // interpolation (the token is then never typed). A dict key (Hydra's dictKey) ends at ':', at
+    // an interpolation and at any character a value cannot hold; a value (Hydra's primitive) keeps
+    // interpolations verbatim, ends at ',', ']' or '}' and refuses other characters.
+    std::string scanUnquoted(bool dictKey, bool &plainToken)
     {
-        std::string key;
-        size_t keep = 0; // key.size() after the last character that is not unescaped whitespace
+        std::string text;
+        size_t keep = 0; // text.size() after the last character that is not unescaped whitespace
         while (m_pos < m_s.size()) {
             const char c = m_s[m_pos];
-            if (atEscape()) {
-                key += m_s[m_pos + 1];
-                m_pos += 2;
-                keep = key.size();
-                plainToken = false;
-                continue;
-            }
-            if (c == ':' || !isUnquotedChar(c) || (c == '$' && m_pos + 1 < m_s.size() && m_s[m_pos + 1] == '{'))
+            const bool interpolation = c == '$' && m_pos + 1 < m_s.size() && m_s[m_pos + 1] == '{';
+            if (c == ',' || c == ']' || c == '}' || (dictKey && (c == ':' || interpolation)))
                 break;
-            key += c;
-            ++m_pos;
-            if (c != ' ' && c != '\t')
-                keep = key.size();
+            if (interpolation) {
+                readInterpolation(text);
+            } else if (atEscape()) {
+                text += m_s[m_pos + 1];
+                m_pos += 2;
+            } else if (isUnquotedChar(c)) {
+                text += c;
+                ++m_pos;
+                if (c != ' ' && c != '\t')
+                    keep = text.size();
+                continue;
+            } else if (dictKey) {
+                break;
+            } else if (c == '(') {
+                fail("functions (sweeps and casts such as choice(), range(), int()) are not supported by compose");
+            } else {
+                fail("token recognition error at: '" + std::string(1, c) + "'");
+            }
+            plainToken = false;
+            keep = text.size();
         }
-        key.resize(keep);
-        return key;
+        text.resize(keep);
+        return text;
     }
 
     std::string parseQuoted()
@@ -372,38 +386,8 @@ private:
 
     Node parsePrimitive(bool)
     {
-        std::string text;
-        bool plainToken = true; // no escapes and no interpolation: may be typed
-        size_t keep = 0;        // text.size() after the last character that is not unescaped whitespace
-        while (m_pos < m_s.size()) {
-            char c = m_s[m_pos];
-            if (c == ',' || c == ']' || c == '}')
-                break;
-            if (c == '$' && m_pos + 1 < m_s.size() && m_s[m_pos + 1] == '{') {
-                readInterpolation(text);
-                plainToken = false;
-                keep = text.size();
-                continue;
-            }
-            if (atEscape()) {
-                text += m_s[m_pos + 1];
-                m_pos += 2;
-                plainToken = false;
-                keep = text.size();
-                continue;
-            }
-            if (c == '(')
-                fail("functions (sweeps and casts such as choice(), range(), int()) are not supported by compose");
-            if (!isUnquotedChar(c))
-                fail("token recognition error at: '" + std::string(1, c) + "'");
-            text += c;
-            ++m_pos;
-            if (c != ' ' && c != '\t')
-                keep = text.size();
-        }
-        // Whitespace around a primitive is not part of it (escaped whitespace is); the leading
-        // whitespace was skipped before the primitive.
-        text.resize(keep);
+        bool plainToken = true;
+        const std::string text = scanUnquoted(false, plainToken);
         return mark(plainToken ? typedToken(text) : Node::text(text));
     }
 
@@ -434,7 +418,7 @@ std::string escapeDictKey(const std::string &key)
 {
     std::string out;
     for (char c : key) {
-        if (std::string_view("\\()[]{}:=, \t").find(c) != std::string_view::npos)
+        if (kEscapable.find(c) != std::string_view::npos)
             out += '\\';
         out += c;
     }

@@ -1,5 +1,7 @@
 #include "core/config/pythonpackage.h"
 
+#include "core/config/configrepository.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <vector>
@@ -52,11 +54,7 @@ void addSitePackages(const fs::path &prefix, std::vector<PathEntry> &out)
 std::vector<PathEntry> pathEntries(const std::string &primaryConfigDir, const EnvLookup &env)
 {
     std::vector<PathEntry> out;
-    std::error_code ec;
-    fs::path dir = fs::absolute(primaryConfigDir, ec).lexically_normal();
-    while (!dir.empty() && dir.filename().empty() && dir != dir.root_path())
-        dir = dir.parent_path(); // "a/b/" -> "a/b"
-    for (fs::path p = dir.parent_path(); !p.empty(); p = p.parent_path()) {
+    for (fs::path p = fs::path(absolutePath(primaryConfigDir)).parent_path(); !p.empty(); p = p.parent_path()) {
         out.push_back({p.string(), "an ancestor of the primary config dir"});
         if (p == p.root_path())
             break;
@@ -91,8 +89,9 @@ struct Portion
     const PathEntry *entry;
 };
 
-// One import level: the regular package `name` in the first portion holding it, else all the
-// namespace portions; empty when Python finds no package.
+// One import level as Python's PathFinder takes it: the first portion holding a module `name.py`
+// (empty: not a package) or a regular package `name/__init__.py` wins, even after namespace
+// portions; only when none does are all the `name/` folders seen the namespace package.
 std::vector<Portion> findLevel(const std::vector<Portion> &search, const std::string &name, bool &regular)
 {
     std::vector<Portion> namespaces;
@@ -102,7 +101,7 @@ std::vector<Portion> findLevel(const std::vector<Portion> &search, const std::st
             regular = true;
             return {{candidate, p.entry}};
         }
-        if (isFile(p.dir / (name + ".py")) && namespaces.empty())
+        if (isFile(p.dir / (name + ".py")))
             return {}; // a module, not a package
         if (isDir(candidate))
             namespaces.push_back({candidate, p.entry});

@@ -4,8 +4,9 @@
 // "not available" when the folder has no __init__.py, but still reads a namespace package's
 // first folder). Nothing is run: the import is followed on the file
 // system, as Python's path finder does it: per dotted level, the first path entry with
-// NAME/__init__.py is the (regular) package; without one, every NAME/ folder is a portion of a
-// namespace package, whose sub-packages are searched in those portions.
+// NAME/__init__.py (the regular package) or NAME.py (a module, so no package) wins; without
+// either, every NAME/ folder is a portion of a namespace package, whose sub-packages are
+// searched in those portions.
 //
 // The path entries, in order: the ancestors of the primary config dir (a source checkout run from
 // its root, as `python -m pkg.module` puts the working directory first), then PYTHONPATH, then

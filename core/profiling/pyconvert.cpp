@@ -2,6 +2,7 @@
 
 #include "core/profiling/pythonrepr.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -97,6 +98,24 @@ std::string toLower(std::string text)
     for (char &c : text)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return text;
+}
+
+std::vector<std::string> splitStripped(const std::string &text, char sep)
+{
+    const auto isSpace = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    std::vector<std::string> out;
+    for (size_t i = 0;;) {
+        const size_t j = std::min(text.find(sep, i), text.size());
+        size_t b = i, e = j;
+        while (b < e && isSpace(text[b]))
+            ++b;
+        while (e > b && isSpace(text[e - 1]))
+            --e;
+        out.push_back(text.substr(b, e - b));
+        if (j == text.size())
+            return out;
+        i = j + 1;
+    }
 }
 
 } // namespace ps::core::profiling

@@ -1,10 +1,11 @@
 #pragma once
-// Python conversions RLinf applies to config values: bool(v) and int(v).
+// Python conversions RLinf applies to config values: bool(v), int(v), lower() and split(sep) + strip().
 
 #include "core/config/node.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ps::core::profiling {
 
@@ -15,5 +16,8 @@ bool pythonTruthy(const config::Node &value);
 std::optional<long long> pythonInt(const config::Node &value, std::string &error);
 
 std::string toLower(std::string text);
+
+// [part.strip() for part in text.split(sep)] (ASCII whitespace).
+std::vector<std::string> splitStripped(const std::string &text, char sep);
 
 } // namespace ps::core::profiling

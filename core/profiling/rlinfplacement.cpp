@@ -1,5 +1,6 @@
 #include "core/profiling/rlinfplacement.h"
 
+#include "core/profiling/pyconvert.h"
 #include "core/profiling/pythonrepr.h"
 
 #include <algorithm>
@@ -11,56 +12,39 @@ using config::Node;
 
 namespace {
 
-std::string trim(const std::string &s)
-{
-    const size_t b = s.find_first_not_of(" \t");
-    if (b == std::string::npos)
-        return {};
-    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
+// Ranks and resources ProfStudio reads at most: a range is cut at kMaxRanks ranks, and node groups
+// offering more resources than that (a hostile `num_nodes: 100000000`) are refused rather than
+// listed one by one. Rank values stay below kMaxRankValue so that GPU indices cannot overflow.
+constexpr long long kMaxRanks = 1000000;
+constexpr long long kMaxRankValue = 1000000000000;
 
-std::vector<std::string> split(const std::string &s, char sep)
+// int(text) as RLinf reads a rank.
+bool parseRank(const std::string &text, long long &n)
 {
-    std::vector<std::string> out;
-    size_t i = 0;
-    for (;;) {
-        const size_t j = s.find(sep, i);
-        out.push_back(s.substr(i, j == std::string::npos ? std::string::npos : j - i));
-        if (j == std::string::npos)
-            return out;
-        i = j + 1;
-    }
-}
-
-bool parseInt(const std::string &text, long long &n)
-{
-    const std::string s = trim(text);
-    size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
-    if (i >= s.size() || s.size() > 12 ||
-        !std::all_of(s.begin() + static_cast<long>(i), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    std::string pythonError;
+    const std::optional<long long> value = pythonInt(Node::string(text), pythonError);
+    if (!value || *value >= kMaxRankValue || *value <= -kMaxRankValue)
         return false;
-    n = std::stoll(s);
+    n = *value;
     return true;
 }
 
-// parse_rank_config: "0-3,5,7-9" or "all" (given the available ranks) -> sorted unique ranks. Ranks
-// beyond the resources assumed here are not refused: RLinf counts the cluster's real hardware
-// (--gpus-per-node may be unknown to us), so only it can say a rank is out of range.
+// parse_rank_config: "0-3,5,7-9" or "all" (any case; given the available ranks) -> sorted unique
+// ranks. Ranks beyond the resources assumed here are not refused: RLinf counts the cluster's real
+// hardware (--gpus-per-node may be unknown to us), so only it can say a rank is out of range.
 bool parseRankConfig(const std::string &config, long long available, std::vector<long long> &out, std::string &error)
 {
     std::set<long long> ranks;
-    std::string lower = config;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (lower == "all") {
-        for (long long r = 0; r < available; ++r)
+    if (toLower(config) == "all") {
+        for (long long r = 0; r < available && r < kMaxRanks; ++r)
             ranks.insert(r);
     } else {
-        for (const std::string &range : split(config, ',')) {
-            if (trim(range).empty())
+        for (const std::string &range : splitStripped(config, ',')) {
+            if (range.empty())
                 continue;
-            const std::vector<std::string> ends = split(trim(range), '-');
+            const std::vector<std::string> ends = splitStripped(range, '-');
             long long a = 0, b = 0;
-            if (ends.size() > 2 || !parseInt(ends[0], a) || !parseInt(ends.back(), b)) {
+            if (ends.size() > 2 || !parseRank(ends[0], a) || !parseRank(ends.back(), b)) {
                 error = "Invalid rank format " + config + ", expected format: \"a,b,c-d\" or \"all\"";
                 return false;
             }
@@ -69,11 +53,7 @@ bool parseRankConfig(const std::string &config, long long available, std::vector
                         std::to_string(b) + " in rank config " + config + ".";
                 return false;
             }
-            if (a < 0) {
-                error = "Invalid rank format " + config + ", expected format: \"a,b,c-d\" or \"all\"";
-                return false;
-            }
-            for (long long r = a; r <= b && ranks.size() < 1000000; ++r)
+            for (long long r = a; r <= b && static_cast<long long>(ranks.size()) < kMaxRanks; ++r)
                 ranks.insert(r);
         }
     }
@@ -97,22 +77,32 @@ bool selectResources(const Node *nodeGroup, const RLinfPlacementInput &in, std::
                      std::string &error)
 {
     std::vector<std::string> labels;
-    if (!nodeGroup || nodeGroup->isNull()) {
+    if (!nodeGroup || nodeGroup->isNull())
         labels.push_back("cluster"); // the whole cluster, by accelerator
-    } else if (nodeGroup->isList()) {
+    else if (nodeGroup->isList())
         for (const Node &l : nodeGroup->items())
             labels.push_back(scalarText(l));
-    } else {
-        for (const std::string &l : split(scalarText(*nodeGroup), ','))
-            labels.push_back(trim(l));
-    }
+    else
+        labels = splitStripped(scalarText(*nodeGroup), ',');
+    // Before listing `nodes` x `perNode` more resources: false when that passes kMaxRanks.
+    const auto fits = [&](long long nodes, long long perNode) {
+        if (nodes <= 0 || perNode <= 0 || nodes <= (kMaxRanks - static_cast<long long>(out.size())) / perNode)
+            return true;
+        error = "The selected node groups offer more than " + std::to_string(kMaxRanks) +
+                " resources (cluster.num_nodes, node_ranks x GPUs per node); ProfStudio does not place that many.";
+        return false;
+    };
     for (const std::string &label : labels) {
         if (label == "node") { // reserved: node ranks, no accelerator
+            if (!fits(in.numNodes, 1))
+                return false;
             for (long long n = 0; n < in.numNodes; ++n)
                 out.push_back({n, -1});
             continue;
         }
         if (label == "cluster") { // reserved: every node's accelerators
+            if (!fits(in.numNodes, in.gpusPerNode))
+                return false;
             for (long long n = 0; n < in.numNodes; ++n)
                 for (long long g = 0; g < in.gpusPerNode; ++g)
                     out.push_back({n, n * in.gpusPerNode + g});
@@ -125,10 +115,14 @@ bool selectResources(const Node *nodeGroup, const RLinfPlacementInput &in, std::
             return false;
         }
         if (it->hasHardware) {
+            if (!fits(static_cast<long long>(it->hardwareNode.size()), 1))
+                return false;
             for (long long node : it->hardwareNode)
                 out.push_back({node, -1});
             continue;
         }
+        if (!fits(static_cast<long long>(it->nodeRanks.size()), in.gpusPerNode))
+            return false;
         for (long long n : it->nodeRanks)
             for (long long g = 0; g < in.gpusPerNode; ++g)
                 out.push_back({n, n * in.gpusPerNode + g});
@@ -136,34 +130,41 @@ bool selectResources(const Node *nodeGroup, const RLinfPlacementInput &in, std::
     return true;
 }
 
-// One "resource_ranks[:process_ranks]" part; appends each process's resource index.
+// One "resource_ranks[:process_ranks]" part; appends each process's resource index. `lastUsed`:
+// the highest resource rank of the parts before (-1 for none).
 bool parsePart(const std::string &part, const std::string &whole, long long available,
-               std::vector<long long> &processResource, std::vector<long long> &usedResources, std::string &error)
+               std::vector<long long> &processResource, long long &lastUsed, std::string &error)
 {
-    const std::vector<std::string> sides = split(part, ':');
+    const std::vector<std::string> sides = splitStripped(part, ':');
     if (sides.size() > 2) {
         error = "Invalid rank map string: " + part + " in placement config: " + whole +
                 ". Expected format: resource_ranks:process_ranks";
         return false;
     }
     std::vector<long long> resources;
-    if (!parseRankConfig(trim(sides[0]), available, resources, error))
+    if (!parseRankConfig(sides[0], available, resources, error))
         return false;
-    if (resources.empty() || (!usedResources.empty() && resources.front() <= usedResources.back())) {
+    if (resources.empty() || resources.front() <= lastUsed) {
         error = "Resource ranks must be unique and in ascending order in placement string: " + whole + ".";
         return false;
     }
-    usedResources.insert(usedResources.end(), resources.begin(), resources.end());
+    lastUsed = resources.back();
     long long processes = static_cast<long long>(resources.size());
     if (sides.size() == 2) {
+        // "all" (any case) gives no process ranks here, as RLinf refuses it.
         std::vector<long long> procs;
-        if (trim(sides[1]) == "all" || !parseRankConfig(trim(sides[1]), -1, procs, error) || procs.empty() ||
+        if (!parseRankConfig(sides[1], -1, procs, error) || procs.empty() ||
             procs.front() != static_cast<long long>(processResource.size()) ||
             procs.back() - procs.front() + 1 != static_cast<long long>(procs.size())) {
             error = "Process ranks must be continuous from 0, in ascending order, in placement string: " + whole + ".";
             return false;
         }
         processes = static_cast<long long>(procs.size());
+    }
+    if (static_cast<long long>(processResource.size()) + processes > kMaxRanks) {
+        error = "More than " + std::to_string(kMaxRanks) + " process ranks in placement string: " + whole +
+                "; ProfStudio does not place that many.";
+        return false;
     }
     const long long nres = static_cast<long long>(resources.size());
     if (processes % nres != 0 && nres % processes != 0) {
@@ -201,7 +202,7 @@ std::vector<RLinfNodeGroup> readRLinfNodeGroups(const Node *nodeGroups)
                 for (const Node &c : configs->items()) {
                     long long node = group.nodeRanks.empty() ? 0 : group.nodeRanks.front();
                     if (const Node *nr = c.isDict() ? c.find("node_rank") : nullptr)
-                        parseInt(scalarText(*nr), node);
+                        parseRank(scalarText(*nr), node);
                     group.hardwareNode.push_back(node);
                 }
             } else {
@@ -231,11 +232,11 @@ bool placeRLinfComponent(const Node &value, const RLinfPlacementInput &in, std::
         return false;
     // Anything but a string or a mapping is read through str(), as RLinf does ("[0, 1]" fails).
     const std::string whole = scalarText(*spec);
-    std::vector<long long> processResource, used;
-    for (const std::string &rawPart : split(trim(whole), ',')) {
-        const std::string part = trim(rawPart);
+    std::vector<long long> processResource;
+    long long lastUsed = -1;
+    for (const std::string &part : splitStripped(whole, ',')) {
         if (!part.empty() &&
-            !parsePart(part, whole, static_cast<long long>(resources.size()), processResource, used, error))
+            !parsePart(part, whole, static_cast<long long>(resources.size()), processResource, lastUsed, error))
             return false;
     }
     if (processResource.empty()) {

@@ -35,23 +35,6 @@ std::string setRepr(const std::vector<std::string> &names)
     return out + "}";
 }
 
-std::vector<std::string> splitComma(const std::string &s)
-{
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (true) {
-        const size_t j = s.find(',', i);
-        std::string part = s.substr(i, j == std::string::npos ? std::string::npos : j - i);
-        part.erase(0, part.find_first_not_of(' '));
-        part.erase(part.find_last_not_of(' ') + 1);
-        out.push_back(part);
-        if (j == std::string::npos)
-            break;
-        i = j + 1;
-    }
-    return out;
-}
-
 std::string defaultGroupName(const std::string &component)
 {
     std::string g = component;
@@ -337,7 +320,7 @@ RLinfTopology readRLinfTopology(const ConfigReader &cfg, const ClusterDescriptio
                            keyPath);
                 gpus.clear(); // the groups exist, their ranks are unknown
             }
-            for (const std::string &component : splitComma(key)) {
+            for (const std::string &component : splitStripped(key, ',')) {
                 RLinfComponent c;
                 c.component = component;
                 c.group = cfg.string(component + ".group_name", defaultGroupName(component));

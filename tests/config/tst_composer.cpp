@@ -5,6 +5,7 @@
 #include "core/config/builtinpresets.h"
 #include "core/config/composer.h"
 #include "core/config/configerror.h"
+#include "core/config/pythonpackage.h"
 #include "core/config/yamlemitter.h"
 
 #include <QDir>
@@ -491,6 +492,34 @@ private slots:
         QVERIFY2(error.contains("config.yaml:10:5: error: The composed config would hold more than 500000 values "
                                 "(config 'big' merged many times?)"),
                  qPrintable(error));
+    }
+
+    // Python's PathFinder: a module or regular package in a later path entry beats namespace
+    // portions found before it; only without one is the namespace package used.
+    void pythonPackageLaterModuleBeatsNamespacePortion()
+    {
+        Tree t({{"conf/x.yaml", ""},
+                {"a/psns/configs/x.yaml", ""},
+                {"b/psns/__init__.py", ""},
+                {"b/psns/configs/__init__.py", ""},
+                {"c/psmod/configs/x.yaml", ""},
+                {"d/psmod.py", ""}});
+        const QString root = QString::fromStdString(t.root());
+        const auto find = [&](const char *dotted, const QString &pythonPath) {
+            const std::string pp = pythonPath.toStdString();
+            return findPythonPackage(dotted, t.root() + "/conf", [pp](const std::string &name) {
+                return name == "PYTHONPATH" ? std::optional<std::string>(pp) : std::nullopt;
+            });
+        };
+        auto found = find("psns.configs", root + "/a:" + root + "/b");
+        QVERIFY(found);
+        QCOMPARE(QString::fromStdString(found->dir), root + "/b/psns/configs");
+        QVERIFY(found->hasInit);
+        QVERIFY(!find("psmod.configs", root + "/c:" + root + "/d")); // psmod is the module d/psmod.py
+        found = find("psns.configs", root + "/a");                   // the namespace package alone
+        QVERIFY(found);
+        QCOMPARE(QString::fromStdString(found->dir), root + "/a/psns/configs");
+        QVERIFY(!found->hasInit);
     }
 };
 

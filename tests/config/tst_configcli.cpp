@@ -3,6 +3,7 @@
 // reports, --format json, explain, and usage errors.
 #include "expectedcase.h"
 
+#include "app/cli/composeargs.h"
 #include "tests/support/clirun.h"
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,6 +11,8 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QtTest>
+
+#include <sstream>
 
 namespace {
 
@@ -203,6 +206,22 @@ private slots:
         Run r = runCli({"compose", "--config-dir", dir, "--config-name", "config"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.err.contains("warning: In 'config': Defaults list is missing `_self_`"));
+    }
+
+    // composeOrReport prints each warning and still passes it to the caller's onWarning.
+    void composeOrReportKeepsCallersOnWarning()
+    {
+        ps::core::config::ComposeOptions options;
+        options.configDirs = {(configsRoot() + "/expected/hydra-007-self-absent-primary/conf").toStdString()};
+        options.configName = "config";
+        std::vector<std::string> heard;
+        options.onWarning = [&heard](const std::string &w) { heard.push_back(w); };
+        std::ostringstream err;
+        QVERIFY(ps::cli::composeOrReport(options, err));
+        QCOMPARE(heard.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(heard[0]).startsWith("In 'config': Defaults list is missing `_self_`"),
+                 heard[0].c_str());
+        QVERIFY2(err.str() == "warning: " + heard[0] + "\n", err.str().c_str());
     }
 
     void json()

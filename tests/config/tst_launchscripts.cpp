@@ -100,6 +100,8 @@ private slots:
         const QMap<QString, Expected> expected = readExpected();
         const int scripts = QString::fromUtf8(readFile(work.path() + "/scripts")).trimmed().toInt();
         QVERIFY(scripts >= 140);
+        QVERIFY2(!expected.isEmpty(), qPrintable(kHere + "/expected.tsv is missing or empty"));
+        QVERIFY(!launches.isEmpty());
         QCOMPARE(launches.size(), expected.size()); // every launch the oracle saw, no more, no less
 
         const QString savedCwd = QDir::currentPath();

@@ -5,6 +5,7 @@
 #include "core/config/yamlloader.h"
 #include "core/profiling/rlinfplacement.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 using namespace ps::core;
@@ -52,6 +53,8 @@ private slots:
         QTest::newRow("range") << "0-3" << QList<long long>{0, 1, 2, 3};
         QTest::newRow("all") << "all" << QList<long long>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         QTest::newRow("ranges") << "'0-1,4'" << QList<long long>{0, 1, 4};
+        QTest::newRow("ALL") << "ALL" << QList<long long>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        QTest::newRow("int() digits") << "'1_0 - 1_1'" << QList<long long>{10, 11}; // Python's int("1_0")
         // 8 processes on 4 GPUs: two per GPU; 2 processes on 4 GPUs: each holds two, placed on the first.
         QTest::newRow("shared") << "'0-3:0-7'" << QList<long long>{0, 0, 1, 1, 2, 2, 3, 3};
         QTest::newRow("spread") << "'0-3:0-1'" << QList<long long>{0, 2};
@@ -75,6 +78,8 @@ private slots:
         QTest::newRow("descending") << "'4-5,0-1'" << QList<long long>{-1};
         QTest::newRow("process gap") << "'0-1:2-3'" << QList<long long>{-1};
         QTest::newRow("indivisible") << "'0-2:0-3'" << QList<long long>{-1};
+        QTest::newRow("process ranks all") << "'0-3:all'" << QList<long long>{-1};
+        QTest::newRow("process ranks ALL") << "'0-3:ALL'" << QList<long long>{-1};
         QTest::newRow("no placement") << "{node_group: a}" << QList<long long>{-1};
         QTest::newRow("unknown group") << "{node_group: gpu, placement: 0}" << QList<long long>{-1};
     }
@@ -99,6 +104,34 @@ private slots:
         place("'0-2:0-3'", &error);
         QVERIFY2(error.startsWith("The number of process ranks 4 must be divisible by the number of resource ranks 3"),
                  qPrintable(error));
+    }
+
+    // A hostile size is refused before anything is listed per node, per GPU or per process (each
+    // of these used to take gigabytes).
+    void hugeSizesAreRefusedFast()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        const config::Node groups = yaml("- {label: many, node_ranks: 0-999999}\n");
+        const profiling::RLinfPlacementInput huge{100000000, 8, profiling::readRLinfNodeGroups(&groups)};
+        for (const char *value : {"0", "{node_group: node, placement: 0}", "{node_group: many, placement: 0}"}) {
+            std::vector<long long> gpus;
+            std::string error;
+            QVERIFY2(!placeRLinfComponent(yaml(value), huge, gpus, error), value);
+            QVERIFY2(
+                QString::fromStdString(error).startsWith("The selected node groups offer more than 1000000 resources"),
+                error.c_str());
+            QVERIFY(gpus.empty());
+        }
+        // As many process ranks as resources ranks allowed, twice over: the total is refused.
+        std::vector<long long> gpus;
+        std::string error;
+        QVERIFY(!placeRLinfComponent(yaml("'0:0-999999,1:1000000-1999999'"), twoNodes(), gpus, error));
+        QVERIFY2(QString::fromStdString(error).startsWith("More than 1000000 process ranks"), error.c_str());
+        // Up to the cap, placement works: 125000 nodes of 8 GPUs.
+        QVERIFY(placeRLinfComponent(yaml("'0,999999'"), {125000, 8, {}}, gpus, error));
+        QCOMPARE(gpus, (std::vector<long long>{0, 999999}));
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed()) + " ms"));
     }
 };
 

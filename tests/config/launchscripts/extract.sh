@@ -4,21 +4,23 @@
 # for python/python3/torchrun/ray and every tool that would download, install or start something
 # (standin.sh), and writes the Hydra launches they make to OUT_DIR/launches.
 #   extract.sh TESTDATA_CONFIGS OUT_DIR
-# The scripts run in a copy of the trees made of symlinks (cp -rs) under OUT_DIR, so what they
-# write (logs/) lands there and the test data is never written. verl's trainer configs come from
+# The scripts run in a real copy of the trees (cp -r, about 4 MB; symlinks would let `>` or
+# `tee -a` onto a file the trees have write through to the test data) under OUT_DIR, so what they
+# write lands there and the test data is never written. verl's trainer configs come from
 # verl-versions/main-1dda039b (same commit); their package __init__.py is replaced by an empty one
 # as if verl were installed (it imports verl's Python code, which the test data does not carry).
 set -uo pipefail
 src=$1/launch-scripts
-out=$(mkdir -p "$2" && cd "$2" && pwd)
+out=$(mkdir -p "$2" && cd "$2" && pwd) || exit 2
+[[ -n $out && $out != / ]] || exit 2 # the rm -rf below must never reach /tree, /bin, /home
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out/tree" "$out/bin" "$out/home" "$out/records" "$out/launches"
 mkdir -p "$out/tree/verl" "$out/tree/rlinf" "$out/bin" "$out/home"
-cp -rs "$src/verl-main-1dda039b/." "$out/tree/verl/"
-cp -rs "$1/verl-versions/main-1dda039b/verl/." "$out/tree/verl/verl/"
-rm "$out/tree/verl/verl/trainer/config/__init__.py"
+cp -r "$src/verl-main-1dda039b/." "$out/tree/verl/"
+cp -r "$1/verl-versions/main-1dda039b/verl/." "$out/tree/verl/verl/"
+cp -r "$src/rlinf-main-a3816b59/." "$out/tree/rlinf/"
+chmod -R u+w "$out/tree" # the test data is read-only, and cp keeps that
 : >"$out/tree/verl/verl/trainer/config/__init__.py"
-cp -rs "$src/rlinf-main-a3816b59/." "$out/tree/rlinf/"
 # `ulimit -n 32768` is refused in a container but not on a training node
 echo 'ulimit() { :; }' >"$out/bash_env"
 for tool in python python3 torchrun ray pip pip3 uv wget curl git huggingface-cli hf modelscope sleep \
