@@ -5,11 +5,11 @@
 #include "app/cli/traceload.h"
 #include "core/analysis/memorypeak.h"
 #include "core/common/jsonwriter.h"
-#include "core/common/naturalorder.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace ps::cli {
@@ -45,6 +45,12 @@ struct MemoryReport
     }
 };
 
+// An identity field as JSON wants it (null when absent).
+template <class T> std::optional<int64_t> jsonInt(const std::optional<T> &v)
+{
+    return v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt;
+}
+
 std::string gib(int64_t bytes)
 {
     char buf[48];
@@ -62,16 +68,12 @@ std::vector<std::string> memoryPaths(const std::vector<std::string> &args, std::
             out.push_back(p);
             continue;
         }
-        std::vector<std::string> found;
-        for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-            if (it->is_regular_file(ec) && tr::memoryFileKind(it->path().string()) != tr::MemoryFileKind::NotMemory)
-                found.push_back(it->path().string());
+        const std::vector<std::string> found = tr::filesUnder(
+            p, [](const std::string &f) { return tr::memoryFileKind(f) != tr::MemoryFileKind::NotMemory; });
         if (found.empty()) {
             err << "error: " << p << ": no memory snapshot (*.pickle) or memory timeline found\n";
             status = 1;
         }
-        std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return core::naturalLess(a, b); });
         out.insert(out.end(), found.begin(), found.end());
     }
     return out;
@@ -188,9 +190,8 @@ void writeDeviceJson(JsonWriter &w, const MemoryReport &r, const an::DeviceMemor
 void writeJson(JsonWriter &w, const MemoryReport &r, size_t top)
 {
     w.beginObject().key("path").value(r.path).key("kind").value(r.timeline ? "timeline" : "snapshot");
-    const auto opt = [](auto v) { return v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt; };
-    w.key("rank").value(opt(r.identity.rank)).key("step").value(opt(r.identity.step));
-    w.key("pid").value(opt(r.identity.pid)).key("devices").beginArray();
+    w.key("rank").value(jsonInt(r.identity.rank)).key("step").value(jsonInt(r.identity.step));
+    w.key("pid").value(jsonInt(r.identity.pid)).key("devices").beginArray();
     if (r.timeline) {
         const an::TimelineMemory &t = r.timelineMemory;
         w.beginObject().key("device").null().key("peak_bytes").value(t.peakBytes);
@@ -237,21 +238,21 @@ void writeCrossRank(std::ostream &out, JsonWriter &w, const std::vector<ReportPe
     if (!cross)
         return;
     const ReportPeak &p = *from[cross->highest];
-    const auto opt = [](auto v) { return v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt; };
+    if (text) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.2fx", cross->overMedianRatio);
+        out << "cross-rank (" << (timeline ? "timelines" : "snapshots")
+            << "): " << (p.identity.rank ? "rank " + std::to_string(*p.identity.rank) : p.path)
+            << (p.identity.step ? " step " + std::to_string(*p.identity.step) : std::string()) << " peaks highest, "
+            << gib(p.peakBytes) << ", " << gib(cross->overMedianBytes) << " (" << ratio << ") over the median "
+            << gib(cross->medianBytes) << " of " << peaks.size() << " ranks\n";
+        return;
+    }
     w.beginObject().key("kind").value(timeline ? "timeline" : "snapshot").key("path").value(p.path);
-    w.key("rank").value(opt(p.identity.rank)).key("step").value(opt(p.identity.step));
+    w.key("rank").value(jsonInt(p.identity.rank)).key("step").value(jsonInt(p.identity.step));
     w.key("peak_bytes").value(p.peakBytes).key("ranks").value(uint64_t(peaks.size()));
     w.key("median_bytes").value(cross->medianBytes).key("over_median_bytes").value(cross->overMedianBytes);
     w.key("over_median_ratio").value(cross->overMedianRatio).endObject();
-    if (!text)
-        return;
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.2fx", cross->overMedianRatio);
-    out << "cross-rank (" << (timeline ? "timelines" : "snapshots")
-        << "): " << (p.identity.rank ? "rank " + std::to_string(*p.identity.rank) : p.path)
-        << (p.identity.step ? " step " + std::to_string(*p.identity.step) : std::string()) << " peaks highest, "
-        << gib(p.peakBytes) << ", " << gib(cross->overMedianBytes) << " (" << ratio << ") over the median "
-        << gib(cross->medianBytes) << " of " << peaks.size() << " ranks\n";
 }
 
 } // namespace

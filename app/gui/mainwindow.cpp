@@ -33,7 +33,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -79,7 +78,7 @@ MainWindow::MainWindow(QWidget *parent)
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
         resize(defaultSize());
-        m_fitOnShow = true; // a size of ours: the frame comes off it once known
+        m_fitFrame = true; // a size of ours: the frame comes off it once known
     }
     restoreState(settings.value("window/state").toByteArray());
     // The first launch opens on the Timeline's start page: the demo, reports, a session or a
@@ -417,17 +416,25 @@ void MainWindow::exportTimelineImage(views::TimelineView *view)
         return;
     if (!file.endsWith(".png", Qt::CaseInsensitive))
         file += ".png";
-    const QString screen = QString("Size on screen (%1×%2)").arg(view->width()).arg(view->height());
+    QStringList choices{QString("Size on screen (%1×%2)").arg(view->width()).arg(view->height())};
+    const QList<QSize> sizes{QSize(), QSize(1920, 1080), QSize(2560, 1440), QSize(3840, 2160)}; // per choice
+    for (qsizetype i = 1; i < sizes.size(); ++i)
+        choices << QString("%1×%2").arg(sizes[i].width()).arg(sizes[i].height());
     bool ok = false;
-    const QString choice = QInputDialog::getItem(this, "Export Image", "Image size",
-                                                 {screen, "1920×1080", "2560×1440", "3840×2160"}, 0, false, &ok);
+    const QString choice = QInputDialog::getItem(this, "Export Image", "Image size", choices, 0, false, &ok);
     if (!ok)
         return;
-    QSize size;
-    if (choice != screen)
-        size = QSize(choice.section(QChar(0xD7), 0, 0).toInt(), choice.section(QChar(0xD7), 1, 1).toInt());
-    const QString error = views::exportTimelineImage(view, file, size);
-    statusBar()->showMessage(error.isEmpty() ? "Saved " + file : "Export Image: " + error, error.isEmpty() ? 8000 : 0);
+    const QImage image = views::grabTimelineImage(view, sizes.value(choices.indexOf(choice)));
+    // Encoding a PNG of up to 3840×2160 and writing it takes a while: not on the GUI thread.
+    statusBar()->showMessage("Saving " + file + "…");
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, file] {
+        watcher->deleteLater();
+        const QString error = watcher->result();
+        statusBar()->showMessage(error.isEmpty() ? "Saved " + file : "Export Image: " + error,
+                                 error.isEmpty() ? 8000 : 0);
+    });
+    watcher->setFuture(QtConcurrent::run([image, file] { return views::writeTimelineImage(image, file); }));
 }
 
 // The window with its frame inside the screen's available area: under a window manager the
@@ -436,9 +443,16 @@ void MainWindow::exportTimelineImage(views::TimelineView *view)
 void MainWindow::fitFrameToScreen()
 {
     const QScreen *screen = this->screen();
-    // A size the user restored or a caller set (a screenshot's) is theirs to keep.
-    if (!screen || !m_fitOnShow || size() != defaultSize() || isMaximized() || isFullScreen())
+    if (!m_fitFrame || !isVisible())
         return;
+    // A size the user restored or a caller set (a screenshot's) is theirs to keep.
+    if (!screen || size() != defaultSize() || isMaximized() || isFullScreen()) {
+        m_fitFrame = false;
+        return;
+    }
+    // Fitted for good once the window manager has framed the window (the frame is known).
+    if (frameGeometry() != geometry())
+        m_fitFrame = false;
     const QRect available = screen->availableGeometry();
     const QRect frame = frameGeometry();
     if (available.contains(frame))
@@ -453,15 +467,23 @@ void MainWindow::fitFrameToScreen()
          within(frame.top(), available.top(), available.bottom() + 1 - outer.height()));
 }
 
+// A window manager frames the window after it is shown, and moves or resizes it as it does.
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
-    if (m_fittedOnce)
-        return;
-    m_fittedOnce = true;
     fitFrameToScreen();
-    // A window manager reports the frame after it has decorated the window.
-    QTimer::singleShot(300, this, &MainWindow::fitFrameToScreen);
+}
+
+void MainWindow::moveEvent(QMoveEvent *event)
+{
+    QMainWindow::moveEvent(event);
+    fitFrameToScreen();
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    fitFrameToScreen();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -47,6 +47,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void moveEvent(QMoveEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createMenus();
@@ -66,8 +68,9 @@ private:
     std::unique_ptr<ps::views::RecentFiles> m_recentReports;
     std::unique_ptr<ps::views::RecentFiles> m_recentConfigs;
     bool m_writingDemo = false;
-    bool m_fittedOnce = false; // the first show fits the frame to the screen
-    bool m_fitOnShow = false;  // the window has our default size (not restored or set)
+    // The window has our default size (not restored or set) and the window manager has not yet
+    // framed it: fitFrameToScreen fits it on show and as the frame arrives.
+    bool m_fitFrame = false;
 };
 
 } // namespace ps::app

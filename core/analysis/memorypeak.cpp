@@ -25,11 +25,6 @@ struct Element
     size_t end = kNever;
 };
 
-bool endsWith(std::string_view s, std::string_view suffix)
-{
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::vector<Element> elementsOf(const MemorySnapshot &s, int64_t device, const std::vector<MemTraceEntry> &trace)
 {
     std::vector<Element> elements;
@@ -60,8 +55,7 @@ std::vector<Element> elementsOf(const MemorySnapshot &s, int64_t device, const s
     return elements;
 }
 
-void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<Element> &elements, DeviceMemory &out,
-                     size_t &peakEvent)
+void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<Element> &elements, DeviceMemory &out)
 {
     std::vector<int64_t> delta(trace.size(), 0);
     for (const Element &e : elements) {
@@ -74,7 +68,6 @@ void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<
     }
     int64_t running = out.baselineBytes;
     out.peakBytes = running;
-    peakEvent = kBefore;
     for (size_t i = 0; i < trace.size(); ++i) {
         if (trace[i].action != MemAction::Alloc && trace[i].action != MemAction::FreeCompleted)
             continue;
@@ -85,7 +78,6 @@ void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<
             out.peakBytes = running;
             out.peakTimeNs = trace[i].timeUs * 1000;
             out.peakEvent = i;
-            peakEvent = i;
         }
     }
 }
@@ -119,12 +111,13 @@ void reservedSeries(const MemorySnapshot &s, int64_t device, const std::vector<M
     }
 }
 
-void groupLive(const MemorySnapshot &s, const std::vector<Element> &elements, size_t peakEvent, DeviceMemory &out)
+void groupLive(const MemorySnapshot &s, const std::vector<Element> &elements, DeviceMemory &out)
 {
+    const std::optional<size_t> peak = out.peakEvent; // none: the peak is before the history
     std::unordered_map<std::string, size_t> groupOf;
     for (const Element &e : elements) {
-        const bool started = e.start == kBefore || (peakEvent != kBefore && e.start <= peakEvent);
-        const bool ended = e.end != kNever && peakEvent != kBefore && e.end <= peakEvent;
+        const bool started = e.start == kBefore || (peak && e.start <= *peak);
+        const bool ended = e.end != kNever && peak && e.end <= *peak;
         if (!started || ended)
             continue;
         LiveGroup g;
@@ -154,10 +147,9 @@ DeviceMemory analyzeDevice(const MemorySnapshot &s, int64_t device, const std::v
     DeviceMemory out;
     out.device = device;
     const std::vector<Element> elements = elementsOf(s, device, trace);
-    size_t peakEvent = kBefore;
-    allocatedSeries(trace, elements, out, peakEvent);
+    allocatedSeries(trace, elements, out);
     reservedSeries(s, device, trace, out);
-    groupLive(s, elements, peakEvent, out);
+    groupLive(s, elements, out);
     for (const MemTraceEntry &e : trace)
         if (e.action == MemAction::Oom)
             out.ooms.push_back({e.timeUs * 1000, e.size, int64_t(e.addr)});
@@ -177,7 +169,7 @@ bool isTorchInternalFrame(const trace::MemFrame &f)
     if (file.empty() || file == "??")
         return true;
     for (std::string_view ext : {".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp"})
-        if (endsWith(file, ext))
+        if (file.ends_with(ext))
             return true;
     return file.find("/torch/") != std::string_view::npos || file.rfind("torch/", 0) == 0;
 }

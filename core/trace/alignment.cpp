@@ -104,6 +104,7 @@ struct BaseOffsets
 {
     std::vector<int64_t> start, utc;
     std::vector<std::string> noUtc;
+    std::optional<int64_t> minUtc;
     bool allUtc = false;
 
     const std::vector<int64_t> &fallback() const { return allUtc ? utc : start; }
@@ -122,18 +123,17 @@ BaseOffsets baseOffsets(std::span<const ReportPtr> reports)
     BaseOffsets b;
     b.start.resize(n);
     b.utc.resize(n);
-    std::optional<int64_t> minUtc;
     for (size_t i = 0; i < n; ++i) {
         b.start[i] = -extentOf(*reports[i]).firstStart;
         if (const auto &u = reports[i]->meta.utcStartNs)
-            minUtc = minUtc ? std::min(*minUtc, *u) : *u;
+            b.minUtc = b.minUtc ? std::min(*b.minUtc, *u) : *u;
         else
             b.noUtc.push_back(reports[i]->path);
     }
     b.allUtc = b.noUtc.empty() && n > 0;
     if (b.allUtc)
         for (size_t i = 0; i < n; ++i)
-            b.utc[i] = *reports[i]->meta.utcStartNs - *minUtc;
+            b.utc[i] = *reports[i]->meta.utcStartNs - *b.minUtc;
     return b;
 }
 
@@ -204,6 +204,7 @@ AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &sp
     case AlignMode::Utc:
         if (base.allUtc) {
             r.offsets = base.utc;
+            r.utcOriginNs = base.minUtc;
         } else {
             r.used = AlignMode::Start;
             r.offsets = base.start;

@@ -51,6 +51,7 @@ struct AlignResult
     AlignMode used = AlignMode::Utc; // the mode actually used after fallbacks
     std::vector<int64_t> offsets;    // per report, ns
     std::optional<int64_t> residualNs;
+    std::optional<int64_t> utcOriginNs; // used == Utc: the earliest report's UTC origin, at offset 0
     std::vector<std::string> warnings;
 };
 

@@ -75,6 +75,18 @@ bool hasSourceBeside(const fs::path &p)
 
 } // namespace
 
+std::vector<std::string> filesUnder(const std::string &dir, const std::function<bool(const std::string &)> &keep)
+{
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_regular_file(ec) && keep(it->path().string()))
+            found.push_back(it->path().string());
+    std::sort(found.begin(), found.end(), [](const std::string &a, const std::string &b) { return naturalLess(a, b); });
+    return found;
+}
+
 std::vector<std::string> findReports(const std::vector<std::string> &paths, std::vector<LoadFailure> *missing)
 {
     std::vector<std::string> out;
@@ -90,15 +102,9 @@ std::vector<std::string> findReports(const std::vector<std::string> &paths, std:
             out.push_back(p);
             continue;
         }
-        std::vector<std::string> found;
-        for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-             !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-            if (it->is_regular_file(ec) && isRegisteredFormat(it->path()) && !hasSqliteExportBeside(it->path()) &&
-                !hasSourceBeside(it->path()))
-                found.push_back(it->path().string());
-        }
-        std::sort(found.begin(), found.end(),
-                  [](const std::string &a, const std::string &b) { return naturalLess(a, b); });
+        const std::vector<std::string> found = filesUnder(p, [](const std::string &f) {
+            return isRegisteredFormat(f) && !hasSqliteExportBeside(f) && !hasSourceBeside(f);
+        });
         out.insert(out.end(), found.begin(), found.end());
     }
     return out;

@@ -62,6 +62,10 @@ struct LoadResult
     bool cancelled = false;
 };
 
+// The regular files under `dir` (recursively, unreadable folders skipped) that `keep` accepts, in
+// natural order.
+std::vector<std::string> filesUnder(const std::string &dir, const std::function<bool(const std::string &)> &keep);
+
 // Expands files and folders into report files (recursively, sorted; files given explicitly are
 // kept even with an unknown extension, so that they fail with a reason). Paths that do not
 // exist go to `missing`.

@@ -35,9 +35,12 @@ class TestTorchMemory : public QObject
 private slots:
     void initTestCase()
     {
+        if (!ps::test::haveFixturePython())
+            QSKIP("no /usr/bin/python3 to write the fixtures");
         QString error;
-        if (!ps::test::writeMemoryFixtures(m_dir.path(), m_dir.filePath(QStringLiteral("SENTINEL")), m_expected, error))
-            QSKIP(qPrintable(QStringLiteral("fixtures not written: ") + error));
+        QVERIFY2(
+            ps::test::writeMemoryFixtures(m_dir.path(), m_dir.filePath(QStringLiteral("SENTINEL")), m_expected, error),
+            qPrintable(QStringLiteral("fixtures not written: ") + error));
     }
 
     // Everything the snapshot holds is read: segments with blocks, per-device traces with every

@@ -13,18 +13,24 @@ namespace ps::test {
 
 inline const char *kFixturePython = "/usr/bin/python3";
 
-// False (and the reason in `error`) when python3 is missing or the script fails.
+inline bool haveFixturePython()
+{
+    return QFile::exists(QString::fromLatin1(kFixturePython));
+}
+
+// False (and the reason in `error`, the script's stderr when it fails) when the fixtures are not
+// written. Tests skip only without python3 (haveFixturePython) and fail on any other error.
 inline bool writeMemoryFixtures(const QString &dir, const QString &sentinel, QJsonObject &expected, QString &error)
 {
-    if (!QFile::exists(QString::fromLatin1(kFixturePython))) {
+    if (!haveFixturePython()) {
         error = QStringLiteral("no /usr/bin/python3");
         return false;
     }
     QProcess p;
     p.start(QString::fromLatin1(kFixturePython),
             {QStringLiteral(PS_SOURCE_DIR "/tests/formats/memoryfixtures.py"), dir, sentinel});
-    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-        error = QString::fromUtf8(p.readAllStandardError());
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        error = p.errorString() + QStringLiteral("\n") + QString::fromUtf8(p.readAllStandardError());
         return false;
     }
     QFile f(dir + QStringLiteral("/expected.json"));

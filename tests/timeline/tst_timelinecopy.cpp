@@ -28,6 +28,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QtTest>
 
 using namespace ps::views;
@@ -244,6 +245,11 @@ private slots:
         QCOMPARE(exportTimelineImage(w.view(), file, QSize(1600, 500)), QString());
         QCOMPARE(QImage(file).size(), QSize(1600, 500) * w.view()->devicePixelRatio());
         QCOMPARE(w.view()->size(), before);
+        // Drawn on the GUI thread, encoded and written on another (as File > Export Image does).
+        const QImage grabbed = grabTimelineImage(w.view(), QSize(800, 300));
+        QCOMPARE(w.view()->size(), before);
+        QCOMPARE(QtConcurrent::run([&] { return writeTimelineImage(grabbed, file); }).result(), QString());
+        QCOMPARE(QImage(file).size(), QSize(800, 300) * w.view()->devicePixelRatio());
         // Not all one colour: the lanes were drawn.
         QSet<QRgb> colours;
         for (int x = 0; x < shot.width(); x += 7)
@@ -255,6 +261,8 @@ private slots:
         QVERIFY(!QFile::exists(bad));
     }
 
+    // A table's selection copies as tab-separated text (tabs and line breaks in a cell become
+    // spaces) or as CSV (RFC 4180 quoting), rows and columns in the order shown.
     void cellsCopyAsTabsAndCsv()
     {
         QStandardItemModel model(3, 3);
@@ -271,6 +279,10 @@ private slots:
         QCOMPARE(selectedCellsText(&view, CellFormat::Csv), QStringLiteral("\"a,b\",2,\"say \"\"hi\"\"\"\nc\td,4,\n"));
         view.findChild<QAction *>("copyCellsCsv")->trigger();
         QCOMPARE(clip(), selectedCellsText(&view, CellFormat::Csv));
+        // A carriage return ends a CSV record too, so the cell is quoted (RFC 4180).
+        model.item(2, 2)->setText(QStringLiteral("x\ry"));
+        QCOMPARE(selectedCellsText(&view, CellFormat::Csv),
+                 QStringLiteral("\"a,b\",2,\"say \"\"hi\"\"\"\nc\td,4,\"x\ry\"\n"));
     }
 
     // Ctrl+C in the statistics, phase and compare tables copies the selected row as shown.

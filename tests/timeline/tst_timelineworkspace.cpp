@@ -18,6 +18,7 @@
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
+#include "views/timeline/foldersummary.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineloader.h"
@@ -695,6 +696,11 @@ private slots:
         QVERIFY(!status.isEmpty());
         QVERIFY2(status.last().first().toString().startsWith("No reports: "),
                  qPrintable(status.last().first().toString()));
+        // A cancelled load stops the walk: nothing counted, nothing said.
+        CancelToken cancelled;
+        cancelled.cancel();
+        QCOMPARE(folderSummary(dir.path(), &cancelled), QString());
+        QCOMPARE(folderSummary(dir.path()), QStringLiteral("3 YAML files, 1 TXT file, no reports"));
     }
 
     // Problems that arrive one by one (digests failing as they page in) are all listed until

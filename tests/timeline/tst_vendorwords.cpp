@@ -198,16 +198,26 @@ private slots:
             shifted->store = std::make_shared<EventStore>(std::move(b).build());
         }
         shifted->meta.utcStartNs = 0;
-        auto dated = std::make_shared<Report>(*real);
-        dated->meta.utcStartNs = kWhen - 5'000'000;
-        TimelineWorkspace w;
-        w.resize(1280, 720);
-        w.show();
-        w.addReports({shifted, dated});
-        QVERIFY(waitIdle(w));
-        QCOMPARE(w.alignment(), QStringLiteral("utc"));
-        for (const QString &warning : w.alignmentWarnings())
-            QVERIFY2(!warning.contains("days apart"), qPrintable(warning));
+        // The alignment a workspace chooses for `origin` as the real report's UTC origin, and its
+        // warnings ("" when it did not settle).
+        const auto alignedWith = [&](int64_t origin) {
+            auto dated = std::make_shared<Report>(*real);
+            dated->meta.utcStartNs = origin;
+            TimelineWorkspace w;
+            w.resize(1280, 720);
+            w.show();
+            w.addReports({shifted, dated});
+            if (!waitIdle(w))
+                return std::pair<QString, QString>();
+            return std::pair(w.alignment(), w.alignmentWarnings().join(QStringLiteral("; ")));
+        };
+        const auto [sameHour, sameHourWarnings] = alignedWith(kWhen - 5'000'000);
+        QCOMPARE(sameHour, QStringLiteral("utc"));
+        QVERIFY2(!sameHourWarnings.contains("days apart"), qPrintable(sameHourWarnings));
+        // The note looked for above: the real origin five days earlier is days apart.
+        const auto [daysBefore, daysBeforeWarnings] = alignedWith(kWhen - 5 * 86'400'000'000'000);
+        QCOMPARE(daysBefore, QStringLiteral("start"));
+        QVERIFY2(daysBeforeWarnings.contains("days apart"), qPrintable(daysBeforeWarnings));
     }
 };
 

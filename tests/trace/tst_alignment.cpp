@@ -95,6 +95,7 @@ private slots:
         QVERIFY(r.warnings.empty());
         for (size_t i = 0; i < reports.size(); ++i)
             QCOMPARE(r.offsets[i], utc[i] - minUtc);
+        QCOMPARE(r.utcOriginNs, std::optional<int64_t>(minUtc));
         QVERIFY(!r.residualNs);
         QVERIFY(r.offsets[3] > 0); // separate runs: s8 started last
     }
@@ -107,6 +108,7 @@ private slots:
         QVERIFY(!reports[0]->meta.utcStartNs);
         const AlignResult r = alignReports(reports, AlignSpec{});
         QCOMPARE(r.used, AlignMode::Start);
+        QVERIFY(!r.utcOriginNs);
         QCOMPARE(r.warnings.size(), size_t(1));
         QVERIFY(QString::fromStdString(r.warnings[0]).contains("extrap__ex-gpu.s10.sqlite"));
         QVERIFY(QString::fromStdString(r.warnings[0]).contains("no UTC origin"));

@@ -1,5 +1,7 @@
 #include "views/common/tablecopy.h"
 
+#include "core/trace/statscsv.h"
+
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
@@ -17,9 +19,7 @@ QString cell(QString text, CellFormat format)
 {
     if (format == CellFormat::Tsv) // a tab or line break in a cell would split it
         return text.replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '));
-    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n')))
-        return QLatin1Char('"') + text.replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
-    return text;
+    return QString::fromStdString(core::trace::csvField(text.toStdString()));
 }
 
 } // namespace

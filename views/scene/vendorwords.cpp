@@ -13,11 +13,14 @@ using namespace ps::core::trace;
 
 const FormatWords &formatWords(TraceFormat f)
 {
-    static const FormatWords nsys{"NVTX", "NVTX marks", "CUDA API", "Kernels", "GPU"};
-    static const FormatWords rocpd{"roctx", "roctx marks", "HIP API", "Kernels", "GPU"};
-    static const FormatWords ascend{"torch ops / mstx", "torch ops / mstx marks", "CANN (ACL) API", "Tasks", "NPU"};
-    static const FormatWords kineto{"torch ops", "Instant events", "Runtime API", "Kernels", "GPU"};
-    static const FormatWords rlinf{"torch ops", "torch ops marks", "Runtime API", "Kernels", "GPU"};
+    static const FormatWords nsys{"NVTX", "NVTX marks", "CUDA API", "Kernels", "GPU", "NVTX mark", "CUDA API call"};
+    static const FormatWords rocpd{"roctx", "roctx marks", "HIP API", "Kernels", "GPU", "roctx mark", "HIP API call"};
+    static const FormatWords ascend{"torch ops / mstx", "torch ops / mstx marks", "CANN (ACL) API", "Tasks", "NPU",
+                                    "mstx mark",        "CANN (ACL) API call"};
+    static const FormatWords kineto{"torch ops", "Instant events", "Runtime API",     "Kernels",
+                                    "GPU",       "instant event",  "runtime API call"};
+    static const FormatWords rlinf{"torch ops", "torch ops marks", "Runtime API",     "Kernels",
+                                   "GPU",       "instant event",   "runtime API call"};
     switch (f) {
     case TraceFormat::Rocpd:
         return rocpd;
@@ -89,34 +92,12 @@ QString rangeWord(TraceFormat f, const EventStore &store, const Track &t, uint32
 
 QString markWord(TraceFormat f)
 {
-    switch (f) {
-    case TraceFormat::Rocpd:
-        return QStringLiteral("roctx mark");
-    case TraceFormat::AscendDb:
-        return QStringLiteral("mstx mark");
-    case TraceFormat::KinetoJson:
-    case TraceFormat::RlinfTracer:
-        return QStringLiteral("instant event");
-    case TraceFormat::NsysSqlite:
-        break;
-    }
-    return QStringLiteral("NVTX mark");
+    return QString::fromUtf8(formatWords(f).mark);
 }
 
 QString apiWord(TraceFormat f)
 {
-    switch (f) {
-    case TraceFormat::Rocpd:
-        return QStringLiteral("HIP API call");
-    case TraceFormat::AscendDb:
-        return QStringLiteral("CANN (ACL) API call");
-    case TraceFormat::KinetoJson:
-    case TraceFormat::RlinfTracer:
-        return QStringLiteral("runtime API call");
-    case TraceFormat::NsysSqlite:
-        break;
-    }
-    return QStringLiteral("CUDA API call");
+    return QString::fromUtf8(formatWords(f).apiCall);
 }
 
 } // namespace

@@ -12,6 +12,7 @@ namespace ps::views {
 struct FormatWords
 {
     const char *ranges, *marks, *api, *kernels, *device;
+    const char *mark, *apiCall; // one event of a marks or API track, for the details pane
 };
 
 const FormatWords &formatWords(core::trace::TraceFormat format);

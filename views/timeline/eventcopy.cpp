@@ -1,6 +1,7 @@
 #include "views/timeline/eventcopy.h"
 
 #include "views/scene/timeformat.h"
+#include "views/timeline/timelinecanvas.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -46,6 +47,25 @@ QString eventDetailsText(const EventInfo &info)
 void copyToClipboard(const QString &text)
 {
     QApplication::clipboard()->setText(withoutInvisible(text));
+}
+
+namespace {
+std::optional<EventInfo> selectedEventInfo(const TimelineScene *scene, const TimelineCanvas &canvas)
+{
+    const auto s = canvas.selection();
+    if (!s || !scene || s->entry < 0 || size_t(s->entry) >= scene->entries.size())
+        return std::nullopt;
+    return describeEvent(scene->entries[size_t(s->entry)], s->ref);
+}
+} // namespace
+
+QString copySelectedEventName(const TimelineScene *scene, const TimelineCanvas &canvas)
+{
+    const auto info = selectedEventInfo(scene, canvas);
+    if (!info)
+        return {};
+    copyToClipboard(info->name);
+    return QStringLiteral("Copied “%1”").arg(withoutInvisible(info->name));
 }
 
 } // namespace ps::views

@@ -8,6 +8,8 @@
 
 namespace ps::views {
 
+class TimelineCanvas;
+
 // `text` without zero-width and other invisible formatting characters.
 QString withoutInvisible(QString text);
 
@@ -19,5 +21,9 @@ QString eventDetailsText(const EventInfo &info);
 
 // Puts `text` on the system clipboard, invisible characters removed.
 void copyToClipboard(const QString &text);
+
+// Ctrl+C on the timeline: copies the name of the event selected on `canvas` (drawn from `scene`)
+// and returns what to say ("Copied “gemm”"); "" when nothing is selected.
+QString copySelectedEventName(const TimelineScene *scene, const TimelineCanvas &canvas);
 
 } // namespace ps::views

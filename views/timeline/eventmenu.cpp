@@ -2,6 +2,7 @@
 
 #include "views/timeline/eventcopy.h"
 #include "views/timeline/rowlayout.h"
+#include "views/timeline/timelinecanvas.h"
 
 #include <QMenu>
 
@@ -58,6 +59,25 @@ void insertRunActions(QMenu *menu, const QString &run, const std::function<void(
     QObject::connect(insertAction(menu, first, QStringLiteral("Close All Reports"), QStringLiteral("closeAll")),
                      &QAction::triggered, menu, closeAll);
     menu->insertSeparator(first);
+}
+
+// Above the canvas's track actions: copy and search on an event, close on a run's header.
+void extendCanvasMenu(QMenu *menu, QPoint pos, int row, const TimelineScene *scene, const TimelineCanvas &canvas,
+                      const CanvasMenuCalls &calls)
+{
+    if (!scene)
+        return;
+    if (const auto hit = canvas.eventAt(pos); hit && hit->entry >= 0) {
+        const EventInfo info = describeEvent(scene->entries[size_t(hit->entry)], hit->ref);
+        insertEventActions(menu, info, calls.find);
+        return;
+    }
+    const auto &rows = canvas.layout().rows();
+    if (row < 0 || size_t(row) >= rows.size())
+        return;
+    if (const auto run = runOfHeader(*scene, rows[size_t(row)]))
+        insertRunActions(
+            menu, *run, [close = calls.closeRun, r = *run] { close(r); }, calls.closeAll);
 }
 
 } // namespace ps::views

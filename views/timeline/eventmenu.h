@@ -5,6 +5,8 @@
 
 #include "views/timeline/eventinfo.h"
 
+#include <QPoint>
+
 #include <functional>
 
 class QMenu;
@@ -12,6 +14,7 @@ class QMenu;
 namespace ps::views {
 
 struct Row;
+class TimelineCanvas;
 
 // Inserts the event actions at the top of `menu`. `find` gets the name to search for.
 void insertEventActions(QMenu *menu, const EventInfo &info, const std::function<void(const QString &)> &find);
@@ -23,5 +26,18 @@ std::optional<QString> runOfHeader(const TimelineScene &scene, const Row &row);
 // Inserts Close Run “run” and Close All at the top of `menu`.
 void insertRunActions(QMenu *menu, const QString &run, const std::function<void()> &closeRun,
                       const std::function<void()> &closeAll);
+
+// What the menu's actions ask of the workspace.
+struct CanvasMenuCalls
+{
+    std::function<void(const QString &)> find;     // Find All Like This: the name to search for
+    std::function<void(const QString &)> closeRun; // Close Run: the run
+    std::function<void()> closeAll;
+};
+
+// The canvas's contextMenuBuilt at `pos` on `row`: the event actions on an event, the run
+// actions on a run's header, nothing elsewhere or without a scene.
+void extendCanvasMenu(QMenu *menu, QPoint pos, int row, const TimelineScene *scene, const TimelineCanvas &canvas,
+                      const CanvasMenuCalls &calls);
 
 } // namespace ps::views

@@ -10,12 +10,14 @@
 
 namespace ps::views {
 
-QString folderSummary(const QString &path, int limit)
+QString folderSummary(const QString &path, const core::trace::CancelToken *cancel, int limit)
 {
     QMap<QString, int> byKind;
     int seen = 0;
     QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::NoSymLinks, QDirIterator::Subdirectories);
     while (it.hasNext() && seen < limit) {
+        if (cancel && cancel->cancelled())
+            return {};
         const QFileInfo fi(it.next());
         ++seen;
         const QString suffix = fi.suffix().toUpper();

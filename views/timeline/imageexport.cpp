@@ -8,7 +8,7 @@
 
 namespace ps::views {
 
-QString exportTimelineImage(TimelineView *view, const QString &file, QSize size)
+QImage grabTimelineImage(TimelineView *view, QSize size)
 {
     const QSize onScreen = view->size();
     const bool resized = size.isValid() && !size.isEmpty() && size != onScreen;
@@ -21,14 +21,24 @@ QString exportTimelineImage(TimelineView *view, const QString &file, QSize size)
         view->resize(onScreen);
         view->setUpdatesEnabled(true);
     }
+    return picture.toImage();
+}
+
+QString writeTimelineImage(const QImage &image, const QString &file)
+{
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
-    if (picture.isNull() || !picture.save(&buffer, "PNG"))
+    if (image.isNull() || !image.save(&buffer, "PNG"))
         return QStringLiteral("%1: the view could not be drawn as PNG").arg(file);
     const std::string error =
         core::writeFileAtomically(file.toStdString(), std::string_view(png.data(), size_t(png.size())));
     return QString::fromStdString(error);
+}
+
+QString exportTimelineImage(TimelineView *view, const QString &file, QSize size)
+{
+    return writeTimelineImage(grabTimelineImage(view, size), file);
 }
 
 } // namespace ps::views

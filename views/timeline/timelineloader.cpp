@@ -111,9 +111,11 @@ bool TimelineLoader::load(const QStringList &paths)
         if (files.empty() && missing.empty()) { // folders that hold no reports: say what they hold
             QStringList found;
             for (const std::string &p : input)
-                found << QString::fromStdString(p) + QStringLiteral(": ") + folderSummary(QString::fromStdString(p));
-            QMetaObject::invokeMethod(
-                this, [this, found] { emit nothingFound(found); }, Qt::QueuedConnection);
+                found << QString::fromStdString(p) + QStringLiteral(": ") +
+                             folderSummary(QString::fromStdString(p), cancel.get());
+            if (!cancel->cancelled())
+                QMetaObject::invokeMethod(
+                    this, [this, found] { emit nothingFound(found); }, Qt::QueuedConnection);
         }
         const int total = int(files.size());
         QMetaObject::invokeMethod(

@@ -82,6 +82,7 @@ TimelineWorkspace::TimelineWorkspace(QWidget *parent)
             lines);
     });
     connect(m_loader, &TimelineLoader::nothingFound, this, [this](const QStringList &lines) {
+        m_nothingFound = true;
         m_problems->addProblems(QStringLiteral("No reports found there"), lines);
         emit statusMessage(QStringLiteral("No reports: ") + lines.join(QStringLiteral("; ")), 0);
     });
@@ -261,14 +262,21 @@ void TimelineWorkspace::connectPanes()
             m_view->canvas()->reveal({s->entry, ref});
     });
     connect(m_details, &DetailsPane::nudgeEdited, this, [this](int report, qint64 ns) { setNudge(report, ns); });
-    connect(c, &TimelineCanvas::contextMenuBuilt, this, &TimelineWorkspace::extendCanvasMenu);
+    connect(c, &TimelineCanvas::contextMenuBuilt, this, [this](QMenu *menu, QPoint pos, int row) {
+        extendCanvasMenu(menu, pos, row, m_scene.get(), *canvas(),
+                         {[this](const QString &name) { setSearch(name); },
+                          [this](const QString &run) { closeRun(run); }, [this] { closeAll(); }});
+    });
     // Ctrl+C on the timeline copies the selected event's name (tables and fields keep their own).
     auto *copy = new QAction(QStringLiteral("Copy Name"), c);
     copy->setObjectName(QStringLiteral("copyEventName"));
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetShortcut);
     c->addAction(copy);
-    connect(copy, &QAction::triggered, this, &TimelineWorkspace::copySelectedEventName);
+    connect(copy, &QAction::triggered, this, [this] {
+        if (const QString copied = copySelectedEventName(m_scene.get(), *canvas()); !copied.isEmpty())
+            emit statusMessage(copied, 4000);
+    });
     // Queued: the pager may drop a report while the canvas paints.
     connect(c->pager(), &ReportPager::pagedIn, this, &TimelineWorkspace::swapReport, Qt::QueuedConnection);
     connect(c->pager(), &ReportPager::pagedOut, this, &TimelineWorkspace::swapReport, Qt::QueuedConnection);
@@ -506,6 +514,7 @@ void TimelineWorkspace::openPaths(const QStringList &paths)
     m_loadBase = m_reports.size();
     m_problems->clear();
     m_failedCount = m_cancelledCount = 0;
+    m_nothingFound = false;
     m_requested = fresh;
     m_loader->load(fresh);
     setBusyState(was);
@@ -576,7 +585,7 @@ void TimelineWorkspace::onLoadFinished(bool cancelled)
     if (!m_reports.empty() && isVisible())
         canvas()->setFocus(Qt::OtherFocusReason);
     // "No reports found" (nothingFound) stays in the status bar rather than "0 report(s)".
-    if (!m_reports.empty() || m_failedCount > 0 || m_cancelledCount > 0 || m_problems->lines().isEmpty())
+    if (!m_reports.empty() || m_failedCount > 0 || m_cancelledCount > 0 || !m_nothingFound)
         showLoadSummary(cancelled);
     if (m_reports.empty())
         m_stack->setCurrentWidget(m_empty);
@@ -698,18 +707,9 @@ void TimelineWorkspace::applyAlignment(const AlignResult &res)
         m_alignWarnings << QString::fromStdString(w);
     if (!m_alignWarnings.isEmpty())
         emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
-    // Aligned by UTC, axis 0 is the earliest report's UTC origin (alignment.cpp), so the axis
-    // can say wall-clock dates.
-    m_utcOrigin.reset();
-    if (res.used == AlignMode::Utc)
-        for (const auto &r : m_reports) {
-            const auto utc = r->report().meta.utcStartNs;
-            if (!utc) {
-                m_utcOrigin.reset();
-                break;
-            }
-            m_utcOrigin = m_utcOrigin ? std::min(*m_utcOrigin, *utc) : *utc;
-        }
+    // Aligned by UTC, axis 0 is the earliest report's UTC origin, so the axis can say wall-clock
+    // dates.
+    m_utcOrigin = res.utcOriginNs;
     rebuildScene();
 }
 
@@ -851,40 +851,6 @@ void TimelineWorkspace::nextMatch()
 void TimelineWorkspace::previousMatch()
 {
     gotoMatch(m_currentMatch < 0 ? -1 : m_currentMatch - 1);
-}
-
-std::optional<EventInfo> TimelineWorkspace::selectedEventInfo() const
-{
-    const auto s = m_view->canvas()->selection();
-    if (!s || !m_scene || s->entry < 0 || size_t(s->entry) >= m_scene->entries.size())
-        return std::nullopt;
-    return describeEvent(m_scene->entries[size_t(s->entry)], s->ref);
-}
-
-void TimelineWorkspace::copySelectedEventName()
-{
-    if (const auto info = selectedEventInfo()) {
-        copyToClipboard(info->name);
-        emit statusMessage(QStringLiteral("Copied “%1”").arg(withoutInvisible(info->name)), 4000);
-    }
-}
-
-// Above the canvas's track actions: copy and search on an event, close on a run's header.
-void TimelineWorkspace::extendCanvasMenu(QMenu *menu, QPoint pos, int row)
-{
-    if (!m_scene)
-        return;
-    if (const auto hit = canvas()->eventAt(pos); hit && hit->entry >= 0) {
-        const EventInfo info = describeEvent(m_scene->entries[size_t(hit->entry)], hit->ref);
-        insertEventActions(menu, info, [this](const QString &name) { setSearch(name); });
-        return;
-    }
-    const auto &rows = canvas()->layout().rows();
-    if (row < 0 || size_t(row) >= rows.size())
-        return;
-    if (const auto run = runOfHeader(*m_scene, rows[size_t(row)]))
-        insertRunActions(
-            menu, *run, [this, r = *run] { closeRun(r); }, [this] { closeAll(); });
 }
 
 void TimelineWorkspace::updateDetails()

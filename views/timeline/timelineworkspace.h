@@ -143,9 +143,6 @@ private:
     void runSearch();
     void gotoMatch(int i);
     void updateDetails();
-    std::optional<EventInfo> selectedEventInfo() const;
-    void copySelectedEventName();
-    void extendCanvasMenu(QMenu *menu, QPoint pos, int row);
     void selectInPanes();
     void updateStatsInput();
     void updateMatchLabel();
@@ -181,6 +178,7 @@ private:
     QStringList m_requested;                         // paths of the running load: Open Recent gets those that loaded
     int m_failedCount = 0;                           // files of the last load that failed
     int m_cancelledCount = 0;                        // and that a cancel left unloaded
+    bool m_nothingFound = false;                     // the last load's folders held no reports
 
     ProblemsBanner *m_problems = nullptr;
     QStackedWidget *m_stack = nullptr;

@@ -24,17 +24,26 @@ std::string fileName(std::string_view path)
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-std::string readAll(const std::string &path, std::string &text)
+// The decompressed file into `text`, followed by SIMDJSON_PADDING zero bytes that `size` leaves
+// out, so that simdjson parses it in place (no second copy of a timeline of up to 4 GiB).
+std::string readPadded(const std::string &path, std::string &text, size_t &size)
 {
     formats::ByteSource src;
     if (std::string e = src.open(path); !e.empty())
         return e;
-    char buf[1 << 16];
-    while (size_t n = src.read(buf, sizeof buf)) {
-        if (text.size() + n > kMaxTimelineBytes)
+    constexpr size_t kChunk = 1 << 16;
+    size = 0;
+    for (;;) {
+        text.resize(size + kChunk + simdjson::SIMDJSON_PADDING); // grows geometrically, zero-filled
+        const size_t n = src.read(text.data() + size, kChunk);
+        if (n == 0)
+            break;
+        if (size + n > kMaxTimelineBytes)
             return path + ": more than 4 GiB of JSON once decompressed; not read";
-        text.append(buf, n);
+        size += n;
     }
+    text.resize(size + simdjson::SIMDJSON_PADDING);
+    std::fill(text.begin() + std::ptrdiff_t(size), text.end(), '\0');
     return src.error();
 }
 
@@ -182,11 +191,13 @@ std::string readMemoryTimeline(const std::string &path, MemoryTimeline &out)
         return path + ": an export_memory_timeline .html holds only a picture (a PNG); export "
                       "`.raw.json.gz` (the raw events) or `.json.gz` (times and sizes by category) instead";
     std::string text;
-    if (std::string e = readAll(path, text); !e.empty())
+    size_t size = 0;
+    if (std::string e = readPadded(path, text, size); !e.empty())
         return e;
     simdjson::dom::parser parser;
     simdjson::dom::element root;
-    if (auto e = parser.parse(simdjson::padded_string(text)).get(root); e != simdjson::SUCCESS)
+    if (auto e = parser.parse(simdjson::padded_string_view(text.data(), size, text.size())).get(root);
+        e != simdjson::SUCCESS)
         return path + ": not JSON: " + simdjson::error_message(e);
     simdjson::dom::array top;
     if (root.get_array().get(top) != simdjson::SUCCESS)
