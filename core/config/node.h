@@ -7,8 +7,9 @@
 // "${" (OmegaConf resolves those lazily; an escaped "\${" is still stored as written). Dicts
 // keep key order (insertion order, which is what Hydra prints); lists keep their items.
 //
-// Dict keys are strings except where an override value typed them: Hydra's grammar reads
-// `{1: a}` with an int key, and OmegaConf keeps int, float and bool keys (a null key it refuses).
+// Dict keys are strings except where YAML or an override typed them: OmegaConf's loader reads a
+// plain `1:` as an int key and Hydra's grammar reads `{1: a}` so too; OmegaConf keeps int, float
+// and bool keys (a null key it refuses).
 // A typed key is stored as its Python str() ("1", "1000.0", "True") with its kind beside it; the
 // string lookups (find, set, erase) see only String keys, as OmegaConf's "x.1" never finds int 1.
 //

@@ -69,7 +69,7 @@ private:
         Node node;
         SourceMark mark;
         std::string anchor;
-        std::string pendingKey;
+        Node pendingKey; // a String node, or the Int / Float / Bool a plain key resolved to
         SourceMark pendingKeyMark;
         std::unordered_set<std::string> seenKeys;
         bool haveKey = false;
@@ -150,11 +150,19 @@ private:
             Frame &f = m_stack.back();
             if (n.isContainer())
                 throw ConfigError("complex (non-scalar) mapping keys are not supported", sm);
-            // Keys keep the text as written (OmegaConf would type `1:` as an int key; configs
-            // do not use such keys).
-            std::string key = rawKeyText ? *rawKeyText : std::string("null");
-            if (!f.seenKeys.insert(key).second)
-                throw ConfigError("found duplicate key " + key + " (while constructing a mapping at line " +
+            // Keys are typed as OmegaConf's loader types them: a plain `1:` is the int key 1,
+            // `yes:` the bool True (and equal to 1, as in a Python dict). Its duplicate-key check
+            // looks only at string-tagged keys, by their text; typed keys that compare equal
+            // simply merge, the later value winning.
+            Node key = n.isStringLike() ? Node::string(n.asString()) : n; // an alias key: the anchored scalar
+            key.mark = {};
+            if (key.isNull())
+                throw ConfigError("Incompatible key type 'NoneType': the key `" +
+                                      (rawKeyText ? *rawKeyText : std::string("*alias")) +
+                                      "` is null; OmegaConf keys are strings, ints, floats or bools",
+                                  sm);
+            if (key.kind() == Node::Kind::String && !f.seenKeys.insert(key.asString()).second)
+                throw ConfigError("found duplicate key " + key.asString() + " (while constructing a mapping at line " +
                                       std::to_string(f.mark.line) + ", column " + std::to_string(f.mark.column) + ")",
                                   sm);
             f.pendingKey = std::move(key);
@@ -189,7 +197,7 @@ private:
         // A scalar value is marked at its own token (a diagnostic points at the offending value);
         // a nested dict or list at its key, the line a reader looks for.
         n.mark = n.isContainer() ? f.pendingKeyMark : mark;
-        f.node.set(f.pendingKey, std::move(n));
+        f.node.setKey(f.pendingKey, std::move(n));
         f.haveKey = false;
     }
 
