@@ -5,6 +5,7 @@
 #include "core/analysis/digestsummary.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/parallelfor.h"
+#include "core/common/shellquote.h"
 #include "core/demo/demorun.h"
 #include "core/trace/digest.h"
 #include "core/trace/traceloader.h"
@@ -176,8 +177,10 @@ void printDemoSummary(std::ostream &out, const core::demo::DemoResult &result, d
         out << " " << s;
     out << "\n  straggler: rank " << result.stragglerRank << "\n"
         << "  " << result.totalRows << " event rows in " << seconds << " s\n"
-        << "Compose it with: profstudio-cli compose --config-dir " << result.configDir << " --config-name "
-        << result.configName << "\n";
+        << "Compose it with: "
+        << core::shellJoin(
+               {"profstudio-cli", "compose", "--config-dir", result.configDir, "--config-name", result.configName})
+        << "\n";
 }
 
 } // namespace

@@ -26,7 +26,7 @@ const std::vector<Command> &configCommands()
         {"explain", "show every file:line that set a value (provenance)", cmdExplain},
         {"validate", "check a profiling config; located diagnostics", cmdValidate},
         {"plan", "launch command, environment and output files of every profiled worker", cmdPlan},
-        {"export", "export as yaml, yaml-minimal, overrides or ray-job", cmdExport},
+        {"export", "export as yaml, yaml-minimal, overrides, ray-job, migration, collect or ray-digest", cmdExport},
         {"demo", "write a realistic RLinf demo run (config + nsys SQLite exports)", cmdDemo},
     };
     return k;

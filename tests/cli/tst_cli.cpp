@@ -27,6 +27,22 @@ private slots:
         for (const QString &c : kTraceCommands)
             QVERIFY2(r.out.contains("  trace " + c + " "), qPrintable(c));
     }
+    void helpNamesEveryExportFormat()
+    {
+        // The formats export accepts, read from its own usage line: the summary must name them all.
+        const QString usage = runCli({"export", "--help"}).out.section('\n', 0, 0);
+        const QRegularExpressionMatch m = QRegularExpression("--as (\\S+)").match(usage);
+        QVERIFY2(m.hasMatch(), qPrintable(usage));
+        const QStringList formats = m.captured(1).split('|');
+        QVERIFY(formats.size() >= 7);
+        QString line;
+        for (const QString &l : runCli({"--help"}).out.split('\n'))
+            if (l.startsWith("  export "))
+                line = l;
+        for (const QString &f : formats)
+            QVERIFY2(QRegularExpression("[ ,]" + QRegularExpression::escape(f) + "(,|$| )").match(line).hasMatch(),
+                     qPrintable(f + " missing from: " + line));
+    }
     void version()
     {
         auto r = runCli({"--version"});

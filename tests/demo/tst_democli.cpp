@@ -113,6 +113,24 @@ private slots:
             QCOMPARE(cells[rank].endsWith('*'), rank == straggler);
     }
 
+    void composeHintRunsInAShell()
+    {
+        // The printed hint, pasted into bash, composes the demo config even from a folder with
+        // spaces and quotes in its name.
+        QTemporaryDir base;
+        const QString out = base.filePath("demo run's dir");
+        const Run r = cli({"demo", "--out", out, "--ranks", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QString hint = r.out.section("Compose it with: ", 1).section('\n', 0, 0);
+        QVERIFY2(hint.startsWith("profstudio-cli compose "), qPrintable(r.out));
+        hint.replace(0, QString("profstudio-cli").size(), "\"$0\"");
+        QProcess shell;
+        shell.start("bash", {"-c", hint, PS_BIN_DIR "/profstudio-cli"});
+        QVERIFY(shell.waitForFinished(60000));
+        QCOMPARE(shell.exitCode(), 0);
+        QVERIFY(shell.readAllStandardOutput().contains("profiling"));
+    }
+
     void textSummaryAndSqliteCli()
     {
         QTemporaryDir dir;
