@@ -87,7 +87,7 @@ public:
 private:
     bool resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks);
     void readGroups(size_t report);
-    void addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal);
+    void addRecord(size_t report, int rank, size_t record, const std::vector<int> &streamOrdinal);
     std::vector<Observed> *addTo(const std::string &key, int rank, const Communicator &shape,
                                  const std::string &origin);
     std::vector<Observed> *listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
@@ -292,12 +292,13 @@ const OpInfo &Gatherer::opInfo(const EventStore &s, const CollectiveRecord &c)
     return it->second;
 }
 
-void Gatherer::addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal)
+void Gatherer::addRecord(size_t report, int rank, size_t record, const std::vector<int> &streamOrdinal)
 {
+    const CollectiveRecord &c = m_reports[report]->store->collectives()[record];
     const EventStore &s = *m_reports[report]->store;
     const OpInfo &op = opInfo(s, c);
-    Observed o{report, rank,        c.event,     c.start + offset(report), c.end + offset(report), op.name,
-               c.seq,  c.groupSize, std::nullopt};
+    Observed o{report,      rank,         c.event, c.start + offset(report), c.end + offset(report), op.name, c.seq,
+               c.groupSize, std::nullopt, record};
     auto [size, freshType] = m_dtypes.try_emplace(c.dtype);
     if (freshType)
         size->second = dtypeBytes(s.name(c.dtype));
@@ -358,8 +359,8 @@ void Gatherer::run()
         m_ops.clear();
         m_dtypes.clear();
         m_lists.clear();
-        for (const CollectiveRecord &c : recs)
-            addRecord(i, ranks[i], c, streams);
+        for (size_t k = 0; k < recs.size(); ++k)
+            addRecord(i, ranks[i], k, streams);
     }
 }
 

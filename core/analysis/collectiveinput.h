@@ -27,6 +27,7 @@ struct Observed
     int64_t seq = -1;
     int groupSize = -1;
     std::optional<uint64_t> bytes;
+    size_t record = 0; // index into the report's store->collectives()
 };
 
 struct Communicator

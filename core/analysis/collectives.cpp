@@ -188,7 +188,7 @@ CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMetho
     inst.groupSize = c.members ? int(c.members->size()) : c.size;
     inst.members.reserve(obs.size());
     for (const Observed *o : obs) // by rank: gathered rank by rank
-        inst.members.push_back({o->rank, o->report, o->event, o->start, o->end, 0});
+        inst.members.push_back({o->rank, o->report, o->event, o->start, o->end, 0, o->record});
     inst.problem = problemOf(c, obs, in);
     inst.complete = inst.problem.empty();
     if (inst.complete)
@@ -196,43 +196,12 @@ CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMetho
     return inst;
 }
 
-void summarize(CollectiveAnalysis &a, size_t firstInstance, const Communicator &c, MatchMethod method)
+void summarize(CollectiveAnalysis &a, size_t firstInstance)
 {
-    CollectiveGroupSummary g;
-    g.group = c.name;
-    g.groupDesc = c.desc;
-    g.method = method;
-    std::vector<double> busbw;
-    std::map<int, size_t> lastCounts;
-    for (size_t i = firstInstance; i < a.instances.size(); ++i) {
-        const CollectiveInstance &inst = a.instances[i];
-        ++g.instances;
-        if (!inst.complete)
-            continue;
-        ++g.complete;
-        g.transferNs += inst.transferNs;
-        for (const CollectiveMember &m : inst.members)
-            g.waitNs += m.waitNs;
-        if (inst.busbwGBps)
-            busbw.push_back(*inst.busbwGBps);
-        ++lastCounts[inst.lastRank];
-    }
-    g.medianBusbwGBps = median(std::move(busbw));
-    std::tie(g.mostOftenLast, g.timesLast) = detail::mostOftenLast(lastCounts);
-    a.groups.push_back(std::move(g));
-}
-
-void totalPerRank(CollectiveAnalysis &a)
-{
-    std::map<int, CollectiveRankTotals> ranks;
-    for (const CollectiveInstance &inst : a.instances) {
-        if (!inst.complete)
-            continue;
-        for (const CollectiveMember &m : inst.members)
-            detail::addToTotals(ranks[m.rank], m, inst);
-    }
-    for (auto &[rank, t] : ranks)
-        a.ranks.push_back(t);
+    std::vector<const CollectiveInstance *> group;
+    for (size_t i = firstInstance; i < a.instances.size(); ++i)
+        group.push_back(&a.instances[i]);
+    a.groups.push_back(summarizeGroup(group));
 }
 
 } // namespace
@@ -267,6 +236,49 @@ std::pair<int, size_t> detail::mostOftenLast(const std::map<int, size_t> &lastCo
     return tie ? std::pair{-1, most} : std::pair{best, most};
 }
 
+CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const> instances)
+{
+    CollectiveGroupSummary g;
+    if (instances.empty())
+        return g;
+    g.group = instances.front()->group;
+    g.groupDesc = instances.front()->groupDesc;
+    g.method = instances.front()->method;
+    std::vector<double> busbw;
+    std::map<int, size_t> lastCounts;
+    for (const CollectiveInstance *inst : instances) {
+        ++g.instances;
+        if (!inst->complete)
+            continue;
+        ++g.complete;
+        g.transferNs += inst->transferNs;
+        for (const CollectiveMember &m : inst->members)
+            g.waitNs += m.waitNs;
+        if (inst->busbwGBps)
+            busbw.push_back(*inst->busbwGBps);
+        ++lastCounts[inst->lastRank];
+    }
+    g.medianBusbwGBps = median(std::move(busbw));
+    std::tie(g.mostOftenLast, g.timesLast) = detail::mostOftenLast(lastCounts);
+    return g;
+}
+
+std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstance *const> instances)
+{
+    std::map<int, CollectiveRankTotals> ranks;
+    for (const CollectiveInstance *inst : instances) {
+        if (!inst->complete)
+            continue;
+        for (const CollectiveMember &m : inst->members)
+            detail::addToTotals(ranks[m.rank], m, *inst);
+    }
+    std::vector<CollectiveRankTotals> out;
+    out.reserve(ranks.size());
+    for (auto &[rank, t] : ranks)
+        out.push_back(t);
+    return out;
+}
+
 CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
                                       const trace::CancelToken *cancel)
 {
@@ -285,10 +297,21 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
         const size_t first = a.instances.size();
         for (const auto &[index, obs] : instances)
             a.instances.push_back(makeInstance(c, index, method, obs, in));
-        summarize(a, first, c, method);
+        if (a.instances.size() == first) { // a communicator with no instance still has its row
+            CollectiveGroupSummary g;
+            g.group = c.name;
+            g.groupDesc = c.desc;
+            g.method = method;
+            a.groups.push_back(std::move(g));
+        } else {
+            summarize(a, first);
+        }
     }
     a.cancelled = cancel && cancel->cancelled();
-    totalPerRank(a);
+    std::vector<const CollectiveInstance *> all;
+    for (const CollectiveInstance &inst : a.instances)
+        all.push_back(&inst);
+    a.ranks = totalsPerRank(all);
     return a;
 }
 
