@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sys/resource.h>
 
 using namespace ps::core::trace;
 using namespace ps::core::analysis;
@@ -119,6 +120,15 @@ void ensureDigests(const std::string &dir, size_t ranks, size_t collectives, int
     std::ofstream(marker) << "ok\n";
 }
 
+// CPU seconds (user + system) this process has used: on a shared machine the wall times vary with
+// the load, the CPU time much less.
+double cpuSeconds()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 // The baseline: every digest's bytes read once.
 double readAll(const std::string &dir, uint64_t &bytes)
 {
@@ -148,7 +158,10 @@ int main(int argc, char **argv)
     ensureDigests(dir, ranks, collectives, threads);
     const double rssBefore = benchscan::peakRssGb();
     uint64_t bytes = 0;
+    double cpu0 = cpuSeconds();
     const double baseline = readAll(dir, bytes);
+    const double baselineCpu = cpuSeconds() - cpu0;
+    cpu0 = cpuSeconds();
 
     auto t0 = Clock::now();
     LoadOptions o;
@@ -166,6 +179,7 @@ int main(int argc, char **argv)
         loaded.reports, [&](size_t i) { return phaseOccurrencesOf(*loaded.reports[i], PhaseMapping::defaults()); });
     const double match = seconds(t0);
     const double total = open + match;
+    const double cpu = cpuSeconds() - cpu0;
     size_t complete = 0;
     for (const CollectiveInstance &i : run.analysis.instances)
         complete += i.complete ? 1 : 0;
@@ -179,9 +193,11 @@ int main(int argc, char **argv)
                 "match + phases   %.3f s = %.1f x baseline (%zu instances, %zu complete, %zu phase rows, "
                 "straggler rank %d, planted %zu)\n"
                 "trace collectives total %.3f s = %.1f x baseline   target <= 2 s\n"
+                "CPU time: baseline %.3f s, trace collectives %.3f s = %.1f x baseline (%d threads)\n"
                 "peak RSS %.2f GB   target <= 1 GB\n",
                 baseline, open, open / baseline, match, match / baseline, run.analysis.instances.size(), complete,
-                run.phases.size(), straggler, ranks / 3, total, total / baseline, benchscan::peakRssGb());
+                run.phases.size(), straggler, ranks / 3, total, total / baseline, baselineCpu, cpu, cpu / baselineCpu,
+                threads, benchscan::peakRssGb());
     for (const std::string &e : run.analysis.errors)
         std::printf("error: %s\n", e.c_str());
     return 0;
