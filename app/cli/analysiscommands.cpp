@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/breakdown.h"
+#include "core/analysis/collectivewait.h"
 #include "core/analysis/projection.h"
 #include "core/analysis/steps.h"
 #include "core/common/jsonwriter.h"
@@ -27,6 +28,7 @@ struct BreakdownRow
     std::optional<uint32_t> device, stream;
     an::GpuBreakdown b;
     std::optional<an::StepWindow> step; // --by step
+    an::CommunicationSplit comm;        // b's communication: wait + transfer
 };
 
 std::optional<int> rankOf(const tr::Report &r)
@@ -43,21 +45,43 @@ std::string percent(std::optional<double> v)
     return buf;
 }
 
-std::vector<BreakdownRow> breakdownRows(const std::vector<tr::ReportPtr> &reports, const std::string &by)
+// The row's communication split: the report's members' waits on the communication its filter keeps.
+an::CommunicationSplit splitOf(const tr::EventStore &store, const an::WorkClassTable &classes,
+                               const an::BreakdownFilter &f, const an::GpuBreakdown &b,
+                               std::span<const an::MemberWait> waits)
+{
+    if (waits.empty())
+        return {0, b.communicationNs()};
+    const auto pieces = an::collectiveSummaryOf(store, classes, f);
+    return an::splitCommunication(b.communicationNs(), pieces.value_or(an::CollectiveSummary{}), waits);
+}
+
+std::vector<BreakdownRow> breakdownRows(const std::vector<tr::ReportPtr> &reports, const std::string &by,
+                                        const an::RunWaits &waits)
 {
     std::vector<BreakdownRow> rows;
-    for (const auto &rep : reports) {
+    for (size_t i = 0; i < reports.size(); ++i) {
+        const tr::ReportPtr &rep = reports[i];
         const tr::EventStore &store = *rep->store;
         const an::WorkClassTable classes(store);
+        const std::span<const an::MemberWait> w = i < waits.byReport.size()
+                                                      ? std::span<const an::MemberWait>(waits.byReport[i])
+                                                      : std::span<const an::MemberWait>{};
+        const auto add = [&](std::optional<uint32_t> device, const an::BreakdownFilter &f,
+                             std::optional<an::StepWindow> step) {
+            BreakdownRow row{rep.get(), device, f.stream, an::computeBreakdown(store, classes, f, nullptr), step, {}};
+            row.comm = splitOf(store, classes, f, row.b, w);
+            rows.push_back(std::move(row));
+        };
         if (by == "report") {
-            rows.push_back({rep.get(), {}, {}, an::computeBreakdown(store, classes, {}, nullptr), {}});
+            add({}, {}, {});
             continue;
         }
         if (by == "step") {
-            for (const an::StepWindow &w : an::stepWindows(store)) {
+            for (const an::StepWindow &sw : an::stepWindows(store)) {
                 an::BreakdownFilter f;
-                f.window = w.window;
-                rows.push_back({rep.get(), {}, {}, an::computeBreakdown(store, classes, f, nullptr), w});
+                f.window = sw.window;
+                add({}, f, sw);
             }
             continue;
         }
@@ -70,7 +94,7 @@ std::vector<BreakdownRow> breakdownRows(const std::vector<tr::ReportPtr> &report
             f.device = device;
             if (by == "stream")
                 f.stream = stream;
-            rows.push_back({rep.get(), device, f.stream, an::computeBreakdown(store, classes, f, nullptr), {}});
+            add(device, f, {});
         }
     }
     return rows;
@@ -97,7 +121,9 @@ void writeBreakdownJson(std::ostream &out, const std::vector<BreakdownRow> &rows
             w.key("stream").value(int64_t(*r.stream));
         w.key("events").value(uint64_t(b.events)).key("span_ns").value(b.spanNs).key("busy_ns").value(b.busyNs);
         w.key("idle_ns").value(b.idleNs).key("compute_ns").value(b.computeNs());
-        w.key("communication_ns").value(b.communicationNs()).key("memory_ns").value(b.memoryNs());
+        w.key("communication_ns").value(b.communicationNs());
+        w.key("communication_wait_ns").value(r.comm.waitNs).key("communication_transfer_ns").value(r.comm.transferNs);
+        w.key("memory_ns").value(b.memoryNs());
         w.key("other_ns").value(b.otherNs());
         for (int c = 0; c < an::kGpuWorkCount; ++c)
             w.key(std::string(an::gpuWorkName(an::GpuWork(c))) + "_union_ns").value(b.unionNs[size_t(c)]);
@@ -112,7 +138,7 @@ void writeBreakdownTable(std::ostream &out, const std::vector<BreakdownRow> &row
 {
     const char *sep = csv ? "," : "  ";
     out << (csv ? "path,rank,device,stream,events,span_ns,idle_ns,compute_ns,communication_ns,memory_ns,other_ns,"
-                  "overlap_pct\n"
+                  "overlap_pct,communication_wait_ns,communication_transfer_ns\n"
                 : "");
     for (const BreakdownRow &r : rows) {
         const an::GpuBreakdown &b = r.b;
@@ -122,7 +148,7 @@ void writeBreakdownTable(std::ostream &out, const std::vector<BreakdownRow> &row
             out << core::trace::csvField(r.report->path) << sep << opt(rank) << sep << opt(r.device) << sep
                 << opt(r.stream) << sep << b.events << sep << b.spanNs << sep << b.idleNs << sep << b.computeNs() << sep
                 << b.communicationNs() << sep << b.memoryNs() << sep << b.otherNs() << sep << percent(b.overlapPct())
-                << "\n";
+                << sep << r.comm.waitNs << sep << r.comm.transferNs << "\n";
             continue;
         }
         out << r.report->path << " rank " << opt(rank);
@@ -139,6 +165,8 @@ void writeBreakdownTable(std::ostream &out, const std::vector<BreakdownRow> &row
         out << "\n  span " << b.spanNs << " ns, " << b.events << " GPU events\n"
             << "  compute       " << share(b.computeNs()) << "\n"
             << "  communication " << share(b.communicationNs()) << "\n"
+            << "    wait        " << share(r.comm.waitNs) << "\n"
+            << "    transfer    " << share(r.comm.transferNs) << "\n"
             << "  memory        " << share(b.memoryNs()) << "\n"
             << "  other         " << share(b.otherNs()) << "\n"
             << "  idle          " << share(b.idleNs) << "\n"
@@ -158,11 +186,17 @@ int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err)
         "sync). The busy time is split with the priority compute > communication (NCCL/RCCL/HCCL, Ascend "
         "hcom tasks) > memory (memcpy, memset) > other (sync/wait and the rest), so compute + "
         "communication + memory + other + idle = span. overlap_pct is the share of communication time "
-        "during which compute runs (HTA comm/comp overlap; null without communication). All times in ns.",
+        "during which compute runs (HTA comm/comp overlap; null without communication). Communication is split "
+        "into communication_wait, the part of each collective kernel before its instance's last rank arrived (the "
+        "collectives of the reports given are matched across ranks as `trace collectives` does), and "
+        "communication_transfer, the rest; their sum is communication. Collective kernels that are not matched "
+        "(an incomplete instance, a report given alone or without collective records) count as transfer. All "
+        "times in ns.",
         traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
         "JSON: {\"reports\": [{\"path\", \"rank\", \"step\", [\"device\", \"stream\",] \"events\", "
         "\"span_ns\", \"busy_ns\", \"idle_ns\", \"compute_ns\", \"communication_ns\", \"memory_ns\", "
-        "\"other_ns\", \"<class>_union_ns\", \"overlap_ns\", \"overlap_pct\"}]}\n"
+        "\"other_ns\", \"communication_wait_ns\", \"communication_transfer_ns\", \"<class>_union_ns\", "
+        "\"overlap_ns\", \"overlap_pct\"}]}\n"
         "Example: profstudio-cli trace breakdown --format json runs/exp1/"};
     spec.options.push_back({"format", "text|csv|json", "output format (default text)"});
     spec.options.push_back({"by", "report|device|stream|step",
@@ -181,7 +215,10 @@ int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err)
     int status = 0;
     if (!loadFromArgs(a, err, r, status))
         return status;
-    const std::vector<BreakdownRow> rows = breakdownRows(r.reports, by);
+    const an::RunWaits waits = an::collectiveWaitsOfRun(r.reports);
+    for (const std::string &p : waits.problems)
+        err << "warning: communication counted as transfer (collectives not matched): " << p << "\n";
+    const std::vector<BreakdownRow> rows = breakdownRows(r.reports, by, waits);
     if (format == "json")
         writeBreakdownJson(out, rows);
     else

@@ -56,9 +56,19 @@ void writeRankTotals(JsonWriter &w, const an::CollectiveRankTotals &r)
     w.key("arrived_last").value(uint64_t(r.arrivedLast)).key("wait_caused_ns").value(r.waitCausedNs).endObject();
 }
 
-void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
-               const std::vector<const an::CollectiveInstance *> &sel)
+// What --group and --op select: the instances, and the groups and rank totals over them (the
+// whole analysis's when nothing is filtered).
+struct Selection
 {
+    std::vector<const an::CollectiveInstance *> instances;
+    std::vector<an::CollectiveGroupSummary> groups;
+    std::vector<an::CollectiveRankTotals> ranks;
+};
+
+void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
+               const Selection &selection)
+{
+    const std::vector<const an::CollectiveInstance *> &sel = selection.instances;
     JsonWriter w;
     w.beginObject().key("collectives").beginArray();
     for (const an::CollectiveInstance *i : sel) {
@@ -77,7 +87,7 @@ void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         w.endArray().endObject();
     }
     w.endArray().key("groups").beginArray();
-    for (const an::CollectiveGroupSummary &g : a.groups) {
+    for (const an::CollectiveGroupSummary &g : selection.groups) {
         w.beginObject().key("group").value(g.group).key("group_desc").value(g.groupDesc);
         w.key("match").value(an::matchMethodName(g.method)).key("instances").value(uint64_t(g.instances));
         w.key("complete").value(uint64_t(g.complete)).key("wait_ns").value(g.waitNs);
@@ -86,7 +96,7 @@ void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         w.key("times_last").value(uint64_t(g.timesLast)).endObject();
     }
     w.endArray().key("ranks").beginArray();
-    for (const an::CollectiveRankTotals &r : a.ranks)
+    for (const an::CollectiveRankTotals &r : selection.ranks)
         writeRankTotals(w, r);
     w.endArray().key("phases").beginArray();
     for (const an::CollectivePhaseRow &p : phases) {
@@ -122,19 +132,19 @@ void writeCsv(std::ostream &out, const std::vector<const an::CollectiveInstance 
                 << (i->busbwGBps ? gbps(i->busbwGBps) : "") << "," << tr::csvField(i->problem) << "\n";
 }
 
-void writeGroupsText(std::ostream &out, const std::vector<const an::CollectiveGroupSummary *> &groups)
+void writeGroupsText(std::ostream &out, const std::vector<an::CollectiveGroupSummary> &groups)
 {
     TextTable t;
     for (const char *h : {"Group", "Match", "Instances", "Complete", "Wait (ms)", "Transfer (ms)",
                           "Median busbw (GB/s)", "Most often last"})
         t.column(h, std::string_view(h) == "Group" || std::string_view(h) == "Match");
-    for (const an::CollectiveGroupSummary *g : groups)
-        t.rows.push_back({g->group + (g->groupDesc.empty() ? "" : " (" + g->groupDesc + ")"),
-                          std::string(an::matchMethodName(g->method)), std::to_string(g->instances),
-                          std::to_string(g->complete), millisecondsText(g->waitNs), millisecondsText(g->transferNs),
-                          gbps(g->medianBusbwGBps),
-                          g->mostOftenLast >= 0
-                              ? "rank " + std::to_string(g->mostOftenLast) + " (" + std::to_string(g->timesLast) + "x)"
+    for (const an::CollectiveGroupSummary &g : groups)
+        t.rows.push_back({g.group + (g.groupDesc.empty() ? "" : " (" + g.groupDesc + ")"),
+                          std::string(an::matchMethodName(g.method)), std::to_string(g.instances),
+                          std::to_string(g.complete), millisecondsText(g.waitNs), millisecondsText(g.transferNs),
+                          gbps(g.medianBusbwGBps),
+                          g.mostOftenLast >= 0
+                              ? "rank " + std::to_string(g.mostOftenLast) + " (" + std::to_string(g.timesLast) + "x)"
                               : "-"});
     t.print(out);
 }
@@ -156,16 +166,11 @@ void writePhasesText(std::ostream &out, const std::vector<an::CollectivePhaseRow
 }
 
 void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
-               std::vector<const an::CollectiveInstance *> sel, size_t top)
+               const Selection &selection, size_t top)
 {
+    std::vector<const an::CollectiveInstance *> sel = selection.instances;
     const size_t complete = size_t(std::count_if(sel.begin(), sel.end(), [](auto *i) { return i->complete; }));
-    std::set<std::string_view> selectedGroups; // the groups of the instances selected
-    for (const an::CollectiveInstance *i : sel)
-        selectedGroups.insert(i->group);
-    std::vector<const an::CollectiveGroupSummary *> groups;
-    for (const an::CollectiveGroupSummary &g : a.groups)
-        if (selectedGroups.count(g.group))
-            groups.push_back(&g);
+    const std::vector<an::CollectiveGroupSummary> &groups = selection.groups;
     out << "Collectives: " << sel.size() << " instance(s) in " << groups.size() << " group(s), " << complete
         << " complete (bandwidths in 10^9 B/s as nccl-tests)\n\n";
     if (!groups.empty())
@@ -207,6 +212,27 @@ bool selected(const an::CollectiveInstance &i, const ParsedArgs &a)
     return true;
 }
 
+Selection selectInstances(const an::CollectiveAnalysis &c, const ParsedArgs &a)
+{
+    Selection s;
+    for (const an::CollectiveInstance &i : c.instances)
+        if (selected(i, a))
+            s.instances.push_back(&i);
+    if (!a.has("group") && !a.has("op")) {
+        s.groups = c.groups;
+        s.ranks = c.ranks;
+        return s;
+    }
+    // Instances come grouped (analyzeCollectives lists them by group): each run is one group.
+    for (size_t b = 0, e = 0; b < s.instances.size(); b = e) {
+        while (e < s.instances.size() && s.instances[e]->group == s.instances[b]->group)
+            ++e;
+        s.groups.push_back(an::summarizeGroup(std::span(s.instances).subspan(b, e - b)));
+    }
+    s.ranks = an::totalsPerRank(s.instances);
+    return s;
+}
+
 } // namespace
 
 int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
@@ -232,8 +258,12 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
         "Exit status 1 on bad input: a rank twice, a `Group size` its ranks contradict, runs mixed.\n"
         "Example: profstudio-cli trace collectives --group 0 --top 5 runs/exp1/"};
     spec.options.push_back({"format", "text|csv|json", "output format (default text)"});
-    spec.options.push_back({"group", "G", "only this process group (its name as the trace gives it)"});
-    spec.options.push_back({"op", "NAME", "only this collective (\"allreduce\", or the trace's own name)"});
+    spec.options.push_back({"group", "G",
+                            "only this process group (its name as the trace gives it); groups and ranks then "
+                            "total the instances selected"});
+    spec.options.push_back({"op", "NAME",
+                            "only this collective (\"allreduce\", or the trace's own name); groups "
+                            "and ranks then total the instances selected"});
     spec.options.push_back({"top", "N", "worst instances (and incomplete ones) listed in text (default 10)"});
     ParsedArgs a;
     std::string format;
@@ -255,14 +285,11 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
         err << "error: " << e << "\n";
     if (!c.errors.empty())
         return 1;
-    std::vector<const an::CollectiveInstance *> sel;
-    for (const an::CollectiveInstance &i : c.instances)
-        if (selected(i, a))
-            sel.push_back(&i);
+    const Selection sel = selectInstances(c, a);
     if (format == "json")
         writeJson(out, c, run.phases, sel);
     else if (format == "csv")
-        writeCsv(out, sel);
+        writeCsv(out, sel.instances);
     else
         writeText(out, c, run.phases, sel, *top);
     return status;

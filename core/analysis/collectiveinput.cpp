@@ -87,7 +87,7 @@ public:
 private:
     bool resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks);
     void readGroups(size_t report);
-    void addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal);
+    void addRecord(size_t report, int rank, size_t record, const std::vector<int> &streamOrdinal);
     std::vector<Observed> *addTo(const std::string &key, int rank, const Communicator &shape,
                                  const std::string &origin);
     std::vector<Observed> *listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
@@ -109,8 +109,11 @@ private:
     std::set<std::string> m_checkedKeys;
     // Per report: op names classified, dtype sizes, and each shape of record's list.
     std::unordered_map<uint64_t, OpInfo> m_ops;
-    std::unordered_map<trace::NameId, std::optional<int>> m_dtypes;
+    const std::pair<const uint64_t, OpInfo> *m_lastOp = nullptr;
+    std::pair<trace::NameId, std::optional<int>> m_lastDtype{trace::kNoName, std::nullopt};
     std::map<ShapeKey, std::vector<Observed> *> m_lists;
+    const std::pair<const ShapeKey, std::vector<Observed> *> *m_lastList = nullptr;
+    size_t m_records = 0; // of the report being gathered
 };
 
 // Each report's rank (identity, else the file's own); a report without one is numbered by its
@@ -281,7 +284,10 @@ std::vector<Observed> *Gatherer::listFor(size_t report, int rank, const Collecti
 const OpInfo &Gatherer::opInfo(const EventStore &s, const CollectiveRecord &c)
 {
     const uint64_t key = uint64_t(c.op) << 1 | (c.source == CollectiveSource::KernelName ? 1 : 0);
+    if (m_lastOp && m_lastOp->first == key) // a report's records mostly repeat one op
+        return m_lastOp->second;
     auto [it, fresh] = m_ops.try_emplace(key);
+    m_lastOp = &*it;
     if (fresh) {
         std::string_view name = s.name(c.op);
         if (c.source == CollectiveSource::KernelName)
@@ -292,18 +298,18 @@ const OpInfo &Gatherer::opInfo(const EventStore &s, const CollectiveRecord &c)
     return it->second;
 }
 
-void Gatherer::addRecord(size_t report, int rank, const CollectiveRecord &c, const std::vector<int> &streamOrdinal)
+void Gatherer::addRecord(size_t report, int rank, size_t record, const std::vector<int> &streamOrdinal)
 {
+    const CollectiveRecord &c = m_reports[report]->store->collectives()[record];
     const EventStore &s = *m_reports[report]->store;
     const OpInfo &op = opInfo(s, c);
-    Observed o{report, rank,        c.event,     c.start + offset(report), c.end + offset(report), op.name,
-               c.seq,  c.groupSize, std::nullopt};
-    auto [size, freshType] = m_dtypes.try_emplace(c.dtype);
-    if (freshType)
-        size->second = dtypeBytes(s.name(c.dtype));
+    Observed o{uint32_t(report),         uint32_t(record),       rank,  c.event,
+               c.start + offset(report), c.end + offset(report), c.seq, op.name};
+    if (c.dtype != m_lastDtype.first) // records of a report mostly share one dtype
+        m_lastDtype = {c.dtype, dtypeBytes(s.name(c.dtype))};
     const int64_t n = op.kind == CollectiveKind::AllGather ? c.outNelems : c.inNelems;
-    if (size->second && n >= 0)
-        o.bytes = uint64_t(n) * uint64_t(*size->second);
+    if (m_lastDtype.second && n >= 0)
+        o.bytesOrNone = uint64_t(n) * uint64_t(*m_lastDtype.second);
     const ShapeKey k{c.source,
                      c.groupName,
                      c.groupRanks,
@@ -311,11 +317,18 @@ void Gatherer::addRecord(size_t report, int rank, const CollectiveRecord &c, con
                      c.groupSize,
                      op.kind == CollectiveKind::SendRecv ? c.peer : -2,
                      c.source == CollectiveSource::KernelName ? c.stream : 0u};
-    auto it = m_lists.find(k);
-    if (it == m_lists.end())
-        it = m_lists.emplace(k, listFor(report, rank, c, op, streamOrdinal)).first;
-    if (it->second)
-        it->second->push_back(o);
+    if (!m_lastList || !(m_lastList->first == k)) { // and mostly one shape after another
+        auto it = m_lists.find(k);
+        if (it == m_lists.end()) {
+            it = m_lists.emplace(k, listFor(report, rank, c, op, streamOrdinal)).first;
+            // Sized for the rest of the report's records (most have one group); trimmed after it.
+            if (it->second)
+                it->second->reserve(it->second->size() + (m_records - record));
+        }
+        m_lastList = &*it;
+    }
+    if (m_lastList->second)
+        m_lastList->second->push_back(o);
 }
 
 void Gatherer::run()
@@ -343,23 +356,33 @@ void Gatherer::run()
             return;
         const std::span<const CollectiveRecord> recs = m_reports[i]->store->collectives();
         // NCCL streams numbered by their first collective, for kernels known by name only.
-        std::vector<std::pair<int64_t, int>> firsts;
+        std::map<int, int64_t> firstOf; // stream -> its first start
         for (const CollectiveRecord &c : recs)
-            if (c.source == CollectiveSource::KernelName)
-                firsts.emplace_back(c.start, int(c.stream));
+            if (c.source == CollectiveSource::KernelName) {
+                auto [it, fresh] = firstOf.try_emplace(int(c.stream), c.start);
+                it->second = std::min(it->second, c.start);
+            }
+        std::vector<std::pair<int64_t, int>> firsts;
+        for (const auto &[stream, start] : firstOf)
+            firsts.emplace_back(start, stream);
         std::sort(firsts.begin(), firsts.end());
         std::vector<int> streams;
         for (const auto &f : firsts)
-            if (std::find(streams.begin(), streams.end(), f.second) == streams.end())
-                streams.push_back(f.second);
+            streams.push_back(f.second);
         m_in.ranks.insert(ranks[i]);
         m_members.clear();
         m_checkedKeys.clear();
         m_ops.clear();
-        m_dtypes.clear();
+        m_lastOp = nullptr;
+        m_lastDtype = {trace::kNoName, dtypeBytes("")};
         m_lists.clear();
-        for (const CollectiveRecord &c : recs)
-            addRecord(i, ranks[i], c, streams);
+        m_lastList = nullptr;
+        m_records = recs.size();
+        for (size_t k = 0; k < recs.size(); ++k)
+            addRecord(i, ranks[i], k, streams);
+        for (const auto &[key, list] : m_lists) // reserved for more than they got
+            if (list && list->capacity() > list->size() + list->size() / 4 + 64)
+                list->shrink_to_fit();
     }
 }
 

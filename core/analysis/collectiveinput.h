@@ -17,16 +17,23 @@
 
 namespace ps::core::analysis::detail {
 
+// One record as the matching sees it; kept small (a run holds one per collective per rank).
 struct Observed
 {
-    size_t report = 0;
+    static constexpr uint64_t kNoBytes = UINT64_MAX;
+    uint32_t report = 0;
+    uint32_t record = 0; // index into the report's store->collectives()
     int rank = -1;
     trace::EventRef event;
     int64_t start = 0, end = 0; // shared axis
-    std::string_view op;        // points into the report's name table
     int64_t seq = -1;
-    int groupSize = -1;
-    std::optional<uint64_t> bytes;
+    std::string_view op; // points into the report's name table
+    uint64_t bytesOrNone = kNoBytes;
+
+    std::optional<uint64_t> bytes() const
+    {
+        return bytesOrNone == kNoBytes ? std::nullopt : std::optional<uint64_t>(bytesOrNone);
+    }
 };
 
 struct Communicator

@@ -32,11 +32,9 @@ namespace {
 
 constexpr size_t kListedRanks = 8; // in a note or problem; the rest are counted
 
-using Instances = std::vector<std::pair<int64_t, std::vector<const Observed *>>>;
-
-// Instances of one communicator, each with its members by rank: by Seq when every record has
-// one, else k-th by start.
-Instances instancesOf(Communicator &c, MatchMethod &method)
+// Calls emit(index, members) for every instance of one communicator, its members by rank (one
+// buffer, reused): by Seq when every record has one, else k-th by start. Returns the method.
+template <typename Emit> MatchMethod forEachInstance(Communicator &c, Emit &&emit)
 {
     bool allSeq = !c.nameOnly && !c.pointToPoint;
     size_t most = 0;
@@ -47,26 +45,40 @@ Instances instancesOf(Communicator &c, MatchMethod &method)
         allSeq = allSeq && std::all_of(obs.begin(), obs.end(), [](const Observed &o) { return o.seq >= 0; });
         most = std::max(most, obs.size());
     }
-    method = allSeq ? MatchMethod::Sequence : c.orderMethod;
-    Instances out;
+    std::vector<const Observed *> members;
+    members.reserve(c.byRank.size());
     if (!allSeq) {
-        out.resize(most);
         for (size_t k = 0; k < most; ++k) {
-            out[k].first = int64_t(k);
-            out[k].second.reserve(c.byRank.size());
+            members.clear();
+            for (const auto &[rank, obs] : c.byRank)
+                if (k < obs.size())
+                    members.push_back(&obs[k]);
+            emit(int64_t(k), members);
         }
-        for (auto &[rank, obs] : c.byRank)
-            for (size_t k = 0; k < obs.size(); ++k)
-                out[k].second.push_back(&obs[k]);
-        return out;
+        return c.orderMethod;
     }
-    std::map<int64_t, std::vector<const Observed *>> bySeq;
-    for (auto &[rank, obs] : c.byRank)
-        for (const Observed &o : obs)
-            bySeq[o.seq].push_back(&o);
-    for (auto &[seq, members] : bySeq)
-        out.emplace_back(seq, std::move(members));
-    return out;
+    // By Seq: each rank's records in Seq order, then a merge that takes every rank's lowest Seq
+    // (a rank with one Seq twice gives the instance both, which it then reports).
+    const auto bySeq = [](const Observed &a, const Observed &b) { return a.seq < b.seq; };
+    std::vector<std::pair<const Observed *, const Observed *>> cursors;
+    for (auto &[rank, obs] : c.byRank) {
+        if (!std::is_sorted(obs.begin(), obs.end(), bySeq))
+            std::stable_sort(obs.begin(), obs.end(), bySeq);
+        if (!obs.empty())
+            cursors.emplace_back(obs.data(), obs.data() + obs.size());
+    }
+    while (!cursors.empty()) {
+        int64_t seq = INT64_MAX;
+        for (const auto &[at, end] : cursors)
+            seq = std::min(seq, at->seq);
+        members.clear();
+        for (auto &[at, end] : cursors)
+            for (; at != end && at->seq == seq; ++at)
+                members.push_back(at);
+        std::erase_if(cursors, [](const auto &cur) { return cur.first == cur.second; });
+        emit(seq, members);
+    }
+    return MatchMethod::Sequence;
 }
 
 // Counts that differ between the ranks of a communicator, named by rank.
@@ -116,7 +128,7 @@ std::string problemOf(const Communicator &c, const std::vector<const Observed *>
         if (obs[i]->rank == obs[i - 1]->rank)
             return "rank " + std::to_string(obs[i]->rank) + " recorded it twice (the same Seq on two kernels)";
     for (const Observed *o : obs) // a pair's send meets a recv: only their sizes must agree
-        if ((o->op != op && !c.pointToPoint) || o->bytes != obs.front()->bytes)
+        if ((o->op != op && !c.pointToPoint) || o->bytesOrNone != obs.front()->bytesOrNone)
             return "rank " + std::to_string(obs.front()->rank) + " recorded " + std::string(op) + ", rank " +
                    std::to_string(o->rank) + " " + std::string(o->op) + (o->op == op ? " of another size" : "") +
                    ": the ranks' sequences differ here";
@@ -167,7 +179,7 @@ void measure(CollectiveInstance &inst, const std::vector<const Observed *> &obs)
     inst.transferNs = last->end - last->start;
     for (CollectiveMember &m : inst.members)
         m.waitNs = std::clamp<int64_t>(last->start - m.startNs, 0, m.endNs - m.startNs);
-    inst.bytes = obs.front()->bytes;
+    inst.bytes = obs.front()->bytes();
     if (inst.bytes && inst.transferNs > 0) {
         inst.algbwGBps = double(*inst.bytes) / double(inst.transferNs); // bytes/ns = 10^9 B/s
         const int n = inst.groupSize > 0 ? inst.groupSize : int(obs.size());
@@ -188,7 +200,7 @@ CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMetho
     inst.groupSize = c.members ? int(c.members->size()) : c.size;
     inst.members.reserve(obs.size());
     for (const Observed *o : obs) // by rank: gathered rank by rank
-        inst.members.push_back({o->rank, o->report, o->event, o->start, o->end, 0});
+        inst.members.push_back({o->rank, o->report, o->event, o->start, o->end, 0, o->record});
     inst.problem = problemOf(c, obs, in);
     inst.complete = inst.problem.empty();
     if (inst.complete)
@@ -196,43 +208,12 @@ CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMetho
     return inst;
 }
 
-void summarize(CollectiveAnalysis &a, size_t firstInstance, const Communicator &c, MatchMethod method)
+void summarize(CollectiveAnalysis &a, size_t firstInstance)
 {
-    CollectiveGroupSummary g;
-    g.group = c.name;
-    g.groupDesc = c.desc;
-    g.method = method;
-    std::vector<double> busbw;
-    std::map<int, size_t> lastCounts;
-    for (size_t i = firstInstance; i < a.instances.size(); ++i) {
-        const CollectiveInstance &inst = a.instances[i];
-        ++g.instances;
-        if (!inst.complete)
-            continue;
-        ++g.complete;
-        g.transferNs += inst.transferNs;
-        for (const CollectiveMember &m : inst.members)
-            g.waitNs += m.waitNs;
-        if (inst.busbwGBps)
-            busbw.push_back(*inst.busbwGBps);
-        ++lastCounts[inst.lastRank];
-    }
-    g.medianBusbwGBps = median(std::move(busbw));
-    std::tie(g.mostOftenLast, g.timesLast) = detail::mostOftenLast(lastCounts);
-    a.groups.push_back(std::move(g));
-}
-
-void totalPerRank(CollectiveAnalysis &a)
-{
-    std::map<int, CollectiveRankTotals> ranks;
-    for (const CollectiveInstance &inst : a.instances) {
-        if (!inst.complete)
-            continue;
-        for (const CollectiveMember &m : inst.members)
-            detail::addToTotals(ranks[m.rank], m, inst);
-    }
-    for (auto &[rank, t] : ranks)
-        a.ranks.push_back(t);
+    std::vector<const CollectiveInstance *> group;
+    for (size_t i = firstInstance; i < a.instances.size(); ++i)
+        group.push_back(&a.instances[i]);
+    a.groups.push_back(summarizeGroup(group));
 }
 
 } // namespace
@@ -267,6 +248,61 @@ std::pair<int, size_t> detail::mostOftenLast(const std::map<int, size_t> &lastCo
     return tie ? std::pair{-1, most} : std::pair{best, most};
 }
 
+CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const> instances)
+{
+    CollectiveGroupSummary g;
+    if (instances.empty())
+        return g;
+    g.group = instances.front()->group;
+    g.groupDesc = instances.front()->groupDesc;
+    g.method = instances.front()->method;
+    std::vector<double> busbw;
+    std::map<int, size_t> lastCounts;
+    for (const CollectiveInstance *inst : instances) {
+        ++g.instances;
+        if (!inst->complete)
+            continue;
+        ++g.complete;
+        g.transferNs += inst->transferNs;
+        for (const CollectiveMember &m : inst->members)
+            g.waitNs += m.waitNs;
+        if (inst->busbwGBps)
+            busbw.push_back(*inst->busbwGBps);
+        ++lastCounts[inst->lastRank];
+    }
+    g.medianBusbwGBps = median(std::move(busbw));
+    std::tie(g.mostOftenLast, g.timesLast) = detail::mostOftenLast(lastCounts);
+    return g;
+}
+
+std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstance *const> instances)
+{
+    // Ranks are small numbers: a slot per rank up to the highest (a map past a sane bound).
+    constexpr int kDenseRanks = 1 << 22;
+    int highest = -1;
+    for (const CollectiveInstance *inst : instances)
+        if (inst->complete)
+            for (const CollectiveMember &m : inst->members)
+                highest = std::max(highest, m.rank);
+    std::vector<CollectiveRankTotals> dense(highest >= 0 && highest < kDenseRanks ? size_t(highest) + 1 : 0);
+    std::map<int, CollectiveRankTotals> sparse;
+    for (const CollectiveInstance *inst : instances) {
+        if (!inst->complete)
+            continue;
+        for (const CollectiveMember &m : inst->members)
+            detail::addToTotals(m.rank >= 0 && size_t(m.rank) < dense.size() ? dense[size_t(m.rank)] : sparse[m.rank],
+                                m, *inst);
+    }
+    std::vector<CollectiveRankTotals> out;
+    for (const CollectiveRankTotals &t : dense)
+        if (t.rank >= 0)
+            out.push_back(t);
+    for (auto &[rank, t] : sparse)
+        out.push_back(t);
+    std::sort(out.begin(), out.end(), [](const auto &x, const auto &y) { return x.rank < y.rank; });
+    return out;
+}
+
 CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
                                       const trace::CancelToken *cancel)
 {
@@ -278,17 +314,30 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
     for (auto &[key, c] : in.communicators) {
         if (cancel && cancel->cancelled())
             break;
-        MatchMethod method = c.orderMethod;
-        const auto instances = instancesOf(c, method);
+        const size_t first = a.instances.size();
+        const MatchMethod method = forEachInstance(c, [&](int64_t index, const std::vector<const Observed *> &members) {
+            a.instances.push_back(makeInstance(c, index, c.orderMethod, members, in));
+        });
+        for (size_t i = first; i < a.instances.size(); ++i)
+            a.instances[i].method = method;
         if (method != MatchMethod::Sequence)
             noteCounts(c, a.notes);
-        const size_t first = a.instances.size();
-        for (const auto &[index, obs] : instances)
-            a.instances.push_back(makeInstance(c, index, method, obs, in));
-        summarize(a, first, c, method);
+        std::map<int, std::vector<Observed>>().swap(c.byRank); // matched: its records are done with
+        if (a.instances.size() == first) {                     // a communicator with no instance still has its row
+            CollectiveGroupSummary g;
+            g.group = c.name;
+            g.groupDesc = c.desc;
+            g.method = method;
+            a.groups.push_back(std::move(g));
+        } else {
+            summarize(a, first);
+        }
     }
     a.cancelled = cancel && cancel->cancelled();
-    totalPerRank(a);
+    std::vector<const CollectiveInstance *> all;
+    for (const CollectiveInstance &inst : a.instances)
+        all.push_back(&inst);
+    a.ranks = totalsPerRank(all);
     return a;
 }
 

@@ -51,6 +51,7 @@ struct CollectiveMember
     int64_t startNs = 0;   // shared axis
     int64_t endNs = 0;
     int64_t waitNs = 0; // 0 for incomplete instances
+    size_t record = 0;  // index into that report's store->collectives()
 };
 
 struct CollectiveInstance
@@ -102,6 +103,11 @@ struct CollectiveAnalysis
     std::vector<std::string> errors;         // bad input (see above); the rest is then empty
     bool cancelled = false;                  // stopped by the cancel token: the rest is partial
 };
+
+// The summary of one group's instances (all of the same group), e.g. those a filter selected.
+CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const> instances);
+// Per rank, totals over the complete instances given; ascending by rank.
+std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstance *const> instances);
 
 // `offsets` per report (trace/alignment.h; empty = all 0).
 CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,

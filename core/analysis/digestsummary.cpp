@@ -1,5 +1,6 @@
 #include "core/analysis/digestsummary.h"
 
+#include "core/analysis/collectivewait.h"
 #include "core/analysis/devicebusy.h"
 #include "core/analysis/phasesummary.h"
 #include "core/trace/bytefields.h"
@@ -96,12 +97,15 @@ void addDigestSummaries(const trace::Report &report, trace::DigestOptions &optio
 {
     options.deferredSections.push_back([&report] { // made while the digest compresses the events
         std::vector<Interval> busy;
-        const GpuBreakdown whole =
-            computeBreakdownDirect(*report.store, WorkClassTable(*report.store), {}, nullptr, &busy);
+        const WorkClassTable classes(*report.store);
+        const GpuBreakdown whole = computeBreakdownDirect(*report.store, classes, {}, nullptr, &busy);
+        const CollectiveSummary collectives =
+            collectiveSummaryOf(*report.store, classes, {}).value_or(CollectiveSummary{});
         return std::vector<trace::DigestSection>{
             phaseSummarySection(report),
             {std::string(kWholeBreakdown.tag), kWholeBreakdown.encode(whole)},
-            {std::string(kDeviceBusy.tag), kDeviceBusy.encode(busyPyramids(*report.store, std::move(busy))), true}};
+            {std::string(kDeviceBusy.tag), kDeviceBusy.encode(busyPyramids(*report.store, std::move(busy))), true},
+            {std::string(kCollectiveSummary.tag), kCollectiveSummary.encode(collectives), true}};
     });
 }
 

@@ -2,7 +2,8 @@
 // What the analyses add to a digest so that the desktop and the CLI answer without the events
 // (docs/digest-format.md): the phase summary (PHAS, phasesummary.h), the whole report's GPU
 // breakdown (GPUB, JSON) and each device's busy time as a level-of-detail pyramid (BUSY), which
-// the timeline draws utilization and a collapsed report's density row from. The statistics
+// the timeline draws utilization and a collapsed report's density row from, and the collective
+// summary (COLL, collectivewait.h) that splits communication into wait and transfer. The statistics
 // summary (SUMS, trace/tracesummary.h) and the tracks' pyramids (PYRD) are the trace layer's.
 
 #include "core/analysis/breakdown.h"
@@ -20,7 +21,7 @@ namespace ps::core::analysis {
 inline constexpr std::string_view kBreakdownTag = "GPUB";
 inline constexpr std::string_view kDeviceBusyTag = "BUSY";
 
-// Adds PHAS, GPUB and BUSY for `report` (with its events) to the digest's sections, made while
+// Adds PHAS, GPUB, BUSY and COLL for `report` (with its events) to the digest's sections, made while
 // encodeDigest() compresses the events (`report` must outlive that call).
 void addDigestSummaries(const trace::Report &report, trace::DigestOptions &options);
 

@@ -1,6 +1,7 @@
 #include "core/analysis/runcompare.h"
 
 #include "core/analysis/breakdown.h"
+#include "core/analysis/collectivewait.h"
 #include "core/analysis/digestsummary.h"
 #include "core/analysis/phases.h"
 #include "core/trace/tracereader.h"
@@ -107,14 +108,25 @@ Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const trace
                        std::set<std::string> &problems)
 {
     Totals t;
-    for (const trace::ReportPtr &r : reports) {
+    // The run's collectives matched, so that communication splits into wait and transfer.
+    const RunWaits waits = collectiveWaitsOfRun(reports, cancel);
+    for (const std::string &p : waits.problems)
+        problems.insert("communication counted as transfer (collectives not matched): " + p);
+    for (size_t i = 0; i < reports.size(); ++i) {
+        const trace::Report &r = *reports[i];
         std::string error; // a digest without a breakdown adds nothing, and says why
-        const std::optional<GpuBreakdown> whole = wholeBreakdown(*r, error, cancel);
+        const std::optional<GpuBreakdown> whole = wholeBreakdown(r, error, cancel);
         if (!whole)
             problems.insert(error);
         const GpuBreakdown b = whole.value_or(GpuBreakdown{});
         t["compute"] += b.computeNs();
         t["communication"] += b.communicationNs();
+        const std::optional<CommunicationSplit> split =
+            wholeCommunicationSplit(r, b.communicationNs(), waits.byReport[i], error, cancel);
+        if (!split)
+            problems.insert(error);
+        t["communication wait"] += split ? split->waitNs : 0;
+        t["communication transfer"] += split ? split->transferNs : b.communicationNs();
         t["memory"] += b.memoryNs();
         t["other"] += b.otherNs();
         t["idle"] += b.idleNs;

@@ -7,7 +7,9 @@
 //   - ranges   total time per annotation range (nvtx_sum totals);
 //   - kernels  total time per kernel (kernel_sum totals);
 //   - breakdown  GPU compute / communication / memory / other / idle time, summed over the
-//              matched reports (as msprof-analyze compare puts the two profiles side by side).
+//              matched reports (as msprof-analyze compare puts the two profiles side by side),
+//              with communication also split into "communication wait" and "communication
+//              transfer" (collectivewait.h: the side's collectives matched across its reports).
 // A delta counts as a change when it moves by more than the tolerance (% of the baseline);
 // deltas are ranked by their absolute size. A pure function of immutable reports.
 

@@ -27,7 +27,9 @@
 namespace ps::core::trace {
 
 inline constexpr std::string_view kDigestSuffix = ".psdigest";
-inline constexpr uint32_t kDigestVersion = 2; // 2: XXH3 checksums (1 folded its tail with a XOR)
+// 2: XXH3 checksums (1 folded its tail with a XOR); 3: the COLL section (the GPU breakdown's
+// communication split into wait and transfer needs it), so a digest without one is refused.
+inline constexpr uint32_t kDigestVersion = 3;
 
 // "x.sqlite.psdigest" -> true.
 bool isDigestPath(std::string_view path);

@@ -17,7 +17,8 @@
 //
 // Kinds today: SUMS range/kernel totals and range occurrences (tracesummary.h), TRKS track
 // extents and PYRD track pyramids (here), PHAS phase cells (analysis/phasesummary.h), GPUB the
-// GPU breakdown and BUSY each device's busy pyramid (analysis/digestsummary.h).
+// GPU breakdown and BUSY each device's busy pyramid (analysis/digestsummary.h), COLL each
+// collective record's communication time (analysis/collectivewait.h).
 //
 // Adding one (the collectives summary, say), all in the analysis's own files:
 //   1. the value type (struct CollectiveSummary) and encode/decode between it and section bytes;

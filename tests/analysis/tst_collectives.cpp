@@ -20,6 +20,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 
 using namespace ps::core::analysis;
 using ps::test::ExpectedInstance;
@@ -296,6 +297,40 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("`Group size` 3 but `Process Group Ranks` lists 4 ranks"), qPrintable(r.err));
         QVERIFY(r.err.contains("rank-0.pt.trace.json: allgather kernel at"));
+        QVERIFY(r.err.contains("(group \"1\")"));
+
+        // The same against distributedInfo.pg_config when the kernel's list is truncated, and a
+        // rank that claims a group it is not in: each named with its file and group.
+        const auto rewritten = [&](const QByteArray &from, const QByteArray &to) {
+            QByteArray changed = text;
+            changed.replace("\"Group size\": 3", "\"Group size\": 4").replace(from, to);
+            QFile o(bad.filePath("rank-0.pt.trace.json"));
+            if (!o.open(QIODevice::WriteOnly))
+                return ps::test::CliRun{};
+            o.write(changed);
+            o.close();
+            return ps::test::runCli({"trace", "collectives", "--no-cache", bad.path()});
+        };
+        r = rewritten("\"Group size\": 4, \"dtype\": \"Float\", \"In split size\": \"[]\", \"Out split size\": "
+                      "\"[]\", \"Process Group Name\": \"1\", \"Process Group Description\": \"undefined\", "
+                      "\"Process Group Ranks\": \"[0, 1, 2, 3]\"",
+                      "\"Group size\": 3, \"dtype\": \"Float\", \"In split size\": \"[]\", \"Out split size\": "
+                      "\"[]\", \"Process Group Name\": \"1\", \"Process Group Description\": \"undefined\", "
+                      "\"Process Group Ranks\": \"[0, 1, ...]\"");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("rank-0.pt.trace.json: allgather kernel at") && r.err.contains("(group \"1\")") &&
+                     r.err.contains("`Group size` 3 but distributedInfo.pg_config lists 4 ranks"),
+                 qPrintable(r.err));
+        r = rewritten("\"Process Group Ranks\": \"[0, 1, 2, 3]\"", "\"Process Group Ranks\": \"[4, 5, 6, 7]\"");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("rank-0.pt.trace.json: allgather kernel at") &&
+                     r.err.contains("rank 0 is not in its group [4, 5, 6, 7]"),
+                 qPrintable(r.err));
+        // Breakdown still answers on such input, counting communication as transfer, and says why.
+        const ps::test::CliRun b = ps::test::runCli({"trace", "breakdown", "--no-cache", bad.path()});
+        QCOMPARE(b.exitCode, 0);
+        QVERIFY2(b.err.contains("warning: communication counted as transfer") && b.err.contains("rank-0.pt.trace.json"),
+                 qPrintable(b.err));
     }
 
     void runsAnHourApartAreNotMatched()
@@ -443,13 +478,142 @@ private slots:
         const QJsonObject fromDigests = runJson({digests.path()});
         QCOMPARE(fromDigests["collectives"].toArray().size(), 48);
         QCOMPARE(fromDigests["collectives"], fromTraces["collectives"]);
+        QCOMPARE(fromDigests["groups"], fromTraces["groups"]);
         QCOMPARE(fromDigests["ranks"], fromTraces["ranks"]);
         // Their phase summaries place the collectives in the phases the traces' ranges do.
         QCOMPARE(fromTraces["phases"].toArray().size(), 16); // update_actor in each step
         QCOMPARE(fromDigests["phases"], fromTraces["phases"]);
     }
 
+    // The breakdown's communication splits at each instance's last arrival: wait + transfer =
+    // communication exactly, and each rank's wait is the generator's sum of its waits.
+    void breakdownSplitsCommunicationAtTheLastArrival()
+    {
+        QTemporaryDir dir;
+        const std::map<int, int64_t> expected =
+            waitsPerRank(SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString()));
+        const QJsonArray reports = breakdownJson({dir.path()});
+        QCOMPARE(reports.size(), 8);
+        std::map<int, int64_t> measured;
+        for (const QJsonValue &v : reports) {
+            const QJsonObject o = v.toObject();
+            const int rank = o["rank"].toInt();
+            const int64_t comm = o["communication_ns"].toInteger(), wait = o["communication_wait_ns"].toInteger();
+            measured[rank] = wait;
+            QCOMPARE(wait + o["communication_transfer_ns"].toInteger(), comm);
+            QVERIFY2(std::llabs(wait - expected.at(rank)) <= 1000,
+                     qPrintable(
+                         QStringLiteral("rank %1: wait %2, generator %3").arg(rank).arg(wait).arg(expected.at(rank))));
+            // Given alone, a rank's collectives match nothing: all transfer, communication unchanged.
+            const QJsonObject alone = breakdownJson({o["path"].toString()}).first().toObject();
+            QCOMPARE(alone["communication_ns"].toInteger(), comm);
+            QCOMPARE(alone["communication_wait_ns"].toInteger(), 0);
+            QCOMPARE(alone["communication_transfer_ns"].toInteger(), comm);
+        }
+        // Rank 5, late in steps 4-12, hardly waits; the others wait at least its 9 x 25 ms.
+        for (const auto &[rank, wait] : measured)
+            if (rank != 5)
+                QVERIFY2(
+                    wait > 9 * 25'000'000 && measured.at(5) < 10'000'000,
+                    qPrintable(QStringLiteral("rank %1 waited %2, rank 5 %3").arg(rank).arg(wait).arg(measured.at(5))));
+        const ps::test::CliRun csv =
+            ps::test::runCli({"trace", "breakdown", "--no-cache", "--format", "csv", dir.path()});
+        QVERIFY(csv.out.startsWith("path,rank,device,stream,events,span_ns,idle_ns,compute_ns,communication_ns,"
+                                   "memory_ns,other_ns,overlap_pct,communication_wait_ns,communication_transfer_ns\n"));
+        const ps::test::CliRun text = ps::test::runCli({"trace", "breakdown", "--no-cache", dir.path()});
+        QVERIFY(text.out.contains("    wait        ") && text.out.contains("    transfer    "));
+        // Per step and per stream the split adds up too, and the steps' waits make the report's.
+        int64_t stepWaits = 0;
+        for (const QJsonValue &v : breakdownJson({"--by", "step", dir.path()})) {
+            const QJsonObject o = v.toObject();
+            QCOMPARE(o["communication_wait_ns"].toInteger() + o["communication_transfer_ns"].toInteger(),
+                     o["communication_ns"].toInteger());
+            if (o["rank"].toInt() == 1)
+                stepWaits += o["communication_wait_ns"].toInteger();
+        }
+        QVERIFY(std::llabs(stepWaits - expected.at(1)) <= 1000);
+    }
+
+    // trace compare reads the split from digests: summary-only digests give the reports' figures.
+    void digestsSplitCommunicationAsTheirReports()
+    {
+        QTemporaryDir dir, digests;
+        const std::map<int, int64_t> expected =
+            waitsPerRank(SyncLoopWriter(plantedSpec(true)).write(dir.path().toStdString()));
+        const ps::test::CliRun d =
+            ps::test::runCli({"trace", "digest", "--summary-only", "--out", digests.path(), dir.path()});
+        QVERIFY2(d.exitCode == 0, qPrintable(d.err));
+        const ps::test::CliRun c =
+            ps::test::runCli({"trace", "compare", "--no-cache", "--format", "json", dir.path(), digests.path()});
+        QVERIFY2(c.exitCode == 0 && !c.err.contains("communication") && !c.err.contains("COLL"), qPrintable(c.err));
+        int64_t total = 0;
+        for (const auto &[rank, wait] : expected)
+            total += wait;
+        std::map<QString, QJsonObject> breakdown;
+        for (const QJsonValue &v : QJsonDocument::fromJson(c.out.toUtf8()).object()["deltas"].toArray())
+            if (v.toObject()["kind"].toString() == "breakdown")
+                breakdown[v.toObject()["name"].toString()] = v.toObject();
+        for (const char *name : {"communication", "communication wait", "communication transfer"}) {
+            QVERIFY2(breakdown.count(name), name);
+            QCOMPARE(breakdown[name]["candidate_ns"].toInteger(), breakdown[name]["baseline_ns"].toInteger());
+        }
+        QVERIFY(std::llabs(breakdown["communication wait"]["baseline_ns"].toInteger() - total) <= 1000);
+        QCOMPARE(breakdown["communication wait"]["baseline_ns"].toInteger() +
+                     breakdown["communication transfer"]["baseline_ns"].toInteger(),
+                 breakdown["communication"]["baseline_ns"].toInteger());
+    }
+
+    // --group and --op select the instances, and JSON's groups and ranks total only those.
+    void jsonGroupsAndRanksHonourTheFilters()
+    {
+        QTemporaryDir dir;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        const QJsonObject all = runJson({dir.path()});
+        QCOMPARE(all["groups"].toArray().size(), 3);
+        const QJsonObject one = runJson({"--group", "1", dir.path()});
+        QCOMPARE(one["collectives"].toArray().size(), 16);
+        QCOMPARE(one["groups"].toArray().size(), 1);
+        const QJsonObject g = one["groups"].toArray().first().toObject();
+        QCOMPARE(g["group"].toString(), QStringLiteral("1"));
+        QCOMPARE(g["instances"].toInt(), 16);
+        for (const QJsonValue &v : all["groups"].toArray())
+            if (v.toObject()["group"].toString() == "1")
+                QCOMPARE(v.toObject(), g); // the same group, the same totals
+        QCOMPARE(one["ranks"].toArray().size(), 4);
+        for (const QJsonValue &v : one["ranks"].toArray())
+            QVERIFY(v.toObject()["rank"].toInt() < 4);
+        const QJsonObject gathers = runJson({"--op", "allgather", dir.path()});
+        QCOMPARE(gathers["collectives"].toArray().size(), 32);
+        QStringList names;
+        for (const QJsonValue &v : gathers["groups"].toArray())
+            names << v.toObject()["group"].toString();
+        QCOMPARE(names, QStringList({"1", "2"}));
+        // Rank 5's late allreduces are not allgathers: it made nobody wait there.
+        for (const QJsonValue &v : gathers["ranks"].toArray())
+            QCOMPARE(v.toObject()["collectives"].toInt(), 16);
+        const QJsonObject none = runJson({"--group", "nope", dir.path()});
+        QVERIFY(none["collectives"].toArray().isEmpty() && none["groups"].toArray().isEmpty() &&
+                none["ranks"].toArray().isEmpty());
+    }
+
 private:
+    static QJsonArray breakdownJson(const QStringList &args)
+    {
+        const ps::test::CliRun r =
+            ps::test::runCli(QStringList{"trace", "breakdown", "--no-cache", "--format", "json"} + args);
+        if (r.exitCode != 0)
+            qWarning("exit %d: %s", r.exitCode, qPrintable(r.err));
+        return QJsonDocument::fromJson(r.out.toUtf8()).object()["reports"].toArray();
+    }
+    static std::map<int, int64_t> waitsPerRank(const std::vector<ExpectedInstance> &expected)
+    {
+        std::map<int, int64_t> out;
+        for (const ExpectedInstance &e : expected)
+            for (const auto &[rank, wait] : e.waitNs)
+                out[rank] += wait;
+        return out;
+    }
+
     // Rank 6 stopped profiling one step early: its group's last allgather and the world's last
     // allreduce lack it.
     static void SpecWithFewerSteps(const QString &path)

@@ -1,0 +1,204 @@
+// `trace collectives` over a large run of summary-only digests (issue 24): R digests (default
+// 1024, one rank each) of C collectives each (default 10 k), written through the real digest
+// writer (analysis/digestsummary.h: outline, summaries, COLL) from stores that synchronize as
+// NCCL does: every rank computes, then joins a world allreduce (c10d kernel args, `Seq`) that ends
+// on every rank when the last one arrives plus the transfer; rank R/3 is 5 ms late in every tenth
+// step. Then what `trace collectives` does: open the digests as outlines, match, put the instances
+// in their phases. Prints the times and the peak RSS against the targets (<= 2 s, <= 1 GB) and as
+// ratios against a baseline measured in the same run: reading every digest's bytes.
+//
+//   bench_collectivedigests [--reports R] [--collectives C] [--dir DIR] [--threads T]
+//
+// The run is written once under DIR (default /tmp/ps-bench-collectivedigests) and reused.
+
+#include "core/analysis/collectivephases.h"
+#include "core/analysis/digestsummary.h"
+#include "core/common/parallelfor.h"
+#include "core/trace/digest.h"
+#include "core/trace/storebuilder.h"
+#include "core/trace/traceloader.h"
+#include "tests/bench/analysis/benchscan.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/resource.h>
+
+using namespace ps::core::trace;
+using namespace ps::core::analysis;
+using benchscan::Clock;
+using benchscan::seconds;
+
+namespace {
+
+constexpr int64_t kStepNs = 4'000'000;   // compute 3 ms + jitter, then the allreduce
+constexpr int64_t kTransferNs = 400'000; // after the last arrival
+constexpr int64_t kLateNs = 5'000'000;   // the planted rank, every tenth collective
+constexpr int64_t kOrigin = 1'764'000'000'000'000'000;
+
+int64_t arrival(size_t rank, size_t k, size_t late)
+{
+    const int64_t jitter = int64_t((rank * 7 + k * 3) % 11) * 10'000;
+    return 3'000'000 + jitter + (rank == late && k % 10 == 0 ? kLateNs : 0);
+}
+
+// `lastArrival[k]`: the latest rank's arrival at collective k, after the step's start.
+Report makeReport(const std::string &dir, size_t rank, size_t ranks, const std::vector<int64_t> &lastArrival)
+{
+    const size_t collectives = lastArrival.size();
+    StoreBuilder b;
+    const size_t late = ranks / 3;
+    const TrackHandle compute = b.track({TrackKind::Kernel, 1, 7, 0});
+    const TrackHandle nccl = b.track({TrackKind::Kernel, 1, 20, 0});
+    const TrackHandle driver = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
+    b.reserve(compute, collectives);
+    b.reserve(nccl, collectives);
+    const NameId gemm = b.intern("void gemm_kernel<float, 128>(float*)");
+    const NameId kernel = b.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
+    const NameId phase = b.intern("update_actor");
+    CollectiveRecord c;
+    c.op = b.intern("allreduce");
+    c.groupName = b.intern("0");
+    c.groupDesc = b.intern("default_pg");
+    c.dtype = b.intern("BFloat16");
+    c.groupSize = int32_t(ranks);
+    c.inNelems = c.outNelems = 1 << 22;
+    c.stream = 20;
+    int64_t t = 1'000'000;
+    for (size_t k = 0; k < collectives; ++k) {
+        // The collective ends on every rank when the last one arrives, plus the transfer.
+        const int64_t arrive = t + arrival(rank, k, late), end = t + lastArrival[k] + kTransferNs;
+        b.add(compute, t, arrive - 10'000, gemm);
+        b.add(nccl, arrive, end, kernel);
+        c.start = arrive;
+        c.end = end;
+        c.seq = int64_t(k + 1);
+        b.addCollective(nccl, c);
+        if (k % 100 == 0) // a step of 100 collectives
+            b.add(driver, t - 1000, t + 100 * (kStepNs + kLateNs), phase);
+        t = end + 100'000;
+    }
+    ProcessGroupInfo world;
+    world.size = int32_t(ranks);
+    world.isWorld = 1;
+    b.addProcessGroup(world);
+    Report r;
+    r.path = dir + "/rank-" + std::to_string(rank) + ".pt.trace.json";
+    r.identity.rank = int(rank);
+    r.meta.utcStartNs = kOrigin;
+    r.meta.rank = int(rank);
+    r.meta.format = TraceFormat::KinetoJson;
+    r.store = std::make_shared<const EventStore>(std::move(b).build());
+    return r;
+}
+
+void ensureDigests(const std::string &dir, size_t ranks, size_t collectives, int threads)
+{
+    namespace fs = std::filesystem;
+    const std::string marker = dir + "/.complete-" + std::to_string(ranks) + "x" + std::to_string(collectives) + "-v" +
+                               std::to_string(kDigestVersion);
+    if (fs::exists(marker))
+        return;
+    std::printf("writing %zu summary-only digests of %zu collectives in %s ...\n", ranks, collectives, dir.c_str());
+    std::fflush(stdout);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    DigestOptions options;
+    options.summaryOnly = true;
+    std::vector<int64_t> lastArrival(collectives, 0);
+    for (size_t k = 0; k < collectives; ++k)
+        for (size_t r = 0; r < ranks; ++r)
+            lastArrival[k] = std::max(lastArrival[k], arrival(r, k, ranks / 3));
+    ps::core::parallelFor(ranks, threads, [&](size_t r) {
+        const Report rep = makeReport(dir, r, ranks, lastArrival);
+        const std::string e = writeDigestWithSummaries(rep, rep.path + std::string(kDigestSuffix), options);
+        if (!e.empty()) {
+            std::fprintf(stderr, "%s\n", e.c_str());
+            std::exit(1);
+        }
+    });
+    std::ofstream(marker) << "ok\n";
+}
+
+// CPU seconds (user + system) this process has used: on a shared machine the wall times vary with
+// the load, the CPU time much less.
+double cpuSeconds()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+// The baseline: every digest's bytes read once.
+double readAll(const std::string &dir, uint64_t &bytes)
+{
+    const auto t0 = Clock::now();
+    std::string buffer;
+    for (const auto &e : std::filesystem::directory_iterator(dir)) {
+        if (!isDigestPath(e.path().string()))
+            continue;
+        std::ifstream f(e.path(), std::ios::binary);
+        buffer.assign(std::istreambuf_iterator<char>(f), {});
+        bytes += buffer.size();
+    }
+    return seconds(t0);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const size_t ranks = benchscan::argValue(argc, argv, "--reports", 1024);
+    const size_t collectives = benchscan::argValue(argc, argv, "--collectives", 10000);
+    const int threads = int(benchscan::argValue(argc, argv, "--threads", 2));
+    std::string dir = "/tmp/ps-bench-collectivedigests";
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--dir")
+            dir = argv[i + 1];
+    ensureDigests(dir, ranks, collectives, threads);
+    const double rssBefore = benchscan::peakRssGb();
+    uint64_t bytes = 0;
+    double cpu0 = cpuSeconds();
+    const double baseline = readAll(dir, bytes);
+    const double baselineCpu = cpuSeconds() - cpu0;
+    cpu0 = cpuSeconds();
+
+    auto t0 = Clock::now();
+    LoadOptions o;
+    o.useCache = false;
+    o.threads = threads;
+    o.digestOutlines = true;
+    const LoadResult loaded = loadReports({dir}, o);
+    const double open = seconds(t0);
+    if (!loaded.failures.empty() || loaded.reports.size() != ranks) {
+        std::fprintf(stderr, "open failed: %zu of %zu\n", loaded.reports.size(), ranks);
+        return 1;
+    }
+    t0 = Clock::now();
+    const RunCollectives run = collectivesOfRun(
+        loaded.reports, [&](size_t i) { return phaseOccurrencesOf(*loaded.reports[i], PhaseMapping::defaults()); });
+    const double match = seconds(t0);
+    const double total = open + match;
+    const double cpu = cpuSeconds() - cpu0;
+    size_t complete = 0;
+    for (const CollectiveInstance &i : run.analysis.instances)
+        complete += i.complete ? 1 : 0;
+    int straggler = -1;
+    for (const CollectivePhaseRow &p : run.phases)
+        straggler = p.straggler >= 0 ? p.straggler : straggler;
+    std::printf("%zu summary-only digests x %zu collectives (%.1f MB on disk; peak RSS %.2f GB after writing)\n", ranks,
+                collectives, double(bytes) / 1e6, rssBefore);
+    std::printf("baseline (read every digest) %.3f s\n"
+                "open as outlines %.3f s = %.1f x baseline\n"
+                "match + phases   %.3f s = %.1f x baseline (%zu instances, %zu complete, %zu phase rows, "
+                "straggler rank %d, planted %zu)\n"
+                "trace collectives total %.3f s = %.1f x baseline   target <= 2 s\n"
+                "CPU time: baseline %.3f s, trace collectives %.3f s = %.1f x baseline (%d threads)\n"
+                "peak RSS %.2f GB   target <= 1 GB\n",
+                baseline, open, open / baseline, match, match / baseline, run.analysis.instances.size(), complete,
+                run.phases.size(), straggler, ranks / 3, total, total / baseline, baselineCpu, cpu, cpu / baselineCpu,
+                threads, benchscan::peakRssGb());
+    for (const std::string &e : run.analysis.errors)
+        std::printf("error: %s\n", e.c_str());
+    return 0;
+}
