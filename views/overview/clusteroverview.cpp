@@ -21,6 +21,10 @@ ClusterOverview::ClusterOverview(QWidget *parent) : QWidget(parent)
     m_summary->setObjectName(QStringLiteral("overviewSummary"));
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
+    m_summary->setToolTip(QStringLiteral("Each row is a rank, in the timeline's order; with more ranks than pixel rows "
+                                         "a row folds several and shows the least busy of them. Click a row or "
+                                         "cell to open that rank at that time."));
     m_mode = new QComboBox(this);
     m_mode->addItem(QStringLiteral("GPU utilization"));
     m_mode->addItem(QStringLiteral("RL phase"));
@@ -95,10 +99,6 @@ void ClusterOverview::updateSummary()
         return;
     }
     QStringList parts{QStringLiteral("<b>%1 reports</b>").arg(d.rows.size())};
-    parts
-        << (m_strip->mode() == OverviewStrip::Mode::Utilization
-                ? QStringLiteral("GPU busy: dark = idle, yellow = busy; a folded row shows its least busy rank")
-                : QStringLiteral("coloured by RL phase (%1)").arg(m_strip->phases().names.join(QStringLiteral(", "))));
     const OverviewPhases &ph = m_strip->phases();
     if (ph.stragglerEntry >= 0 && m_scene && size_t(ph.stragglerEntry) < m_scene->entries.size())
         parts << QStringLiteral("<span style='color:#d32f2f'>straggler %1</span> (slowest in %2 phase row(s))")
@@ -112,6 +112,9 @@ void ClusterOverview::updateSummary()
             names << QStringLiteral("%1 more").arg(d.outliers.size() - 3);
         parts << QStringLiteral("<span style='color:#f57c00'>GPU-busy outliers: %1</span>").arg(names.join(", "));
     }
+    parts << (m_strip->mode() == OverviewStrip::Mode::Utilization
+                  ? QStringLiteral("dark = idle GPU, yellow = busy")
+                  : QStringLiteral("by RL phase: %1").arg(m_strip->phases().names.join(QStringLiteral(", "))));
     m_summary->setText(parts.join(QStringLiteral(" · ")));
 }
 

@@ -92,7 +92,31 @@ void OverviewStrip::setLabelWidth(int width)
 
 QRect OverviewStrip::heatRect() const
 {
-    return QRect(m_labelWidth, 0, std::max(1, width() - m_labelWidth), std::max(1, height()));
+    return QRect(m_labelWidth, 0, std::max(1, width() - m_labelWidth - m_rightMargin), std::max(1, height()));
+}
+
+TimeWindow OverviewStrip::axisWindow() const
+{
+    TimeWindow w = m_data.extent;
+    if (m_window) {
+        w.start = std::min(w.start, m_window->start);
+        w.end = std::max(w.end, m_window->end);
+    }
+    w.end = std::max(w.end, w.start + 1);
+    return w;
+}
+
+double OverviewStrip::xOf(int64_t sharedNs) const
+{
+    const QRect heat = heatRect();
+    const TimeWindow axis = axisWindow();
+    return heat.left() + double(sharedNs - axis.start) / double(axis.duration()) * heat.width();
+}
+
+void OverviewStrip::setRightMargin(int pixels)
+{
+    m_rightMargin = pixels;
+    rebuildImage();
 }
 
 std::pair<int, int> OverviewStrip::rowsAtPixel(int y) const
@@ -192,12 +216,13 @@ void OverviewStrip::paintEvent(QPaintEvent *)
     QPainter p(this);
     p.fillRect(rect(), palette().window());
     const QRect heat = heatRect();
-    p.drawImage(heat.topLeft(), m_image);
-    if (m_window && !m_data.rows.empty() && m_data.extent.duration() > 0) {
-        auto xOf = [&](int64_t t) {
-            return heat.left() + int(double(t - m_data.extent.start) / double(m_data.extent.duration()) * heat.width());
-        };
-        const int x0 = std::max(heat.left(), xOf(m_window->start)), x1 = std::min(heat.right(), xOf(m_window->end));
+    // The bins cover the run's extent; the axis is the timeline's whenever its window holds the
+    // whole run (as after Fit), so both start and end at one x.
+    const int left = int(std::lround(xOf(m_data.extent.start))), right = int(std::lround(xOf(m_data.extent.end)));
+    p.drawImage(QRect(left, heat.top(), std::max(1, right - left), heat.height()), m_image);
+    if (m_window && !m_data.rows.empty()) {
+        const int x0 = std::max(heat.left(), int(xOf(m_window->start)));
+        const int x1 = std::min(heat.right(), int(xOf(m_window->end)));
         if (x1 > x0 && (x0 > heat.left() || x1 < heat.right())) {
             p.setPen(QPen(Qt::white, 1, Qt::DashLine));
             p.drawRect(QRect(x0, heat.top(), x1 - x0, heat.height() - 1));
@@ -261,9 +286,9 @@ std::optional<std::pair<int, int64_t>> OverviewStrip::targetAt(QPoint pos) const
     if (last <= first)
         return std::nullopt;
     const int row = preferredRow(first, last);
+    const TimeWindow axis = axisWindow();
     const double f = std::clamp(double(pos.x() - heat.left()) / std::max(1, heat.width()), 0.0, 1.0);
-    return std::make_pair(m_data.rows[size_t(row)].entry,
-                          m_data.extent.start + int64_t(f * double(m_data.extent.duration())));
+    return std::make_pair(m_data.rows[size_t(row)].entry, axis.start + int64_t(f * double(axis.duration())));
 }
 
 QPoint OverviewStrip::pointOf(int entry, int64_t sharedNs) const
@@ -272,8 +297,7 @@ QPoint OverviewStrip::pointOf(int entry, int64_t sharedNs) const
     int row = 0;
     while (size_t(row) < m_data.rows.size() && m_data.rows[size_t(row)].entry != entry)
         ++row;
-    const double f = double(sharedNs - m_data.extent.start) / double(std::max<int64_t>(1, m_data.extent.duration()));
-    return {heat.left() + int(f * heat.width()), heat.top() + pixelOfRow(row)};
+    return {int(std::lround(xOf(sharedNs))), heat.top() + pixelOfRow(row)};
 }
 
 void OverviewStrip::mousePressEvent(QMouseEvent *e)

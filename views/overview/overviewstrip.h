@@ -3,9 +3,9 @@
 // timeline's order, x the shared time axis over the whole run, each cell coloured by the GPU busy
 // share of its time bin or by the RL phase running then. With more ranks than pixel rows a pixel
 // row folds several ranks and shows the least busy of them, so an idle rank is never averaged
-// away. The straggler and the outliers are marked beside their rows and named in the label column;
-// the timeline's window is outlined. A click picks the rank (in a folded row, the marked one) and
-// the time under the cursor.
+// away. The x axis spans the run and the timeline's window, so at Fit it is the timeline's. The straggler and the
+// outliers are marked beside their rows and named in the label column; the timeline's window is outlined. A click picks
+// the rank (in a folded row, the marked one) and the time under the cursor.
 
 #include "views/overview/overviewdata.h"
 #include "views/overview/overviewphases.h"
@@ -35,6 +35,8 @@ public:
     // The timeline's window (outlined) and label column width (so both axes start at one x).
     void setWindow(TimeWindow window);
     void setLabelWidth(int width);
+    // Pixels right of the heat area (the timeline's vertical scroll bar), so both axes end at one x.
+    void setRightMargin(int pixels);
 
     // The rank (scene entry) and shared time at a widget position.
     std::optional<std::pair<int, int64_t>> targetAt(QPoint pos) const;
@@ -53,6 +55,9 @@ protected:
 
 private:
     QRect heatRect() const;
+    // The time range the heat area's width spans: the run's extent and the timeline's window.
+    TimeWindow axisWindow() const;
+    double xOf(int64_t sharedNs) const;
     // Rows [first, last) that pixel row `y` of the heat area shows.
     std::pair<int, int> rowsAtPixel(int y) const;
     int pixelOfRow(int row) const;
@@ -68,6 +73,7 @@ private:
     Mode m_mode = Mode::Utilization;
     std::optional<TimeWindow> m_window;
     int m_labelWidth = 220;
+    int m_rightMargin = 0;
     int m_stragglerRow = -1;
     QImage m_image; // the heat area, one pixel per pixel
 };

@@ -37,6 +37,7 @@ BreakdownPane::BreakdownPane(PhasesPane *phases, QWidget *parent) : QWidget(pare
     m_proxy->setSortRole(Qt::UserRole);
     m_table = new QTableView(this);
     m_table->setModel(m_proxy);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // the timeline's order until a click
     m_table->setSortingEnabled(true);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -2,11 +2,13 @@
 
 #include "views/overview/clusteroverview.h"
 #include "views/overview/gotorank.h"
+#include "views/overview/overviewstrip.h"
 #include "views/stats/phasespane.h"
 #include "views/timeline/ranknavigator.h"
 #include "views/timeline/timelinecanvas.h"
 
 #include <QAction>
+#include <QStyle>
 
 namespace ps::views {
 
@@ -17,6 +19,7 @@ OverviewController::OverviewController(TimelineCanvas *canvas, PhasesPane *phase
     m_overview->setObjectName(QStringLiteral("clusterOverview"));
     m_overview->hide();
     m_overview->setLabelWidth(canvas->lanesLeft());
+    m_overview->strip()->setRightMargin(canvas->style()->pixelMetric(QStyle::PM_ScrollBarExtent)); // the view's bar
     connect(canvas, &TimelineCanvas::windowChanged, m_overview, &ClusterOverview::setWindow);
     connect(canvas, &TimelineCanvas::labelWidthChanged, m_overview, &ClusterOverview::setLabelWidth);
     connect(m_overview, &ClusterOverview::entryActivated, this,
