@@ -8,6 +8,7 @@
 #   scripts/gui-journeys.sh [OUT_DIR]        (default build/gui-journeys)
 #   PS_JOURNEY_SCREEN=1920x1080 scripts/gui-journeys.sh    another screen size
 #   PS_JOURNEY_BUILD=build/test scripts/gui-journeys.sh    use that build's binaries (no build)
+#   PS_JOURNEY_BIG=DIR                                     reuse a `demo --ranks 1024 --digests` run
 #
 # Journeys: the demo run; a 1024-rank run of digests (cluster overview, Go to Rank); two runs
 # opened together; a kernel name copied from the details pane and pasted into the search; an
@@ -96,7 +97,8 @@ start() { # PATHS...: a fresh app with its own settings (a first launch each tim
 echo "0. Demo runs (8 ranks twice, 1024 ranks as digests)"
 "$cli" demo --out "$work/demo" --ranks 8 >/dev/null
 "$cli" demo --out "$work/demo-b" --ranks 8 --seed 7 >/dev/null
-"$cli" demo --out "$work/big" --ranks 1024 --digests >/dev/null
+big=${PS_JOURNEY_BIG:-$work/big} # an existing 1024-rank digest run to reuse, or made here
+[[ -d $big ]] || "$cli" demo --out "$big" --ranks 1024 --digests >/dev/null
 
 echo "1. First launch, the demo run, shortcuts, File menu"
 start
@@ -109,7 +111,7 @@ xdotool key alt+f && shot 04-file-menu
 xdotool key Escape
 
 echo "2. A 1024-rank run of digests: the cluster overview, Go to Rank"
-start "$work/big"
+start "$big"
 shot 05-1024-ranks-overview 15
 xdotool key ctrl+g && sleep 1 && xdotool type 'ActorGroup:517' && shot 06-go-to-rank-dialog
 xdotool key Return && shot 07-rank-517-opened 5
