@@ -1,97 +1,163 @@
 #!/usr/bin/env bash
-# Drives the real desktop app under a virtual X server (Xvfb, 1366x768: a laptop) with xdotool
-# through the journeys a new user takes, and saves a screenshot after each step. Not part of the
-# test run: look at the screenshots. The offscreen QTests (tests/views, tests/timeline,
+# Drives the real desktop app under a virtual X server with a real window manager (Xvfb + openbox,
+# 1366x768: a laptop) with xdotool through the journeys a new user takes, saves a screenshot after
+# each step, and fails when a step's window (its frame included) leaves the screen. Not part of
+# the test run: look at the screenshots. The offscreen QTests (tests/views, tests/timeline,
 # tests/configure) assert the same journeys' outcomes.
 #
 #   scripts/gui-journeys.sh [OUT_DIR]        (default build/gui-journeys)
+#   PS_JOURNEY_SCREEN=1920x1080 scripts/gui-journeys.sh    another screen size
+#   PS_JOURNEY_BUILD=build/test scripts/gui-journeys.sh    use that build's binaries (no build)
+#   PS_JOURNEY_BIG=DIR                                     reuse a `demo --ranks 1024 --digests` run
 #
-# Needs: xvfb, xdotool, x11-apps (xwd), python3 (apt-get install xvfb xdotool x11-apps).
-# Click positions are those of the default layout at 1366x768.
+# Journeys: the demo run; a 1024-rank run of digests (cluster overview, Go to Rank); two runs
+# opened together; a kernel name copied from the details pane and pasted into the search; an
+# empty folder; bad files; an RLinf config and a verl config.
+# Needs: xvfb, openbox, xdotool, x11-apps (xwd), x11-utils (xprop), xclip, python3.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$(realpath -m "${1:-$root/build/gui-journeys}")
 testdata="$root/../shared/testdata"
-for tool in Xvfb xdotool xwd python3; do
-  command -v "$tool" >/dev/null || { echo "gui-journeys: $tool is missing (apt-get install xvfb xdotool x11-apps)" >&2; exit 2; }
+screen=${PS_JOURNEY_SCREEN:-1366x768}
+sw=${screen%x*} sh=${screen#*x}
+for tool in Xvfb openbox xdotool xwd xprop xclip python3; do
+  command -v "$tool" >/dev/null ||
+    { echo "gui-journeys: $tool is missing (apt-get install xvfb openbox xdotool x11-apps x11-utils xclip)" >&2; exit 2; }
 done
 
-build="$root/build/release"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPS_BUILD_TESTS=OFF -DPS_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" --parallel "$(nproc)" --target profstudio >/dev/null
+build=$(realpath -m "${PS_JOURNEY_BUILD:-$root/build/release}")
+if [[ -z ${PS_JOURNEY_BUILD:-} ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPS_BUILD_TESTS=OFF -DPS_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$build" --parallel "$(nproc)" --target profstudio profstudio-cli >/dev/null
+fi
 app="$build/bin/profstudio"
+cli="$build/bin/profstudio-cli"
 
 mkdir -p "$out"
 work=$(mktemp -d)
 display=:$((90 + RANDOM % 100))
-Xvfb "$display" -screen 0 1366x768x24 >/dev/null 2>&1 &
+Xvfb "$display" -screen 0 "${screen}x24" >/dev/null 2>&1 &
 xvfb=$!
-trap 'kill $xvfb 2>/dev/null; pkill -f "$app" 2>/dev/null || true; rm -rf "$work"' EXIT
+app_pid=
+wm_pid=
+cleanup() {
+  [[ -n $app_pid ]] && kill "$app_pid" 2>/dev/null
+  [[ -n $wm_pid ]] && kill "$wm_pid" 2>/dev/null
+  kill "$xvfb" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
 export DISPLAY=$display
 sleep 1
+openbox >/dev/null 2>&1 &
+wm_pid=$!
+sleep 1
 
-too_big=0
-shot() { # NAME: screenshot, and the window's size, which must fit the screen
+failed=0
+window() { xdotool search --onlyvisible --name '^ProfStudio' | head -1; }
+# The window's frame (client geometry plus the frame extents openbox sets): X Y W H.
+frame() {
+  local win=$1 l=0 r=0 t=0 b=0 extents
+  eval "$(xdotool getwindowgeometry --shell "$win")"
+  extents=$(xprop -id "$win" _NET_FRAME_EXTENTS | sed -n 's/.*= //p' | tr -d ',')
+  [[ -n $extents ]] && read -r l r t b <<<"$extents"
+  echo "$((X - l)) $((Y - t)) $((WIDTH + l + r)) $((HEIGHT + t + b))"
+}
+shot() { # NAME [WAIT]: screenshot; the window, frame included, must be inside the screen
   sleep "${2:-1}"
   xwd -root -silent >"$work/s.xwd"
   python3 "$root/scripts/xwd2png.py" "$work/s.xwd" "$out/$1.png"
-  local win geom
-  win=$(xdotool search --onlyvisible --name '^ProfStudio' | head -1 || true)
-  geom=$(xdotool getwindowgeometry "$win" 2>/dev/null | sed -n 's/.*Geometry: //p')
-  echo "  $1.png  window ${geom:-?}"
-  if [[ -n "$geom" ]] && (( ${geom%x*} > 1366 || ${geom#*x} > 768 )); then too_big=1; fi
+  local win fx fy fw fh
+  win=$(window || true)
+  if [[ -z $win ]]; then
+    echo "  $1.png  no ProfStudio window" >&2
+    failed=1
+    return
+  fi
+  read -r fx fy fw fh < <(frame "$win")
+  echo "  $1.png  frame ${fw}x${fh} at ${fx},${fy}"
+  if ((fx < 0 || fy < 0 || fx + fw > sw || fy + fh > sh)); then
+    echo "gui-journeys: $1: the window's frame ${fw}x${fh} at ${fx},${fy} leaves the ${screen} screen" >&2
+    failed=1
+  fi
 }
-click() { xdotool mousemove "$1" "$2" click "${3:-1}"; }
+at() { xdotool mousemove --window "$(window)" "$1" "$2" click "${3:-1}"; } # X Y [BUTTON], window-relative
 start() { # PATHS...: a fresh app with its own settings (a first launch each time)
-  pkill -f "$app" 2>/dev/null || true
+  if [[ -n $app_pid ]]; then
+    kill "$app_pid" 2>/dev/null || true
+    wait "$app_pid" 2>/dev/null || true
+  fi
   rm -rf "$work/home" && mkdir -p "$work/home"
   HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" "$app" "$@" >"$work/app.log" 2>&1 &
-  sleep 4
+  app_pid=$!
+  for _ in $(seq 40); do [[ -n $(window || true) ]] && break; sleep 0.5; done
+  sleep 2
 }
 
-echo "1. First launch, the demo run, tracks, menus, a laptop-size window"
+echo "0. Demo runs (8 ranks twice, 1024 ranks as digests)"
+"$cli" demo --out "$work/demo" --ranks 8 >/dev/null
+"$cli" demo --out "$work/demo-b" --ranks 8 --seed 7 >/dev/null
+big=${PS_JOURNEY_BIG:-$work/big} # an existing 1024-rank digest run to reuse, or made here
+[[ -d $big ]] || "$cli" demo --out "$big" --ranks 1024 --digests >/dev/null
+
+echo "1. First launch, the demo run, shortcuts, File menu"
 start
 shot 01-first-launch
-click 683 362 && shot 02-demo-run 10                      # Open the Demo Run
-click 100 331 3 && shot 03-track-menu                      # right-click a track label
-click 180 431 && shot 04-reports-collapsed-to-density-rows # Collapse All Reports
-xdotool key F1 && shot 05-keyboard-shortcuts
-click 901 620                                              # Close (no window manager gives it focus)
-xdotool key alt+f && shot 06-file-menu
+start "$work/demo/profiling"
+shot 02-demo-run 6
+xdotool key F1 && shot 03-keyboard-shortcuts
 xdotool key Escape
-xdotool windowsize "$(xdotool search --onlyvisible --name '^ProfStudio' | head -1)" 1280 720
-shot 07-resized-1280x720
+xdotool key alt+f && shot 04-file-menu
+xdotool key Escape
 
-echo "2. A mix of real traces: Nsight Systems, Ascend, Kineto"
-start "$testdata/traces/nsys/dlprof__nsys_profile.sqlite" \
-  "$testdata/traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db" \
-  "$testdata/traces/kineto/hta__trace_filter__sampled_rank-0.json.gz"
-shot 08-mixed-traces 8
+echo "2. A 1024-rank run of digests: the cluster overview, Go to Rank"
+start "$big"
+shot 05-1024-ranks-overview 15
+xdotool key ctrl+g && sleep 1 && xdotool type 'ActorGroup:517' && shot 06-go-to-rank-dialog
+xdotool key Return && shot 07-rank-517-opened 5
 
-echo "3. Bad files beside a good one: each failure named in the window"
+echo "3. Two runs opened together: both on the first screen"
+start "$work/demo/profiling" "$work/demo-b/profiling"
+shot 08-two-runs 8
+
+echo "4. Copy a kernel's name from the details pane, paste it into the search"
+start "$work/demo/profiling"
+sleep 4
+xdotool key ctrl+f && xdotool type 'ampere_bf16_s16816gemm' && xdotool key Return
+shot 09-search-selects-a-kernel 3
+eval "$(xdotool getwindowgeometry --shell "$(window)")"
+at $((WIDTH - 150)) 140 && xdotool click --repeat 3 1
+xdotool key ctrl+c && sleep 0.5
+copied=$(xclip -o -selection clipboard 2>/dev/null || true)
+echo "  copied: ${copied:0:80}"
+if printf '%s' "$copied" | grep -qP '[\x{200B}\x{00AD}\x{200C}\x{200D}\x{FEFF}]'; then
+  echo "gui-journeys: the copied text holds invisible characters" >&2
+  failed=1
+fi
+xdotool key ctrl+f ctrl+a ctrl+v Return && shot 10-pasted-into-search 3
+
+echo "5. An empty folder: said so"
+mkdir -p "$work/empty/config" && printf 'a: 1\n' >"$work/empty/config/x.yaml"
+start "$work/empty"
+shot 11-empty-folder 3
+
+echo "6. Bad files beside a good one: each failure named in the window"
 printf 'not a database' >"$work/fake.sqlite"
 : >"$work/empty.json"
 printf '{"traceEvents": [' >"$work/broken.json"
 head -c 4096 "$testdata/traces/nsys/extrap__concurrent.s1.sqlite" >"$work/truncated.sqlite"
 start "$work/fake.sqlite" "$work/empty.json" "$work/broken.json" "$work/truncated.sqlite" \
   "$testdata/traces/nsys/extrap__concurrent.s1.sqlite"
-shot 09-load-problems 4
+shot 12-load-problems 4
 
-echo "4. An RLinf config without cluster.profiling: add it, type an invalid step list"
+echo "7. Configs: RLinf without cluster.profiling, verl's trainer config"
 start "$testdata/configs/rlinf/examples/embodiment/config/maniskill_ppo_mlp.yaml"
-shot 10-rlinf-missing-profiling 2
-click 489 157 && shot 11-rlinf-profiling-added 3           # Add profiling
-click 277 545 && xdotool type '0,x,9-3' && xdotool key Tab
-click 833 96 && shot 12-invalid-steps-in-diagnostics 2     # Diagnostics tab
-
-echo "5. A verl config: its form, launch settings and schedule helper"
+shot 13-rlinf-missing-profiling 2
 start "$testdata/configs/verl/verl/trainer/config/ppo_trainer.yaml"
-shot 13-verl-config 3
-click 284 96 && shot 14-verl-launch-tab
-click 380 96 && shot 15-schedule-helper
+shot 14-verl-config 3
 
 echo "Screenshots in $out"
-if (( too_big )); then
-  echo "gui-journeys: the window grew past the 1366x768 screen (see the sizes above)" >&2
+if ((failed)); then
+  echo "gui-journeys: a step failed (see above)" >&2
   exit 1
 fi

@@ -40,7 +40,8 @@ int main(int argc, char **argv)
                                  "positional arguments are then Hydra overrides.",
                                  "DIR");
     QCommandLineOption configName("config-name", "--screenshot configure: the primary config in --config-dir.", "NAME");
-    parser.addOptions({screenshot, out, size, render, range, align, configDir, configName});
+    QCommandLineOption tab("tab", "--screenshot: show the workspace's tab NAME (e.g. \"RL Phases\") first.", "NAME");
+    parser.addOptions({screenshot, out, size, render, range, align, configDir, configName, tab});
     parser.process(app);
 
     if (parser.isSet(render)) {
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
         req.outFile = parser.value(out);
         req.size = parser.isSet(size) ? parser.value(size) : QStringLiteral("1600x1000");
         req.paths = parser.positionalArguments();
+        req.tab = parser.value(tab);
         return ps::app::runScreenshot(window, req, {parser.values(configDir), parser.value(configName)});
     }
     window.show();

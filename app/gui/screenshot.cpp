@@ -10,10 +10,30 @@
 #include <QPixmap>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QTabWidget>
 
 #include <cstdio>
 
 namespace ps::app {
+
+namespace {
+
+// Shows the first tab titled `name` (mnemonic ampersands and a trailing count ignored) in any tab
+// widget of the workspace.
+bool showTab(QWidget &ws, const QString &name)
+{
+    for (QTabWidget *tabs : ws.findChildren<QTabWidget *>())
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QString text = tabs->tabText(i).remove(QLatin1Char('&'));
+            if (text == name || text.startsWith(name + QStringLiteral(" ("))) {
+                tabs->setCurrentIndex(i);
+                return true;
+            }
+        }
+    return false;
+}
+
+} // namespace
 
 int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const ScreenshotConfig &config)
 {
@@ -53,12 +73,17 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const Sc
         QApplication::processEvents(QEventLoop::AllEvents, 50);
         ws->flushDeferred();
     } while (ws->isBusy() && timer.elapsed() < 120000);
-    for (int i = 0; i < 5; ++i)
-        QApplication::processEvents(QEventLoop::AllEvents, 20);
     if (ws->isBusy()) {
         std::fprintf(stderr, "error: loading did not finish within 120 s\n");
         return 1;
     }
+    if (!request.tab.isEmpty() && !showTab(*ws, request.tab)) {
+        std::fprintf(stderr, "error: the %s workspace has no tab '%s'\n", qPrintable(request.workspace),
+                     qPrintable(request.tab));
+        return 2;
+    }
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
 
     const QPixmap pixmap = window.grab();
     QSaveFile file(request.outFile); // atomic: temp file + rename

@@ -14,6 +14,7 @@ struct ScreenshotRequest
     QString outFile;   // PNG path
     QString size;      // "WxH"
     QStringList paths; // opened before rendering; with ScreenshotConfig::name: Hydra overrides
+    QString tab;       // a tab of the workspace to show ("RL Phases"), when set
 };
 
 // --screenshot configure --config-dir D --config-name N: compose N from D with the request's

@@ -95,8 +95,9 @@ private slots:
         QVERIFY(edit->actions()[1]->shortcuts().contains(QKeySequence("Ctrl+Y")));
         w.showWorkspace("Timeline");
         QMetaObject::invokeMethod(edit, "aboutToShow");
-        QCOMPARE(edit->actions().size(), 1);
+        QCOMPARE(edit->actions().size(), 2); // Find… and Go to Rank…
         QCOMPARE(edit->actions()[0]->shortcut(), QKeySequence(QKeySequence::Find));
+        QCOMPARE(edit->actions()[1]->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_G));
     }
 
     // The sheet lists the menus' shortcuts (read from the menus) and the canvas controls.
@@ -374,7 +375,7 @@ private slots:
     {
         QTemporaryDir dir;
         MainWindow w;
-        ps::app::ScreenshotRequest req{"timeline", dir.filePath("shot.png"), "800x600", {kSample}};
+        ps::app::ScreenshotRequest req{"timeline", dir.filePath("shot.png"), "800x600", {kSample}, {}};
         QCOMPARE(ps::app::runScreenshot(w, req), 0);
         QImage img(dir.filePath("shot.png"));
         QCOMPARE(img.size(), QSize(800, 600));
@@ -383,9 +384,10 @@ private slots:
     void screenshotRejectsBadUsage()
     {
         MainWindow w;
-        QCOMPARE(ps::app::runScreenshot(w, {"nosuch", "/tmp/x.png", "800x600", {}}), 2);
-        QCOMPARE(ps::app::runScreenshot(w, {"timeline", "", "800x600", {}}), 2);
-        QCOMPARE(ps::app::runScreenshot(w, {"timeline", "/tmp/x.png", "big", {}}), 2);
+        QCOMPARE(ps::app::runScreenshot(w, {"nosuch", "/tmp/x.png", "800x600", {}, {}}), 2);
+        QCOMPARE(ps::app::runScreenshot(w, {"timeline", "", "800x600", {}, {}}), 2);
+        QCOMPARE(ps::app::runScreenshot(w, {"timeline", "/tmp/x.png", "big", {}, {}}), 2);
+        QCOMPARE(ps::app::runScreenshot(w, {"timeline", "/tmp/x.png", "800x600", {}, "No Such Tab"}), 2);
     }
 };
 

@@ -1,5 +1,7 @@
 #include "views/config/diagnosticspane.h"
 
+#include "views/config/diagnosticfold.h"
+
 #include <QHeaderView>
 
 namespace ps::views {
@@ -65,26 +67,46 @@ void DiagnosticsPane::rebuild()
         m_errors = 1;
         return;
     }
+    std::vector<DiagnosticLine> lines;
     for (const auto &d : r->analysis->diagnostics) {
-        QString where = QString::fromStdString(d.file);
+        std::string where = d.file;
         if (d.line > 0)
-            where += QString(":%1:%2").arg(d.line).arg(d.column);
-        if (where.isEmpty())
-            where = QString::fromStdString(d.key);
-        addTopLevelItem(row(core::profiling::severityName(d.severity), QString::fromStdString(d.message),
-                            QString::fromStdString(d.rule), where, QString::fromStdString(d.key)));
+            where += ":" + std::to_string(d.line) + ":" + std::to_string(d.column);
+        if (where.empty())
+            where = d.key;
+        lines.push_back({core::profiling::severityName(d.severity), d.rule, d.message, where, d.key});
         m_errors += d.severity == core::profiling::Severity::Error;
         m_warnings += d.severity == core::profiling::Severity::Warning;
     }
     for (const std::string &p : r->analysis->resolveProblems)
-        addTopLevelItem(row("warning", QString::fromStdString(p), "config.resolve", QString(), QString()));
+        lines.push_back({"warning", "config.resolve", p, {}, {}});
     for (const std::string &w : r->composed->warnings)
-        addTopLevelItem(row("info", QString::fromStdString(w), "config.compose", QString(), QString()));
+        lines.push_back({"info", "config.compose", w, {}, {}});
+    addFolded(lines);
     if (topLevelItemCount() == 0) {
         auto *ok = new QTreeWidgetItem({"ok", "No problems found."});
         addTopLevelItem(ok);
     }
     resizeColumnToContents(0);
+}
+
+// Lines that repeat per rank are one row (diagnosticfold.h); its tooltip lists the lines folded.
+void DiagnosticsPane::addFolded(const std::vector<DiagnosticLine> &lines)
+{
+    auto qs = [](const std::string &s) { return QString::fromStdString(s); };
+    for (const FoldedDiagnostic &f : foldRepeatedDiagnostics(lines)) {
+        QTreeWidgetItem *it =
+            row(qs(f.line.severity), qs(f.line.message), qs(f.line.rule), qs(f.line.where), qs(f.line.key));
+        if (f.members.size() > 1) {
+            QStringList folded;
+            for (size_t i = 0; i < f.members.size() && i < 20; ++i)
+                folded << qs(lines[f.members[i]].message);
+            if (f.members.size() > 20)
+                folded << QStringLiteral("… and %1 more").arg(f.members.size() - 20);
+            it->setToolTip(1, folded.join(QLatin1Char('\n')));
+        }
+        addTopLevelItem(it);
+    }
 }
 
 } // namespace ps::views

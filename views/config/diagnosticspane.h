@@ -2,14 +2,19 @@
 // The engine's diagnostics for the current composition (and the composition error, when it
 // does not compose): severity, message, rule id and location. Above them, the form's own
 // problems: text typed into a field that is not a valid value, so the config still holds the
-// old one. Activating a row asks the workspace to focus the control that edits its key, or the
-// YAML line of the key.
+// old one. Lines that repeat per rank are folded into one that lists the ranks
+// (diagnosticfold.h). Activating a row asks the workspace to focus the control that edits its
+// key, or the YAML line of the key.
 
 #include "core/configedit/sessionresult.h"
 
 #include <QTreeWidget>
 
+#include <vector>
+
 namespace ps::views {
+
+struct DiagnosticLine;
 
 // A form field whose text is not committed: the key it edits and why.
 struct FieldProblem
@@ -35,6 +40,7 @@ signals:
 
 private:
     void rebuild();
+    void addFolded(const std::vector<DiagnosticLine> &lines);
 
     core::configedit::SessionResultPtr m_result;
     QList<FieldProblem> m_fieldProblems;

@@ -12,6 +12,12 @@ namespace ps::views {
 namespace {
 // Milliseconds on the value axis: bars of RL steps are ms to s long.
 constexpr double kNsPerUnit = 1e6;
+const QColor kStragglerRed(0xc6, 0x28, 0x28);
+
+QColor stepColor(int s)
+{
+    return QColor::fromHsv((200 + s * 47) % 360, 110, 215);
+}
 } // namespace
 
 CrossRankChart::CrossRankChart(QWidget *parent) : QWidget(parent)
@@ -39,38 +45,56 @@ CrossRankChart::CrossRankChart(QWidget *parent) : QWidget(parent)
     m_plot->legend->setWrap(8);
     m_plot->legend->setBorderPen(Qt::NoPen);
     layout->addWidget(m_plot, 1);
-    connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable *p, int dataIndex, QMouseEvent *) {
-        bool ok = false;
-        const int step = p->property("step").toInt(&ok);
-        auto *bars = qobject_cast<QCPBars *>(p);
-        if (!ok || !bars || dataIndex < 0 || dataIndex >= bars->data()->size())
-            return;
-        const int rank = int(std::lround((bars->data()->constBegin() + dataIndex)->key));
-        activateBar(rank, step);
-    });
+    connect(m_plot, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable *p, int dataIndex, QMouseEvent *) { onClick(p, dataIndex); });
     rebuild();
+}
+
+void CrossRankChart::onClick(QCPAbstractPlottable *p, int dataIndex)
+{
+    const QVariantList points = p->property("bars").toList(); // an outlier or straggler point
+    if (!points.isEmpty()) {
+        if (dataIndex >= 0 && dataIndex < points.size()) {
+            const CrossRankBar &b = m_shown.bars[size_t(points[dataIndex].toInt())];
+            emit barActivated(b.entry, b.ref);
+        }
+        return;
+    }
+    bool ok = false;
+    const int step = p->property("step").toInt(&ok);
+    auto *bars = qobject_cast<QCPBars *>(p);
+    if (!ok || !bars || dataIndex < 0 || dataIndex >= bars->data()->size())
+        return;
+    const int rank = int(std::lround((bars->data()->constBegin() + dataIndex)->key));
+    activateBar(rank, step);
 }
 
 void CrossRankChart::setData(CrossRankData data)
 {
     m_data = std::move(data);
+    m_shown = m_data.steps > kMaxSteps ? perRankTotals(m_data) : m_data;
     rebuild();
 }
 
 bool CrossRankChart::activateBar(int rank, int step)
 {
-    const CrossRankBar *b = m_data.bar(rank, step);
+    const CrossRankBar *b = m_shown.bar(rank, step);
     if (!b)
         return false;
     emit barActivated(b->entry, b->ref);
     return true;
 }
 
+QString CrossRankChart::title() const
+{
+    return m_title->text();
+}
+
 void CrossRankChart::rebuild()
 {
     m_plot->clearPlottables();
     m_plot->clearItems();
-    if (m_data.isEmpty()) {
+    if (m_shown.isEmpty()) {
         m_title->setText(m_data.name.isEmpty()
                              ? QStringLiteral("Select an NVTX range in the table to compare it across ranks.")
                              : QStringLiteral("No range named “%1” in these reports.").arg(m_data.name));
@@ -81,24 +105,36 @@ void CrossRankChart::rebuild()
     const QString what = m_data.style.isEmpty()
                              ? QStringLiteral("<b>%1</b>").arg(m_data.name.toHtmlEscaped())
                              : QStringLiteral("<b>%1</b> (%2)").arg(m_data.name.toHtmlEscaped(), m_data.style);
-    m_title->setText(
-        QStringLiteral("%1 per rank and step — straggler: <span style='color:#c62828'>%2</span> (total %3)")
-            .arg(what, m_data.ranks.value(m_data.straggler), formatDuration(m_data.totals[size_t(m_data.straggler)])));
+    const QString per = m_data.steps > kMaxSteps ? QStringLiteral("total of %1 occurrences per rank").arg(m_data.steps)
+                        : showsDistribution()    ? QStringLiteral("over %1 ranks per step").arg(m_shown.ranks.size())
+                                                 : QStringLiteral("per rank and step");
+    const QString run = m_data.run.isEmpty() ? QString() : QStringLiteral(" in run %1").arg(m_data.run.toHtmlEscaped());
+    m_title->setText(QStringLiteral("%1 %2%3 — straggler: <span style='color:#c62828'>%4</span> (total %5)")
+                         .arg(what, per, run, m_shown.ranks.value(m_shown.straggler),
+                              formatDuration(m_shown.totals[size_t(m_shown.straggler)])));
+    const double maxV = showsDistribution() ? addBoxes() : addBars();
+    m_plot->yAxis->setLabel(QStringLiteral("duration (ms)"));
+    m_plot->yAxis->setRange(0, maxV * 1.12 + 1e-9);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// One group of bars per rank, one bar per step; the straggler's column shaded.
+double CrossRankChart::addBars()
+{
     auto *group = new QCPBarsGroup(m_plot);
     group->setSpacing(1);
-    const double width = 0.8 / std::max(1, m_data.steps);
+    const double width = 0.8 / std::max(1, m_shown.steps);
     double maxV = 0;
-    for (int s = 0; s < m_data.steps; ++s) {
+    for (int s = 0; s < m_shown.steps; ++s) {
         auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        bars->setName(m_data.stepLabels.value(s, QStringLiteral("#%1").arg(s + 1)));
+        bars->setName(m_shown.stepLabels.value(s, QStringLiteral("#%1").arg(s + 1)));
         bars->setProperty("step", s);
         bars->setWidth(width);
         bars->setBarsGroup(group);
-        const QColor c = QColor::fromHsv((200 + s * 47) % 360, 110, 215);
-        bars->setBrush(c);
-        bars->setPen(QPen(c.darker(150)));
+        bars->setBrush(stepColor(s));
+        bars->setPen(QPen(stepColor(s).darker(150)));
         QVector<double> keys, values;
-        for (const CrossRankBar &b : m_data.bars)
+        for (const CrossRankBar &b : m_shown.bars)
             if (b.step == s) {
                 keys << b.rank;
                 values << double(b.durationNs) / kNsPerUnit;
@@ -106,24 +142,77 @@ void CrossRankChart::rebuild()
             }
         bars->setData(keys, values, true);
     }
-    // The straggler's column, shaded behind its bars.
     auto *shade = new QCPItemRect(m_plot);
     shade->setLayer(QStringLiteral("background"));
-    shade->topLeft->setCoords(m_data.straggler - 0.48, maxV * 1.08);
-    shade->bottomRight->setCoords(m_data.straggler + 0.48, 0);
+    shade->topLeft->setCoords(m_shown.straggler - 0.48, maxV * 1.08);
+    shade->bottomRight->setCoords(m_shown.straggler + 0.48, 0);
     shade->setBrush(QColor(0xc6, 0x28, 0x28, 0x38));
-    shade->setPen(QPen(QColor(0xc6, 0x28, 0x28)));
-
+    shade->setPen(QPen(kStragglerRed));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int r = 0; r < m_data.ranks.size(); ++r)
-        ticker->addTick(r, m_data.ranks[r]);
+    for (int r = 0; r < m_shown.ranks.size(); ++r)
+        ticker->addTick(r, m_shown.ranks[r]);
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setRange(-0.6, m_data.ranks.size() - 0.4);
-    m_plot->xAxis->setTickLabelRotation(m_data.ranks.size() > 12 ? 60 : 0);
-    m_plot->yAxis->setLabel(QStringLiteral("duration (ms)"));
-    m_plot->yAxis->setRange(0, maxV * 1.12 + 1e-9);
-    m_plot->legend->setVisible(m_data.steps > 1 && m_data.steps <= 12);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->xAxis->setRange(-0.6, m_shown.ranks.size() - 0.4);
+    m_plot->xAxis->setTickLabelRotation(m_shown.ranks.size() > 12 ? 60 : 0);
+    m_plot->legend->setVisible(m_shown.steps > 1);
+    return maxV;
+}
+
+// A box per step over the ranks; the outliers and the straggler as points, named.
+double CrossRankChart::addBoxes()
+{
+    auto *boxes = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
+    boxes->setName(QStringLiteral("ranks"));
+    boxes->setWidth(0.5);
+    boxes->setBrush(QColor(0x90, 0xb4, 0xd8, 0x90));
+    auto *points = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    points->setName(QStringLiteral("outliers"));
+    points->setLineStyle(QCPGraph::lsNone);
+    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0xf5, 0x7c, 0x00), 7));
+    auto *straggler = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    straggler->setName(QStringLiteral("straggler %1").arg(m_shown.ranks.value(m_shown.straggler)));
+    straggler->setLineStyle(QCPGraph::lsNone);
+    straggler->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, kStragglerRed, kStragglerRed, 9));
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double maxV = 0;
+    int named = 0;
+    QVector<double> pointKeys, pointValues;
+    QVariantList pointBars, stragglerBars; // data index -> index into m_shown.bars, per graph
+    for (const CrossRankBox &b : crossRankBoxes(m_shown)) {
+        boxes->addData(b.step, b.min / kNsPerUnit, b.q1 / kNsPerUnit, b.median / kNsPerUnit, b.q3 / kNsPerUnit,
+                       b.max / kNsPerUnit);
+        ticker->addTick(b.step, m_shown.stepLabels.value(b.step, QStringLiteral("#%1").arg(b.step + 1)));
+        maxV = std::max(maxV, b.max / kNsPerUnit);
+        for (int i : b.outliers) {
+            const CrossRankBar &bar = m_shown.bars[size_t(i)];
+            pointKeys << b.step;
+            pointValues << double(bar.durationNs) / kNsPerUnit;
+            pointBars << i;
+            maxV = std::max(maxV, pointValues.back());
+            if (named++ >= kMaxNamedOutliers)
+                continue;
+            auto *label = new QCPItemText(m_plot);
+            label->position->setCoords(b.step + 0.06, pointValues.back());
+            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            label->setText(m_shown.ranks.value(bar.rank));
+            label->setColor(bar.rank == m_shown.straggler ? kStragglerRed : QColor(0x6d, 0x3a, 0x00));
+        }
+        for (size_t i = 0; i < m_shown.bars.size(); ++i)
+            if (const CrossRankBar &bar = m_shown.bars[i]; bar.step == b.step && bar.rank == m_shown.straggler) {
+                straggler->addData(b.step, double(bar.durationNs) / kNsPerUnit);
+                stragglerBars << int(i);
+                maxV = std::max(maxV, double(bar.durationNs) / kNsPerUnit);
+            }
+    }
+    points->setData(pointKeys, pointValues, true);
+    points->setProperty("bars", pointBars);
+    straggler->setProperty("bars", stragglerBars);
+    // Keys are added ascending, so the data keeps the order of the "bars" lists.
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setRange(-0.6, m_shown.steps - 0.4);
+    m_plot->xAxis->setTickLabelRotation(0);
+    m_plot->legend->setVisible(true);
+    return maxV;
 }
 
 } // namespace ps::views

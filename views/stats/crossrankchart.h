@@ -1,7 +1,10 @@
 #pragma once
-// The cross-rank chart: one group of bars per rank, one bar per step, for one range name, in a
-// QCustomPlot; the straggler rank is shaded red and named. Clicking a bar asks the timeline to
-// jump to that event.
+// The cross-rank chart of one range name over one run's ranks, in a QCustomPlot. Up to
+// kMaxBarRanks ranks: one group of bars per rank, one bar per step, the straggler rank shaded red
+// and named. More ranks than that: a box per step (the distribution over the ranks), the
+// outliers as points named by their rank and the straggler's values in red. More than
+// kMaxSteps occurrences per rank (a range in every micro-batch): one value per rank, its total
+// (perRankTotals). Clicking a bar or a point asks the timeline to jump to that event.
 
 #include "views/stats/crossrankdata.h"
 
@@ -17,12 +20,20 @@ class CrossRankChart : public QWidget
 {
     Q_OBJECT
 public:
+    static constexpr int kMaxBarRanks = 32;
+    static constexpr int kMaxSteps = 12;
+    static constexpr int kMaxNamedOutliers = 12;
+
     explicit CrossRankChart(QWidget *parent = nullptr);
 
     void setData(CrossRankData data);
     const CrossRankData &data() const { return m_data; }
+    // What is drawn: the data, or its per-rank totals when it has more than kMaxSteps steps.
+    const CrossRankData &shown() const { return m_shown; }
+    bool showsDistribution() const { return m_shown.ranks.size() > kMaxBarRanks; }
+    QString title() const;
     QCustomPlot *plot() const { return m_plot; }
-    // Activates the bar of (rank, step) as a click on it would (tests).
+    // Activates the bar of (rank, step) of shown() as a click on it (or its point) would (tests).
     bool activateBar(int rank, int step);
 
 signals:
@@ -30,8 +41,12 @@ signals:
 
 private:
     void rebuild();
+    double addBars();  // returns the largest value, ms
+    double addBoxes(); // returns the largest value, ms
+    void onClick(QCPAbstractPlottable *p, int dataIndex);
 
     CrossRankData m_data;
+    CrossRankData m_shown;
     QCustomPlot *m_plot = nullptr;
     QLabel *m_title = nullptr;
 };

@@ -4,6 +4,7 @@
 #include "core/trace/tracesummary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -100,8 +101,13 @@ QStringList stepLabels(const TimelineScene &scene, const CrossRankData &d)
 
 } // namespace
 
-CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName, const QString &style)
+CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName, const QString &style,
+                            const std::vector<int> &entries)
 {
+    std::vector<int> all = entries;
+    if (all.empty())
+        for (size_t i = 0; i < scene.entries.size(); ++i)
+            all.push_back(int(i));
     CrossRankData out;
     out.name = rangeName;
     out.style = style;
@@ -111,12 +117,14 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
     // runs' rank 3 are two bars: a straggler is named within its own run. With several runs
     // open, labels name the run.
     std::set<std::string> runs;
-    for (const TimelineEntry &e : scene.entries)
-        runs.insert(e.report->report().identity.run);
+    for (int ei : all)
+        runs.insert(scene.entries[size_t(ei)].report->report().identity.run);
+    if (runs.size() == 1)
+        out.run = QString::fromStdString(*runs.begin());
     std::map<QString, int> rankIndex;
     std::vector<int> stepsSoFar;
-    for (size_t ei = 0; ei < scene.entries.size(); ++ei) {
-        const TimelineEntry &e = scene.entries[ei];
+    for (const int ei : all) {
+        const TimelineEntry &e = scene.entries[size_t(ei)];
         const ReportIdentity &id = e.report->report().identity;
         const QString run = QString::fromStdString(id.run);
         const QString key = id.rank
@@ -131,7 +139,7 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
             stepsSoFar.push_back(0);
         }
         const int rank = it->second;
-        std::vector<std::pair<int64_t, CrossRankBar>> found = rangeBars(e, int(ei), rank, name, wantStyle);
+        std::vector<std::pair<int64_t, CrossRankBar>> found = rangeBars(e, ei, rank, name, wantStyle);
         std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
         for (auto &[start, bar] : found) {
             bar.step = stepsSoFar[size_t(rank)]++;
@@ -148,6 +156,79 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
     if (!out.bars.empty())
         out.straggler = int(std::max_element(out.totals.begin(), out.totals.end()) - out.totals.begin());
     return out;
+}
+
+} // namespace ps::views
+
+namespace ps::views {
+
+CrossRankData perRankTotals(const CrossRankData &d)
+{
+    CrossRankData out = d;
+    out.bars.clear();
+    out.steps = d.isEmpty() ? 0 : 1;
+    out.stepLabels = {QStringLiteral("total of %1 occurrences").arg(d.steps)};
+    for (int r = 0; r < int(d.ranks.size()); ++r) {
+        const CrossRankBar *longest = nullptr;
+        for (const CrossRankBar &b : d.bars)
+            if (b.rank == r && (!longest || b.durationNs > longest->durationNs))
+                longest = &b;
+        if (longest)
+            out.bars.push_back({r, 0, d.totals[size_t(r)], longest->entry, longest->ref});
+    }
+    return out;
+}
+
+namespace {
+
+double quantile(const std::vector<double> &sorted, double q)
+{
+    const double pos = q * double(sorted.size() - 1);
+    const size_t lo = size_t(pos);
+    const size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
+}
+
+} // namespace
+
+std::vector<CrossRankBox> crossRankBoxes(const CrossRankData &d)
+{
+    std::vector<CrossRankBox> boxes;
+    for (int s = 0; s < d.steps; ++s) {
+        std::vector<int> bars;
+        std::vector<double> values;
+        for (size_t i = 0; i < d.bars.size(); ++i)
+            if (d.bars[i].step == s) {
+                bars.push_back(int(i));
+                values.push_back(double(d.bars[i].durationNs));
+            }
+        if (values.empty())
+            continue;
+        std::sort(values.begin(), values.end());
+        CrossRankBox b;
+        b.step = s;
+        b.q1 = quantile(values, 0.25);
+        b.median = quantile(values, 0.5);
+        b.q3 = quantile(values, 0.75);
+        const double fence = 1.5 * (b.q3 - b.q1);
+        b.min = b.q1;
+        b.max = b.q3;
+        for (int i : bars) {
+            const double v = double(d.bars[size_t(i)].durationNs);
+            if (v < b.q1 - fence || v > b.q3 + fence) {
+                b.outliers.push_back(i);
+                continue;
+            }
+            b.min = std::min(b.min, v);
+            b.max = std::max(b.max, v);
+        }
+        std::sort(b.outliers.begin(), b.outliers.end(), [&](int x, int y) {
+            return std::abs(double(d.bars[size_t(x)].durationNs) - b.median) >
+                   std::abs(double(d.bars[size_t(y)].durationNs) - b.median);
+        });
+        boxes.push_back(std::move(b));
+    }
+    return boxes;
 }
 
 } // namespace ps::views

@@ -28,6 +28,7 @@ struct CrossRankData
 {
     QString name;                // the Range
     QString style;               // "PushPop", "StartEnd", or empty for both
+    QString run;                 // the run the ranks belong to, when they are of one
     QStringList ranks;           // x categories, in scene order
     std::vector<int64_t> totals; // per rank
     int steps = 0;               // max occurrences over ranks
@@ -43,6 +44,23 @@ struct CrossRankData
 };
 
 // `rangeName` as core::trace::nvtxRangeName() gives it; `style` as nvtxStyleName(), empty = any.
-CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName, const QString &style = {});
+// `entries`: the scene entries to read (the statistics' run), all when empty.
+CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName, const QString &style = {},
+                            const std::vector<int> &entries = {});
+
+// Many occurrences per rank (a range inside every micro-batch) as one value per rank: its total,
+// whose bar jumps to the rank's longest occurrence. One "step" labelled "total of N".
+CrossRankData perRankTotals(const CrossRankData &d);
+
+// The distribution of one step over the ranks, for a chart of more ranks than bars can show:
+// quartiles, whiskers at the farthest values within 1.5 IQR of the box (Tukey), and the bars
+// beyond them, named and clickable.
+struct CrossRankBox
+{
+    int step = 0;
+    double min = 0, q1 = 0, median = 0, q3 = 0, max = 0; // ns
+    std::vector<int> outliers; // indices into CrossRankData::bars, the farthest from the median first
+};
+std::vector<CrossRankBox> crossRankBoxes(const CrossRankData &d);
 
 } // namespace ps::views

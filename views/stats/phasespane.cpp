@@ -2,6 +2,7 @@
 
 #include "views/common/tablecopy.h"
 #include "views/scene/timelinescene.h"
+#include "views/stats/phaseoccurrences.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -76,9 +77,14 @@ void PhasesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vecto
         return;
     m_scene = std::move(scene);
     m_entries = std::move(entries);
+    // A step overlay repeats a report once per occurrence: its phases are computed once and
+    // laid out per occurrence (phaseoccurrences.h).
+    const bool overlay = m_scene && m_scene->overlay;
+    std::vector<size_t> reportOfEntry;
+    const std::vector<int> distinct = overlay ? distinctReports(*m_scene, m_entries, reportOfEntry) : m_entries;
     std::vector<core::trace::ReportPtr> reports;
     if (m_scene)
-        for (int e : m_entries)
+        for (int e : distinct)
             reports.push_back(m_scene->entries[size_t(e)].report->reportPtr());
     if (reports.empty()) {
         m_job->cancel();
@@ -86,24 +92,33 @@ void PhasesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vecto
         return;
     }
     m_summary->setText(QStringLiteral("Finding the phases of %1 report(s)…").arg(reports.size()));
-    m_job->run([reports](const CancelToken &cancel) {
-        return an::computePhaseTable(reports, an::PhaseMapping::defaults(), &cancel);
+    m_job->run([reports, overlay, scene = m_scene, entries = m_entries, reportOfEntry](const CancelToken &cancel) {
+        an::PhaseTable t = an::computePhaseTable(reports, an::PhaseMapping::defaults(), &cancel);
+        return overlay ? phasesPerOccurrence(t, *scene, entries, reportOfEntry) : t;
     });
 }
 
 void PhasesPane::show(const an::PhaseTable &t)
 {
     m_shown = t;
+    m_shownScene = m_scene;
+    m_shownEntries = m_entries;
     m_model->clear();
-    QStringList headers = {QStringLiteral("Step"),  QStringLiteral("Phase"),  QStringLiteral("Straggler"),
-                           QStringLiteral("Lag %"), QStringLiteral("Max ms"), QStringLiteral("Straggler GPU")};
+    const bool perOccurrence = m_scene && m_scene->overlay;
+    QStringList headers = {QStringLiteral("Step"),
+                           QStringLiteral("Phase"),
+                           perOccurrence ? QStringLiteral("Slowest") : QStringLiteral("Straggler"),
+                           QStringLiteral("Lag %"),
+                           QStringLiteral("Max ms"),
+                           QStringLiteral("Straggler GPU")};
     for (const an::PhaseColumn &c : t.columns)
         headers << QString::fromStdString(c.label);
     m_model->setHorizontalHeaderLabels(headers);
     for (const an::PhaseRow &r : t.rows) {
         QList<QStandardItem *> row;
         const bool hasStraggler = r.straggler >= 0;
-        row << item(QString::number(r.step)) << item(QString::fromStdString(r.phase))
+        row << item(perOccurrence ? QStringLiteral("-") : QString::number(r.step))
+            << item(QString::fromStdString(r.phase))
             << item(hasStraggler ? QString::fromStdString(t.columns[size_t(r.straggler)].label) : QStringLiteral("-"))
             << item(QString::number(r.lagPct(), 'f', 1),
                     QStringLiteral("the wait the straggler caused, in % of the median rank's wall time"))
@@ -125,13 +140,36 @@ void PhasesPane::show(const an::PhaseTable &t)
             t.columns.empty()
                 ? QStringLiteral("No reports.")
                 : QStringLiteral("No verl or RLinf phase ranges in these %1 report(s).").arg(t.columns.size()));
+    else if (perOccurrence)
+        m_summary->setText(QStringLiteral("%1 phase(s) per occurrence, over %2 occurrence(s) of the overlay%3. "
+                                          "Click a cell to select that phase in that occurrence.")
+                               .arg(t.rows.size())
+                               .arg(t.columns.size())
+                               .arg(ofRun()));
     else
         m_summary->setText(
-            QStringLiteral("%1 phase(s) over %2 rank(s)%3. Click a cell to select that phase on that "
+            QStringLiteral("%1 phase(s) over %2 rank(s)%3%4. Click a cell to select that phase on that "
                            "rank (other columns: on the straggler).")
                 .arg(t.rows.size())
                 .arg(t.columns.size())
-                .arg(t.stepsCounted ? QStringLiteral("; steps counted from repeated phases") : QString()));
+                .arg(ofRun(), t.stepsCounted
+                                  ? QStringLiteral("; steps counted 1, 2, … from repeated phases (the reports do "
+                                                   "not say which training steps they profiled)")
+                                  : QString()));
+    emit tableShown();
+}
+
+// " of run NAME" when the table's reports are of one named run.
+QString PhasesPane::ofRun() const
+{
+    QString run;
+    for (int e : m_shownEntries) {
+        const QString r = QString::fromStdString(m_shownScene->entries[size_t(e)].report->report().identity.run);
+        if (!run.isEmpty() && r != run)
+            return {};
+        run = r;
+    }
+    return run.isEmpty() ? QString() : QStringLiteral(" of run %1").arg(run);
 }
 
 void PhasesPane::selectAt(int entry, int64_t ownNs)

@@ -3,7 +3,9 @@
 // columns the straggler, its lag over the median, the spread, what the straggler's GPU did, then
 // one column per rank with its wall time. Computed in the background whenever the set of reports
 // changes (not on zoom: phases span whole steps). Clicking a rank's cell selects that phase on
-// that rank in the timeline; clicking the row's other cells selects it on the straggler.
+// that rank in the timeline (the workspace pages a digest's events in first); clicking the row's
+// other cells selects it on the straggler. The summary names the run. In a step overlay the
+// columns are the overlay's occurrences (phaseoccurrences.h).
 
 #include "core/analysis/phases.h"
 #include "views/common/latestjob.h"
@@ -35,12 +37,18 @@ public:
     void selectAt(int entry, int64_t ownNs);
     const QStandardItemModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
+    // The table shown, the scene and entries it was computed for (its columns' reports index them).
+    const core::analysis::PhaseTable &shownTable() const { return m_shown; }
+    const std::shared_ptr<const TimelineScene> &shownScene() const { return m_shownScene; }
+    const std::vector<int> &shownEntries() const { return m_shownEntries; }
     // Index of the first rank column in the model.
     static constexpr int kFirstRankColumn = 6;
 
 signals:
     void jumpTo(int entry, ps::core::trace::EventRef ref);
     void busyChanged(bool busy);
+    // A newly computed table is shown (shownTable()).
+    void tableShown();
 
 protected:
     // A cell selected while the tab was hidden is scrolled to once the table has its real size
@@ -50,6 +58,7 @@ protected:
 private:
     void show(const core::analysis::PhaseTable &table);
     void onClicked(int row, int column);
+    QString ofRun() const;
 
     QLabel *m_summary = nullptr;
     QTableView *m_table = nullptr;
@@ -58,6 +67,8 @@ private:
     std::shared_ptr<const TimelineScene> m_scene;
     std::vector<int> m_entries;         // column -> scene entry, for the table being computed or shown
     core::analysis::PhaseTable m_shown; // what the model holds
+    std::shared_ptr<const TimelineScene> m_shownScene;
+    std::vector<int> m_shownEntries;
 };
 
 } // namespace ps::views

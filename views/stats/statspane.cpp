@@ -136,7 +136,7 @@ void StatsPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector
 {
     // New reports (or an overlay) make a new scene: the chart is redrawn from it, not left showing
     // the old one's ranks and steps.
-    const bool newScene = scene != m_scene;
+    const bool newScene = scene != m_scene || entries != m_entries; // or another run's statistics
     m_scene = std::move(scene);
     m_entries = std::move(entries);
     m_window = window;
@@ -232,8 +232,9 @@ void StatsPane::showCrossRank(const QString &rangeName, const QString &style)
 {
     if (!m_scene)
         return;
-    m_chartJob->run(
-        [scene = m_scene, rangeName, style](const CancelToken &) { return crossRankData(*scene, rangeName, style); });
+    m_chartJob->run([scene = m_scene, entries = m_entries, rangeName, style](const CancelToken &) {
+        return crossRankData(*scene, rangeName, style, entries); // one run's ranks: its own straggler
+    });
 }
 
 QString StatsPane::visibleCsv() const

@@ -22,6 +22,9 @@ QList<KeyHelp> timelineKeyHelp()
         {QStringLiteral("Drag the label column's edge"), QStringLiteral("Resize the label column")},
         {QStringLiteral("Esc"), QStringLiteral("Clear the selection and the ruler; cancel loading")},
         {QStringLiteral("Ctrl+F, Enter, Shift+Enter"), QStringLiteral("Search names; next / previous match")},
+        {QStringLiteral("Ctrl+G"), QStringLiteral("Go to a rank by group:rank, rank number, pid or host")},
+        {QStringLiteral("Click the cluster overview"),
+         QStringLiteral("Open that rank at that time (a run of more than 32 reports shows it on top)")},
     };
 }
 

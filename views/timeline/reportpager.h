@@ -38,6 +38,13 @@ public:
     // Starts loading the events of `outline` unless they are in or on their way, or every slot
     // holds a report in use this frame (then the outline stays drawn from its pyramids).
     void request(const PreparedReportPtr &outline);
+    // request() for a report the user asked for by name (Go to Rank, a phase-table cell): it takes
+    // the slot of the least recently drawn report even when every report in is on screen.
+    void requestNow(const PreparedReportPtr &outline)
+    {
+        beginFrame();
+        request(outline);
+    }
     // Marks a report as drawn this frame, if it is a paged one.
     void touch(const PreparedReport *report);
     // Drops everything paged (pagedOut for each) and cancels the loads under way.

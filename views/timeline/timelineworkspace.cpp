@@ -8,12 +8,15 @@
 #include "views/common/latestjob.h"
 #include "views/common/problemsbanner.h"
 #include "views/common/recentfiles.h"
+#include "views/overview/clusteroverview.h"
+#include "views/stats/breakdownpane.h"
 #include "views/stats/comparepane.h"
 #include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/eventcopy.h"
 #include "views/timeline/eventmenu.h"
+#include "views/timeline/overviewcontroller.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineloader.h"
@@ -222,9 +225,11 @@ QWidget *TimelineWorkspace::buildPanes()
 {
     auto *vsplit = new QSplitter(Qt::Vertical, m_main);
     auto *hsplit = new QSplitter(Qt::Horizontal, vsplit);
-    m_view = new TimelineView(hsplit);
+    // A large run's cluster overview above the timeline (overviewcontroller.h).
+    auto *overviewSplit = new QSplitter(Qt::Vertical, hsplit);
+    m_view = new TimelineView(overviewSplit);
     m_details = new DetailsPane(hsplit);
-    hsplit->addWidget(m_view);
+    hsplit->addWidget(overviewSplit);
     hsplit->addWidget(m_details);
     hsplit->setStretchFactor(0, 1);
     hsplit->setSizes({1200, 280});
@@ -234,6 +239,11 @@ QWidget *TimelineWorkspace::buildPanes()
     m_phases = new PhasesPane(m_bottomTabs);
     m_bottomTabs->addTab(m_stats, QStringLiteral("Statistics"));
     m_bottomTabs->addTab(m_phases, QStringLiteral("RL Phases"));
+    m_breakdown = new BreakdownPane(m_phases, m_bottomTabs); // follows the phase table's reports
+    m_bottomTabs->addTab(m_breakdown, QStringLiteral("Breakdown"));
+    m_overview = new OverviewController(m_view->canvas(), m_phases, overviewSplit);
+    overviewSplit->insertWidget(0, m_overview->overview());
+    overviewSplit->setSizes({330, 400});
     m_compare = new ComparePane(m_bottomTabs);
     m_bottomTabs->addTab(m_compare, QStringLiteral("Compare Runs"));
     vsplit->addWidget(hsplit);
@@ -290,11 +300,12 @@ void TimelineWorkspace::connectPanes()
         m_view->canvas()->reveal({entry, ref});
     });
     connect(m_stats, &StatsPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
-    connect(m_phases, &PhasesPane::jumpTo, this, [this](int entry, EventRef ref) {
-        m_view->canvas()->reveal({entry, ref});
-    });
+    addAction(m_overview->goToRankAction());
+    m_overview->goToRankAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_overview->overview(), &ClusterOverview::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_phases, &PhasesPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_compare, &ComparePane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
+    connect(m_breakdown, &BreakdownPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
 }
 
 void TimelineWorkspace::connectToolbar()
@@ -329,7 +340,7 @@ void TimelineWorkspace::connectToolbar()
 
 QList<QAction *> TimelineWorkspace::editActions() const
 {
-    return {m_findAction};
+    return {m_findAction, m_overview->goToRankAction()};
 }
 
 TimelineCanvas *TimelineWorkspace::canvas() const
@@ -369,7 +380,8 @@ bool TimelineWorkspace::accepts(const QString &path) const
 bool TimelineWorkspace::isBusy() const
 {
     return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() || m_compare->isBusy() ||
-           m_statsDebounce->isActive() || m_realignThrottle->isActive();
+           m_overview->isBusy() || m_breakdown->isBusy() || m_statsDebounce->isActive() ||
+           m_realignThrottle->isActive();
 }
 
 // An event selected in the timeline is selected in the other views too: its range or kernel in
@@ -770,6 +782,7 @@ void TimelineWorkspace::applyScene(std::shared_ptr<const TimelineScene> scene)
     m_fitOnNextScene = false;
     m_scene = std::move(scene);
     c->setScene(m_scene, !fit);
+    m_overview->setScene(m_scene);
     if (fit && m_scene && m_scene->focus) {
         const int64_t pad = std::max<int64_t>(m_scene->focus->duration() / 50, 1);
         c->setWindow({m_scene->focus->start - pad, m_scene->focus->end + pad});

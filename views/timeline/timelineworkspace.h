@@ -33,12 +33,14 @@ struct AlignResult;
 
 namespace ps::views {
 
+class BreakdownPane;
 class ComparePane;
 class DetailsPane;
 class EmptyState;
 class ProblemsBanner;
 class PhasesPane;
 class LatestJobBase;
+class OverviewController;
 template <typename T> class LatestJob;
 class RecentFiles;
 class StatsPane;
@@ -80,6 +82,8 @@ public:
     const ProblemsBanner *problems() const { return m_problems; }
     PhasesPane *phasesPane() const { return m_phases; }
     ComparePane *comparePane() const { return m_compare; }
+    OverviewController *overview() const { return m_overview; }
+    BreakdownPane *breakdownPane() const { return m_breakdown; }
     std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
     void cancelLoad();
 
@@ -200,6 +204,8 @@ private:
     QAction *m_findAction = nullptr;
     QTimer *m_realignThrottle = nullptr;
     std::unique_ptr<RecentFiles> m_recentSessions;
+    BreakdownPane *m_breakdown = nullptr;     // the Breakdown tab
+    OverviewController *m_overview = nullptr; // the cluster overview, Go to Rank (overviewcontroller.h)
 };
 
 } // namespace ps::views

@@ -1,0 +1,60 @@
+#pragma once
+// The rows of the Breakdown tab: one GPU time breakdown (core/analysis/breakdown.h) per report,
+// or per (step, phase, rank) cell of the RL phase table, as `profstudio-cli trace breakdown`
+// computes them. The columns after the row's names come from one table, kBreakdownColumns: each
+// reads one field or accessor of GpuBreakdown, so a field core adds is one line there. The
+// display role shows ms or % of the span; the sort role (and UserRole) holds the exact value.
+
+#include "core/analysis/breakdown.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace ps::views {
+
+struct BreakdownColumn
+{
+    QString header;
+    QString tip;
+    enum class Unit { Count, Ms, PercentOfSpan, Percent } unit = Unit::Ms;
+    std::function<std::optional<double>(const core::analysis::GpuBreakdown &)> value; // ns, count or %
+};
+
+// Events, span, compute, communication, memory, other, idle, overlap: the columns of `trace
+// breakdown`'s text and CSV output, in its order.
+const std::vector<BreakdownColumn> &breakdownColumns();
+
+struct BreakdownRow
+{
+    QStringList names; // the row's leading cells ("ActorGroup:3", or step, phase, rank)
+    int entry = -1;    // the scene entry it belongs to
+    core::analysis::GpuBreakdown breakdown;
+};
+
+class BreakdownModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    explicit BreakdownModel(QObject *parent = nullptr);
+
+    // `nameHeaders` heads the leading name columns (one per BreakdownRow::names entry).
+    void setRows(QStringList nameHeaders, std::vector<BreakdownRow> rows);
+    const std::vector<BreakdownRow> &rows() const { return m_rows; }
+    int nameColumns() const { return int(m_nameHeaders.size()); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    QStringList m_nameHeaders;
+    std::vector<BreakdownRow> m_rows;
+};
+
+} // namespace ps::views

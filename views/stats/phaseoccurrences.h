@@ -1,0 +1,26 @@
+#pragma once
+// The RL phase table of a step overlay: the overlay stacks the occurrences of a range (a step)
+// of one rank, so the table's columns are those occurrences, not the rank's report repeated once
+// per occurrence. Each column holds the phases that start inside its occurrence; a row is one
+// phase, and its "straggler" is the occurrence where the phase took longest.
+
+#include "core/analysis/phases.h"
+#include "views/scene/timelinescene.h"
+
+#include <vector>
+
+namespace ps::views {
+
+// The distinct reports of `entries` (in first-seen order) and, per entry, the index of its report
+// among them: the input of computePhaseTable for an overlay.
+std::vector<int> distinctReports(const TimelineScene &scene, const std::vector<int> &entries,
+                                 std::vector<size_t> &reportOfEntry);
+
+// `byReport` was computed over the distinct reports (PhaseColumn::report indexes them);
+// `reportOfEntry` as distinctReports gave it. Columns of the result: one per entry, its
+// PhaseColumn::report the index into `entries`, labelled with the entry's label.
+core::analysis::PhaseTable phasesPerOccurrence(const core::analysis::PhaseTable &byReport, const TimelineScene &scene,
+                                               const std::vector<int> &entries,
+                                               const std::vector<size_t> &reportOfEntry);
+
+} // namespace ps::views
