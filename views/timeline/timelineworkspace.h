@@ -34,6 +34,7 @@ struct AlignResult;
 namespace ps::views {
 
 class ComparePane;
+class CollectivesPane;
 class DetailsPane;
 class EmptyState;
 class ProblemsBanner;
@@ -80,6 +81,7 @@ public:
     const ProblemsBanner *problems() const { return m_problems; }
     PhasesPane *phasesPane() const { return m_phases; }
     ComparePane *comparePane() const { return m_compare; }
+    CollectivesPane *collectivesPane() const { return m_collectives; }
     std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
     void cancelLoad();
 
@@ -189,6 +191,7 @@ private:
     StatsPane *m_stats = nullptr;
     PhasesPane *m_phases = nullptr;
     ComparePane *m_compare = nullptr;
+    CollectivesPane *m_collectives = nullptr; // collectivewiring.h
     QTabWidget *m_bottomTabs = nullptr;
     TimelineToolbar *m_toolbar = nullptr;
     TimelineSearchBar *m_search = nullptr;
