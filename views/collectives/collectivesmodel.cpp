@@ -58,9 +58,9 @@ int CollectivesModel::columnCount(const QModelIndex &parent) const
 
 QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    static const char *const names[ColumnCount] = {"Group", "Op",       "#",        "Ranks", "Last rank",
-                                                   "Skew",  "Median wait", "Total wait", "Transfer", "Bytes",
-                                                   "busbw", "Wait by rank"};
+    static const char *const names[ColumnCount] = {"Group",     "Op",    "#",           "Ranks",
+                                                   "Last rank", "Skew",  "Median wait", "Total wait",
+                                                   "Transfer",  "Bytes", "busbw",       "Wait by rank"};
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
     if (role == Qt::DisplayRole)
@@ -88,7 +88,7 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         return instanceTitle(inst) + QLatin1Char('\n') + instanceSummary(inst);
     case Qt::TextAlignmentRole:
         return index.column() >= Index && index.column() <= Busbw ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                                   : QVariant();
+                                                                  : QVariant();
     default:
         return {};
     }
@@ -106,8 +106,9 @@ QVariant CollectivesModel::display(const an::CollectiveInstance &inst, int colum
     case Index:
         return qlonglong(inst.index);
     case Ranks:
-        return QStringLiteral("%1/%2").arg(inst.members.size()).arg(inst.groupSize >= 0 ? inst.groupSize
-                                                                                       : int(inst.members.size()));
+        return QStringLiteral("%1/%2")
+            .arg(inst.members.size())
+            .arg(inst.groupSize >= 0 ? inst.groupSize : int(inst.members.size()));
     case LastRank:
         return c ? QString::number(inst.lastRank) : QStringLiteral("incomplete");
     case Skew:

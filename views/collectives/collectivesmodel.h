@@ -14,8 +14,21 @@ class CollectivesModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Group, Op, Index, Ranks, LastRank, Skew, MedianWait, TotalWait, Transfer, Bytes, Busbw, WaitStrip,
-                  ColumnCount };
+    enum Column {
+        Group,
+        Op,
+        Index,
+        Ranks,
+        LastRank,
+        Skew,
+        MedianWait,
+        TotalWait,
+        Transfer,
+        Bytes,
+        Busbw,
+        WaitStrip,
+        ColumnCount
+    };
     static constexpr int kSortRole = Qt::UserRole;         // numbers for numeric columns, else text
     static constexpr int kInstanceRole = Qt::UserRole + 1; // index into analysis.instances
 

@@ -24,11 +24,13 @@ constexpr size_t kGroupLines = 6; // group lines above the table; the rest are c
 
 QString groupLine(const an::CollectiveGroupSummary &g)
 {
-    QString line = QStringLiteral("group %1: %2 instances (%3 complete), wait %4, transfer %5, median busbw %6")
+    QString line = QStringLiteral("group %1: %2 instances (%3 complete), wait %4, transfer %5")
                        .arg(QString::fromStdString(g.group))
                        .arg(g.instances)
                        .arg(g.complete)
-                       .arg(formatDuration(g.waitNs), formatDuration(g.transferNs), bandwidthText(g.medianBusbwGBps));
+                       .arg(formatDuration(g.waitNs), formatDuration(g.transferNs));
+    if (g.medianBusbwGBps)
+        line += QStringLiteral(", median busbw %1").arg(bandwidthText(g.medianBusbwGBps));
     if (g.mostOftenLast >= 0)
         line += QStringLiteral("; rank %1 arrived last %2 times").arg(g.mostOftenLast).arg(g.timesLast);
     return line;
@@ -74,8 +76,7 @@ CollectivesPane::CollectivesPane(QWidget *parent) : QWidget(parent)
     esc->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(esc);
     connect(esc, &QAction::triggered, this, &CollectivesPane::cancel);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &CollectivesPane::onRowSelected);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CollectivesPane::onRowSelected);
     showSummary();
 }
 
@@ -99,8 +100,8 @@ void CollectivesPane::start()
     m_job->run([scene = m_scene, entries = m_entries](const CancelToken &cancel) {
         return buildCollectiveView(*scene, entries, cancel);
     });
-    m_summary->setText(QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)")
-                           .arg(m_entries.size()));
+    m_summary->setText(
+        QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(m_entries.size()));
 }
 
 bool CollectivesPane::isBusy() const
@@ -170,8 +171,8 @@ void CollectivesPane::selectInstance(std::optional<size_t> instance)
         m_table->selectionModel()->clearSelection();
     } else {
         const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
-        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
-                                                              QItemSelectionModel::Rows);
+        m_table->selectionModel()->setCurrentIndex(index,
+                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_table->scrollTo(index);
     }
     m_selecting = false;

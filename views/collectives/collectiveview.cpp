@@ -75,11 +75,12 @@ std::span<const WaitSpan> CollectiveView::waitsIn(int report, uint32_t track, in
     const auto &spans = waits[size_t(report)][track];
     // A wait never outlasts its kernel, and kernels of one stream do not overlap: a span starting
     // before ownFrom can reach into the window only if it is the last one before it.
-    auto first = std::partition_point(spans.begin(), spans.end(),
-                                      [ownFrom](const WaitSpan &s) { return s.ownStart < ownFrom; });
+    auto first =
+        std::partition_point(spans.begin(), spans.end(), [ownFrom](const WaitSpan &s) { return s.ownStart < ownFrom; });
     if (first != spans.begin())
         --first;
-    const auto last = std::partition_point(first, spans.end(), [ownTo](const WaitSpan &s) { return s.ownStart < ownTo; });
+    const auto last =
+        std::partition_point(first, spans.end(), [ownTo](const WaitSpan &s) { return s.ownStart < ownTo; });
     return {spans.data() + (first - spans.begin()), size_t(last - first)};
 }
 

@@ -28,10 +28,10 @@ struct WaitSpan
 struct CollectiveView
 {
     core::analysis::CollectiveAnalysis analysis;
-    std::vector<int> entries;                             // analysis report -> scene entry
-    std::vector<const core::trace::Report *> reports;     // analysis report -> the report matched
-    std::vector<int64_t> offsets;                         // analysis report -> its offset when matched
-    std::vector<int> reportOfEntry;                       // scene entry -> analysis report, or -1
+    std::vector<int> entries;                              // analysis report -> scene entry
+    std::vector<const core::trace::Report *> reports;      // analysis report -> the report matched
+    std::vector<int64_t> offsets;                          // analysis report -> its offset when matched
+    std::vector<int> reportOfEntry;                        // scene entry -> analysis report, or -1
     std::vector<std::vector<std::vector<WaitSpan>>> waits; // [analysis report][track], by ownStart
     // [analysis report] (track << 32 | index, instance), sorted: the instance of an event.
     std::vector<std::vector<std::pair<uint64_t, uint32_t>>> byEvent;

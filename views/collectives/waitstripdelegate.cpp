@@ -2,6 +2,7 @@
 
 #include "views/collectives/collectivesmodel.h"
 
+#include <QApplication>
 #include <QPainter>
 
 #include <algorithm>
@@ -17,7 +18,12 @@ const QColor kBase(0xcf, 0xd8, 0xdc);
 
 void WaitStripDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
-    QStyledItemDelegate::paint(painter, option, QModelIndex()); // selection background only
+    // The cell's background and selection, without its text (the strip stands for it).
+    QStyleOptionViewItem cell = option;
+    initStyleOption(&cell, index);
+    cell.text.clear();
+    const QWidget *widget = option.widget;
+    (widget ? widget->style() : QApplication::style())->drawControl(QStyle::CE_ItemViewItem, &cell, painter, widget);
     const CollectiveView *view = m_model->view();
     const QVariant which = index.data(CollectivesModel::kInstanceRole);
     if (!view || !which.isValid())

@@ -89,7 +89,8 @@ void CollectiveOverlay::collectWaits(const Frame &f, const Row &r)
         if (level >= r.levels)
             continue; // on a folded level
         const int x0 = f.labelWidth + int(std::floor(std::max(-4.0, m.x(w.ownStart, e.offset))));
-        const int x1 = f.labelWidth + int(std::floor(std::min(double(width + 4), m.x(w.ownStart + w.waitNs, e.offset))));
+        const int x1 =
+            f.labelWidth + int(std::floor(std::min(double(width + 4), m.x(w.ownStart + w.waitNs, e.offset))));
         if (x1 - x0 < 2)
             continue; // too narrow to show a pattern
         const int y = r.y - f.scrollY + level * RowLayout::kLaneHeight;

@@ -80,7 +80,8 @@ CollectivesPane *addCollectivesTab(QTabWidget *tabs, TimelineCanvas *canvas, Det
         pane->selectInstance(canvas->collectiveOverlay().focus());
     });
     // The workspace shows the selected event first (which may clear the pane); the note follows.
-    QObject::connect(canvas, &TimelineCanvas::selectionChanged, details, [canvas, details] { showNote(*canvas, *details); });
+    QObject::connect(canvas, &TimelineCanvas::selectionChanged, details,
+                     [canvas, details] { showNote(*canvas, *details); });
     QObject::connect(pane, &CollectivesPane::instanceChosen, canvas, [canvas, pane](size_t instance) {
         if (const CollectiveViewPtr view = pane->collectiveView())
             revealCollective(*canvas, *view, instance);

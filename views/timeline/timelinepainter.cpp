@@ -261,7 +261,8 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
         p.drawRects(rects.data(), int(rects.size()));
     }
     p.setBrush(Qt::NoBrush);
-    const CollectiveOverlay::Frame frame{in.scene, in.layout, &in.state->mapping(), scrollY, L, in.size, firstRow, lastRow};
+    const CollectiveOverlay::Frame frame{in.scene, in.layout, &in.state->mapping(), scrollY, L, in.size,
+                                         firstRow, lastRow};
     if (in.collectives)
         in.collectives->paintWaits(p, frame);
     if (!batch.matches.empty()) {

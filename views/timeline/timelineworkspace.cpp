@@ -371,8 +371,8 @@ bool TimelineWorkspace::accepts(const QString &path) const
 
 bool TimelineWorkspace::isBusy() const
 {
-    return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() || m_compare->isBusy() || m_collectives->isBusy() ||
-           m_statsDebounce->isActive() || m_realignThrottle->isActive();
+    return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() || m_compare->isBusy() ||
+           m_collectives->isBusy() || m_statsDebounce->isActive() || m_realignThrottle->isActive();
 }
 
 // An event selected in the timeline is selected in the other views too: its range or kernel in
