@@ -100,6 +100,13 @@ class TestCollectives : public QObject
         return buildCollectiveView(*m_run.scene, m_run.entries, never);
     }
 
+    void showRun(TimelineCanvas &canvas)
+    {
+        canvas.resize(1400, 900);
+        canvas.setScene(m_run.scene);
+        canvas.setCollectives(m_view);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -117,9 +124,7 @@ private slots:
     void selectedKernelShowsItsInstance()
     {
         TimelineCanvas canvas;
-        canvas.resize(1400, 900);
-        canvas.setScene(m_run.scene);
-        canvas.setCollectives(m_view);
+        showRun(canvas);
         const size_t i = allreduceOfStep(*m_view, 3);
         const an::CollectiveInstance &inst = m_view->analysis.instances[i];
         QCOMPARE(inst.lastRank, kLate);
@@ -167,9 +172,7 @@ private slots:
     void hatchingExtentEqualsWait()
     {
         TimelineCanvas canvas;
-        canvas.resize(1400, 900);
-        canvas.setScene(m_run.scene);
-        canvas.setCollectives(m_view);
+        showRun(canvas);
         const size_t i = allreduceOfStep(*m_view, 2);
         revealCollective(canvas, *m_view, i);
         const QImage img = canvas.grab().toImage();

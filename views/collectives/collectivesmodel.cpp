@@ -12,14 +12,6 @@ namespace an = ps::core::analysis;
 
 namespace {
 
-int64_t totalWait(const an::CollectiveInstance &inst)
-{
-    int64_t sum = 0;
-    for (const an::CollectiveMember &m : inst.members)
-        sum += m.waitNs;
-    return sum;
-}
-
 // The strip's text: the longest wait and whose, so a copied row says what the strip shows.
 QString stripText(const an::CollectiveInstance &inst)
 {
@@ -36,13 +28,6 @@ void CollectivesModel::setView(CollectiveViewPtr view)
 {
     beginResetModel();
     m_view = std::move(view);
-    m_medianWait.clear();
-    m_totalWait.clear();
-    if (m_view)
-        for (const an::CollectiveInstance &inst : m_view->analysis.instances) {
-            m_medianWait.push_back(inst.complete ? medianWaitNs(inst) : 0);
-            m_totalWait.push_back(totalWait(inst));
-        }
     endResetModel();
 }
 
@@ -114,9 +99,9 @@ QVariant CollectivesModel::display(const an::CollectiveInstance &inst, int colum
     case Skew:
         return c ? formatDuration(inst.skewNs) : QString();
     case MedianWait:
-        return c ? formatDuration(m_medianWait[i]) : QString();
+        return c ? formatDuration(m_view->medianWait[i]) : QString();
     case TotalWait:
-        return c ? formatDuration(m_totalWait[i]) : QString();
+        return c ? formatDuration(m_view->totalWait[i]) : QString();
     case Transfer:
         return c ? formatDuration(inst.transferNs) : QString();
     case Bytes:
@@ -144,10 +129,10 @@ QVariant CollectivesModel::sortValue(const an::CollectiveInstance &inst, int col
     case Skew:
         return qlonglong(c ? inst.skewNs : -1);
     case MedianWait:
-        return qlonglong(c ? m_medianWait[i] : -1);
+        return qlonglong(c ? m_view->medianWait[i] : -1);
     case TotalWait:
     case WaitStrip:
-        return qlonglong(c ? m_totalWait[i] : -1);
+        return qlonglong(c ? m_view->totalWait[i] : -1);
     case Transfer:
         return qlonglong(c ? inst.transferNs : -1);
     case Bytes:

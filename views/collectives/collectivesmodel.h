@@ -49,7 +49,6 @@ private:
     QVariant sortValue(const core::analysis::CollectiveInstance &inst, int column) const;
 
     CollectiveViewPtr m_view;
-    std::vector<int64_t> m_medianWait, m_totalWait; // by instance
 };
 
 } // namespace ps::views

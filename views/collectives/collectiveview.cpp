@@ -117,6 +117,13 @@ CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vec
         if (!hasEvents(*reports[r]) && r < v->analysis.reportRanks.size() && v->analysis.reportRanks[r] < 0)
             ++v->needsEvents;
     indexMembers(*v, offsets);
+    for (const an::CollectiveInstance &inst : v->analysis.instances) {
+        int64_t total = 0;
+        for (const an::CollectiveMember &m : inst.members)
+            total += m.waitNs;
+        v->medianWait.push_back(inst.complete ? medianWaitNs(inst) : 0);
+        v->totalWait.push_back(inst.complete ? total : 0);
+    }
     return v;
 }
 

@@ -35,8 +35,9 @@ struct CollectiveView
     std::vector<std::vector<std::vector<WaitSpan>>> waits; // [analysis report][track], by ownStart
     // [analysis report] (track << 32 | index, instance), sorted: the instance of an event.
     std::vector<std::vector<std::pair<uint64_t, uint32_t>>> byEvent;
-    QString unavailable; // why nothing could be matched (step overlay, no reports), else empty
-    int needsEvents = 0; // digests opened without events that carry no collective records
+    std::vector<int64_t> medianWait, totalWait; // by instance (0 for incomplete ones): the table's
+    QString unavailable;                        // why nothing could be matched (step overlay, no reports), else empty
+    int needsEvents = 0;                        // digests opened without events that carry no collective records
 
     // The analysis report of a scene entry showing `report`, or -1 (not analysed, or stale).
     int reportOf(int entry, const core::trace::Report *report) const;
