@@ -27,6 +27,15 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     // the pane and shrinking the timeline.
     m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     layout->addWidget(m_text, 1);
+    m_collective = new QLabel(this);
+    m_collective->setObjectName(QStringLiteral("collectiveNote"));
+    m_collective->setWordWrap(true);
+    m_collective->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_collective->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_collective->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; border-left: 3px solid #c62828; "
+                                               "padding: 4px; }"));
+    m_collective->hide();
+    layout->addWidget(m_collective);
     m_jump = new QPushButton(this);
     layout->addWidget(m_jump);
     m_nudgeRow = new QWidget(this);
@@ -57,6 +66,19 @@ void DetailsPane::clear()
     m_text->setText(QStringLiteral("<i>Click an event to see its details.</i>"));
     m_jump->hide();
     m_nudgeRow->hide();
+    setCollectiveNote({}, {});
+}
+
+void DetailsPane::setCollectiveNote(const QString &title, const QString &summary)
+{
+    m_collective->setText(QStringLiteral("<b>%1</b><br>%2").arg(title.toHtmlEscaped(), summary.toHtmlEscaped()));
+    m_collective->setVisible(!title.isEmpty());
+    m_collectivePlain = title.isEmpty() ? QString() : title + QLatin1Char('\n') + summary;
+}
+
+QString DetailsPane::collectiveNote() const
+{
+    return m_collectivePlain;
 }
 
 void DetailsPane::showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs)

@@ -1,11 +1,13 @@
 #pragma once
 // The side pane of the selected event: everything describeEvent() knows, a button that jumps to
-// the correlated GPU work or CUDA API call, and the offset nudge of the event's report.
+// the correlated GPU work or CUDA API call, the collective instance a collective kernel belongs
+// to (who arrived last, the others' wait, the transfer), and the offset nudge of the event's report.
 
 #include "views/timeline/eventinfo.h"
 
 #include <QWidget>
 
+class QLabel;
 class QTextBrowser;
 class QPushButton;
 class QSpinBox;
@@ -21,6 +23,10 @@ public:
     // Shows an event (entry may be null to show nothing). `nudgeNs` is the report's nudge.
     void showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs);
     void clear();
+    // The line about the selected kernel's collective instance ("rank 5 arrived last; ..."), or
+    // nothing (empty title).
+    void setCollectiveNote(const QString &title, const QString &summary);
+    QString collectiveNote() const; // plain text: title, newline, summary
 
     // The shown text as plain text (what Select All + Copy gives).
     QString text() const;
@@ -36,6 +42,8 @@ signals:
 
 private:
     QTextBrowser *m_text = nullptr;
+    QLabel *m_collective = nullptr;
+    QString m_collectivePlain;
     QPushButton *m_jump = nullptr;
     QSpinBox *m_nudge = nullptr;
     QWidget *m_nudgeRow = nullptr;

@@ -49,6 +49,7 @@ TimelineCanvas::TimelineCanvas(QWidget *parent)
     connect(m_state, &TimelineViewState::scrollChanged, this, &TimelineCanvas::scrollChanged);
     connect(m_state, &TimelineViewState::selectionChanged, this, &TimelineCanvas::selectionChanged);
     connect(m_state, &TimelineViewState::rulerChanged, this, &TimelineCanvas::rulerChanged);
+    connect(this, &TimelineCanvas::selectionChanged, this, &TimelineCanvas::focusSelectedCollective);
 }
 
 TimelineCanvas::~TimelineCanvas() = default;
@@ -136,62 +137,6 @@ int TimelineCanvas::maxScrollY() const
 void TimelineCanvas::setScrollY(int y)
 {
     m_state->setScrollY(y, maxScrollY());
-}
-
-void TimelineCanvas::setCollapsed(const QSet<QString> &keys)
-{
-    changeTrackView([&](TrackView &v) { v.collapsed = keys; });
-}
-
-void TimelineCanvas::toggleCollapsed(const QString &key)
-{
-    changeTrackView([&](TrackView &v) {
-        if (!v.collapsed.remove(key))
-            v.collapsed.insert(key);
-    });
-}
-
-void TimelineCanvas::setTrackView(const TrackView &view)
-{
-    m_view = view;
-    relayout();
-    emit collapsedChanged();
-}
-
-void TimelineCanvas::changeTrackView(const std::function<void(TrackView &)> &edit)
-{
-    TrackView v = m_view;
-    edit(v);
-    setTrackView(v);
-}
-
-void TimelineCanvas::hideTrack(const QString &trackKey)
-{
-    changeTrackView([&](TrackView &v) {
-        v.hiddenTracks.insert(trackKey);
-        v.pinned.removeAll(trackKey);
-    });
-}
-
-void TimelineCanvas::hideKind(const QString &kind)
-{
-    changeTrackView([&](TrackView &v) { v.hiddenKinds.insert(kind); });
-}
-
-void TimelineCanvas::togglePinned(const QString &trackKey)
-{
-    changeTrackView([&](TrackView &v) {
-        if (!v.pinned.removeAll(trackKey))
-            v.pinned.append(trackKey);
-    });
-}
-
-void TimelineCanvas::showAllTracks()
-{
-    changeTrackView([](TrackView &v) {
-        v.hiddenKinds.clear();
-        v.hiddenTracks.clear();
-    });
 }
 
 void TimelineCanvas::setLabelWidth(int width)
@@ -305,6 +250,33 @@ void TimelineCanvas::setRuler(std::optional<TimeWindow> r)
     m_state->setRuler(r);
 }
 
+void TimelineCanvas::setCollectives(CollectiveViewPtr view)
+{
+    m_collectives.setView(std::move(view));
+    focusSelectedCollective();
+    update();
+}
+
+void TimelineCanvas::focusCollective(std::optional<size_t> instance)
+{
+    if (instance == m_collectives.focus())
+        return;
+    m_collectives.setFocus(instance);
+    update();
+    emit collectiveFocusChanged();
+}
+
+void TimelineCanvas::focusSelectedCollective()
+{
+    const CollectiveView *v = m_collectives.view().get();
+    const auto s = selection();
+    if (!v || !s || !validSelection(m_scene.get(), *s)) {
+        focusCollective(std::nullopt);
+        return;
+    }
+    focusCollective(v->instanceOf(s->entry, &m_scene->entries[size_t(s->entry)].report->report(), s->ref));
+}
+
 void TimelineCanvas::setSearch(std::shared_ptr<const SearchResult> result)
 {
     m_search = std::move(result);
@@ -325,6 +297,7 @@ void TimelineCanvas::paintTo(QPainter &p)
     in.layout = &m_layout;
     in.state = m_state;
     in.search = m_search.get();
+    in.collectives = &m_collectives;
     in.size = size();
     in.labelWidth = m_labelWidth;
     // Asked for during the paint, requested after it: a request may drop another paged report,

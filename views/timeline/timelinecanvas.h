@@ -12,6 +12,7 @@
 
 #include "views/scene/timelinescene.h"
 #include "views/scene/timemapping.h"
+#include "views/timeline/collectiveoverlay.h"
 #include "views/timeline/eventsearch.h"
 #include "views/timeline/rowlayout.h"
 #include "views/timeline/timelinepainter.h"
@@ -100,6 +101,13 @@ public:
 
     void setSearch(std::shared_ptr<const SearchResult> result);
 
+    // Collectives matched across ranks: every wait hatched on its lane; the instance of the
+    // selected kernel (or the one focused, when nothing is selected) outlined on every rank with
+    // arrows to its last arrival. Selecting an event refocuses.
+    void setCollectives(CollectiveViewPtr view);
+    void focusCollective(std::optional<size_t> instance);
+    const CollectiveOverlay &collectiveOverlay() const { return m_collectives; }
+
     // Tooltip text at a widget position ("" where nothing is).
     QString toolTipAt(QPoint pos) const;
     // The event under a widget position.
@@ -129,6 +137,8 @@ signals:
     void escapePressed();
     // An outline's pyramids could not be read (its digest changed or is damaged): drawn empty.
     void drawingProblem(const QString &reason);
+    // The focused collective instance changed (collectiveOverlay().focus()).
+    void collectiveFocusChanged();
     // The right-click menu for a widget position and its row (-1: none) was built; the workspace
     // adds what needs more than the canvas (copy, search, close run) before it shows.
     void contextMenuBuilt(QMenu *menu, QPoint pos, int row);
@@ -148,6 +158,7 @@ protected:
 
 private:
     void collapseNewReportsWhenDense();
+    void focusSelectedCollective();
     void relayout();
     void applyLabelWidth();
     // The folded mark under a widget position as last drawn, if any holds several events.
@@ -169,6 +180,7 @@ private:
     std::shared_ptr<const SearchResult> m_search;
     TimelinePainter m_painter;
     ReportPager *m_pager;
+    CollectiveOverlay m_collectives;
 
     // Drag state.
     enum class Drag { None, Pending, Pan, Ruler, LabelEdge };

@@ -3,6 +3,7 @@
 #include "views/common/namecolors.h"
 #include "views/scene/timeformat.h"
 #include "views/scene/timelinescene.h"
+#include "views/timeline/collectiveoverlay.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/eventsearch.h"
 #include "views/timeline/rowlayout.h"
@@ -260,6 +261,10 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
         p.drawRects(rects.data(), int(rects.size()));
     }
     p.setBrush(Qt::NoBrush);
+    const CollectiveOverlay::Frame frame{in.scene, in.layout, &in.state->mapping(), scrollY, L, in.size,
+                                         firstRow, lastRow};
+    if (in.collectives)
+        in.collectives->paintWaits(p, frame);
     if (!batch.matches.empty()) {
         p.setPen(QPen(kMatch, 2));
         p.drawRects(batch.matches.data(), int(batch.matches.size()));
@@ -268,6 +273,8 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
         p.setPen(textColorOn(QColor::fromRgb(t.background)));
         p.drawText(t.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, t.text);
     }
+    if (in.collectives)
+        in.collectives->paintFocus(p, frame);
     if (const auto &sel = in.state->selection()) {
         const int row = in.layout->rowOf(sel->entry, sel->ref.track);
         if (row >= firstRow && row < lastRow)

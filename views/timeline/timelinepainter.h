@@ -25,6 +25,7 @@ class QPalette;
 
 namespace ps::views {
 
+class CollectiveOverlay;
 class RowLayout;
 class TimelineViewState;
 struct Row;
@@ -50,6 +51,7 @@ public:
         const RowLayout *layout = nullptr;
         const TimelineViewState *state = nullptr;
         const SearchResult *search = nullptr;
+        CollectiveOverlay *collectives = nullptr; // waits hatched, the focused instance's arrows
         QSize size;
         int labelWidth = kDefaultLabelWidth; // the label column; lanes start at its right edge
         // Called with an outline whose pyramids are too coarse for the zoom (page its events in).

@@ -13,6 +13,7 @@
 #include "views/stats/comparepane.h"
 #include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
+#include "views/timeline/collectivewiring.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/eventcopy.h"
 #include "views/timeline/eventmenu.h"
@@ -246,6 +247,7 @@ QWidget *TimelineWorkspace::buildPanes()
     overviewSplit->setSizes({330, 400});
     m_compare = new ComparePane(m_bottomTabs);
     m_bottomTabs->addTab(m_compare, QStringLiteral("Compare Runs"));
+    m_collectives = addCollectivesTab(m_bottomTabs, m_view->canvas(), m_details);
     vsplit->addWidget(hsplit);
     vsplit->addWidget(m_bottomTabs);
     vsplit->setStretchFactor(0, 3);
@@ -305,7 +307,8 @@ void TimelineWorkspace::connectPanes()
     connect(m_overview->overview(), &ClusterOverview::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_phases, &PhasesPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_compare, &ComparePane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
-    connect(m_breakdown, &BreakdownPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
+           m_overview->isBusy() || m_breakdown->isBusy() || m_collectives->isBusy() || m_statsDebounce->isActive() ||
+           m_realignThrottle->isActive();
 }
 
 void TimelineWorkspace::connectToolbar()
@@ -380,7 +383,7 @@ bool TimelineWorkspace::accepts(const QString &path) const
 bool TimelineWorkspace::isBusy() const
 {
     return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() || m_compare->isBusy() ||
-           m_overview->isBusy() || m_breakdown->isBusy() || m_statsDebounce->isActive() ||
+           m_overview->isBusy() || m_breakdown->isBusy() || m_collectives->isBusy() || m_statsDebounce->isActive() ||
            m_realignThrottle->isActive();
 }
 
@@ -913,6 +916,7 @@ void TimelineWorkspace::updateStatsInput()
     if (!m_scene) {
         m_stats->setInput(nullptr, {}, {});
         m_phases->setInput(nullptr, {});
+        m_collectives->setInput(nullptr, {});
         return;
     }
     // Every report of the scene (the Show filter and the step overlay choose the scene): folding
@@ -921,6 +925,7 @@ void TimelineWorkspace::updateStatsInput()
     std::iota(entries.begin(), entries.end(), 0);
     entries = entriesOfOneRun(entries);
     m_phases->setInput(m_scene, entries);
+    m_collectives->setInput(m_scene, entries);
     m_stats->setInput(m_scene, std::move(entries), m_view->canvas()->window());
 }
 

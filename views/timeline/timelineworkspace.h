@@ -35,6 +35,7 @@ namespace ps::views {
 
 class BreakdownPane;
 class ComparePane;
+class CollectivesPane;
 class DetailsPane;
 class EmptyState;
 class ProblemsBanner;
@@ -84,6 +85,7 @@ public:
     ComparePane *comparePane() const { return m_compare; }
     OverviewController *overview() const { return m_overview; }
     BreakdownPane *breakdownPane() const { return m_breakdown; }
+    CollectivesPane *collectivesPane() const { return m_collectives; }
     std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
     void cancelLoad();
 
@@ -193,6 +195,7 @@ private:
     StatsPane *m_stats = nullptr;
     PhasesPane *m_phases = nullptr;
     ComparePane *m_compare = nullptr;
+    CollectivesPane *m_collectives = nullptr; // collectivewiring.h
     QTabWidget *m_bottomTabs = nullptr;
     TimelineToolbar *m_toolbar = nullptr;
     TimelineSearchBar *m_search = nullptr;

@@ -1,0 +1,189 @@
+#include "views/collectives/collectivespane.h"
+
+#include "views/collectives/collectivesmodel.h"
+#include "views/collectives/waitstripdelegate.h"
+#include "views/common/tablecopy.h"
+#include "views/scene/timeformat.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ps::views {
+
+namespace an = ps::core::analysis;
+
+namespace {
+constexpr size_t kGroupLines = 6; // group lines above the table; the rest are counted
+
+QString groupLine(const an::CollectiveGroupSummary &g)
+{
+    QString line = QStringLiteral("group %1: %2 instances (%3 complete), wait %4, transfer %5")
+                       .arg(QString::fromStdString(g.group))
+                       .arg(g.instances)
+                       .arg(g.complete)
+                       .arg(formatDuration(g.waitNs), formatDuration(g.transferNs));
+    if (g.medianBusbwGBps)
+        line += QStringLiteral(", median busbw %1").arg(bandwidthText(g.medianBusbwGBps));
+    if (g.mostOftenLast >= 0)
+        line += QStringLiteral("; rank %1 arrived last %2 times").arg(g.mostOftenLast).arg(g.timesLast);
+    return line;
+}
+} // namespace
+
+CollectivesPane::CollectivesPane(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto *top = new QHBoxLayout;
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("collectivesSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_again = new QPushButton(QStringLiteral("Match again"), this);
+    m_again->hide();
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_again, 0, Qt::AlignTop);
+    layout->addLayout(top);
+    m_model = new CollectivesModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(CollectivesModel::kSortRole);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("collectivesTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // group and index order until a header is clicked
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->setItemDelegateForColumn(CollectivesModel::WaitStrip, new WaitStripDelegate(m_model, this));
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    installTableCopy(m_table);
+    layout->addWidget(m_table, 1);
+    m_job = new LatestJob<CollectiveViewPtr>(this, [this](CollectiveViewPtr v) { show(std::move(v)); });
+    connect(m_job, &LatestJobBase::busyChanged, this, &CollectivesPane::busyChanged);
+    connect(m_again, &QPushButton::clicked, this, &CollectivesPane::start);
+    auto *esc = new QAction(this);
+    esc->setShortcut(Qt::Key_Escape);
+    esc->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(esc);
+    connect(esc, &QAction::triggered, this, &CollectivesPane::cancel);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CollectivesPane::onRowSelected);
+    showSummary();
+}
+
+void CollectivesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries)
+{
+    if (scene == m_scene && entries == m_entries)
+        return;
+    m_scene = std::move(scene);
+    m_entries = std::move(entries);
+    start();
+}
+
+void CollectivesPane::start()
+{
+    m_again->hide();
+    if (!m_scene) {
+        m_job->cancel();
+        show(nullptr);
+        return;
+    }
+    m_job->run([scene = m_scene, entries = m_entries](const CancelToken &cancel) {
+        return buildCollectiveView(*scene, entries, cancel);
+    });
+    m_summary->setText(
+        QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(m_entries.size()));
+}
+
+bool CollectivesPane::isBusy() const
+{
+    return m_job->isBusy();
+}
+
+void CollectivesPane::cancel()
+{
+    if (!m_job->isBusy())
+        return;
+    m_job->cancel();
+    m_summary->setText(QStringLiteral("Matching cancelled."));
+    m_again->setVisible(m_scene != nullptr);
+}
+
+void CollectivesPane::show(CollectiveViewPtr view)
+{
+    if (!view && m_scene) // cancelled inside the job
+        return;
+    m_view = std::move(view);
+    m_model->setView(m_view);
+    m_table->resizeColumnsToContents();
+    showSummary();
+    emit viewReady(m_view);
+}
+
+QString CollectivesPane::summaryText() const
+{
+    return m_summary->text();
+}
+
+void CollectivesPane::showSummary()
+{
+    if (!m_view) {
+        m_summary->setText(QStringLiteral("Open the reports of a run's ranks to match their collectives."));
+        return;
+    }
+    if (!m_view->unavailable.isEmpty()) {
+        m_summary->setText(m_view->unavailable);
+        return;
+    }
+    const an::CollectiveAnalysis &a = m_view->analysis;
+    QStringList lines;
+    for (const std::string &e : a.errors)
+        lines << QStringLiteral("error: %1").arg(QString::fromStdString(e));
+    if (a.instances.empty() && a.errors.empty())
+        lines << QStringLiteral("No collectives found in %1 reports.").arg(m_view->reports.size());
+    for (size_t g = 0; g < a.groups.size() && g < kGroupLines; ++g)
+        lines << groupLine(a.groups[g]);
+    if (a.groups.size() > kGroupLines)
+        lines << QStringLiteral("… and %1 more groups").arg(a.groups.size() - kGroupLines);
+    if (m_view->needsEvents > 0)
+        lines << QStringLiteral("%1 digests opened without events carry no collective records: their collectives "
+                                "need events (open the source traces, or zoom in to page their events in).")
+                     .arg(m_view->needsEvents);
+    for (size_t i = 0; i < a.notes.size() && i < 3; ++i)
+        lines << QStringLiteral("note: %1").arg(QString::fromStdString(a.notes[i]));
+    m_summary->setText(lines.join(QLatin1Char('\n')));
+}
+
+void CollectivesPane::selectInstance(std::optional<size_t> instance)
+{
+    m_selecting = true;
+    const int row = instance ? m_model->rowOf(*instance) : -1;
+    if (row < 0) {
+        m_table->selectionModel()->clearSelection();
+    } else {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+        m_table->selectionModel()->setCurrentIndex(index,
+                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->scrollTo(index);
+    }
+    m_selecting = false;
+}
+
+void CollectivesPane::onRowSelected()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (m_selecting || !current.isValid())
+        return;
+    emit instanceChosen(size_t(current.data(CollectivesModel::kInstanceRole).toInt()));
+}
+
+} // namespace ps::views

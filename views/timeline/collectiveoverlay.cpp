@@ -1,0 +1,167 @@
+#include "views/timeline/collectiveoverlay.h"
+
+#include "views/timeline/rowlayout.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <cmath>
+
+namespace ps::views {
+
+using namespace ps::core::trace;
+namespace an = ps::core::analysis;
+
+namespace {
+const QColor kHatch(0x26, 0x32, 0x38);
+const QColor kWaitWash(0xff, 0xff, 0xff, 0x70); // lightens the kernel's colour under the hatching
+const QColor kArrow(0xc6, 0x28, 0x28);
+const QColor kMember(0xc6, 0x28, 0x28);
+constexpr double kArrowHead = 7.0;
+
+// The lane (level) an event is drawn on; 0 for a report without events.
+int levelOf(const PreparedReport &report, uint32_t track, uint32_t index)
+{
+    const EventStore &s = report.store();
+    if (report.isOutline() || track >= s.tracks().size() || index >= s.track(track).size())
+        return 0;
+    return s.track(track).level(index);
+}
+
+void drawArrow(QPainter &p, const QLineF &line)
+{
+    p.drawLine(line);
+    if (line.length() < 2 * kArrowHead)
+        return;
+    const double angle = std::atan2(line.dy(), line.dx());
+    const QPointF tip = line.p2();
+    QPainterPath head(tip);
+    head.lineTo(tip - QPointF(std::cos(angle - 0.45), std::sin(angle - 0.45)) * kArrowHead);
+    head.lineTo(tip - QPointF(std::cos(angle + 0.45), std::sin(angle + 0.45)) * kArrowHead);
+    head.closeSubpath();
+    p.fillPath(head, p.pen().color());
+}
+} // namespace
+
+const an::CollectiveInstance *CollectiveOverlay::focusedInstance() const
+{
+    if (!m_view || !m_focus || *m_focus >= m_view->analysis.instances.size())
+        return nullptr;
+    return &m_view->analysis.instances[*m_focus];
+}
+
+void CollectiveOverlay::paintWaits(QPainter &p, const Frame &f)
+{
+    m_waits.clear();
+    if (!m_view || !f.scene)
+        return;
+    for (int ri = f.firstRow; ri < f.lastRow; ++ri) {
+        const Row &r = f.layout->rows()[size_t(ri)];
+        if (r.kind == RowKind::Track)
+            collectWaits(f, r);
+    }
+    if (!m_waits.empty()) {
+        std::vector<QRect> rects;
+        rects.reserve(m_waits.size());
+        for (const DrawnWait &w : m_waits)
+            rects.push_back(w.rect);
+        p.setPen(Qt::NoPen);
+        p.setBrush(kWaitWash);
+        p.drawRects(rects.data(), int(rects.size()));
+        p.setBrush(QBrush(kHatch, Qt::BDiagPattern));
+        p.drawRects(rects.data(), int(rects.size()));
+        p.setBrush(Qt::NoBrush);
+    }
+}
+
+// The hatched part of every collective kernel on a track row: [own arrival, last arrival).
+void CollectiveOverlay::collectWaits(const Frame &f, const Row &r)
+{
+    const TimelineEntry &e = f.scene->entries[size_t(r.entry)];
+    const int report = m_view->reportOf(r.entry, &e.report->report());
+    if (report < 0)
+        return;
+    const TimeMapping &m = *f.mapping;
+    const int width = f.size.width() - f.labelWidth;
+    const int64_t from = m.time(0) - e.offset, to = m.time(width) - e.offset;
+    for (const WaitSpan &w : m_view->waitsIn(report, r.track, from, to)) {
+        const int level = levelOf(*e.report, r.track, w.index);
+        if (level >= r.levels)
+            continue; // on a folded level
+        const int x0 = f.labelWidth + int(std::floor(std::max(-4.0, m.x(w.ownStart, e.offset))));
+        const int x1 =
+            f.labelWidth + int(std::floor(std::min(double(width + 4), m.x(w.ownStart + w.waitNs, e.offset))));
+        if (x1 - x0 < 2)
+            continue; // too narrow to show a pattern
+        const int y = r.y - f.scrollY + level * RowLayout::kLaneHeight;
+        m_waits.push_back({r.entry, w.instance, QRect(x0, y + 1, x1 - x0, RowLayout::kLaneHeight - 2)});
+    }
+}
+
+// Where a member arrived on screen (the left edge of its kernel, mid-lane; its report header
+// when its track is collapsed), and its kernel's rectangle.
+std::optional<QPointF> CollectiveOverlay::arrivalPoint(const Frame &f, const an::CollectiveMember &m,
+                                                       QRectF *kernel) const
+{
+    if (m.report >= m_view->entries.size())
+        return std::nullopt;
+    const int entry = m_view->entries[m.report];
+    if (size_t(entry) >= f.scene->entries.size())
+        return std::nullopt;
+    const TimelineEntry &e = f.scene->entries[size_t(entry)];
+    if (m_view->reportOf(entry, &e.report->report()) != int(m.report))
+        return std::nullopt; // the scene changed since the match
+    const int64_t ownStart = m.startNs - m_view->offsets[m.report], ownEnd = m.endNs - m_view->offsets[m.report];
+    const double x0 = f.labelWidth + f.mapping->x(ownStart, e.offset);
+    const double x1 = f.labelWidth + f.mapping->x(ownEnd, e.offset);
+    int row = f.layout->rowOf(entry, m.event.track);
+    int laneY = 0, laneH = RowLayout::kLaneHeight;
+    if (row >= 0) {
+        laneY = f.layout->rows()[size_t(row)].y + levelOf(*e.report, m.event.track, m.event.index) * laneH;
+    } else if ((row = f.layout->reportRowOf(entry)) >= 0) {
+        laneY = f.layout->rows()[size_t(row)].y;
+        laneH = f.layout->rows()[size_t(row)].height;
+    } else {
+        return std::nullopt; // under a collapsed group
+    }
+    const double y = laneY - f.scrollY;
+    *kernel = QRectF(x0, y, std::max(2.0, x1 - x0), laneH - 1);
+    return QPointF(x0, y + laneH / 2.0);
+}
+
+// The focused instance: its members' kernels outlined on every rank, and an arrow from each
+// member's arrival to the last arrival.
+void CollectiveOverlay::paintFocus(QPainter &p, const Frame &f)
+{
+    m_arrows.clear();
+    const an::CollectiveInstance *inst = focusedInstance();
+    if (!inst || !f.scene)
+        return;
+    std::optional<QPointF> last;
+    std::vector<std::pair<int, QPointF>> arrivals;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(kMember, 2));
+    for (const an::CollectiveMember &m : inst->members) {
+        QRectF kernel;
+        const auto at = arrivalPoint(f, m, &kernel);
+        if (!at)
+            continue;
+        p.drawRect(kernel);
+        if (inst->complete && m.rank == inst->lastRank)
+            last = at;
+        else
+            arrivals.emplace_back(m.rank, *at);
+    }
+    if (last) {
+        p.setPen(QPen(kArrow, 1.5));
+        for (const auto &[rank, from] : arrivals) {
+            const QLineF line(from, *last);
+            drawArrow(p, line);
+            m_arrows.push_back({rank, inst->lastRank, line});
+        }
+    }
+    p.restore();
+}
+
+} // namespace ps::views
