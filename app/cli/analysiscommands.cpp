@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/breakdown.h"
+#include "core/trace/analysisguard.h"
 #include "core/analysis/projection.h"
 #include "core/analysis/steps.h"
 #include "core/common/jsonwriter.h"
@@ -43,34 +44,50 @@ std::string percent(std::optional<double> v)
     return buf;
 }
 
-std::vector<BreakdownRow> breakdownRows(const std::vector<tr::ReportPtr> &reports, const std::string &by)
+// The rows of one report.
+void appendBreakdownRows(std::vector<BreakdownRow> &rows, const tr::Report &rep, const std::string &by)
+{
+    const tr::EventStore &store = *rep.store;
+    const an::WorkClassTable classes(store);
+    if (by == "report") {
+        rows.push_back({&rep, {}, {}, an::computeBreakdown(store, classes, {}, nullptr), {}});
+        return;
+    }
+    if (by == "step") {
+        for (const an::StepWindow &w : an::stepWindows(store)) {
+            an::BreakdownFilter f;
+            f.window = w.window;
+            rows.push_back({&rep, {}, {}, an::computeBreakdown(store, classes, f, nullptr), w});
+        }
+        return;
+    }
+    std::set<std::pair<uint32_t, uint32_t>> keys; // (device, stream) of GPU tracks
+    for (const tr::Track &t : store.tracks())
+        if (tr::isGpuKind(t.kind()))
+            keys.insert({t.deviceId(), by == "stream" ? t.streamId() : 0});
+    for (auto [device, stream] : keys) {
+        an::BreakdownFilter f;
+        f.device = device;
+        if (by == "stream")
+            f.stream = stream;
+        rows.push_back({&rep, device, f.stream, an::computeBreakdown(store, classes, f, nullptr), {}});
+    }
+}
+
+// Every report's rows; a report whose analysis runs out of memory is named on `err` (status 1)
+// and left out, and the others go on.
+std::vector<BreakdownRow> breakdownRows(const std::vector<tr::ReportPtr> &reports, const std::string &by,
+                                        std::ostream &err, int &status)
 {
     std::vector<BreakdownRow> rows;
     for (const auto &rep : reports) {
-        const tr::EventStore &store = *rep->store;
-        const an::WorkClassTable classes(store);
-        if (by == "report") {
-            rows.push_back({rep.get(), {}, {}, an::computeBreakdown(store, classes, {}, nullptr), {}});
-            continue;
-        }
-        if (by == "step") {
-            for (const an::StepWindow &w : an::stepWindows(store)) {
-                an::BreakdownFilter f;
-                f.window = w.window;
-                rows.push_back({rep.get(), {}, {}, an::computeBreakdown(store, classes, f, nullptr), w});
-            }
-            continue;
-        }
-        std::set<std::pair<uint32_t, uint32_t>> keys; // (device, stream) of GPU tracks
-        for (const tr::Track &t : store.tracks())
-            if (tr::isGpuKind(t.kind()))
-                keys.insert({t.deviceId(), by == "stream" ? t.streamId() : 0});
-        for (auto [device, stream] : keys) {
-            an::BreakdownFilter f;
-            f.device = device;
-            if (by == "stream")
-                f.stream = stream;
-            rows.push_back({rep.get(), device, f.stream, an::computeBreakdown(store, classes, f, nullptr), {}});
+        std::vector<BreakdownRow> mine;
+        std::string error;
+        if (tr::analyseReport(*rep, error, [&] { appendBreakdownRows(mine, *rep, by); })) {
+            rows.insert(rows.end(), mine.begin(), mine.end());
+        } else {
+            err << "error: " << error << "\n";
+            status = 1;
         }
     }
     return rows;
@@ -181,7 +198,7 @@ int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err)
     int status = 0;
     if (!loadFromArgs(a, err, r, status))
         return status;
-    const std::vector<BreakdownRow> rows = breakdownRows(r.reports, by);
+    const std::vector<BreakdownRow> rows = breakdownRows(r.reports, by, err, status);
     if (format == "json")
         writeBreakdownJson(out, rows);
     else
