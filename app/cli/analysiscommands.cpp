@@ -3,10 +3,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/breakdown.h"
-#include "core/trace/analysisguard.h"
 #include "core/analysis/projection.h"
 #include "core/analysis/steps.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/analysisguard.h"
 #include "core/trace/statscsv.h"
 
 #include <cstdio>

@@ -119,7 +119,7 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
         return nullptr;
     auto report = std::make_shared<Report>();
     report->path = path;
-    const FileStamp stamp = fileStamp(path); // before the read, as the cache key is
+    const FileStamp stamp = fileStamp(path);
     StoreBuilder builder;
     error = reader->read(path, builder, report->meta, ctx);
     if (!error.empty())
