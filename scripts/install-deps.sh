@@ -11,6 +11,7 @@ packages=(
   fonts-dejavu-core
   rsync  # the collect-script tests run the script they export
   clang-format-14  # scripts/check-format.sh: the test command fails on unformatted files
+  clang-tidy-14  # scripts/tidy.sh: the test command fails on a clang-tidy finding
   file dpkg-dev  # cpack -G DEB: file(1) and dpkg-shlibdeps give the .debs their dependencies
 )
 

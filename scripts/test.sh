@@ -2,6 +2,8 @@
 # The test command of the README: installs dependencies, builds with warnings as errors and
 # ASan+UBSan, and runs every test through CTest. Extra arguments go to ctest (e.g. -R config);
 # `scripts/test.sh -L fast` runs only the tests not labelled slow (cmake/PsTest.cmake), the edit loop.
+# Before the tests: the format check, the build, and clang-tidy (scripts/tidy.sh; PS_TIDY=changed
+# for the files that differ from main only).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -20,5 +22,12 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPS_WERROR=ON -D
   -DPS_SHARED_DIR="$shared" \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
+# clang-tidy (.clang-tidy) over core/ and app/, about 2.5 minutes on 2 cores; PS_TIDY=changed
+# checks only the files that differ from main (the edit loop).
+if [[ "${PS_TIDY:-all}" == "changed" ]]; then
+  "$root/scripts/tidy.sh" "$build" --changed
+else
+  "$root/scripts/tidy.sh" "$build"
+fi
 cd "$build"
 ctest --output-on-failure --parallel "$(nproc)" "$@"

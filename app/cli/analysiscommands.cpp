@@ -7,6 +7,7 @@
 #include "core/analysis/projection.h"
 #include "core/analysis/steps.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/analysisguard.h"
 #include "core/trace/statscsv.h"
 
 #include <cstdio>
@@ -56,45 +57,61 @@ an::CommunicationSplit splitOf(const tr::EventStore &store, const an::WorkClassT
     return an::splitCommunication(b.communicationNs(), pieces.value_or(an::CollectiveSummary{}), waits);
 }
 
+// The rows of one report, `waits` being its members' waits in the run's collectives.
+void appendBreakdownRows(std::vector<BreakdownRow> &rows, const tr::Report &rep, const std::string &by,
+                         std::span<const an::MemberWait> waits)
+{
+    const tr::EventStore &store = *rep.store;
+    const an::WorkClassTable classes(store);
+    const auto add = [&](std::optional<uint32_t> device, const an::BreakdownFilter &f,
+                         std::optional<an::StepWindow> step) {
+        BreakdownRow row{&rep, device, f.stream, an::computeBreakdown(store, classes, f, nullptr), step, {}};
+        row.comm = splitOf(store, classes, f, row.b, waits);
+        rows.push_back(std::move(row));
+    };
+    if (by == "report") {
+        add({}, {}, {});
+        return;
+    }
+    if (by == "step") {
+        for (const an::StepWindow &sw : an::stepWindows(store)) {
+            an::BreakdownFilter f;
+            f.window = sw.window;
+            add({}, f, sw);
+        }
+        return;
+    }
+    std::set<std::pair<uint32_t, uint32_t>> keys; // (device, stream) of GPU tracks
+    for (const tr::Track &t : store.tracks())
+        if (tr::isGpuKind(t.kind()))
+            keys.insert({t.deviceId(), by == "stream" ? t.streamId() : 0});
+    for (auto [device, stream] : keys) {
+        an::BreakdownFilter f;
+        f.device = device;
+        if (by == "stream")
+            f.stream = stream;
+        add(device, f, {});
+    }
+}
+
+// Every report's rows; a report whose analysis runs out of memory is named on `err` (status 1)
+// and left out, and the others go on.
 std::vector<BreakdownRow> breakdownRows(const std::vector<tr::ReportPtr> &reports, const std::string &by,
-                                        const an::RunWaits &waits)
+                                        const an::RunWaits &waits, std::ostream &err, int &status)
 {
     std::vector<BreakdownRow> rows;
     for (size_t i = 0; i < reports.size(); ++i) {
         const tr::ReportPtr &rep = reports[i];
-        const tr::EventStore &store = *rep->store;
-        const an::WorkClassTable classes(store);
         const std::span<const an::MemberWait> w = i < waits.byReport.size()
                                                       ? std::span<const an::MemberWait>(waits.byReport[i])
                                                       : std::span<const an::MemberWait>{};
-        const auto add = [&](std::optional<uint32_t> device, const an::BreakdownFilter &f,
-                             std::optional<an::StepWindow> step) {
-            BreakdownRow row{rep.get(), device, f.stream, an::computeBreakdown(store, classes, f, nullptr), step, {}};
-            row.comm = splitOf(store, classes, f, row.b, w);
-            rows.push_back(std::move(row));
-        };
-        if (by == "report") {
-            add({}, {}, {});
-            continue;
-        }
-        if (by == "step") {
-            for (const an::StepWindow &sw : an::stepWindows(store)) {
-                an::BreakdownFilter f;
-                f.window = sw.window;
-                add({}, f, sw);
-            }
-            continue;
-        }
-        std::set<std::pair<uint32_t, uint32_t>> keys; // (device, stream) of GPU tracks
-        for (const tr::Track &t : store.tracks())
-            if (tr::isGpuKind(t.kind()))
-                keys.insert({t.deviceId(), by == "stream" ? t.streamId() : 0});
-        for (auto [device, stream] : keys) {
-            an::BreakdownFilter f;
-            f.device = device;
-            if (by == "stream")
-                f.stream = stream;
-            add(device, f, {});
+        std::vector<BreakdownRow> mine;
+        std::string error;
+        if (tr::analyseReport(*rep, error, [&] { appendBreakdownRows(mine, *rep, by, w); })) {
+            rows.insert(rows.end(), mine.begin(), mine.end());
+        } else {
+            err << "error: " << error << "\n";
+            status = 1;
         }
     }
     return rows;
@@ -218,7 +235,7 @@ int cmdTraceBreakdown(const Args &args, std::ostream &out, std::ostream &err)
     const an::RunWaits waits = an::collectiveWaitsOfRun(r.reports);
     for (const std::string &p : waits.problems)
         err << "warning: communication counted as transfer (collectives not matched): " << p << "\n";
-    const std::vector<BreakdownRow> rows = breakdownRows(r.reports, by, waits);
+    const std::vector<BreakdownRow> rows = breakdownRows(r.reports, by, waits, err, status);
     if (format == "json")
         writeBreakdownJson(out, rows);
     else

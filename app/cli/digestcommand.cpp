@@ -7,6 +7,7 @@
 #include "core/analysis/digestsummary.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/parallelfor.h"
+#include "core/trace/analysisguard.h"
 #include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/identity.h"
@@ -130,7 +131,9 @@ void digestOne(Job &job, const tr::DigestOptions &options)
     if (!r)
         return;
     // The summaries ride along, so a run of digests is triaged without its events.
-    job.error = an::writeDigestWithSummaries(*r, job.digest, options);
+    // Out of memory while summarising fails this report alone (analysisguard.h).
+    if (!tr::analyseReport(*r, job.error, [&] { job.error = an::writeDigestWithSummaries(*r, job.digest, options); }))
+        return;
     job.events = r->store->eventCount();
     job.sourceBytes = r->fileSize;
     std::error_code ec;

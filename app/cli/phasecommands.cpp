@@ -6,6 +6,7 @@
 #include "app/cli/traceload.h"
 #include "core/analysis/phases.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/analysisguard.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/statscsv.h"
 #include "core/trace/traceloader.h"
@@ -120,8 +121,8 @@ an::PhaseTable phaseTableOf(std::vector<tr::ReportPtr> &reports, const an::Phase
     fromSummaries = !reports.empty();
     for (const tr::ReportPtr &r : reports) {
         std::string error;
-        std::optional<an::ReportPhaseCells> c = an::reportPhaseCells(*r, mapping, error);
-        if (!c) {
+        std::optional<an::ReportPhaseCells> c;
+        if (!tr::analyseReport(*r, error, [&] { c = an::reportPhaseCells(*r, mapping, error); }) || !c) {
             err << "error: " << error << "\n";
             status = 1;
             continue;

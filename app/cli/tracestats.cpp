@@ -7,6 +7,7 @@
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/analysisguard.h"
 #include "core/trace/statscsv.h"
 
 #include <algorithm>
@@ -219,9 +220,9 @@ void writeCompareCsv(std::ostream &out, const LoadedReports &loaded, const std::
     }
 }
 
-void writeCompare(std::ostream &out, const LoadedReports &loaded, const StatsRequest &req)
+void writeCompare(std::ostream &out, const LoadedReports &loaded, std::vector<tr::CompareRow> rows,
+                  const StatsRequest &req)
 {
-    auto rows = tr::compareReports(loaded.reports, req.kind);
     if (rows.size() > req.top)
         rows.resize(req.top);
     if (req.format == "json")
@@ -323,11 +324,8 @@ void printStatsSections(std::ostream &out, const LoadedReports &loaded, const st
     }
 }
 
-void writeSummary(std::ostream &out, const LoadedReports &loaded, const StatsRequest &req)
+void writeSummary(std::ostream &out, const LoadedReports &loaded, const tr::StatsResult &s, const StatsRequest &req)
 {
-    tr::SummarizeOptions options;
-    options.nsysReleaseNames = true; // the tables read as the exporting nsys's own
-    const tr::StatsResult s = tr::summarize(loaded.reports, req.kind, options);
     const std::vector<tr::StatRow> rows = topRows(s, req.top);
     if (req.format == "json")
         return writeStatsJson(out, loaded, rows, req);
@@ -350,11 +348,28 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
     int status = 0;
     if (!loadFromArgs(a, err, r, status))
         return status;
+    // A report whose analysis runs out of memory is named and left out; the others go on.
+    tr::StatsResult summary;
+    std::vector<tr::CompareRow> compared;
+    std::vector<std::string> errors;
+    tr::analyseReports(r.reports, errors, [&](const std::vector<tr::ReportPtr> &reports) {
+        if (req.which == "compare") {
+            compared = tr::compareReports(reports, req.kind);
+            return;
+        }
+        tr::SummarizeOptions options;
+        options.nsysReleaseNames = true; // the tables read as the exporting nsys's own
+        summary = tr::summarize(reports, req.kind, options);
+    });
+    for (const std::string &e : errors) {
+        err << "error: " << e << "\n";
+        status = 1;
+    }
     const LoadedReports loaded{r.reports};
     if (req.which == "compare")
-        writeCompare(out, loaded, req);
+        writeCompare(out, loaded, std::move(compared), req);
     else
-        writeSummary(out, loaded, req);
+        writeSummary(out, loaded, summary, req);
     return status;
 }
 

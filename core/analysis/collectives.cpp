@@ -132,7 +132,7 @@ std::string problemOf(const Communicator &c, const std::vector<const Observed *>
             return "rank " + std::to_string(obs.front()->rank) + " recorded " + std::string(op) + ", rank " +
                    std::to_string(o->rank) + " " + std::string(o->op) + (o->op == op ? " of another size" : "") +
                    ": the ranks' sequences differ here";
-    if (const std::string p = overlapProblem(obs); !p.empty())
+    if (std::string p = overlapProblem(obs); !p.empty())
         return p;
     std::vector<int> recorded; // members unknown: the ranks that recorded the communicator
     if (!c.members) {

@@ -111,7 +111,7 @@ IdleBreakdown idleTimeBreakdown(const EventStore &store, const IdleOptions &opti
         StreamIdle s = classifyGaps(events, options);
         s.device = key.first;
         s.stream = key.second;
-        out.streams.push_back(std::move(s));
+        out.streams.push_back(s);
     }
     return out;
 }

@@ -14,8 +14,7 @@ std::string composeWhat(const std::string &message, const SourceMark &where)
 } // namespace
 
 ConfigError::ConfigError(const std::string &message, SourceMark where, std::string keyPath)
-    : std::runtime_error(composeWhat(message, where)), m_message(message), m_where(std::move(where)),
-      m_keyPath(std::move(keyPath))
+    : std::runtime_error(composeWhat(message, where)), m_message(message), m_where(where), m_keyPath(std::move(keyPath))
 {
 }
 

@@ -439,10 +439,10 @@ Override parseOverride(std::string_view text)
     if (text.rfind("++", 0) == 0) {
         o.type = Override::Type::ForceAdd;
         pos = 2;
-    } else if (text.rfind("+", 0) == 0) {
+    } else if (text.rfind('+', 0) == 0) {
         o.type = Override::Type::Add;
         pos = 1;
-    } else if (text.rfind("~", 0) == 0) {
+    } else if (text.rfind('~', 0) == 0) {
         o.type = Override::Type::Delete;
         pos = 1;
     }

@@ -17,7 +17,7 @@ public:
     void dict(const Node &n, const std::string &path, int indent, bool firstOnDashLine)
     {
         for (size_t i = 0; i < n.size(); ++i) {
-            const std::string key = n.keyAt(i);
+            const std::string &key = n.keyAt(i);
             const std::string child = path.empty() ? key : path + "." + key;
             // The first key of a dict that is a list item sits on the "- " line.
             const bool onDash = firstOnDashLine && i == 0;

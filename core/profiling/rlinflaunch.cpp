@@ -92,7 +92,7 @@ std::vector<std::pair<std::string, std::string>> rlinfRocprofEnv(const RLinfProf
                                                             {"ROCPROFSYS_OUTPUT_PREFIX", baseName(prefix)}};
     // dict.update: the user's env wins, keeping the key's place; new keys go last.
     for (const auto &[k, v] : p.env) {
-        auto it = std::find_if(env.begin(), env.end(), [&](const auto &kv) { return kv.first == k; });
+        auto it = std::find_if(env.begin(), env.end(), [&key = k](const auto &kv) { return kv.first == key; });
         if (it != env.end())
             it->second = v;
         else

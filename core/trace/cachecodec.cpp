@@ -496,10 +496,8 @@ bool decodeCache(std::span<const char> bytes, const CacheKey &key, std::shared_p
     p.backingBytes = bytes.size();
     p.backing = std::move(owner);
     report.store = std::make_shared<EventStore>(std::move(p));
-    report.fileSize = key.size;
-    report.fileMtimeNs = key.mtimeNs;
     report.identity = identityOfFile(key.path);
-    completeIdentity(report.identity, report.meta);
+    finishReport(report, {key.size, key.mtimeNs, true});
     return true;
 }
 

@@ -482,13 +482,10 @@ std::shared_ptr<Report> reportFromImage(const std::string &path, const OpenDiges
         return nullptr;
     }
     report->path = path;
-    const FileStamp stamp = fileStamp(path);
-    report->fileSize = stamp.size;
-    report->fileMtimeNs = stamp.mtimeNs;
     std::error_code ec;
     report->identity = identityOfFile(digestSourcePath(fs::absolute(path, ec).lexically_normal().string()));
     useRecordedIdentity(d, *report);
-    completeIdentity(report->identity, report->meta);
+    finishReport(*report, fileStamp(path));
     return report;
 }
 

@@ -254,6 +254,13 @@ void completeIdentity(ReportIdentity &id, const ReportMeta &meta)
     id.label = label;
 }
 
+void finishReport(Report &report, const FileStamp &stamp)
+{
+    report.fileSize = stamp.size;
+    report.fileMtimeNs = stamp.mtimeNs;
+    completeIdentity(report.identity, report.meta);
+}
+
 std::vector<RunNode> groupReports(std::span<const ReportPtr> reports)
 {
     std::map<std::string, std::map<std::string, std::map<std::optional<int>, std::vector<size_t>>>> tree;

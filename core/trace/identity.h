@@ -13,6 +13,7 @@
 // Any path component like "step_3"/"step3"/"global_step_3" sets the step when the name has none,
 // and a Ray session folder ("session_..."), or else the parent folder, names the run.
 
+#include "core/trace/mappedfile.h"
 #include "core/trace/report.h"
 
 #include <span>
@@ -40,6 +41,11 @@ std::string applyRecordedIdentity(ReportIdentity &id, const ReportIdentity &reco
 
 // Fills what the path did not give from the data (pid when the report has one process, host).
 void completeIdentity(ReportIdentity &id, const ReportMeta &meta);
+
+// The one place a report is finished, however it was made (read from its file, decoded from the
+// cache or from a digest): the file's size and modification time from `stamp`, and the identity
+// the caller set (from the path, or recorded in a digest) completed from the report's metadata.
+void finishReport(Report &report, const FileStamp &stamp);
 
 struct RankNode
 {

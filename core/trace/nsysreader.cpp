@@ -39,12 +39,9 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
 {
     meta.format = TraceFormat::NsysSqlite;
     ReadOnlySqlite db;
-    if (std::string err = db.open(path); !err.empty())
+    std::set<std::string> tables;
+    if (std::string err = db.openTables(path, "an Nsight Systems SQLite export", tables); !err.empty())
         return err;
-    std::string error;
-    const std::set<std::string> tables = db.tables(error);
-    if (!error.empty())
-        return error + " (expected an Nsight Systems SQLite export)";
     if (std::string err = checkIsNsysExport(path, tables); !err.empty())
         return err;
 

@@ -138,6 +138,17 @@ std::string ReadOnlySqlite::lastError() const
     return m_path + ": " + (m_db ? sqlite3_errmsg(m_db) : "not open");
 }
 
+std::string ReadOnlySqlite::openTables(const std::string &path, std::string_view what, std::set<std::string> &tables)
+{
+    if (std::string err = open(path); !err.empty())
+        return err;
+    std::string error;
+    tables = this->tables(error);
+    if (!error.empty())
+        return error + " (expected " + std::string(what) + ")";
+    return {};
+}
+
 std::set<std::string> ReadOnlySqlite::tables(std::string &error) const
 {
     std::set<std::string> out;

@@ -60,6 +60,10 @@ public:
 
     // Opens `path` read-only and immutable. Returns "" or "PATH: reason".
     std::string open(const std::string &path);
+    // What every trace reader does first: open() and list the tables and views into `tables`.
+    // Returns "" or "PATH: reason", the listing's failure followed by " (expected <what>)", e.g.
+    // "an Nsight Systems SQLite export", since a file that is not SQLite fails there.
+    std::string openTables(const std::string &path, std::string_view what, std::set<std::string> &tables);
     bool isOpen() const { return m_db != nullptr; }
 
     // Prepares a statement; on failure returns an empty statement and sets `error`.

@@ -1,6 +1,7 @@
 #include "core/trace/traceloader.h"
 
 #include "core/common/naturalorder.h"
+#include "core/common/parallelfor.h"
 
 #include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
@@ -12,7 +13,6 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <new>
@@ -120,8 +120,6 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
     auto report = std::make_shared<Report>();
     report->path = path;
     const FileStamp stamp = fileStamp(path);
-    report->fileSize = stamp.size;
-    report->fileMtimeNs = stamp.mtimeNs;
     StoreBuilder builder;
     error = reader->read(path, builder, report->meta, ctx);
     if (!error.empty())
@@ -134,9 +132,8 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
     if (report->meta.utcStartNs && *report->meta.utcStartNs != 0 && store->firstStart() > int64_t(1e17))
         report->meta.utcStartNs = 0;
     report->store = std::move(store);
-    std::error_code ec;
     report->identity = identityOfFile(path);
-    completeIdentity(report->identity, report->meta);
+    finishReport(*report, stamp);
     return report;
 }
 
@@ -187,18 +184,17 @@ public:
     {
     }
 
-    void work()
+    // Loads file i, from the cache or read and cached.
+    void work(size_t i)
     {
-        for (size_t i; (i = m_next.fetch_add(1)) < m_files.size();) {
-            // Memory a hostile file makes a reader ask for (or any other exception) fails that
-            // report alone; the others load.
-            try {
-                workOn(i);
-            } catch (const std::bad_alloc &) {
-                fail(i, m_files[i] + ": out of memory while reading it (the file may be corrupt)");
-            } catch (const std::exception &e) {
-                fail(i, m_files[i] + ": " + e.what());
-            }
+        // Memory a hostile file makes a reader ask for (or any other exception) fails that
+        // report alone; the others load.
+        try {
+            workOn(i);
+        } catch (const std::bad_alloc &) {
+            fail(i, m_files[i] + ": out of memory while reading it (the file may be corrupt)");
+        } catch (const std::exception &e) {
+            fail(i, m_files[i] + ": " + e.what());
         }
     }
 
@@ -317,7 +313,6 @@ private:
     std::vector<ReportPtr> m_reports;
     std::vector<std::vector<ReportPtr>> m_perWorker; // files split into one report per worker
     std::vector<std::string> m_errors;
-    std::atomic<size_t> m_next{0};
     std::mutex m_writtenMutex;
     std::vector<std::string> m_written; // cache files this load wrote, in the order written
     size_t m_unsaved = 0;               // reports whose cache could not be written
@@ -388,17 +383,11 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
     const size_t n = files.size();
     const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = options.threads > 0 ? options.threads : hw;
-    const size_t workers = std::max<size_t>(1, std::min<size_t>(size_t(threads), n));
     // Few big reports: give each several connections; many reports: one each.
     const int perReport = std::max(1, threads / int(std::max<size_t>(1, std::min<size_t>(n, size_t(threads)))));
 
     LoadRun run(files, options, progress, cancel, perReport);
-    std::vector<std::thread> pool;
-    for (size_t w = 1; w < workers; ++w)
-        pool.emplace_back([&run] { run.work(); });
-    run.work();
-    for (auto &t : pool)
-        t.join();
+    core::parallelFor(n, threads, [&run](size_t i) { run.work(i); });
     run.evict();
     run.collect(result);
     countCapturesOnce(result);

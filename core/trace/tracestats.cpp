@@ -150,7 +150,7 @@ bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std:
     });
     if (!ok)
         return false;
-    for (uint8_t style = 0; style < std::size(kStyles); ++style)
+    for (uint8_t style = 0; style < uint8_t(std::size(kStyles)); ++style)
         for (auto &[key, d] : byKey[style]) {
             auto &dst = out[{keyName(store, kind, key, colonDefault), style}];
             if (dst.empty())

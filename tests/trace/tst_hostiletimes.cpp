@@ -5,6 +5,7 @@
 // naming the table and the count, the commands finish under a memory cap, and an exception while
 // reading one report fails that report alone.
 
+#include "core/trace/analysisguard.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/clirun.h"
 
@@ -225,6 +226,35 @@ private slots:
         QVERIFY2(r.failures[0].reason ==
                      bad.toStdString() + ": out of memory while reading it (the file may be corrupt)",
                  r.failures[0].reason.c_str());
+    }
+
+    // Past the load: a report whose analysis runs out of memory (here through the test seam, not a
+    // real multi-GB allocation) is named in an error and left out; the other report's answer is
+    // printed and the exit status is 1. The same for every command that analyses reports.
+    void outOfMemoryWhileAnalysingFailsThatReportAlone()
+    {
+        const QString bad = copyOfClean("rank_oom.sqlite");
+        const QString good = copyOfClean("rank_ok.sqlite");
+        const std::string badPath = bad.toStdString();
+        analysisProbe = [&](const Report &r) {
+            if (r.path == badPath)
+                throw std::bad_alloc();
+        };
+        const QString expected = bad + ": out of memory while analysing it (the file may be corrupt)";
+        const QList<QStringList> commands = {{"trace", "breakdown", "--no-cache"},
+                                             {"trace", "phases", "--format", "csv", "--no-cache"},
+                                             {"trace", "stats", "--report", "kernel_sum", "--no-cache"},
+                                             {"trace", "stats", "--report", "compare", "--no-cache"},
+                                             {"trace", "digest", "--out", m_tmp.filePath("digests")}};
+        for (const QStringList &cmd : commands) {
+            const ps::test::CliRun r = ps::test::runCli(cmd + QStringList{bad, good});
+            const QString what = cmd.join(' ') + ": " + r.err;
+            QVERIFY2(r.exitCode == 1, qPrintable(what));
+            QVERIFY2(r.err.contains("error: " + expected), qPrintable(what));
+            QVERIFY2(r.out.contains("rank_ok"), qPrintable(cmd.join(' ') + ": " + r.out));
+            QVERIFY2(!r.out.contains("rank_oom"), qPrintable(cmd.join(' ') + ": " + r.out));
+        }
+        analysisProbe = nullptr;
     }
 };
 

@@ -418,12 +418,10 @@ std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportM
 {
     meta.format = TraceFormat::AscendDb;
     ReadOnlySqlite db;
-    if (std::string err = db.open(path); !err.empty())
+    std::set<std::string> tables;
+    if (std::string err = db.openTables(path, "an Ascend profiler database", tables); !err.empty())
         return err;
     std::string error;
-    const std::set<std::string> tables = db.tables(error);
-    if (!error.empty())
-        return error + " (expected an Ascend profiler database)";
     const std::string name = path.substr(path.find_last_of('/') + 1);
     std::optional<int> rank = numberAfter(name, "ascend_pytorch_profiler_");
     if (tables.count("StepTraceTime") && !tables.count("STRING_IDS")) {

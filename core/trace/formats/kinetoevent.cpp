@@ -197,6 +197,17 @@ simdjson::error_code readArgs(od::value v, Event &ev)
     return simdjson::SUCCESS;
 }
 
+// Only GPU work, API calls, metadata and memory samples need args; they are skipped for the many
+// CPU ops. (Kineto writes ph and name before args.)
+simdjson::error_code readArgsWhenNeeded(od::field &f, Event &ev)
+{
+    const Cat c = ev.hasCat ? catOf(ev.cat) : Cat::Other;
+    const bool memory = ev.ph == 'i' && ev.name == "[memory]";
+    if (!ev.hasCat || ev.ph == 'M' || memory || isGpuCat(c) || c == Cat::Runtime || c == Cat::Driver)
+        return readArgs(f.value(), ev);
+    return simdjson::SUCCESS;
+}
+
 simdjson::error_code readEvent(od::object obj, Event &ev)
 {
     for (auto fr : obj) {
@@ -262,14 +273,8 @@ simdjson::error_code readEvent(od::object obj, Event &ev)
             break;
         case 'a':
             if (k == "args") {
-                // Only GPU work, API calls, metadata and memory samples need args; skip them for
-                // the many CPU ops. (Kineto writes ph and name before args.)
-                const Cat c = ev.hasCat ? catOf(ev.cat) : Cat::Other;
-                const bool memory = ev.ph == 'i' && ev.name == "[memory]";
-                if (!ev.hasCat || ev.ph == 'M' || memory || isGpuCat(c) || c == Cat::Runtime || c == Cat::Driver) {
-                    if (auto e = readArgs(f.value(), ev))
-                        return e;
-                }
+                if (auto e = readArgsWhenNeeded(f, ev))
+                    return e;
             }
             break;
         default:

@@ -495,12 +495,9 @@ std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMe
 {
     meta.format = TraceFormat::Rocpd;
     ReadOnlySqlite db;
-    if (std::string err = db.open(path); !err.empty())
+    std::set<std::string> tables;
+    if (std::string err = db.openTables(path, "a rocprofv3 rocpd database", tables); !err.empty())
         return err;
-    std::string error;
-    const std::set<std::string> tables = db.tables(error);
-    if (!error.empty())
-        return error + " (expected a rocprofv3 rocpd database)";
     if (!tables.count("rocpd_region") && !tables.count("rocpd_kernel_dispatch") && tables.count("rocpd_op"))
         return path + ": a legacy rocmProfileData (RPD) trace (rocpd_op/rocpd_api tables); only rocprofv3's rocpd "
                       "format is read";

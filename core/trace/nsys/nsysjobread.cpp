@@ -1,3 +1,4 @@
+#include "core/common/parallelfor.h"
 #include "core/trace/nsys/nsysjobs.h"
 #include "core/trace/nsys/nsysmetadata.h"
 #include "core/trace/nsys/nvtxeventtype.h"
@@ -9,7 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <thread>
+#include <optional>
 
 namespace ps::core::trace::nsys {
 
@@ -230,25 +231,20 @@ void readJob(const ReadOnlySqlite &db, const Job &job, Chunk &c, JobShared &sh)
 std::string readOnWorkers(const std::string &path, const std::vector<Job> &jobs, size_t workers,
                           std::vector<Chunk> &chunks, JobShared &sh)
 {
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> pool;
+    core::JobQueue queue(jobs.size());
     std::vector<std::string> openErrors(workers);
-    for (size_t w = 0; w < workers; ++w) {
-        pool.emplace_back([&, w] {
-            ReadOnlySqlite own;
-            if (std::string err = own.open(path); !err.empty()) {
-                openErrors[w] = err;
-                return;
-            }
-            for (size_t j; (j = next.fetch_add(1)) < jobs.size();) {
-                readJob(own, jobs[j], chunks[j], sh);
-                if (!chunks[j].error.empty())
-                    next.store(jobs.size());
-            }
-        });
-    }
-    for (auto &t : pool)
-        t.join();
+    core::runWorkers(workers, [&](size_t w) {
+        ReadOnlySqlite own;
+        if (std::string err = own.open(path); !err.empty()) {
+            openErrors[w] = err;
+            return;
+        }
+        while (const std::optional<size_t> j = queue.take()) {
+            readJob(own, jobs[*j], chunks[*j], sh);
+            if (!chunks[*j].error.empty())
+                queue.stop();
+        }
+    });
     for (auto &e : openErrors)
         if (!e.empty())
             return e;
