@@ -307,8 +307,8 @@ void TimelineWorkspace::connectPanes()
     connect(m_overview->overview(), &ClusterOverview::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_phases, &PhasesPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_compare, &ComparePane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
-           m_overview->isBusy() || m_breakdown->isBusy() || m_collectives->isBusy() || m_statsDebounce->isActive() ||
-           m_realignThrottle->isActive();
+    m_overview->isBusy() || m_breakdown->isBusy() || m_collectives->isBusy() || m_statsDebounce->isActive() ||
+        m_realignThrottle->isActive();
 }
 
 void TimelineWorkspace::connectToolbar()
