@@ -375,7 +375,7 @@ void readMetaLists(In &in, ReportMeta &m)
 bool readMeta(In &in, ReportMeta &m, std::string &reason)
 {
     const uint64_t format = in.u64();
-    if (format > uint64_t(TraceFormat::KinetoJson)) {
+    if (format > uint64_t(TraceFormat::TorchMemory)) {
         reason = "corrupt: bad format";
         return false;
     }

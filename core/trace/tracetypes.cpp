@@ -16,6 +16,8 @@ std::string_view traceFormatName(TraceFormat f)
         return "kineto-json";
     case TraceFormat::RlinfTracer:
         return "rlinf-tracer";
+    case TraceFormat::TorchMemory:
+        return "torch-memory";
     }
     return "unknown";
 }
