@@ -7,6 +7,7 @@
 #include "core/analysis/memoryphase.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/formats/torchmemoryhistory.h"
+#include "core/trace/formats/torchmemoryreader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -115,7 +116,7 @@ bool isTraceFile(const std::string &path)
     if (tr::memoryFileKind(path) != tr::MemoryFileKind::NotMemory)
         return false;
     const auto reader = tr::ReaderRegistry::instance().readerFor(path);
-    return reader && reader->format() != tr::TraceFormat::TorchMemory;
+    return reader && reader->format() != tr::kTorchMemoryFormat;
 }
 
 // The files the positionals name: memory files as given, folders searched for memory files;
@@ -336,9 +337,7 @@ void writeCrossRank(std::ostream &out, JsonWriter &w, const std::vector<ReportPe
     w.key("phase").value(p.phase ? std::optional<std::string>(p.phase->phase) : std::nullopt).endObject();
 }
 
-} // namespace
-
-int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
+CommandSpec memorySpec()
 {
     CommandSpec spec{
         "profstudio-cli trace memory [--format text|json] [--top N] FILE|DIR...",
@@ -369,6 +368,14 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
         "Example: profstudio-cli trace memory --top 5 outputs/profile/step3/"};
     spec.options.push_back({"format", "text|json", "output format (default text)"});
     spec.options.push_back({"top", "N", "allocation sites listed per device (default 10)"});
+    return spec;
+}
+
+} // namespace
+
+int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
+{
+    const CommandSpec spec = memorySpec();
     ParsedArgs a;
     std::string format;
     if (int s = parseCommand(spec, args, a, {"text", "json"}, format, out, err); s >= 0)

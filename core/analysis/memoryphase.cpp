@@ -1,6 +1,7 @@
 #include "core/analysis/memoryphase.h"
 
 #include "core/analysis/phases.h"
+#include "core/trace/formats/torchmemoryreader.h"
 
 #include <string_view>
 
@@ -42,7 +43,7 @@ std::vector<trace::ReportPtr> sameRankTraces(std::optional<int> rank, std::optio
     if (!rank)
         return out;
     for (const trace::ReportPtr &r : reports) {
-        if (!r || !r->store || r->meta.format == trace::TraceFormat::TorchMemory || r->identity.rank != rank)
+        if (!r || !r->store || r->meta.format == trace::kTorchMemoryFormat || r->identity.rank != rank)
             continue;
         if (step && r->identity.step && *step != *r->identity.step)
             continue;

@@ -2,6 +2,7 @@
 
 #include "core/common/jsonwriter.h"
 #include "core/trace/formats/torchmemory.h"
+#include "core/trace/formats/torchmemoryreader.h"
 
 #include <simdjson.h>
 
@@ -114,7 +115,7 @@ std::optional<MemorySummary> computeMemorySummary(const trace::Report &report, c
     MemorySummary out;
     for (const trace::MemorySeries &s : report.meta.memory)
         out.lanes.push_back({s.device, s.source, s.peakBytes(), s.peakTimeNs()});
-    if (report.meta.format != trace::TraceFormat::TorchMemory ||
+    if (report.meta.format != trace::kTorchMemoryFormat ||
         trace::memoryFileKind(report.path) != trace::MemoryFileKind::Snapshot)
         return out;
     trace::MemorySnapshot snapshot;

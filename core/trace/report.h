@@ -15,9 +15,8 @@
 
 namespace ps::core::trace {
 
-enum class TraceFormat : uint8_t { NsysSqlite, Rocpd, AscendDb, KinetoJson, RlinfTracer, TorchMemory };
-// "nsys-sqlite", "rocpd", "ascend-db", "kineto-json", "rlinf-tracer", "torch-memory" (PyTorch's
-// memory snapshots and memory-timeline exports) (the `format` of `trace info`).
+enum class TraceFormat : uint8_t { NsysSqlite, Rocpd, AscendDb, KinetoJson, RlinfTracer };
+// "nsys-sqlite", "rocpd", "ascend-db", "kineto-json", "rlinf-tracer" (the `format` of `trace info`).
 std::string_view traceFormatName(TraceFormat f);
 
 struct GpuInfo

@@ -1,4 +1,6 @@
 #include "core/trace/tracetypes.h"
+
+#include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/report.h"
 
 namespace ps::core::trace {
@@ -16,10 +18,8 @@ std::string_view traceFormatName(TraceFormat f)
         return "kineto-json";
     case TraceFormat::RlinfTracer:
         return "rlinf-tracer";
-    case TraceFormat::TorchMemory:
-        return "torch-memory";
     }
-    return "unknown";
+    return f == kTorchMemoryFormat ? "torch-memory" : "unknown";
 }
 
 } // namespace ps::core::trace

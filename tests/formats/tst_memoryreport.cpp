@@ -6,6 +6,7 @@
 
 #include "core/trace/alignment.h"
 #include "core/trace/formats/torchmemoryhistory.h"
+#include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/traceloader.h"
 
 #include "tests/support/memoryfixtures.h"
@@ -85,7 +86,7 @@ private slots:
         std::string error;
         const ReportPtr r = load(path(m_dir, "step3/torch_memory_rank0_pid4242.pickle"), error);
         QVERIFY2(r, error.c_str());
-        QCOMPARE(r->meta.format, TraceFormat::TorchMemory);
+        QCOMPARE(r->meta.format, kTorchMemoryFormat);
         QCOMPARE(traceFormatName(r->meta.format), std::string_view("torch-memory"));
         QCOMPARE(r->meta.utcStartNs, std::optional<int64_t>(0));
         const QJsonArray devices = m_expected[QStringLiteral("step3/torch_memory_rank0_pid4242.pickle")].toArray();
@@ -135,9 +136,8 @@ private slots:
                 if (loaded.reports[i]->identity.rank == rank)
                     of.push_back(i);
             QCOMPARE(of.size(), size_t(2));
-            const auto mem = std::find_if(of.begin(), of.end(), [&](size_t i) {
-                return loaded.reports[i]->meta.format == TraceFormat::TorchMemory;
-            });
+            const auto mem = std::find_if(
+                of.begin(), of.end(), [&](size_t i) { return loaded.reports[i]->meta.format == kTorchMemoryFormat; });
             QVERIFY(mem != of.end());
             const size_t m = *mem, k = of[0] == m ? of[1] : of[0];
             const ReportIdentity &a = loaded.reports[m]->identity, &b = loaded.reports[k]->identity;
@@ -193,7 +193,7 @@ private slots:
         std::string error;
         const ReportPtr r = load(path(m_dir, "rank1_memory_profile.raw.json.gz"), error);
         QVERIFY2(r, error.c_str());
-        QCOMPARE(r->meta.format, TraceFormat::TorchMemory);
+        QCOMPARE(r->meta.format, kTorchMemoryFormat);
         QCOMPARE(r->identity.rank, std::optional<int>(1));
         QVERIFY(hasWarning(*r, "aligned by start"));
         const QJsonObject e = m_expected[QStringLiteral("timelines")]

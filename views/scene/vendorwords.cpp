@@ -30,8 +30,6 @@ const FormatWords &formatWords(TraceFormat f)
         return kineto;
     case TraceFormat::RlinfTracer:
         return rlinf;
-    case TraceFormat::TorchMemory:
-        return kineto;
     case TraceFormat::NsysSqlite:
         break;
     }
@@ -84,7 +82,6 @@ QString rangeWord(TraceFormat f, const EventStore &store, const Track &t, uint32
     }
     case TraceFormat::KinetoJson:
     case TraceFormat::RlinfTracer:
-    case TraceFormat::TorchMemory:
         return torchRangeWord(categoryOf(store, t, index));
     case TraceFormat::NsysSqlite:
         break;
@@ -154,7 +151,6 @@ QString rangeStatsLabel(const std::vector<TraceFormat> &formats)
             return QStringLiteral("torch ops, mstx ranges and HCCL ops");
         case TraceFormat::KinetoJson:
         case TraceFormat::RlinfTracer:
-        case TraceFormat::TorchMemory:
             return QStringLiteral("torch ops, Python frames and annotations");
         case TraceFormat::NsysSqlite:
             break;

@@ -31,7 +31,7 @@ struct MemoryReportWriter
     MemoryReportWriter(StoreBuilder &builder, ReportMeta &m, const MemoryFileIdentity &id, const char *what)
         : b(builder), meta(m), pid(id.pid.value_or(0))
     {
-        meta.format = TraceFormat::TorchMemory;
+        meta.format = kTorchMemoryFormat;
         meta.rank = id.rank;
         if (id.pid)
             meta.pids = {*id.pid};

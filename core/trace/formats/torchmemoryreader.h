@@ -1,5 +1,5 @@
 #pragma once
-// PyTorch's memory records opened as reports (TraceFormat::TorchMemory), so that they sit beside
+// PyTorch's memory records opened as reports (kTorchMemoryFormat), so that they sit beside
 // the same rank's traces: a CUDA memory snapshot (verl's `stepS/torch_memory_rankR_pidP.pickle`)
 // or an export_memory_timeline output (the tutorial's `rank{R}_…memory_profile.*`).
 //
@@ -22,10 +22,14 @@
 
 namespace ps::core::trace {
 
+// The format of these reports ("torch-memory" in `trace info`). It belongs in TraceFormat
+// (report.h) as an enumerator; until it is there, this value past the last one stands for it.
+inline constexpr TraceFormat kTorchMemoryFormat = TraceFormat(uint8_t(TraceFormat::RlinfTracer) + 1);
+
 class TorchMemoryReader : public TraceReader
 {
 public:
-    TraceFormat format() const override { return TraceFormat::TorchMemory; }
+    TraceFormat format() const override { return kTorchMemoryFormat; }
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;
