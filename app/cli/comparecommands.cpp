@@ -1,6 +1,7 @@
 // profstudio-cli trace compare: run against run (core/analysis/runcompare.h).
 
 #include "app/cli/commands.h"
+#include "app/cli/memorycompareoutput.h"
 #include "app/cli/phaseargs.h"
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
@@ -81,6 +82,7 @@ void writeCompareText(std::ostream &out, const an::RunComparison &c, const std::
                       millisecondsText(d.deltaNs()).c_str(), pctText(d.deltaPct()).c_str());
         out << line;
     }
+    writeMemoryPeaksText(out, an::compareMemoryPeaks(c.match, base, cand));
 }
 
 void writeCompareCsv(std::ostream &out, const an::RunComparison &c)
@@ -130,7 +132,9 @@ void writeCompareJson(std::ostream &out, const an::RunComparison &c, const std::
         w.key("delta_ns").value(d.deltaNs()).key("delta_pct").value(d.deltaPct()).key("changed").value(d.changed);
         w.endObject();
     }
-    w.endArray().endObject();
+    w.endArray();
+    writeMemoryPeaksJson(w, an::compareMemoryPeaks(c.match, base, cand));
+    w.endObject();
     out << w.str() << "\n";
 }
 
@@ -150,7 +154,9 @@ CommandSpec compareSpec()
         "  CANDIDATE  the run to compare with it",
         "JSON: {\"matched\": [{\"key\", \"baseline\", \"candidate\"}], \"baseline_only\": [{\"path\", \"key\"}], "
         "\"candidate_only\": [...], \"deltas\": [{\"kind\" (phase|phase_rank|range|kernel|breakdown), \"step\", "
-        "\"name\", \"baseline_ns\", \"candidate_ns\", \"delta_ns\", \"delta_pct\" (null when new), \"changed\"}]}\n"
+        "\"name\", \"baseline_ns\", \"candidate_ns\", \"delta_ns\", \"delta_pct\" (null when new), \"changed\"}], "
+        "\"memory_peaks\": [{\"key\", \"device\", \"source\", \"baseline_bytes\", \"candidate_bytes\", \"delta_pct\"}] "
+        "(per matched rank, the highest peak of each memory source on each side)}\n"
         "Example: profstudio-cli trace compare --fail-above 10 runs/monday/ runs/tuesday/"};
     spec.options.push_back({"format", "text|csv|json", "output format (default text)"});
     spec.options.push_back({"tolerance", "PCT", "a delta within +-PCT % of the baseline is no change (default 5)"});

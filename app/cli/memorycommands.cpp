@@ -4,7 +4,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/memorypeak.h"
+#include "core/analysis/memoryphase.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/formats/torchmemoryhistory.h"
+#include "core/trace/formats/torchmemoryreader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,6 +36,9 @@ struct MemoryReport
     tr::MemorySnapshot snapshot;
     an::SnapshotMemory memory;
     an::TimelineMemory timelineMemory;
+    bool wallClock = false; // its times tie to the traces' (µs or ns since the epoch)
+    // Per device (a timeline: one), the phase at the peak in the same rank's traces.
+    std::vector<std::optional<an::MemoryPhase>> phaseAtPeak;
 
     int64_t peakBytes() const
     {
@@ -43,7 +49,53 @@ struct MemoryReport
             p = std::max(p, d.peakBytes);
         return p;
     }
+    // The phase at the highest device's peak (the first such device).
+    std::optional<an::MemoryPhase> peakPhase() const
+    {
+        size_t best = 0;
+        for (size_t i = 1; i < memory.devices.size(); ++i)
+            if (memory.devices[i].peakBytes > memory.devices[best].peakBytes)
+                best = i;
+        return best < phaseAtPeak.size() ? phaseAtPeak[best] : std::nullopt;
+    }
 };
+
+// Each device's phase at its peak, from the same rank's traces; only when the file's clock ties
+// to theirs (the wall clock), as a peak placed by start alignment would name a phase by chance.
+void findPhasesAtPeaks(MemoryReport &r, const std::vector<tr::ReportPtr> &traces)
+{
+    const std::vector<tr::ReportPtr> mine = an::sameRankTraces(r.identity.rank, r.identity.step, traces);
+    const auto at = [&](std::optional<int64_t> t) -> std::optional<an::MemoryPhase> {
+        if (!r.wallClock || !t || mine.empty())
+            return std::nullopt;
+        return an::phaseAtUtc(*t, mine, an::PhaseMapping::defaults());
+    };
+    if (r.timeline)
+        r.phaseAtPeak.push_back(at(r.timelineMemory.peakTimeNs));
+    for (const an::DeviceMemory &d : r.memory.devices)
+        r.phaseAtPeak.push_back(at(d.peakTimeNs));
+}
+
+std::string phaseText(const an::MemoryPhase &p)
+{
+    std::string s = p.mapped ? "phase " + p.phase : "range '" + p.range + "'";
+    if (p.step)
+        s += " (step " + std::to_string(*p.step) + ")";
+    if (p.mapped && p.range != p.phase)
+        s += ", range '" + p.range + "'";
+    return s + ", in " + fs::path(p.trace).filename().string();
+}
+
+void writePhaseJson(JsonWriter &w, const std::optional<an::MemoryPhase> &p)
+{
+    w.key("phase_at_peak");
+    if (!p) {
+        w.null();
+        return;
+    }
+    w.beginObject().key("phase").value(p->phase).key("mapped").value(p->mapped).key("step").value(p->step);
+    w.key("range").value(p->range).key("trace").value(p->trace).endObject();
+}
 
 // An identity field as JSON wants it (null when absent).
 template <class T> std::optional<int64_t> jsonInt(const std::optional<T> &v)
@@ -58,14 +110,25 @@ std::string gib(int64_t bytes)
     return buf;
 }
 
-// The files the positionals name: files as given, folders searched for memory files.
-std::vector<std::string> memoryPaths(const std::vector<std::string> &args, std::ostream &err, int &status)
+// Trace files among the positionals: what a reader other than the memory one takes.
+bool isTraceFile(const std::string &path)
+{
+    if (tr::memoryFileKind(path) != tr::MemoryFileKind::NotMemory)
+        return false;
+    const auto reader = tr::ReaderRegistry::instance().readerFor(path);
+    return reader && reader->format() != tr::kTorchMemoryFormat;
+}
+
+// The files the positionals name: memory files as given, folders searched for memory files;
+// the traces given or found beside them go to `traces` (the ranks' phases at their peaks).
+std::vector<std::string> memoryPaths(const std::vector<std::string> &args, std::vector<std::string> &traces,
+                                     std::ostream &err, int &status)
 {
     std::vector<std::string> out;
     for (const std::string &p : args) {
         std::error_code ec;
         if (!fs::is_directory(p, ec)) {
-            out.push_back(p);
+            (isTraceFile(p) ? traces : out).push_back(p);
             continue;
         }
         const std::vector<std::string> found = tr::filesUnder(
@@ -75,6 +138,9 @@ std::vector<std::string> memoryPaths(const std::vector<std::string> &args, std::
             status = 1;
         }
         out.insert(out.end(), found.begin(), found.end());
+        for (const std::string &f : tr::findReports({p}, nullptr))
+            if (tr::memoryFileKind(f) == tr::MemoryFileKind::NotMemory)
+                traces.push_back(f);
     }
     return out;
 }
@@ -91,12 +157,15 @@ std::string readReport(const std::string &path, MemoryReport &r)
             return e;
         r.identity = t.identity;
         r.timelineMemory = an::analyzeTimeline(t);
+        r.wallClock =
+            !t.timeNs.empty() && *std::min_element(t.timeNs.begin(), t.timeNs.end()) >= tr::kMemoryEpochFloorNs;
         return {};
     }
     if (std::string e = tr::readMemorySnapshot(path, r.snapshot); !e.empty())
         return e;
     r.identity = r.snapshot.identity;
     r.memory = an::analyzeSnapshot(r.snapshot);
+    r.wallClock = tr::memoryOnWallClock(r.snapshot);
     return {};
 }
 
@@ -105,13 +174,16 @@ std::string frameText(const tr::MemFrame &f)
     return f.name + " (" + f.file + ":" + std::to_string(f.line) + ")";
 }
 
-void writeDeviceText(std::ostream &out, const MemoryReport &r, const an::DeviceMemory &d, size_t top)
+void writeDeviceText(std::ostream &out, const MemoryReport &r, size_t device, size_t top)
 {
+    const an::DeviceMemory &d = r.memory.devices[device];
     out << "  device " << d.device << ": peak " << gib(d.peakBytes) << " (" << d.peakBytes << " B)";
     if (d.peakTimeNs)
         out << " at " << *d.peakTimeNs << " ns";
     out << (d.peakEvent ? " (event " + std::to_string(*d.peakEvent) + ")" : std::string(" from the start"));
     out << ", reserved peak " << gib(d.peakReservedBytes) << ", before the history " << gib(d.baselineBytes) << "\n";
+    if (device < r.phaseAtPeak.size() && r.phaseAtPeak[device])
+        out << "    at the peak: " << phaseText(*r.phaseAtPeak[device]) << "\n";
     for (size_t i = 0; i < d.liveAtPeak.size() && i < top; ++i) {
         const an::LiveGroup &g = d.liveAtPeak[i];
         out << "    " << gib(g.bytes) << "  " << g.blocks << " block" << (g.blocks == 1 ? "" : "s") << "  ";
@@ -149,18 +221,22 @@ void writeText(std::ostream &out, const MemoryReport &r, size_t top)
             if (t.categoriesAtPeak[c])
                 out << " " << tr::kMemoryCategories[c] << " " << gib(t.categoriesAtPeak[c]);
         out << "\n";
+        if (!r.phaseAtPeak.empty() && r.phaseAtPeak[0])
+            out << "  at the peak: " << phaseText(*r.phaseAtPeak[0]) << "\n";
         return;
     }
     if (r.memory.devices.empty())
         out << "  no device memory recorded\n";
-    for (const an::DeviceMemory &d : r.memory.devices)
-        writeDeviceText(out, r, d, top);
+    for (size_t i = 0; i < r.memory.devices.size(); ++i)
+        writeDeviceText(out, r, i, top);
 }
 
-void writeDeviceJson(JsonWriter &w, const MemoryReport &r, const an::DeviceMemory &d, size_t top)
+void writeDeviceJson(JsonWriter &w, const MemoryReport &r, size_t device, size_t top)
 {
+    const an::DeviceMemory &d = r.memory.devices[device];
     w.beginObject().key("device").value(d.device).key("peak_bytes").value(d.peakBytes);
     w.key("peak_time_ns").value(d.peakTimeNs);
+    writePhaseJson(w, device < r.phaseAtPeak.size() ? r.phaseAtPeak[device] : std::nullopt);
     w.key("peak_event").value(d.peakEvent ? std::optional<int64_t>(int64_t(*d.peakEvent)) : std::nullopt);
     w.key("peak_reserved_bytes").value(d.peakReservedBytes);
     w.key("baseline_bytes").value(d.baselineBytes).key("live_at_peak").beginArray();
@@ -196,13 +272,14 @@ void writeJson(JsonWriter &w, const MemoryReport &r, size_t top)
         const an::TimelineMemory &t = r.timelineMemory;
         w.beginObject().key("device").null().key("peak_bytes").value(t.peakBytes);
         w.key("peak_time_ns").value(t.peakTimeNs).key("live_at_peak").beginArray().endArray();
+        writePhaseJson(w, r.phaseAtPeak.empty() ? std::nullopt : r.phaseAtPeak[0]);
         w.key("ooms").beginArray().endArray().key("categories_at_peak").beginObject();
         for (size_t c = 0; c < t.categoriesAtPeak.size(); ++c)
             w.key(tr::kMemoryCategories[c]).value(t.categoriesAtPeak[c]);
         w.endObject().endObject();
     }
-    for (const an::DeviceMemory &d : r.memory.devices)
-        writeDeviceJson(w, r, d, top);
+    for (size_t i = 0; i < r.memory.devices.size(); ++i)
+        writeDeviceJson(w, r, i, top);
     w.endArray().endObject();
 }
 
@@ -212,6 +289,7 @@ struct ReportPeak
     std::string path;
     int64_t peakBytes = 0;
     bool timeline = false;
+    std::optional<an::MemoryPhase> phase;
 };
 
 // Each rank's highest peak over its reports of one kind (snapshots and timelines count
@@ -245,19 +323,21 @@ void writeCrossRank(std::ostream &out, JsonWriter &w, const std::vector<ReportPe
             << "): " << (p.identity.rank ? "rank " + std::to_string(*p.identity.rank) : p.path)
             << (p.identity.step ? " step " + std::to_string(*p.identity.step) : std::string()) << " peaks highest, "
             << gib(p.peakBytes) << ", " << gib(cross->overMedianBytes) << " (" << ratio << ") over the median "
-            << gib(cross->medianBytes) << " of " << peaks.size() << " ranks\n";
+            << gib(cross->medianBytes) << " of " << peaks.size() << " ranks"
+            << (p.phase ? std::string(", at its peak in ") + (p.phase->mapped ? "phase " : "range ") + p.phase->phase
+                        : std::string())
+            << "\n";
         return;
     }
     w.beginObject().key("kind").value(timeline ? "timeline" : "snapshot").key("path").value(p.path);
     w.key("rank").value(jsonInt(p.identity.rank)).key("step").value(jsonInt(p.identity.step));
     w.key("peak_bytes").value(p.peakBytes).key("ranks").value(uint64_t(peaks.size()));
     w.key("median_bytes").value(cross->medianBytes).key("over_median_bytes").value(cross->overMedianBytes);
-    w.key("over_median_ratio").value(cross->overMedianRatio).endObject();
+    w.key("over_median_ratio").value(cross->overMedianRatio);
+    w.key("phase").value(p.phase ? std::optional<std::string>(p.phase->phase) : std::nullopt).endObject();
 }
 
-} // namespace
-
-int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
+CommandSpec memorySpec()
 {
     CommandSpec spec{
         "profstudio-cli trace memory [--format text|json] [--top N] FILE|DIR...",
@@ -268,22 +348,34 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
         "recorded history count from the start), the blocks live at the peak grouped by allocation site "
         "(user frames first, torch internals folded), and OOMs with the requested size and the device's free "
         "bytes; for a timeline, the bytes per category at the peak. Then the rank that peaks highest and by "
-        "how much over the median. Pickles are decoded without running anything in them.",
-        {},
-        "FILE  a snapshot or timeline file; DIR  a folder searched recursively for *.pickle / *.pkl and "
-        "*memory*.json[.gz] / *memory*.html",
+        "how much over the median. With the same rank's traces given too (or found in the folders), the phase "
+        "each peak falls in: the outermost verl/RLinf annotation range the phase mapping knows, else the "
+        "outermost annotation range (only for files on the wall clock, which ties to the traces' clock). "
+        "Pickles are decoded without running anything in them.",
+        traceLoadOptions(),
+        "FILE  a snapshot or timeline file, or a trace of the same run; DIR  a folder searched recursively for "
+        "*.pickle / *.pkl and *memory*.json[.gz] / *memory*.html, and for traces",
         "JSON: {\"reports\": [{\"path\", \"kind\", \"rank\", \"step\", \"pid\", \"devices\": [{\"device\", "
-        "\"peak_bytes\", \"peak_time_ns\", \"peak_event\", \"peak_reserved_bytes\", \"baseline_bytes\", "
+        "\"peak_bytes\", \"peak_time_ns\", \"phase_at_peak\": {\"phase\", \"mapped\", \"step\", \"range\", "
+        "\"trace\"} | null, \"peak_event\", \"peak_reserved_bytes\", \"baseline_bytes\", "
         "\"live_at_peak\": "
         "[{\"bytes\", \"blocks\", \"frames\": [{\"name\", \"file\", \"line\"}], \"folded_frames\"}], \"ooms\": "
         "[{\"time_ns\", \"bytes\", \"device_free\"}], [\"categories_at_peak\": {CATEGORY: bytes}]}]}], "
         "\"errors\": [{\"path\", \"error\"}], \"cross_rank\": [{\"kind\", \"path\", \"rank\", \"step\", "
-        "\"peak_bytes\", \"ranks\", \"median_bytes\", \"over_median_bytes\", \"over_median_ratio\"}]} (one "
+        "\"peak_bytes\", \"ranks\", \"median_bytes\", \"over_median_bytes\", \"over_median_ratio\", \"phase\"}]} (one "
         "cross_rank entry per kind with two ranks or more)\n"
         "Exit status 1 when a file cannot be read (the others are still reported).\n"
         "Example: profstudio-cli trace memory --top 5 outputs/profile/step3/"};
     spec.options.push_back({"format", "text|json", "output format (default text)"});
     spec.options.push_back({"top", "N", "allocation sites listed per device (default 10)"});
+    return spec;
+}
+
+} // namespace
+
+int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
+{
+    const CommandSpec spec = memorySpec();
     ParsedArgs a;
     std::string format;
     if (int s = parseCommand(spec, args, a, {"text", "json"}, format, out, err); s >= 0)
@@ -298,11 +390,23 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
         return 2;
     }
     int status = 0;
+    tr::LoadOptions loadOptions;
+    if (!loadOptionsFromArgs(a, err, loadOptions, status))
+        return status;
+    std::vector<std::string> tracePaths;
+    const std::vector<std::string> paths = memoryPaths(a.positionals(), tracePaths, err, status);
+    tr::LoadResult traces;
+    // The traces only place the peaks in phases: one that cannot be read (a folder's stray .json)
+    // is said, and the memory reports stand.
+    if (!tracePaths.empty())
+        traces = tr::loadReports(tracePaths, loadOptions);
+    for (const tr::LoadFailure &f : traces.failures)
+        err << "warning: " << f.reason << " (no phases from it)\n";
     JsonWriter w;
     w.beginObject().key("reports").beginArray();
     std::vector<ReportPeak> reports;
     std::vector<std::pair<std::string, std::string>> errors;
-    for (const std::string &path : memoryPaths(a.positionals(), err, status)) {
+    for (const std::string &path : paths) {
         MemoryReport r;
         if (std::string e = readReport(path, r); !e.empty()) {
             err << "error: " << e << "\n";
@@ -310,7 +414,8 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
             status = 1;
             continue;
         }
-        reports.push_back({r.identity, r.path, r.peakBytes(), r.timeline});
+        findPhasesAtPeaks(r, traces.reports);
+        reports.push_back({r.identity, r.path, r.peakBytes(), r.timeline, r.peakPhase()});
         if (format == "json")
             writeJson(w, r, size_t(*top));
         else

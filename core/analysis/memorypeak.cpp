@@ -1,5 +1,7 @@
 #include "core/analysis/memorypeak.h"
 
+#include "core/trace/formats/torchmemoryhistory.h"
+
 #include <algorithm>
 #include <string_view>
 #include <unordered_map>
@@ -12,113 +14,11 @@ using trace::MemTraceEntry;
 
 namespace {
 
-constexpr size_t kNever = SIZE_MAX;
-constexpr int64_t kMaxDevices = 4096;
-constexpr size_t kBefore = SIZE_MAX - 1; // allocated before the recorded history
-
-// One allocation as memory_viz draws it: from its alloc (or the start) to its free_completed.
-struct Element
+void groupLive(const MemorySnapshot &s, const std::vector<trace::MemElement> &elements, DeviceMemory &out)
 {
-    int64_t size = 0;
-    uint32_t stack = 0;
-    size_t start = kBefore;
-    size_t end = kNever;
-};
-
-std::vector<Element> elementsOf(const MemorySnapshot &s, int64_t device, const std::vector<MemTraceEntry> &trace)
-{
-    std::vector<Element> elements;
-    std::unordered_map<uint64_t, size_t> open;
-    for (size_t i = 0; i < trace.size(); ++i) {
-        const MemTraceEntry &e = trace[i];
-        if (e.action == MemAction::Alloc) {
-            open[e.addr] = elements.size();
-            elements.push_back({e.size, e.stack, i, kNever});
-        } else if (e.action == MemAction::FreeCompleted) {
-            if (auto it = open.find(e.addr); it != open.end()) {
-                elements[it->second].end = i;
-                open.erase(it);
-            } else { // allocated before the history began, or its alloc left the ring buffer
-                elements.push_back({e.size, e.stack, kBefore, i});
-            }
-        }
-    }
-    for (const trace::MemSegment &seg : s.segments) {
-        if (seg.device != device)
-            continue;
-        for (uint32_t b = seg.firstBlock; b < seg.firstBlock + seg.blockCount; ++b) {
-            const trace::MemBlock &blk = s.blocks[b];
-            if (blk.state == trace::MemBlockState::ActiveAllocated && !open.count(blk.addr))
-                elements.push_back({blk.requestedSize, blk.stack, kBefore, kNever});
-        }
-    }
-    return elements;
-}
-
-void allocatedSeries(const std::vector<MemTraceEntry> &trace, const std::vector<Element> &elements, DeviceMemory &out)
-{
-    std::vector<int64_t> delta(trace.size(), 0);
-    for (const Element &e : elements) {
-        if (e.start == kBefore)
-            out.baselineBytes = trace::addWrapping(out.baselineBytes, e.size);
-        else
-            delta[e.start] = trace::addWrapping(delta[e.start], e.size);
-        if (e.end != kNever)
-            delta[e.end] = trace::subWrapping(delta[e.end], e.size);
-    }
-    int64_t running = out.baselineBytes;
-    out.peakBytes = running;
-    for (size_t i = 0; i < trace.size(); ++i) {
-        if (trace[i].action != MemAction::Alloc && trace[i].action != MemAction::FreeCompleted)
-            continue;
-        running = trace::addWrapping(running, delta[i]);
-        out.timeNs.push_back(trace[i].timeUs * 1000);
-        out.allocated.push_back(running);
-        if (running > out.peakBytes) {
-            out.peakBytes = running;
-            out.peakTimeNs = trace[i].timeUs * 1000;
-            out.peakEvent = i;
-        }
-    }
-}
-
-void reservedSeries(const MemorySnapshot &s, int64_t device, const std::vector<MemTraceEntry> &trace, DeviceMemory &out)
-{
-    int64_t final = 0, sum = 0, lowest = 0;
-    for (const trace::MemSegment &seg : s.segments)
-        if (seg.device == device)
-            final = trace::addWrapping(final, seg.totalSize);
-    std::vector<std::pair<size_t, int64_t>> deltas;
-    for (size_t i = 0; i < trace.size(); ++i) {
-        const MemAction a = trace[i].action;
-        const int64_t d = (a == MemAction::SegmentAlloc || a == MemAction::SegmentMap)    ? trace[i].size
-                          : (a == MemAction::SegmentFree || a == MemAction::SegmentUnmap) ? -trace[i].size
-                                                                                          : 0;
-        if (a >= MemAction::SegmentAlloc && a <= MemAction::SegmentUnmap) {
-            deltas.emplace_back(i, d);
-            sum = trace::addWrapping(sum, d);
-            lowest = std::min(lowest, sum);
-        }
-    }
-    // Anchored at the dump-time segments; a file without them starts where nothing goes below 0.
-    int64_t running = s.segments.empty() ? trace::subWrapping(0, lowest) : trace::subWrapping(final, sum);
-    out.peakReservedBytes = running;
-    for (const auto &[i, d] : deltas) {
-        running = trace::addWrapping(running, d);
-        out.reservedTimeNs.push_back(trace[i].timeUs * 1000);
-        out.reserved.push_back(running);
-        out.peakReservedBytes = std::max(out.peakReservedBytes, running);
-    }
-}
-
-void groupLive(const MemorySnapshot &s, const std::vector<Element> &elements, DeviceMemory &out)
-{
-    const std::optional<size_t> peak = out.peakEvent; // none: the peak is before the history
     std::unordered_map<std::string, size_t> groupOf;
-    for (const Element &e : elements) {
-        const bool started = e.start == kBefore || (peak && e.start <= *peak);
-        const bool ended = e.end != kNever && peak && e.end <= *peak;
-        if (!started || ended)
+    for (const trace::MemElement &e : elements) {
+        if (!e.liveAfter(out.peakEvent)) // no peak event: the peak is before the history
             continue;
         LiveGroup g;
         g.stack = e.stack;
@@ -142,22 +42,30 @@ void groupLive(const MemorySnapshot &s, const std::vector<Element> &elements, De
                      [](const LiveGroup &a, const LiveGroup &b) { return a.bytes > b.bytes; });
 }
 
-DeviceMemory analyzeDevice(const MemorySnapshot &s, int64_t device, const std::vector<MemTraceEntry> &trace)
+DeviceMemory analyzeDevice(const MemorySnapshot &s, int64_t device)
 {
     DeviceMemory out;
     out.device = device;
-    const std::vector<Element> elements = elementsOf(s, device, trace);
-    allocatedSeries(trace, elements, out);
-    reservedSeries(s, device, trace, out);
+    const std::vector<trace::MemElement> elements = trace::memoryElements(s, device);
+    trace::MemoryCurve c = trace::memoryCurve(s, device, elements);
+    out.baselineBytes = c.baselineBytes;
+    out.timeNs = std::move(c.timeNs);
+    out.allocated = std::move(c.allocated);
+    out.reservedTimeNs = std::move(c.reservedTimeNs);
+    out.reserved = std::move(c.reserved);
+    out.peakBytes = c.peakBytes;
+    out.peakEvent = c.peakEvent;
+    out.peakReservedBytes = c.peakReservedBytes;
+    const std::vector<MemTraceEntry> &trace = trace::memoryTrace(s, device);
     groupLive(s, elements, out);
     for (const MemTraceEntry &e : trace)
         if (e.action == MemAction::Oom)
             out.ooms.push_back({e.timeUs * 1000, e.size, int64_t(e.addr)});
-    if (!s.hasTimes) {
-        out.peakTimeNs.reset();
+    if (s.hasTimes && out.peakEvent)
+        out.peakTimeNs = trace[*out.peakEvent].timeUs * 1000;
+    if (!s.hasTimes)
         for (MemoryOom &o : out.ooms)
             o.timeNs.reset();
-    }
     return out;
 }
 
@@ -177,18 +85,8 @@ bool isTorchInternalFrame(const trace::MemFrame &f)
 SnapshotMemory analyzeSnapshot(const MemorySnapshot &s)
 {
     SnapshotMemory out;
-    int64_t devices = int64_t(s.traces.size());
-    for (const trace::MemSegment &seg : s.segments)
-        if (seg.device >= 0 && seg.device < kMaxDevices)
-            devices = std::max(devices, seg.device + 1);
-    static const std::vector<MemTraceEntry> none;
-    for (int64_t d = 0; d < devices && d < kMaxDevices; ++d) {
-        const auto &trace = size_t(d) < s.traces.size() ? s.traces[size_t(d)] : none;
-        const bool hasSegments =
-            std::any_of(s.segments.begin(), s.segments.end(), [&](const auto &seg) { return seg.device == d; });
-        if (!trace.empty() || hasSegments)
-            out.devices.push_back(analyzeDevice(s, d, trace));
-    }
+    for (const int64_t d : trace::memoryDevices(s))
+        out.devices.push_back(analyzeDevice(s, d));
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "core/trace/cachecodec.h"
 
+#include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/identity.h"
 
 #include <xxhash.h>
@@ -375,7 +376,7 @@ void readMetaLists(In &in, ReportMeta &m)
 bool readMeta(In &in, ReportMeta &m, std::string &reason)
 {
     const uint64_t format = in.u64();
-    if (format > uint64_t(TraceFormat::KinetoJson)) {
+    if (format > uint64_t(kTorchMemoryFormat)) { // the last format (torchmemoryreader.h)
         reason = "corrupt: bad format";
         return false;
     }

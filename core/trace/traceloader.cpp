@@ -6,6 +6,7 @@
 #include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/rlinftracereader.h"
+#include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/identity.h"
 #include "core/trace/mappedfile.h"
 #include "core/trace/tracecache.h"
@@ -35,7 +36,9 @@ bool looksLikeReport(const fs::path &p)
     };
     return endsWith(".sqlite") || endsWith(".db") || endsWith(kDigestSuffix) || endsWith(".pt.trace.json") ||
            endsWith(".pt.trace.json.gz") || endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") ||
-           endsWith(".qdrep") || endsWith("trace_events.jsonl"); // RLinf tracer; other .jsonl in a run folder are logs
+           endsWith(".qdrep") ||
+           endsWith("trace_events.jsonl") || // RLinf tracer; other .jsonl in a run folder are logs
+           isMemoryReportName(name);
 }
 
 bool isRegisteredFormat(const fs::path &p)

@@ -1,4 +1,6 @@
 #include "core/trace/tracetypes.h"
+
+#include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/report.h"
 
 namespace ps::core::trace {
@@ -17,7 +19,7 @@ std::string_view traceFormatName(TraceFormat f)
     case TraceFormat::RlinfTracer:
         return "rlinf-tracer";
     }
-    return "unknown";
+    return f == kTorchMemoryFormat ? "torch-memory" : "unknown";
 }
 
 } // namespace ps::core::trace

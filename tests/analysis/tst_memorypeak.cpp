@@ -3,6 +3,9 @@
 // Python), and `trace memory` over a folder with a broken file in it.
 
 #include "core/analysis/memorypeak.h"
+#include "core/analysis/memorysummary.h"
+#include "core/trace/digest.h"
+#include "core/trace/traceloader.h"
 
 #include "tests/support/clirun.h"
 #include "tests/support/memoryfixtures.h"
@@ -31,18 +34,17 @@ class TestMemoryPeak : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QJsonObject m_expected;
+    QTemporaryDir m_dir, m_beside;
+    QJsonObject m_expected, m_besideExpected;
 
 private slots:
     void initTestCase()
     {
         if (!ps::test::haveFixturePython())
             QSKIP("no /usr/bin/python3 to write the fixtures");
-        QString error;
-        QVERIFY2(
-            ps::test::writeMemoryFixtures(m_dir.path(), m_dir.filePath(QStringLiteral("SENTINEL")), m_expected, error),
-            qPrintable(QStringLiteral("fixtures not written: ") + error));
+        const QString error =
+            ps::test::writeBothMemoryFixtures(m_dir.path(), m_expected, m_beside.path(), m_besideExpected);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
     void peaks_data()
@@ -161,6 +163,128 @@ private slots:
         QCOMPARE(cross[QStringLiteral("kind")].toString(), QStringLiteral("snapshot"));
         QCOMPARE(cross[QStringLiteral("rank")].toInt(), 1);
         QCOMPARE(cross[QStringLiteral("ranks")].toInt(), 3);
+    }
+
+    // Snapshots beside the same ranks' Kineto traces: each peak's phase is the verl range the
+    // script placed over it, and the cross-rank line names the highest rank's phase.
+    void cliPhases()
+    {
+        const ps::test::CliRun r = ps::test::runCli(
+            {QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--format"), QStringLiteral("json"),
+             QStringLiteral("--no-cache"), m_beside.filePath(QStringLiteral("run"))});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject ranks = m_besideExpected[QStringLiteral("ranks")].toObject();
+        const QJsonArray reports = doc[QStringLiteral("reports")].toArray();
+        QCOMPARE(reports.size(), qsizetype(3));
+        for (const auto &v : reports) {
+            const QJsonObject rep = v.toObject();
+            const QJsonObject e = ranks[QString::number(rep[QStringLiteral("rank")].toInt())].toObject();
+            const QJsonObject d = rep[QStringLiteral("devices")].toArray()[0].toObject();
+            QCOMPARE(d[QStringLiteral("peak_bytes")].toInteger(), e[QStringLiteral("peak_bytes")].toInteger());
+            const QJsonObject phase = d[QStringLiteral("phase_at_peak")].toObject();
+            QCOMPARE(phase[QStringLiteral("phase")].toString(), e[QStringLiteral("phase")].toString());
+            QCOMPARE(phase[QStringLiteral("range")].toString(), e[QStringLiteral("range")].toString());
+            QVERIFY(phase[QStringLiteral("mapped")].toBool());
+            QCOMPARE(phase[QStringLiteral("step")].toInt(), 5);
+            QVERIFY(phase[QStringLiteral("trace")].toString().endsWith(
+                QStringLiteral("kineto_rank%1.pt.trace.json").arg(rep[QStringLiteral("rank")].toInt())));
+        }
+        const QJsonObject highest = m_besideExpected[QStringLiteral("highest")].toObject();
+        const QJsonObject cross = doc[QStringLiteral("cross_rank")].toArray()[0].toObject();
+        QCOMPARE(cross[QStringLiteral("rank")].toInt(), highest[QStringLiteral("rank")].toInt());
+        QCOMPARE(cross[QStringLiteral("median_bytes")].toInteger(), highest[QStringLiteral("median")].toInteger());
+        QCOMPARE(cross[QStringLiteral("over_median_bytes")].toInteger(), highest[QStringLiteral("over")].toInteger());
+        QCOMPARE(cross[QStringLiteral("phase")].toString(),
+                 ranks[QString::number(highest[QStringLiteral("rank")].toInt())][QStringLiteral("phase")].toString());
+        // Text: the phase under each device and on the cross-rank line.
+        const ps::test::CliRun t =
+            ps::test::runCli({QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--no-cache"),
+                              m_beside.filePath(QStringLiteral("run"))});
+        QCOMPARE(t.exitCode, 0);
+        QVERIFY2(t.out.contains(QStringLiteral("at the peak: phase rollout (step 5), range 'generate_sequences'")),
+                 qPrintable(t.out));
+        QVERIFY(t.out.contains(QStringLiteral(", at its peak in phase ")));
+        // Without the traces, no phase.
+        const ps::test::CliRun alone = ps::test::runCli(
+            {QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--format"), QStringLiteral("json"),
+             m_beside.filePath(QStringLiteral("run/step5/torch_memory_rank0_pid700.pickle"))});
+        QCOMPARE(alone.exitCode, 0);
+        const QJsonObject one = QJsonDocument::fromJson(alone.out.toUtf8()).object();
+        QVERIFY(
+            one[QStringLiteral("reports")][0][QStringLiteral("devices")][0][QStringLiteral("phase_at_peak")].isNull());
+    }
+
+    // trace compare: per matched rank, the snapshot's allocated peak on each side.
+    void comparePeaks()
+    {
+        const ps::test::CliRun r =
+            ps::test::runCli({QStringLiteral("trace"), QStringLiteral("compare"), QStringLiteral("--format"),
+                              QStringLiteral("json"), QStringLiteral("--no-cache"),
+                              m_beside.filePath(QStringLiteral("run")), m_beside.filePath(QStringLiteral("run2"))});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray peaks =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()[QStringLiteral("memory_peaks")].toArray();
+        int seen = 0;
+        for (const auto &v : peaks) {
+            const QJsonObject p = v.toObject();
+            if (p[QStringLiteral("source")].toString() != QStringLiteral("torch allocated"))
+                continue;
+            ++seen;
+            const QString rank =
+                p[QStringLiteral("key")].toString().section(QLatin1Char(':'), 1).section(QLatin1Char('#'), 0, 0);
+            QCOMPARE(p[QStringLiteral("baseline_bytes")].toInteger(),
+                     m_besideExpected[QStringLiteral("ranks")][rank][QStringLiteral("peak_bytes")].toInteger());
+            QCOMPARE(p[QStringLiteral("candidate_bytes")].toInteger(),
+                     m_besideExpected[QStringLiteral("candidate")][rank][QStringLiteral("peak_bytes")].toInteger());
+        }
+        QCOMPARE(seen, 3);
+        const ps::test::CliRun t =
+            ps::test::runCli({QStringLiteral("trace"), QStringLiteral("compare"), QStringLiteral("--no-cache"),
+                              m_beside.filePath(QStringLiteral("run")), m_beside.filePath(QStringLiteral("run2"))});
+        QVERIFY2(t.out.contains(QStringLiteral("Peak memory per matched rank:")), qPrintable(t.out));
+    }
+
+    // The digest's memory summary: a snapshot's devices (peak, top sites, OOMs, as the script
+    // counts them) and its lanes, written into a digest and read back from its outline alone.
+    void digestSummary()
+    {
+        const std::string path =
+            m_dir.filePath(QStringLiteral("step3/torch_memory_rank0_pid4242.pickle")).toStdString();
+        std::string error;
+        const trace::ReportPtr report = trace::loadReport(path, trace::ReadContext{}, error);
+        QVERIFY2(report, error.c_str());
+        const auto made = analysis::computeMemorySummary(*report, *report->store, nullptr, error);
+        QVERIFY2(made, error.c_str());
+        const QJsonArray devices = m_expected[QStringLiteral("step3/torch_memory_rank0_pid4242.pickle")].toArray();
+        QCOMPARE(made->snapshot.size(), size_t(devices.size()));
+        QCOMPARE(made->lanes.size(), size_t(2 * devices.size())); // allocated and reserved per device
+        for (size_t i = 0; i < made->snapshot.size(); ++i) {
+            const QJsonObject e = devices[qsizetype(i)].toObject();
+            QCOMPARE(made->snapshot[i].peakBytes, e[QStringLiteral("peak_bytes")].toInteger());
+            QCOMPARE(made->snapshot[i].liveAtPeak[0].bytes, e[QStringLiteral("live_at_peak")][0][0].toInteger());
+            QCOMPARE(QString::fromStdString(made->snapshot[i].liveAtPeak[0].frames[0].name),
+                     e[QStringLiteral("live_at_peak")][0][2][0][0].toString());
+            QCOMPARE(qsizetype(made->snapshot[i].ooms.size()), e[QStringLiteral("ooms")].toArray().size());
+        }
+        // Through a digest written with the section, opened without its events.
+        QTemporaryDir out;
+        const QString digest = out.filePath(QStringLiteral("rank0.psdigest"));
+        trace::DigestOptions options;
+        options.summaryOnly = true;
+        options.deferredSections.push_back([&] {
+            return std::vector<trace::DigestSection>{
+                {std::string(analysis::kMemorySummary.tag), analysis::encodeMemorySummary(*made)}};
+        });
+        QCOMPARE(trace::writeDigest(*report, digest.toStdString(), options), std::string());
+        const trace::ReportPtr outline = trace::readDigestOutline(digest.toStdString(), error);
+        QVERIFY2(outline, error.c_str());
+        const auto read = trace::summaryOf(*outline, analysis::kMemorySummary, error);
+        QVERIFY2(read, error.c_str());
+        QCOMPARE(analysis::encodeMemorySummary(*read), analysis::encodeMemorySummary(*made));
+        analysis::MemorySummary bad;
+        QVERIFY(!analysis::decodeMemorySummary("{\"version\": 1, \"lanes\": [{}]}", bad, error));
+        QVERIFY(!error.empty());
     }
 
     void cliText()

@@ -3,7 +3,12 @@
 with what a reader must find in them computed here, independently, as memory_viz counts
 (../shared/spec/analysis-definitions-2026.md B1-B3).
 
-usage: memoryfixtures.py OUTDIR SENTINEL_PATH
+usage: memoryfixtures.py OUTDIR SENTINEL_PATH [beside]
+
+With `beside`, writes instead one run (run/step5/) of three ranks, each with a snapshot on the
+wall clock and a Kineto trace of the same rank (distributedInfo.rank, the same step folder) whose
+verl annotation ranges cover the snapshot's span, so the phase at each rank's peak is known; and a
+snapshot written by an older PyTorch, without time_us (notimes/).
 
 Snapshots are plain data, as torch writes them: one frame dict per distinct frame and one frames
 list per distinct traceback, shared between entries (so the pickle memo refers back to them),
@@ -158,7 +163,7 @@ def expected_device(device, trace, segments):
     ooms = [[e["time_us"] * 1000, e["size"], e["device_free"]] for e in trace if e["action"] == "oom"]
     return {"device": device, "peak_bytes": peak,
             "peak_time_ns": trace[peak_i]["time_us"] * 1000 if peak_i >= 0 else None,
-            "live_at_peak": live, "ooms": ooms}
+            "live_at_peak": live, "ooms": ooms, "peak_event": peak_i}
 
 
 def snapshot(seed, devices, n_events):
@@ -230,8 +235,75 @@ def timelines(out):
     return expected
 
 
+# verl's range labels and the phase ProfStudio's default mapping gives them (phasemapping.cpp).
+PHASES = [("generate_sequences", "rollout"), ("compute_log_prob", "old_log_prob"), ("update_actor", "update_actor")]
+
+
+def kineto_trace(rank, pid, first_us, last_us, splits):
+    """Back-to-back annotation ranges over [first_us, last_us], split at the fractions `splits`,
+    and a kernel in each."""
+    events, bounds = [], []
+    cuts = [first_us] + [first_us + int((last_us - first_us) * f) for f in splits] + [last_us + 1]
+    for k, (label, _) in enumerate(PHASES):
+        start, end = cuts[k], cuts[k + 1]
+        bounds.append((start, end))
+        events.append({"ph": "X", "cat": "user_annotation", "name": label, "pid": pid, "tid": pid,
+                       "ts": start, "dur": end - start})
+        events.append({"ph": "X", "cat": "kernel", "name": "gemm_%d" % k, "pid": 0, "tid": 7, "ts": start + 1,
+                       "dur": max(1, (end - start) // 2), "args": {"device": 0, "stream": 7, "correlation": k + 1}})
+    return {"schemaVersion": 1, "distributedInfo": {"rank": rank, "world_size": 3}, "traceEvents": events}, bounds
+
+
+def beside_run(out, run, seed, expected):
+    for rank in range(3):
+        rng = random.Random(seed + rank)
+        stacks = make_stacks(rng, 6)
+        trace, seg = simulate(rng, 0, stacks, 150 + 60 * rank, 1_700_000_000_000_000 + rank * 7)
+        snap = {"segments": [seg], "device_traces": [trace], "allocator_settings": {}, "external_annotations": []}
+        pid = 700 + rank
+        name = "%s/step5/torch_memory_rank%d_pid%d.pickle" % (run, rank, pid)
+        os.makedirs(os.path.join(out, run, "step5"), exist_ok=True)
+        with open(os.path.join(out, name), "wb") as f:
+            pickle.dump(snap, f, protocol=4)
+        dev = expected_device(0, trace, [seg])
+        times = [e["time_us"] for e in trace]
+        kineto, bounds = kineto_trace(rank, pid, min(times), max(times), [(0.33, 0.66), (0.6, 0.8), (0.2, 0.4)][rank])
+        with open(os.path.join(out, run, "step5/kineto_rank%d.pt.trace.json" % rank), "w") as f:
+            json.dump(kineto, f)
+        peak_us = dev["peak_time_ns"] // 1000
+        label, phase = next(PHASES[k] for k, (a, b) in enumerate(bounds) if a <= peak_us < b)
+        expected[str(rank)] = {"path": name, "peak_bytes": dev["peak_bytes"], "peak_time_ns": dev["peak_time_ns"],
+                               "ooms": dev["ooms"], "live_at_peak": dev["live_at_peak"],
+                               "first_ns": min(times) * 1000, "range": label, "phase": phase}
+
+
+def beside(out):
+    expected = {"ranks": {}, "candidate": {}}
+    beside_run(out, "run", 11, expected["ranks"])
+    # A second run of the same job (other allocations), for trace compare.
+    beside_run(out, "run2", 111, expected["candidate"])
+    peaks = sorted(r["peak_bytes"] for r in expected["ranks"].values())
+    top = max(expected["ranks"], key=lambda r: expected["ranks"][r]["peak_bytes"])
+    expected["highest"] = {"rank": int(top), "median": peaks[1], "over": expected["ranks"][top]["peak_bytes"] - peaks[1]}
+    # An older PyTorch: no time_us anywhere.
+    rng = random.Random(21)
+    trace, seg = simulate(rng, 0, make_stacks(rng, 6), 30, 0)
+    for e in trace:
+        del e["time_us"]
+    os.makedirs(os.path.join(out, "notimes"), exist_ok=True)
+    with open(os.path.join(out, "notimes/torch_memory_rank0_pid9.pickle"), "wb") as f:
+        pickle.dump({"segments": [seg], "device_traces": [trace]}, f, protocol=2)
+    dev = expected_device(0, [dict(e, time_us=0) for e in trace], [seg])
+    expected["notimes"] = {"peak_bytes": dev["peak_bytes"], "peak_event": dev["peak_event"], "entries": len(trace)}
+    return expected
+
+
 def main():
     out, sentinel = sys.argv[1], sys.argv[2]
+    if len(sys.argv) > 3 and sys.argv[3] == "beside":
+        with open(os.path.join(out, "expected.json"), "w") as f:
+            json.dump(beside(out), f)
+        return
     expected = {}
     for name, proto, seed, devices, n in [("step3/torch_memory_rank0_pid4242.pickle", 4, 1, 2, 300),
                                           ("step3/torch_memory_rank1_pid4243.pickle", 2, 2, 1, 400),

@@ -292,6 +292,43 @@ private slots:
         });
         QVERIFY(first == d.root());
     }
+
+    // Dropped keys are left out of every dict, shaped (all-str keys) or not, and the rest reads
+    // as before; a key named so only as a value is kept.
+    void droppedKeys()
+    {
+        const std::string bytes = pyPickle(
+            QStringLiteral("[{'a': 1, 'compile_context': 'N/A', 'b': 2, 'user_metadata': ''} for _ in range(3)] + "
+                           "[{1: 'x', 'compile_context': 5}, {'v': 'compile_context'}]"),
+            4);
+        QVERIFY(!bytes.empty());
+        PickleDoc d;
+        DecodeOptions o;
+        o.droppedKeys = {"compile_context", "user_metadata"};
+        QCOMPARE(decodePickle(bytes, "d.pickle", d, o), std::string());
+        std::vector<PyValue> dicts;
+        d.forEach(d.root(), [&](PyValue v) {
+            dicts.push_back(v);
+            return true;
+        });
+        QCOMPARE(dicts.size(), size_t(5));
+        for (size_t i = 0; i < 3; ++i) {
+            QCOMPARE(d.size(dicts[i]), size_t(2));
+            QCOMPARE(d.toInt(d.get(dicts[i], "b")), std::optional<int64_t>(2));
+            QVERIFY(d.get(dicts[i], "compile_context").absent());
+        }
+        QCOMPARE(d.size(dicts[3]), size_t(1));
+        QCOMPARE(d.text(d.get(dicts[4], "v")), std::string_view("compile_context"));
+        // Without the option every pair is there.
+        PickleDoc all;
+        QCOMPARE(decodePickle(bytes, "d.pickle", all), std::string());
+        size_t pairs = 0;
+        all.forEach(all.root(), [&](PyValue v) {
+            pairs += all.size(v);
+            return true;
+        });
+        QCOMPARE(pairs, size_t(3 * 4 + 2 + 1));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPickleDecoder)

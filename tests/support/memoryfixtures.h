@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 
 namespace ps::test {
 
@@ -20,7 +21,9 @@ inline bool haveFixturePython()
 
 // False (and the reason in `error`, the script's stderr when it fails) when the fixtures are not
 // written. Tests skip only without python3 (haveFixturePython) and fail on any other error.
-inline bool writeMemoryFixtures(const QString &dir, const QString &sentinel, QJsonObject &expected, QString &error)
+// `set` "beside": the run of snapshots beside Kineto traces of the same ranks (see the script).
+inline bool writeMemoryFixtures(const QString &dir, const QString &sentinel, QJsonObject &expected, QString &error,
+                                const QString &set = {})
 {
     if (!haveFixturePython()) {
         error = QStringLiteral("no /usr/bin/python3");
@@ -28,7 +31,8 @@ inline bool writeMemoryFixtures(const QString &dir, const QString &sentinel, QJs
     }
     QProcess p;
     p.start(QString::fromLatin1(kFixturePython),
-            {QStringLiteral(PS_SOURCE_DIR "/tests/formats/memoryfixtures.py"), dir, sentinel});
+            QStringList{QStringLiteral(PS_SOURCE_DIR "/tests/formats/memoryfixtures.py"), dir, sentinel} +
+                (set.isEmpty() ? QStringList() : QStringList{set}));
     if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         error = p.errorString() + QStringLiteral("\n") + QString::fromUtf8(p.readAllStandardError());
         return false;
@@ -40,6 +44,19 @@ inline bool writeMemoryFixtures(const QString &dir, const QString &sentinel, QJs
     }
     expected = QJsonDocument::fromJson(f.readAll()).object();
     return true;
+}
+
+// The plain set into `dir` and the "beside" set into `besideDir`, each with its own sentinel
+// file; "" or what failed.
+inline QString writeBothMemoryFixtures(const QString &dir, QJsonObject &expected, const QString &besideDir,
+                                       QJsonObject &besideExpected)
+{
+    QString error;
+    if (!writeMemoryFixtures(dir, dir + QStringLiteral("/SENTINEL"), expected, error) ||
+        !writeMemoryFixtures(besideDir, besideDir + QStringLiteral("/SENTINEL"), besideExpected, error,
+                             QStringLiteral("beside")))
+        return QStringLiteral("fixtures not written: ") + error;
+    return {};
 }
 
 } // namespace ps::test

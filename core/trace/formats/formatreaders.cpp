@@ -5,6 +5,7 @@
 #include "core/trace/formats/nsysrepreader.h"
 #include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/formats/rocpdreader.h"
+#include "core/trace/formats/torchmemoryreader.h"
 
 namespace ps::core::trace {
 
@@ -16,6 +17,8 @@ void addFormatReaders(ReaderRegistry &registry)
     registry.add(std::make_shared<AscendReader>());
     registry.add(std::make_shared<NsysRepReader>());
     registry.add(std::make_shared<RlinfTracerReader>());
+    // Before Kineto's: a memory timeline is a .json / .json.gz whose name says memory.
+    registry.add(std::make_shared<TorchMemoryReader>());
 }
 
 } // namespace ps::core::trace

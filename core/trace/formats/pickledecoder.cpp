@@ -5,11 +5,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <new>
+#include <unordered_map>
 
 namespace ps::core::trace::formats {
 
@@ -89,9 +91,9 @@ constexpr size_t kReleaseStep = size_t(16) << 20;
 class PickleBuilder
 {
 public:
-    PickleBuilder(PickleDoc &doc, std::string_view bytes, const std::string &name)
-        : m_doc(doc), m_name(name), m_begin(reinterpret_cast<const uint8_t *>(bytes.data())), m_p(m_begin),
-          m_end(m_begin + bytes.size())
+    PickleBuilder(PickleDoc &doc, std::string_view bytes, const std::string &name, const DecodeOptions &options)
+        : m_doc(doc), m_name(name), m_dropped(options.droppedKeys),
+          m_begin(reinterpret_cast<const uint8_t *>(bytes.data())), m_p(m_begin), m_end(m_begin + bytes.size())
     {
     }
     std::function<void(size_t)> released; // called with the offset below which bytes are no longer read
@@ -121,6 +123,13 @@ private:
     void growTextSlots();
     bool newNode(uint64_t tag, const uint64_t *items, size_t n, uint32_t &id);
     bool appendTo(PyValue target, const uint64_t *items, size_t n);
+    bool appendToDict(uint32_t node, const uint64_t *items, size_t n);
+    size_t dropPairs(const uint64_t *items, size_t n);
+    uint32_t tailOf(uint32_t node) const
+    {
+        const auto it = m_tails.find(node);
+        return it == m_tails.end() ? 0 : it->second;
+    }
     bool appendSegment(uint32_t node, const uint64_t *items, size_t nItems, size_t units, uint32_t width);
     uint32_t shapeFor(const uint64_t *pairs, size_t n);
     bool memoPut(uint64_t index);
@@ -128,13 +137,17 @@ private:
 
     PickleDoc &m_doc;
     const std::string &m_name;
+    const std::vector<std::string> &m_dropped;
+    std::vector<uint64_t> m_droppedKeys; // the dropped keys' values (interned str) once the file has them
+    std::vector<uint64_t> m_kept;        // the pairs of one SETITEMS that are not dropped
     const uint8_t *m_begin, *m_p, *m_end;
     const uint8_t *m_op = nullptr;
     size_t m_releasedTo = 0;
     PodArray<uint64_t> m_stack;
     PodArray<uint64_t> m_marks;
     PodArray<uint64_t> m_memo;
-    PodArray<uint32_t> m_tails; // per node: index+1 of its last segment, 0 = the node itself
+    // Per node appended to in several segments: index+1 of its last one (absent = the node itself).
+    std::unordered_map<uint32_t, uint32_t> m_tails;
     PodArray<uint32_t> m_shapeSlots;
     bool m_stopped = false;
     std::string m_error;
@@ -199,6 +212,8 @@ PyValue PickleBuilder::intern(uint64_t tag, const char *s, uint32_t size)
     if (const uint32_t slot = d.lookupText(sv, hash))
         return PyValue::make(tag, slot - 1);
     const uint32_t id = uint32_t(d.m_texts.size());
+    if (tag == pytag::Str && std::find(m_dropped.begin(), m_dropped.end(), sv) != m_dropped.end())
+        m_droppedKeys.push_back(PyValue::make(pytag::Str, id).bits);
     d.m_texts.push_back({d.m_textBytes.size(), size, hash});
     d.m_textBytes.append(s, size);
     const size_t mask = d.m_textSlots.size() - 1;
@@ -274,7 +289,6 @@ bool PickleBuilder::newNode(uint64_t tag, const uint64_t *items, size_t n, uint3
         return fail("more than 2^32 containers");
     id = uint32_t(d.m_nodes.size());
     d.m_nodes.push_back({});
-    m_tails.push_back(0);
     if (n && !appendSegment(id, items, n, n, 1))
         return false;
     push(PyValue::make(tag, id));
@@ -292,7 +306,7 @@ bool PickleBuilder::appendSegment(uint32_t node, const uint64_t *items, size_t n
     if (end + nItems > PickleDoc::kOffsetMask)
         return fail("more than 2^40 values");
     PickleDoc::Node &nd = d.m_nodes[node];
-    const uint32_t tail = m_tails[node];
+    const uint32_t tail = tailOf(node);
     if (tail == 0 && nd.count == 0) {
         nd.first = end; // a fresh node: this is its first segment
         nd.count = uint32_t(units);
@@ -381,11 +395,31 @@ bool PickleBuilder::appendTo(PyValue target, const uint64_t *items, size_t n)
         return fail("items appended to something that is not a list, dict or set");
     if (n % 2)
         return fail("SETITEMS with a key but no value");
+    if (m_droppedKeys.empty())
+        return appendToDict(node, items, n);
+    const size_t kept = dropPairs(items, n);
+    return appendToDict(node, m_kept.data(), kept);
+}
+
+// The pairs of `items` whose key is not dropped, into m_kept; returns how many values.
+size_t PickleBuilder::dropPairs(const uint64_t *items, size_t n)
+{
+    m_kept.clear();
+    for (size_t i = 0; i + 1 < n; i += 2)
+        if (std::find(m_droppedKeys.begin(), m_droppedKeys.end(), items[i]) == m_droppedKeys.end()) {
+            m_kept.push_back(items[i]);
+            m_kept.push_back(items[i + 1]);
+        }
+    return m_kept.size();
+}
+
+bool PickleBuilder::appendToDict(uint32_t node, const uint64_t *items, size_t n)
+{
     if (n == 0)
         return true;
     PickleDoc &d = m_doc;
     PickleDoc::Node &nd = d.m_nodes[node];
-    if (nd.count == 0 && m_tails[node] == 0) {
+    if (nd.count == 0 && tailOf(node) == 0) {
         if (const uint32_t shape = shapeFor(items, n / 2)) {
             if (d.m_items.size() + n / 2 > PickleDoc::kOffsetMask)
                 return fail("more than 2^40 values");
@@ -694,7 +728,7 @@ std::string PickleBuilder::run()
     }
     m_stack.release();
     m_memo.release();
-    m_tails.release();
+    m_tails.clear();
     m_shapeSlots.release();
     if (m_error.empty()) {
         PickleDoc &d = m_doc;
@@ -706,14 +740,14 @@ std::string PickleBuilder::run()
     return m_error;
 }
 
-std::string decodePickle(std::string_view bytes, const std::string &name, PickleDoc &doc)
+std::string decodePickle(std::string_view bytes, const std::string &name, PickleDoc &doc, const DecodeOptions &options)
 {
     doc = PickleDoc();
-    PickleBuilder b(doc, bytes, name);
+    PickleBuilder b(doc, bytes, name, options);
     return b.run();
 }
 
-std::string decodePickleFile(const std::string &path, PickleDoc &doc)
+std::string decodePickleFile(const std::string &path, PickleDoc &doc, const DecodeOptions &options)
 {
     Mapping map;
     std::string error;
@@ -727,7 +761,7 @@ std::string decodePickleFile(const std::string &path, PickleDoc &doc)
     }
     ::madvise(map.addr, map.size, MADV_SEQUENTIAL);
     doc = PickleDoc();
-    PickleBuilder b(doc, std::string_view(map.data(), map.size), path);
+    PickleBuilder b(doc, std::string_view(map.data(), map.size), path, options);
     const size_t page = size_t(::sysconf(_SC_PAGESIZE));
     b.released = [&](size_t offset) { ::madvise(map.addr, offset / page * page, MADV_DONTNEED); };
     return b.run();

@@ -14,17 +14,27 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ps::core::trace::formats {
 
 inline constexpr size_t kMaxMarkDepth = 1000;
 
+struct DecodeOptions
+{
+    // Dict entries whose key is one of these strings are left out of the document, for a reader
+    // that never reads them (a snapshot's per-entry compile_context and user_metadata): millions
+    // of values it need not hold.
+    std::vector<std::string> droppedKeys;
+};
+
 // Decodes `bytes` into `doc`. Returns "" or "NAME: byte OFFSET: reason".
-std::string decodePickle(std::string_view bytes, const std::string &name, PickleDoc &doc);
+std::string decodePickle(std::string_view bytes, const std::string &name, PickleDoc &doc,
+                         const DecodeOptions &options = {});
 
 // Maps the file read-only and decodes it, handing the pages behind the cursor back to the
 // kernel as it goes (strings are copied into the document), so the file does not stay resident.
 // Returns "" or "PATH: reason".
-std::string decodePickleFile(const std::string &path, PickleDoc &doc);
+std::string decodePickleFile(const std::string &path, PickleDoc &doc, const DecodeOptions &options = {});
 
 } // namespace ps::core::trace::formats

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 
 namespace ps::core::trace::formats {
@@ -144,16 +145,29 @@ PyValue PickleDoc::get(PyValue dict, std::string_view key) const
     return id ? get(dict, *id) : PyValue{};
 }
 
-void PickleDoc::releaseItemsBelow(uint64_t offset)
+namespace {
+
+// The whole pages of [data, data + bytes) handed back; the allocator's header before the first
+// whole page stays.
+void releasePages(const void *data, size_t bytes)
 {
-    if (offset > m_items.size())
-        offset = m_items.size();
     const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
-    // The first whole page after the arena's start: the allocator's header before it stays.
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(m_items.data()) + page - 1) / page * page;
-    const uintptr_t end = reinterpret_cast<uintptr_t>(m_items.data() + offset) / page * page;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
     if (end > begin)
         ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+}
+
+} // namespace
+
+void PickleDoc::releaseBefore(PyValue container)
+{
+    if (!isContainer(container))
+        return;
+    const uint32_t node = nodeOf(container);
+    const uint64_t items = std::min<uint64_t>(m_nodes[node].first & kOffsetMask, m_items.size());
+    releasePages(m_items.data(), items * sizeof(uint64_t));
+    releasePages(m_nodes.data(), size_t(node) * sizeof(Node));
 }
 
 size_t PickleDoc::residentBytes() const

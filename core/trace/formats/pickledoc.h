@@ -91,16 +91,13 @@ public:
     // Bytes the document holds in RAM.
     size_t residentBytes() const;
 
-    // For a reader that walks the document once, in file order, and converts it: where the items
-    // of a container begin in the arena, and handing the arena's pages below an offset back to
-    // the kernel. Containers are laid out in the order the file completes them, so the items of
-    // everything the walk has passed lie below the current container; what is released reads
-    // as None afterwards (memory-safe, never reused by such a reader).
-    uint64_t itemOffset(PyValue container) const
-    {
-        return isContainer(container) ? (m_nodes[nodeOf(container)].first & kOffsetMask) : 0;
-    }
-    void releaseItemsBelow(uint64_t offset);
+    // For a reader that walks the document once, in file order, and converts it: hands back to
+    // the kernel the pages of the item and node arenas that hold what the file completed before
+    // `container` (nothing when it is not a container). Containers are numbered and laid out in
+    // the order the file makes them, so everything the walk has passed lies below the current
+    // container; what is released reads as None / empty afterwards (memory-safe, never reused by
+    // such a reader).
+    void releaseBefore(PyValue container);
 
 private:
     friend class PickleBuilder;

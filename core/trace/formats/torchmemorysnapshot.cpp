@@ -321,11 +321,11 @@ bool SnapshotBuilder::readTraces(PyValue list)
         auto &entries = m_out.traces.back();
         entries.reserve(d.size(trace));
         size_t i = 0;
-        uint64_t passed = 0; // items of entries read a window ago: nothing later refers back to them
+        PyValue passed; // the entry read a window ago: nothing later refers back before it
         d.forEach(trace, [&](PyValue e) {
             if (++i % kReleaseEvery == 0) {
-                d.releaseItemsBelow(passed);
-                passed = d.itemOffset(e);
+                d.releaseBefore(passed);
+                passed = e;
             }
             return ok = readEntry(e, device, i - 1, entries);
         });
@@ -393,12 +393,21 @@ std::string SnapshotBuilder::run()
         return m_out.path + ": not a memory snapshot (no 'segments' and no 'device_traces')";
     if (!segments.absent() && !readSegments(segments))
         return m_error;
+    // Before the traces: reading them hands back what the file holds before each entry.
+    readSettings(d.get(root, k.allocatorSettings));
     if (traces.absent())
         m_out.warnings.push_back("no device_traces: memory history was not recorded (_record_memory_history)");
     else if (!readTraces(traces))
         return m_error;
-    readSettings(d.get(root, k.allocatorSettings));
     return m_error;
+}
+
+// What every trace entry carries and the reader never reads (torch.compile's context, the
+// user's metadata): left out of the decoded document.
+const formats::DecodeOptions &decodeOptions()
+{
+    static const formats::DecodeOptions o{{"compile_context", "user_metadata"}};
+    return o;
 }
 
 } // namespace
@@ -416,7 +425,7 @@ std::string readMemorySnapshot(const std::string &path, MemorySnapshot &out)
     out.path = path;
     out.identity = memoryFileIdentity(path);
     PickleDoc doc;
-    std::string error = formats::decodePickleFile(path, doc);
+    std::string error = formats::decodePickleFile(path, doc, decodeOptions());
     return error.empty() ? SnapshotBuilder(doc, out).run() : error;
 }
 
@@ -426,7 +435,7 @@ std::string readMemorySnapshotBytes(std::string_view bytes, const std::string &n
     out.path = name;
     out.identity = memoryFileIdentity(name);
     PickleDoc doc;
-    std::string error = formats::decodePickle(bytes, name, doc);
+    std::string error = formats::decodePickle(bytes, name, doc, decodeOptions());
     return error.empty() ? SnapshotBuilder(doc, out).run() : error;
 }
 
