@@ -67,7 +67,7 @@ void appendBreakdownRows(std::vector<BreakdownRow> &rows, const tr::Report &rep,
                          std::optional<an::StepWindow> step) {
         BreakdownRow row{&rep, device, f.stream, an::computeBreakdown(store, classes, f, nullptr), step, {}};
         row.comm = splitOf(store, classes, f, row.b, waits);
-        rows.push_back(std::move(row));
+        rows.push_back(row);
     };
     if (by == "report") {
         add({}, {}, {});

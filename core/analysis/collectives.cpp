@@ -311,7 +311,8 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
     a.notes = std::move(in.notes);
     a.errors = std::move(in.errors);
     a.reportRanks = std::move(in.reportRanks);
-    for (auto &[key, c] : in.communicators) {
+    for (auto &communicator : in.communicators) {
+        auto &c = communicator.second; // not a structured binding: clang 14 cannot capture one
         if (cancel && cancel->cancelled())
             break;
         const size_t first = a.instances.size();

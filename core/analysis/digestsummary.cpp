@@ -1,5 +1,7 @@
 #include "core/analysis/digestsummary.h"
 
+#include "core/analysis/memorysummary.h"
+
 #include "core/analysis/collectivewait.h"
 #include "core/analysis/devicebusy.h"
 #include "core/analysis/phasesummary.h"
@@ -101,11 +103,15 @@ void addDigestSummaries(const trace::Report &report, trace::DigestOptions &optio
         const GpuBreakdown whole = computeBreakdownDirect(*report.store, classes, {}, nullptr, &busy);
         const CollectiveSummary collectives =
             collectiveSummaryOf(*report.store, classes, {}).value_or(CollectiveSummary{});
+        std::string memoryError; // a snapshot that cannot be read again: its lanes' peaks only
+        const MemorySummary memory =
+            computeMemorySummary(report, *report.store, nullptr, memoryError).value_or(MemorySummary{});
         return std::vector<trace::DigestSection>{
             phaseSummarySection(report),
             {std::string(kWholeBreakdown.tag), kWholeBreakdown.encode(whole)},
             {std::string(kDeviceBusy.tag), kDeviceBusy.encode(busyPyramids(*report.store, std::move(busy))), true},
-            {std::string(kCollectiveSummary.tag), kCollectiveSummary.encode(collectives), true}};
+            {std::string(kCollectiveSummary.tag), kCollectiveSummary.encode(collectives), true},
+            {std::string(kMemorySummary.tag), kMemorySummary.encode(memory), true}};
     });
 }
 

@@ -376,7 +376,7 @@ void readMetaLists(In &in, ReportMeta &m)
 bool readMeta(In &in, ReportMeta &m, std::string &reason)
 {
     const uint64_t format = in.u64();
-    if (format > uint64_t(kTorchMemoryFormat)) { // the last format (torchmemoryreader.h)
+    if (format > uint64_t(TraceFormat::TorchMemory)) { // the last format (report.h)
         reason = "corrupt: bad format";
         return false;
     }

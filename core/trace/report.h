@@ -15,8 +15,10 @@
 
 namespace ps::core::trace {
 
-enum class TraceFormat : uint8_t { NsysSqlite, Rocpd, AscendDb, KinetoJson, RlinfTracer };
-// "nsys-sqlite", "rocpd", "ascend-db", "kineto-json", "rlinf-tracer" (the `format` of `trace info`).
+// TorchMemory: a CUDA memory snapshot or memory-timeline export opened as a report (its memory lanes).
+enum class TraceFormat : uint8_t { NsysSqlite, Rocpd, AscendDb, KinetoJson, RlinfTracer, TorchMemory };
+// "nsys-sqlite", "rocpd", "ascend-db", "kineto-json", "rlinf-tracer", "torch-memory" (the `format` of
+// `trace info`).
 std::string_view traceFormatName(TraceFormat f);
 
 struct GpuInfo

@@ -18,8 +18,10 @@ std::string_view traceFormatName(TraceFormat f)
         return "kineto-json";
     case TraceFormat::RlinfTracer:
         return "rlinf-tracer";
+    case TraceFormat::TorchMemory:
+        return "torch-memory";
     }
-    return f == kTorchMemoryFormat ? "torch-memory" : "unknown";
+    return "unknown";
 }
 
 } // namespace ps::core::trace

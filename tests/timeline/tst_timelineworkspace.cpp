@@ -118,6 +118,12 @@ private slots:
         QVERIFY(w.accepts(PS_TESTDATA_DIR "/traces"));
         QVERIFY(!w.accepts(PS_TESTDATA_DIR "/traces/SOURCES.md"));
         QVERIFY(TimelineWorkspace::isSessionFileName("a/b.psession"));
+        // Every kind of report the loader opens can be dropped or opened alone: digests, the
+        // RLinf tracer's JSON lines and PyTorch's memory files among them.
+        for (const char *name : {"r.psdigest", "trace_events.jsonl", "step3/torch_memory_rank2_pid77.pickle",
+                                 "rank0_memory_profile.raw.json.gz"})
+            QVERIFY2(TimelineWorkspace::isReportFileName(name), name);
+        QVERIFY(!TimelineWorkspace::isReportFileName("notes.txt"));
     }
 
     void loadsRealReportsInTheBackground()

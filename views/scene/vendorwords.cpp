@@ -27,6 +27,7 @@ const FormatWords &formatWords(TraceFormat f)
     case TraceFormat::AscendDb:
         return ascend;
     case TraceFormat::KinetoJson:
+    case TraceFormat::TorchMemory: // its marks (peak, OOM) are instant events
         return kineto;
     case TraceFormat::RlinfTracer:
         return rlinf;
@@ -82,6 +83,7 @@ QString rangeWord(TraceFormat f, const EventStore &store, const Track &t, uint32
     }
     case TraceFormat::KinetoJson:
     case TraceFormat::RlinfTracer:
+    case TraceFormat::TorchMemory:
         return torchRangeWord(categoryOf(store, t, index));
     case TraceFormat::NsysSqlite:
         break;
@@ -151,6 +153,7 @@ QString rangeStatsLabel(const std::vector<TraceFormat> &formats)
             return QStringLiteral("torch ops, mstx ranges and HCCL ops");
         case TraceFormat::KinetoJson:
         case TraceFormat::RlinfTracer:
+        case TraceFormat::TorchMemory:
             return QStringLiteral("torch ops, Python frames and annotations");
         case TraceFormat::NsysSqlite:
             break;

@@ -1,6 +1,7 @@
 #include "views/timeline/timelineworkspace.h"
 
 #include "core/trace/alignment.h"
+#include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/reportoutline.h"
 #include "core/trace/tracestats.h"
 #include "views/common/emptystate.h"
@@ -307,8 +308,8 @@ void TimelineWorkspace::connectPanes()
     connect(m_overview->overview(), &ClusterOverview::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_phases, &PhasesPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
     connect(m_compare, &ComparePane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
-    m_overview->isBusy() || m_breakdown->isBusy() || m_collectives->isBusy() || m_statsDebounce->isActive() ||
-        m_realignThrottle->isActive();
+    connect(m_breakdown, &BreakdownPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
+    connect(m_collectives, &CollectivesPane::busyChanged, this, [this](bool) { emit busyChanged(isBusy()); });
 }
 
 void TimelineWorkspace::connectToolbar()
@@ -366,7 +367,9 @@ bool TimelineWorkspace::isReportFileName(const QString &fileName)
     const QString n = fileName.toLower();
     return n.endsWith(QLatin1String(".sqlite")) || n.endsWith(QLatin1String(".db")) ||
            n.endsWith(QLatin1String(".nsys-rep")) || n.endsWith(QLatin1String(".qdrep")) ||
-           n.endsWith(QLatin1String(".json")) || n.endsWith(QLatin1String(".json.gz"));
+           n.endsWith(QLatin1String(".json")) || n.endsWith(QLatin1String(".json.gz")) ||
+           n.endsWith(QLatin1String(".jsonl")) || n.endsWith(QLatin1String(".psdigest")) ||
+           isMemoryReportName(fileName.toStdString()); // torch_memory_*.pickle, memory timelines
 }
 
 bool TimelineWorkspace::isSessionFileName(const QString &fileName)

@@ -22,9 +22,8 @@
 
 namespace ps::core::trace {
 
-// The format of these reports ("torch-memory" in `trace info`). It belongs in TraceFormat
-// (report.h) as an enumerator; until it is there, this value past the last one stands for it.
-inline constexpr TraceFormat kTorchMemoryFormat = TraceFormat(uint8_t(TraceFormat::RlinfTracer) + 1);
+// The format of these reports ("torch-memory" in `trace info`).
+inline constexpr TraceFormat kTorchMemoryFormat = TraceFormat::TorchMemory;
 
 class TorchMemoryReader : public TraceReader
 {
