@@ -37,18 +37,6 @@ std::string rankText(int rank)
     return rank >= 0 ? std::to_string(rank) : std::string("-");
 }
 
-int64_t medianWait(const an::CollectiveInstance &inst)
-{
-    std::vector<int64_t> w;
-    for (const an::CollectiveMember &m : inst.members)
-        if (m.rank != inst.lastRank)
-            w.push_back(m.waitNs);
-    if (w.empty())
-        return 0;
-    std::sort(w.begin(), w.end());
-    return w[w.size() / 2];
-}
-
 void writeRankTotals(JsonWriter &w, const an::CollectiveRankTotals &r)
 {
     w.beginObject().key("rank").value(r.rank).key("collectives").value(uint64_t(r.collectives));
@@ -183,8 +171,9 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
     for (const an::CollectiveInstance *i : sel)
         if (i->complete && t.rows.size() < top)
             t.rows.push_back({i->group, i->op, std::to_string(i->index), std::to_string(i->members.size()),
-                              rankText(i->lastRank), millisecondsText(i->skewNs), millisecondsText(medianWait(*i)),
-                              millisecondsText(i->transferNs), gbps(i->busbwGBps)});
+                              rankText(i->lastRank), millisecondsText(i->skewNs),
+                              millisecondsText(an::medianWaitNs(*i)), millisecondsText(i->transferNs),
+                              gbps(i->busbwGBps)});
     if (!t.rows.empty()) {
         out << "\nWorst instances by skew:\n";
         t.print(out);

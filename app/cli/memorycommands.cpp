@@ -252,14 +252,7 @@ void writeDeviceJson(JsonWriter &w, const MemoryReport &r, size_t device, size_t
     }
     w.endArray().key("ooms").beginArray();
     for (const an::MemoryOom &o : d.ooms)
-        w.beginObject()
-            .key("time_ns")
-            .value(o.timeNs)
-            .key("bytes")
-            .value(o.bytes)
-            .key("device_free")
-            .value(o.deviceFree)
-            .endObject();
+        an::writeOomJson(w, o);
     w.endArray().endObject();
 }
 

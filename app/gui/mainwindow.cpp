@@ -42,7 +42,6 @@
 namespace ps::app {
 
 namespace {
-const char kReportFilter[] = "Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)";
 const char kConfigFilter[] = "Hydra configs (*.yaml *.yml);;All files (*)";
 
 // 1400x860 on a desktop; on a smaller screen (a 1366x768 laptop) the available area, so that the
@@ -271,7 +270,8 @@ views::Workspace *MainWindow::workspace(const QString &title) const
 
 void MainWindow::openReportsDialog()
 {
-    const QStringList files = views::openFileNames(this, "reports", "Open Reports", kReportFilter);
+    const QStringList files =
+        views::openFileNames(this, "reports", "Open Reports", views::TimelineWorkspace::reportFileFilter());
     if (!files.isEmpty())
         openPaths(files);
 }

@@ -342,4 +342,16 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
     return a;
 }
 
+int64_t medianWaitNs(const CollectiveInstance &inst)
+{
+    std::vector<int64_t> w;
+    for (const CollectiveMember &m : inst.members)
+        if (m.rank != inst.lastRank)
+            w.push_back(m.waitNs);
+    if (w.empty())
+        return 0;
+    std::nth_element(w.begin(), w.begin() + std::ptrdiff_t(w.size() / 2), w.end());
+    return w[w.size() / 2];
+}
+
 } // namespace ps::core::analysis

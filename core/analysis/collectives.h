@@ -105,6 +105,10 @@ struct CollectiveAnalysis
 };
 
 // The summary of one group's instances (all of the same group), e.g. those a filter selected.
+// The median of the members' waits, the last rank left out (its wait is 0 by definition); the
+// upper middle one when their count is even. The CLI's text and the GUI's table both show it.
+int64_t medianWaitNs(const CollectiveInstance &inst);
+
 CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const> instances);
 // Per rank, totals over the complete instances given; ascending by rank.
 std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstance *const> instances);

@@ -1,5 +1,6 @@
 #include "core/analysis/memorypeak.h"
 
+#include "core/common/jsonwriter.h"
 #include "core/trace/formats/torchmemoryhistory.h"
 
 #include <algorithm>
@@ -125,6 +126,12 @@ std::optional<CrossRankPeak> crossRankPeak(const std::vector<RankPeak> &peaks)
     out.overMedianBytes = trace::subWrapping(peaks[out.highest].peakBytes, out.medianBytes);
     out.overMedianRatio = out.medianBytes > 0 ? double(peaks[out.highest].peakBytes) / double(out.medianBytes) : 0;
     return out;
+}
+
+void writeOomJson(JsonWriter &w, const MemoryOom &oom)
+{
+    w.beginObject().key("time_ns").value(oom.timeNs).key("bytes").value(oom.bytes);
+    w.key("device_free").value(oom.deviceFree).endObject();
 }
 
 } // namespace ps::core::analysis

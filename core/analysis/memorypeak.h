@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace ps::core {
+class JsonWriter; // core/common/jsonwriter.h
+}
+
 namespace ps::core::analysis {
 
 // Live blocks at the peak that share one allocation site.
@@ -35,6 +39,9 @@ struct MemoryOom
     int64_t bytes = 0;             // requested
     int64_t deviceFree = 0;        // what the device had free
 };
+
+// {"time_ns", "bytes", "device_free"}: an OOM as `trace memory` and the digests' MEMS write it.
+void writeOomJson(JsonWriter &w, const MemoryOom &oom);
 
 struct DeviceMemory
 {

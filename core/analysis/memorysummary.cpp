@@ -96,14 +96,7 @@ void encodeDevice(JsonWriter &w, const MemorySummary::Device &d)
     }
     w.endArray().key("ooms").beginArray();
     for (const MemoryOom &o : d.ooms)
-        w.beginObject()
-            .key("time_ns")
-            .value(o.timeNs)
-            .key("bytes")
-            .value(o.bytes)
-            .key("device_free")
-            .value(o.deviceFree)
-            .endObject();
+        writeOomJson(w, o);
     w.endArray().endObject();
 }
 

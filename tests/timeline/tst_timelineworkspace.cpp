@@ -124,6 +124,12 @@ private slots:
                                  "rank0_memory_profile.raw.json.gz"})
             QVERIFY2(TimelineWorkspace::isReportFileName(name), name);
         QVERIFY(!TimelineWorkspace::isReportFileName("notes.txt"));
+        // The Open dialog offers what a drop or the command line accepts.
+        const QString filter = TimelineWorkspace::reportFileFilter();
+        const QStringList patterns = filter.section('(', 1).section(')', 0, 0).split(' ');
+        QVERIFY(patterns.size() >= 10);
+        for (const QString &pattern : patterns)
+            QVERIFY2(TimelineWorkspace::isReportFileName("torch_memory_rank0" + pattern.mid(1)), qPrintable(pattern));
     }
 
     void loadsRealReportsInTheBackground()

@@ -6,6 +6,7 @@
 #include "core/analysis/digestsummary.h"
 #include "core/demo/demorun.h"
 #include "tests/support/clirun.h"
+#include "tests/support/demorun.h"
 #include "tests/support/envguard.h"
 #include "tests/support/reportload.h"
 #include "tests/timeline/workspacewait.h"
@@ -82,12 +83,7 @@ private slots:
     {
         m_cacheEnv.set(m_tmp.filePath("cache").toUtf8());
         QStandardPaths::setTestModeEnabled(true);
-        ps::core::demo::DemoOptions o;
-        o.outDir = m_tmp.filePath("run").toStdString();
-        o.ranks = 4;
-        o.steps = 2;
-        std::string error;
-        QVERIFY2(ps::core::demo::writeDemoRun(o, m_demo, error), error.c_str());
+        m_demo = writeTestDemo(m_tmp.filePath("run"), 4, 2, ps::core::demo::DemoOptions{}.seed);
     }
 
     void perReportEqualsTraceBreakdown()

@@ -5,6 +5,7 @@
 
 #include "core/analysis/phases.h"
 #include "core/demo/demorun.h"
+#include "tests/support/demorun.h"
 #include "tests/support/envguard.h"
 #include "tests/timeline/testreports.h"
 #include "tests/timeline/workspacewait.h"
@@ -146,13 +147,8 @@ private slots:
     // occurrence holding that step's phases.
     void phaseTableNamesItsRunAndOverlaysPerOccurrence()
     {
-        ps::core::demo::DemoOptions o;
-        o.outDir = m_tmp.filePath("demo").toStdString();
-        o.ranks = 4;
-        o.steps = 2;
-        ps::core::demo::DemoResult demo;
-        std::string error;
-        QVERIFY2(ps::core::demo::writeDemoRun(o, demo, error), error.c_str());
+        const ps::core::demo::DemoResult demo =
+            writeTestDemo(m_tmp.filePath("demo"), 4, 2, ps::core::demo::DemoOptions{}.seed);
         TimelineWorkspace w;
         w.resize(1366, 768);
         w.show();

@@ -121,22 +121,10 @@ CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vec
         int64_t total = 0;
         for (const an::CollectiveMember &m : inst.members)
             total += m.waitNs;
-        v->medianWait.push_back(inst.complete ? medianWaitNs(inst) : 0);
+        v->medianWait.push_back(inst.complete ? an::medianWaitNs(inst) : 0);
         v->totalWait.push_back(inst.complete ? total : 0);
     }
     return v;
-}
-
-int64_t medianWaitNs(const an::CollectiveInstance &inst)
-{
-    std::vector<int64_t> w;
-    for (const an::CollectiveMember &m : inst.members)
-        if (m.rank != inst.lastRank)
-            w.push_back(m.waitNs);
-    if (w.empty())
-        return 0;
-    std::nth_element(w.begin(), w.begin() + std::ptrdiff_t(w.size() / 2), w.end());
-    return w[w.size() / 2];
 }
 
 QString bandwidthText(const std::optional<double> &gbps)
@@ -152,7 +140,7 @@ QString instanceSummary(const an::CollectiveInstance &inst)
         return QStringLiteral("incomplete: %1").arg(QString::fromStdString(inst.problem));
     QString text = QStringLiteral("rank %1 arrived last; the others waited %2 (median); transfer %3")
                        .arg(inst.lastRank)
-                       .arg(formatDuration(medianWaitNs(inst)), formatDuration(inst.transferNs));
+                       .arg(formatDuration(an::medianWaitNs(inst)), formatDuration(inst.transferNs));
     if (inst.busbwGBps)
         text += QStringLiteral("; busbw %1").arg(bandwidthText(inst.busbwGBps));
     return text;

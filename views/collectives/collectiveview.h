@@ -54,8 +54,6 @@ using CollectiveViewPtr = std::shared_ptr<const CollectiveView>;
 CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vector<int> &entries,
                                       const core::trace::CancelToken &cancel);
 
-// The median of the members' waits, the last rank left out (its wait is 0 by definition).
-int64_t medianWaitNs(const core::analysis::CollectiveInstance &inst);
 // "94 GB/s", "3.5 GB/s", "-" when unknown.
 QString bandwidthText(const std::optional<double> &gbps);
 // What the details pane says about an instance: "rank 5 arrived last; the others waited 25.0 ms

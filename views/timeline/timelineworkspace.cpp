@@ -51,7 +51,6 @@ namespace ps::views {
 using namespace ps::core::trace;
 
 namespace {
-const char kReportFilter[] = "Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)";
 const char kSessionFilter[] = "ProfStudio sessions (*.psession);;All files (*)";
 
 } // namespace
@@ -372,6 +371,13 @@ bool TimelineWorkspace::isReportFileName(const QString &fileName)
            isMemoryReportName(fileName.toStdString()); // torch_memory_*.pickle, memory timelines
 }
 
+QString TimelineWorkspace::reportFileFilter()
+{
+    // The patterns isReportFileName() accepts (memory pickles are told apart by the loader).
+    return QStringLiteral("Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz *.jsonl *.psdigest "
+                          "*.pickle *.raw.gz);;All files (*)");
+}
+
 bool TimelineWorkspace::isSessionFileName(const QString &fileName)
 {
     return fileName.toLower().endsWith(QLatin1String(".psession"));
@@ -448,7 +454,7 @@ void TimelineWorkspace::showOpenDialog(bool folder, bool replace)
         paths = openFileNames(this, QStringLiteral("reports"),
                               replace ? QStringLiteral("Open Reports (Replace Open Reports)")
                                       : QStringLiteral("Open Reports"),
-                              kReportFilter);
+                              reportFileFilter());
     }
     if (paths.isEmpty())
         return;

@@ -69,6 +69,8 @@ public:
     // True for the file names ProfStudio reads as reports (nsys SQLite/.nsys-rep, rocpd and
     // Ascend .db, Kineto .json/.json.gz).
     static bool isReportFileName(const QString &fileName);
+    // The Open dialog's name filter for those files.
+    static QString reportFileFilter();
     static bool isSessionFileName(const QString &fileName);
 
     // Adds reports loaded elsewhere (tests, the render command); prepared in the background.
