@@ -7,6 +7,7 @@
 #include "core/common/atomicfile.h"
 #include "core/common/jsonwriter.h"
 #include "core/profiling/analysis.h"
+#include "core/profiling/diagnosticfold.h"
 
 #include <cstdlib>
 #include <memory>
@@ -162,9 +163,11 @@ bool formatIs(const ParsedArgs &parsed, std::initializer_list<const char *> allo
     return false;
 }
 
+// One line per diagnostic, those that repeat per rank folded into one listing the ranks
+// (diagnosticfold.h); --format json documents every one (writeDiagnosticsJson).
 void printDiagnostics(const prof::Diagnostics &diags, std::ostream &err)
 {
-    for (const auto &d : diags)
+    for (const auto &d : prof::foldRepeatedDiagnostics(diags))
         err << d.format() << "\n";
 }
 

@@ -153,11 +153,14 @@ GpuWork WorkClassTable::of(const Track &track, size_t index) const
 {
     switch (track.kind()) {
     case TrackKind::Kernel: {
-        const uint16_t attr = track.attr(index);
-        if (attr == trace::kCommunicationTask)
+        switch (track.taskClass(index)) {
+        case trace::DeviceTaskClass::Communication:
             return GpuWork::Communication;
-        if (attr == trace::kOtherDeviceTask)
+        case trace::DeviceTaskClass::Other:
             return GpuWork::Other;
+        case trace::DeviceTaskClass::Compute:
+            break;
+        }
         const trace::NameId n = track.name(index);
         return n < m_kernelClass.size() ? m_kernelClass[n] : GpuWork::Compute;
     }

@@ -21,6 +21,7 @@
 // (activityindex.h), built on first use; computeBreakdownDirect always passes over the events.
 
 #include "core/analysis/gpuwork.h"
+#include "core/common/timewindow.h"
 #include "core/trace/eventstore.h"
 #include "core/trace/tracereader.h"
 
@@ -32,11 +33,7 @@ namespace ps::core::analysis {
 
 struct Interval; // intervals.h
 
-struct TimeWindow
-{
-    int64_t start = 0;
-    int64_t end = 0;
-};
+using core::TimeWindow;
 
 // Which GPU events count; unset fields do not filter.
 struct BreakdownFilter

@@ -188,11 +188,6 @@ trace::DigestSection phaseSummarySection(const trace::Report &report)
     return {std::string(kPhaseCells.tag), kPhaseCells.encode(cells)};
 }
 
-void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options)
-{
-    options.extraSections.push_back(phaseSummarySection(report));
-}
-
 std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,
                                                 std::vector<trace::ReportPtr> &columns, std::string &error)
 {

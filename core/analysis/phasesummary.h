@@ -31,9 +31,6 @@ bool decodeBreakdown(std::string_view json, GpuBreakdown &b, std::string &error)
 extern const trace::SummaryKind<ReportPhaseCells> kPhaseCells;
 // The report's phase summary (built-in mapping) as a digest section.
 trace::DigestSection phaseSummarySection(const trace::Report &report);
-// Adds the report's phase summary (built-in mapping) to the sections of its digest, as
-// `trace digest` writes it.
-void addPhaseSummary(const trace::Report &report, trace::DigestOptions &options);
 
 // The phase table of a run of digests from their phase summaries alone; nullopt when a file is
 // not a digest with one (`error` names it; callers then read the events). `columns` receives one

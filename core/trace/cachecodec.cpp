@@ -14,12 +14,14 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 10; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+constexpr uint64_t kVersion = 11; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
                                   // 5: readers other than nsys give categories, not domains,
                                   // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
                                   // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums,
                                   // 9: collective records and process groups after the short names,
-                                  // 10: NCCL/RCCL kernels known by name have records too
+                                  // 10: NCCL/RCCL kernels known by name have records too,
+                                  // 11: a track class after each track's kind (Ascend device tasks
+                                  // and HCCL lanes no longer told by attr ids and a name prefix)
 constexpr size_t kHeaderSize = kCacheHeaderSize;
 
 struct Header
@@ -208,6 +210,7 @@ void writeBody(const Report &report, const CacheKey &key, const CacheSink &sink)
     o.u64(s.tracks().size());
     for (const Track &t : s.tracks()) {
         o.u64(uint64_t(t.kind()));
+        o.u64(uint64_t(t.trackClass()));
         o.u64(t.pid());
         o.u64(t.key().id);
         o.u64(t.deviceId());
@@ -417,6 +420,7 @@ bool readTrack(In &in, StoreParts &p, std::string &reason)
 {
     TrackKey k;
     const uint64_t kind = in.u64();
+    const uint64_t trackClass = in.u64();
     k.pid = uint32_t(in.u64());
     k.id = uint32_t(in.u64());
     k.deviceId = uint32_t(in.u64());
@@ -429,6 +433,11 @@ bool readTrack(In &in, StoreParts &p, std::string &reason)
         return false;
     }
     k.kind = TrackKind(kind);
+    if (trackClass >= uint64_t(kTrackClassCount)) {
+        reason = "corrupt: bad track class";
+        return false;
+    }
+    k.trackClass = TrackClass(trackClass);
     if (uniformAttr > 0xFFFF) {
         reason = "corrupt: bad uniform attr";
         return false;

@@ -4,7 +4,8 @@
 //   header (64 bytes): magic "PSTRACE\x01", format version, header checksum, body size,
 //                      body checksum
 //   body: a sequence of arrays, each [uint64 count][data padded to 8 bytes], in a fixed order
-//         (key, meta, names, processes, threads, launch configs, scopes, short names, tracks).
+//         (key, meta, names, processes, threads, launch configs, scopes, short names, collectives,
+//         process groups, tracks: each its kind, class, key, label and flags, then its columns).
 // Column arrays are 8-byte aligned in the file, so a mapped file is used in place.
 
 #include "core/trace/report.h"

@@ -25,7 +25,8 @@ struct KeyHash
 {
     size_t operator()(const TrackKey &k) const
     {
-        uint64_t h = (uint64_t(k.kind) << 56) ^ (uint64_t(k.pid) << 24) ^ k.id ^ (uint64_t(k.deviceId) << 40);
+        uint64_t h = (uint64_t(k.kind) << 56) ^ (uint64_t(k.trackClass) << 60) ^ (uint64_t(k.pid) << 24) ^ k.id ^
+                     (uint64_t(k.deviceId) << 40);
         return std::hash<uint64_t>{}(h * 0x9E3779B97F4A7C15ull);
     }
 };
@@ -48,7 +49,7 @@ bool trackOrder(const TrackKey &a, const TrackKey &b)
 {
     auto rank = [](const TrackKey &k) {
         const bool gpu = isGpuKind(k.kind);
-        return std::tuple{k.pid, gpu, gpu ? k.deviceId : 0u, k.id, uint8_t(k.kind)};
+        return std::tuple{k.pid, gpu, gpu ? k.deviceId : 0u, k.id, uint8_t(k.kind), uint8_t(k.trackClass)};
     };
     return rank(a) < rank(b);
 }

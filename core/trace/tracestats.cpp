@@ -71,8 +71,8 @@ using Groups = std::map<std::pair<std::string, uint8_t>, std::vector<int64_t>>;
 // domain name id, kernel_sum's the name id; keyName() turns them into the table's names. False
 // when cancelled.
 template <typename Add>
-bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
-                  const CancelToken *cancel, Add &&add)
+bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset,
+                  const std::optional<core::TimeWindow> &window, const CancelToken *cancel, Add &&add)
 {
     std::vector<NameId> domainOf; // NVTX scope index -> domain name
     if (kind == StatsKind::NvtxSum)
@@ -92,8 +92,9 @@ bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset, const
             b = std::max(a, size_t(std::lower_bound(starts.begin(), starts.end(), t1) - starts.begin()));
         }
         const uint8_t style = styleCode(kind, t.kind());
+        const bool tasks = kind == StatsKind::KernelSum && t.trackClass() == TrackClass::DeviceTasks;
         for (size_t i = a; i < b; ++i) {
-            if (kind == StatsKind::KernelSum && !isComputeKernel(t.attr(i)))
+            if (tasks && t.taskClass(i) != DeviceTaskClass::Compute)
                 continue; // an Ascend communication or other device task, not a kernel
             uint64_t key = t.name(i);
             if (kind == StatsKind::NvtxSum) {
@@ -132,7 +133,7 @@ bool colonForDefaultDomain(const Report &r, const SummarizeOptions &options)
 
 // Adds the durations of one report's events (those starting in the window, when given) to
 // `out`. False when cancelled.
-bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
+bool collect(const EventStore &store, StatsKind kind, int64_t offset, const std::optional<core::TimeWindow> &window,
              const CancelToken *cancel, Groups &out, bool colonDefault = false)
 {
     // Durations per id key first (ids are per report), strings once per key at the end.
@@ -223,8 +224,10 @@ DeviceTaskCounts countDeviceTasks(const EventStore &store)
         switch (t.kind()) {
         case TrackKind::Kernel:
             for (size_t i = 0; i < t.size(); ++i) {
-                const uint16_t attr = t.attr(i);
-                ++(attr == kCommunicationTask ? c.communication : attr == kOtherDeviceTask ? c.other : c.compute);
+                const DeviceTaskClass task = t.taskClass(i);
+                ++(task == DeviceTaskClass::Communication ? c.communication
+                   : task == DeviceTaskClass::Other       ? c.other
+                                                          : c.compute);
             }
             break;
         case TrackKind::Memcpy:
@@ -254,7 +257,7 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind)
 // The ranges of a report without its events: the occurrences its digest's statistics summary
 // carries, those starting in the window. Kernels have totals only there: none are added. False
 // with `problem` when the digest has no sound summary.
-bool collectSummary(const Report &report, StatsKind kind, int64_t offset, const std::optional<StatsWindow> &window,
+bool collectSummary(const Report &report, StatsKind kind, int64_t offset, const std::optional<core::TimeWindow> &window,
                     Groups &out, std::string &problem)
 {
     if (kind != StatsKind::NvtxSum)

@@ -13,6 +13,7 @@
 // report for per-report rows, all reports together for overall rows). Rows are ordered by
 // total time, descending, then by name, then by style.
 
+#include "core/common/timewindow.h"
 #include "core/trace/report.h"
 
 #include <map>
@@ -53,13 +54,6 @@ struct StatsResult
     std::vector<std::string> problems;
 };
 
-// [start, end) on the shared time axis, in ns.
-struct StatsWindow
-{
-    int64_t start = 0;
-    int64_t end = 0;
-};
-
 struct SummarizeOptions
 {
     // Per input report: ns added to its own timestamps to put it on the shared axis (what
@@ -67,7 +61,7 @@ struct SummarizeOptions
     std::vector<int64_t> offsets;
     // Only events whose start, on the shared axis, lies in [start, end): an event starting at
     // `start` counts, one starting at `end` does not. Unset: every event.
-    std::optional<StatsWindow> window;
+    std::optional<core::TimeWindow> window;
     // Only these inputs (indices into the reports; out-of-range ones are ignored), per-report
     // rows in this order. Unset: all, in input order.
     std::optional<std::vector<size_t>> reports;

@@ -20,7 +20,8 @@ inline constexpr NameId kNoName = 0;
 //   NvtxMark      colour ARGB              NvtxScope index               0
 //   CudaApi       correlationId            ApiClass                      lane
 //   OsRuntime     0                        0                             lane
-//   Kernel        correlationId            LaunchConfig index (0xFFFF = unknown)  lane
+//   Kernel        correlationId            LaunchConfig index (0xFFFF = unknown), or a
+//                                          DeviceTaskClass on a DeviceTasks track        lane
 //   Memcpy        correlationId            copy kind (ENUM_CUDA_MEMCPY_OPER id)    lane
 //   Memset        correlationId            memory kind                   lane
 //   Sync          correlationId            sync type (ENUM_CUPTI_SYNC_TYPE id)     lane
@@ -65,16 +66,25 @@ struct LaunchConfig
     friend bool operator==(const LaunchConfig &, const LaunchConfig &) = default;
 };
 inline constexpr uint16_t kNoLaunchConfig = 0xFFFF;
-// A Kernel event of a reader without launch geometry may carry, instead of a launch config, the
-// class of a device task that is not a compute kernel (Ascend TASK rows, classed as MindStudio
-// Insight does). kernel_sum counts neither; the breakdown classes them communication / other.
-inline constexpr uint16_t kCommunicationTask = 0xFFFD;
-inline constexpr uint16_t kOtherDeviceTask = 0xFFFE;
-inline constexpr uint16_t kMaxLaunchConfigs = kCommunicationTask; // ids below the classes
-constexpr bool isComputeKernel(uint16_t kernelAttr)
-{
-    return kernelAttr != kCommunicationTask && kernelAttr != kOtherDeviceTask;
-}
+inline constexpr uint16_t kMaxLaunchConfigs = kNoLaunchConfig; // ids below "unknown"
+
+// What a track holds where its kind alone does not say; the reader sets it, it is part of the
+// track's key and stored in the cache.
+enum class TrackClass : uint8_t {
+    Plain = 0, // the kind says it all
+    // Kernel: the device tasks of a format without launch geometry (Ascend TASK rows), of every
+    // class MindStudio Insight knows but memory and sync. attr is a DeviceTaskClass, not a
+    // LaunchConfig index.
+    DeviceTasks = 1,
+    // NvtxStartEnd: the collectives of one communication group (Ascend's HCCL ops), on a lane the
+    // reader adds; its thread name is the group's root "ip:port".
+    CollectiveLane = 2,
+};
+inline constexpr int kTrackClassCount = 3;
+
+// attr of an event on a DeviceTasks track. kernel_sum counts compute tasks only; the breakdown
+// classes the others communication / other.
+enum class DeviceTaskClass : uint16_t { Compute = 0, Communication = 1, Other = 2 };
 
 // NVTX domain + category of a range or mark, interned per report (attr of NVTX events).
 struct NvtxScope

@@ -42,6 +42,7 @@ struct TrackKey
     uint32_t pid = 0;
     uint32_t id = 0;
     uint32_t deviceId = 0;
+    TrackClass trackClass = TrackClass::Plain;
     friend bool operator==(const TrackKey &, const TrackKey &) = default;
 };
 
@@ -80,6 +81,7 @@ public:
     uint32_t tid() const { return m_key.id; }      // CPU kinds
     uint32_t streamId() const { return m_key.id; } // GPU kinds
     uint32_t deviceId() const { return m_key.deviceId; }
+    TrackClass trackClass() const { return m_key.trackClass; }
     // Thread name for CPU tracks (kNoName when the report has none), stream label for GPU ones.
     NameId label() const { return m_label; }
     // Number of distinct levels (max level + 1); 0 for an empty track.
@@ -102,6 +104,11 @@ public:
     uint16_t level(size_t i) const { return m_c.level.empty() ? 0 : m_c.level[i]; }
     uint16_t attr(size_t i) const { return m_c.attr.empty() ? m_c.uniformAttr : m_c.attr[i]; }
     uint64_t bytes(size_t i) const { return m_c.bytes.empty() ? 0 : m_c.bytes[i]; }
+    // For Kernel tracks: the class of task i; every kernel of a Plain track is compute.
+    DeviceTaskClass taskClass(size_t i) const
+    {
+        return m_key.trackClass == TrackClass::DeviceTasks ? DeviceTaskClass(attr(i)) : DeviceTaskClass::Compute;
+    }
     // For NvtxStartEnd: the thread a range ended on, when it differs from the track's.
     std::optional<uint32_t> crossThreadEndTid(size_t i) const;
 

@@ -49,10 +49,12 @@ EventStore randomStore(uint32_t seed, std::vector<int64_t> &edges)
         serial(b.track({TrackKind::Sync, 1, 11, dev}), copy, 5, 0);
     }
     // Ascend-like stream: tasks overlap, so their ends do not follow their starts.
-    const TrackHandle overlapping = b.track({TrackKind::Kernel, 1, 12, 0});
+    const TrackHandle overlapping = b.track({TrackKind::Kernel, 1, 12, 0, TrackClass::DeviceTasks});
     for (int i = 0; i < 30; ++i) {
         const int64_t s = int64_t(rng() % 2000), d = rng() % 5 == 0 ? 0 : int64_t(rng() % 300);
-        const uint16_t attr = i % 3 == 0 ? kCommunicationTask : i % 3 == 1 ? kOtherDeviceTask : 0;
+        const auto attr = uint16_t(i % 3 == 0   ? DeviceTaskClass::Communication
+                                   : i % 3 == 1 ? DeviceTaskClass::Other
+                                                : DeviceTaskClass::Compute);
         b.add(overlapping, s, s + d, task, 0, attr);
         edges.push_back(s);
         edges.push_back(s + d);

@@ -5,6 +5,7 @@
 #include "core/trace/alignment.h"
 #include "core/trace/formats/ascendreader.h"
 #include "core/trace/formats/formatreaders.h"
+#include "core/trace/tablespread.h"
 #include "core/trace/traceloader.h"
 #include "core/trace/tracestats.h"
 #include "storefind.h"
@@ -264,6 +265,74 @@ private slots:
         const AlignResult a = alignReports(reports, AlignSpec{});
         QCOMPARE(a.used, AlignMode::Utc);
         QCOMPARE(a.offsets, (std::vector<int64_t>{0, 0})); // both already on the epoch
+    }
+
+    // The reader says what its tracks are by their class, not by attr ids or a name prefix:
+    // every Kernel track holds device tasks whose class is the one SQL gives, and each
+    // communication group's HCCL lane is a CollectiveLane named by the group's root ip:port.
+    void trackClasses()
+    {
+        const QString path = ascendDir() + "/msinsight__level1__rank0__ascend_pytorch_profiler_0.db";
+        const Read r = readAscend(path);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        ps::test::SqlRef db(path);
+        QVERIFY(db.ok());
+        size_t lanes = 0;
+        for (const Track &t : r.store->tracks()) {
+            if (t.kind() == TrackKind::Kernel) {
+                QCOMPARE(t.trackClass(), TrackClass::DeviceTasks);
+            } else if (t.trackClass() == TrackClass::CollectiveLane) {
+                QCOMPARE(t.kind(), TrackKind::NvtxStartEnd);
+                QCOMPARE(QString::fromStdString(std::string(r.store->name(t.label()))), QString("90.91.105.46:60000"));
+                lanes += t.size();
+            } else {
+                QCOMPARE(t.trackClass(), TrackClass::Plain);
+            }
+        }
+        QCOMPARE(qint64(lanes), countIf(db, "COMMUNICATION_OP"));
+        // Communication tasks (Notify Wait, SDMA, Write Value of the collectives) by their class.
+        size_t communication = 0;
+        for (uint32_t ti : r.store->tracksOfKind(TrackKind::Kernel))
+            for (size_t i = 0; i < r.store->track(ti).size(); ++i)
+                communication += r.store->track(ti).taskClass(i) == DeviceTaskClass::Communication;
+        QCOMPARE(qint64(communication),
+                 countIf(db, "TASK", "globalTaskId IN (SELECT globalTaskId FROM COMMUNICATION_TASK_INFO)"));
+        QVERIFY(communication > 0);
+    }
+
+    // msprof's sample: TASK and CANN_API on 2023-10-25, MSTX_EVENTS 639 days later. The report
+    // says so, naming the tables on each side; the rank databases, whose tables agree, say nothing.
+    void tablesDaysApartAreFlagged()
+    {
+        const Read msprof = readAscend(ascendDir() + "/msinsight__full_db__msprof_0.db");
+        QVERIFY2(msprof.error.empty(), msprof.error.c_str());
+        QStringList spread;
+        for (const std::string &w : msprof.meta.warnings)
+            if (QString::fromStdString(w).contains("days apart"))
+                spread << QString::fromStdString(w);
+        QCOMPARE(spread.size(), 1);
+        QVERIFY2(spread[0].startsWith("its tables' rows lie 639.0 days apart: CANN_API, TASK from 2023-10-25 "
+                                      "08:00:11 UTC; MSTX_EVENTS from 2025-07-25 08:13:38 UTC"),
+                 qPrintable(spread[0]));
+        const Read rank = readAscend(ascendDir() + "/msinsight__level1__rank0__ascend_pytorch_profiler_0.db");
+        for (const std::string &w : rank.meta.warnings)
+            QVERIFY2(w.find("days apart") == std::string::npos, w.c_str());
+    }
+
+    // Tables within a day of each other agree, however long the chain; a gap of more starts a
+    // new group; without a UTC origin the times are seconds of the report's clock.
+    void tableSpreadGroups()
+    {
+        constexpr int64_t hour = 3'600'000'000'000, day = 24 * hour;
+        QCOMPARE(tableSpreadWarning({{"A", 0, 20 * hour}, {"B", 30 * hour, 50 * hour}, {"C", 60 * hour, 70 * hour}},
+                                    int64_t(0)),
+                 std::string());
+        QCOMPARE(tableSpreadWarning({{"A", 0, 0}, {"B", day, day}}, std::nullopt), std::string());
+        const std::string w = tableSpreadWarning(
+            {{"C", 10 * day, 10 * day}, {"A", 0, hour}, {"B", hour, 2 * hour}, {"D", 3 * day, 3 * day}}, std::nullopt);
+        QVERIFY2(QString::fromStdString(w).startsWith("its tables' rows lie 7.0 days apart: A, B from 0.000 s; D from "
+                                                      "259200.000 s; C from 864000.000 s"),
+                 w.c_str());
     }
 };
 

@@ -369,6 +369,44 @@ private slots:
         }
     }
 
+    // #27: one out-of-range rank range gave 94 diagnostics lines, 92 of them one per rank. The
+    // text of validate and plan folds them into one line listing the ranks; JSON keeps each.
+    void perRankDiagnosticsFold()
+    {
+        QStringList ranks;
+        for (int r = 0; r < 100; ++r)
+            ranks << QString::number(r);
+        const QStringList args = {"--config-dir",
+                                  kVerlMain,
+                                  "--config-name",
+                                  "ppo_trainer",
+                                  "global_profiler.tool=nsys",
+                                  "global_profiler.steps=[1]",
+                                  "actor_rollout_ref.actor.profiler.enable=True",
+                                  "actor_rollout_ref.actor.profiler.ranks=[" + ranks.join(',') + "]"};
+        const QString rule = "[verl.rollout-rank-out-of-range]";
+        Run r = cli(QStringList{"validate", "--format", "json"} + args);
+        const QJsonArray all = QJsonDocument::fromJson(r.out).object().value("diagnostics").toArray();
+        int perRank = 0;
+        for (const QJsonValue &d : all)
+            perRank += d.toObject().value("rule").toString() == "verl.rollout-rank-out-of-range";
+        QCOMPARE(perRank, 92); // ranks 8..99 of the run's 8 GPUs, each documented
+        int warnings = 0;
+        for (const QJsonValue &d : all)
+            warnings += d.toObject().value("severity").toString() == "warning";
+        for (const char *command : {"validate", "plan"}) {
+            r = cli(QStringList{command} + args);
+            const QStringList lines = QString::fromUtf8(r.err).split('\n', Qt::SkipEmptyParts);
+            const QStringList folded = lines.filter(rule);
+            QCOMPARE(folded.size(), 1);
+            QVERIFY2(folded[0].contains("rank 8-99 ") && folded[0].contains("(92 times)"), qPrintable(folded[0]));
+            QVERIFY2(lines.size() < 10, r.err.constData());
+        }
+        // The summary still counts every diagnostic.
+        r = cli(QStringList{"validate"} + args);
+        QVERIFY2(r.out.contains(QString(" %1 warning(s)").arg(warnings).toUtf8()), r.out.constData());
+    }
+
     // The note about a relative save_path is only given for a relative one.
     void verlSavePathNote()
     {

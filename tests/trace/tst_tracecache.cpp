@@ -3,6 +3,7 @@
 // hits recording their use, the file just written kept, foreign files untouched, orphans,
 // unreadable caches and stale temporaries pruned, PROFSTUDIO_CACHE_MAX_BYTES.
 
+#include "core/trace/cachecodec.h"
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/envguard.h"
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 
@@ -204,6 +206,47 @@ private slots:
         compareStores(*first.reports[0]->store, *third.reports[0]->store);
         LoadResult fourth = loadReports({report.toStdString()}, opt);
         QVERIFY(fourth.reports[0]->fromCache);
+    }
+
+    // A cache of the format before track classes (10) is refused as stale and rebuilt, never
+    // read as the new layout: the rebuilt Ascend report has its device-task and HCCL-lane tracks.
+    void olderFormatIsRebuilt()
+    {
+        QTemporaryDir dir;
+        const QString report = dir.filePath("ascend_pytorch_profiler_0.db");
+        QVERIFY(QFile::copy(
+            ps::test::testdataDir("traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db"), report));
+        LoadOptions opt;
+        opt.cacheDir = dir.filePath("cache").toStdString();
+        QVERIFY(loadCached(report.toStdString(), opt.cacheDir));
+        const TraceCache cache(opt.cacheDir);
+        const QString cacheFile = QString::fromStdString(cache.cacheFileFor(report.toStdString()));
+        QFile f(cacheFile);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray image = f.readAll();
+        // The header as format 10 wrote it: magic, version, body size, body hash, header hash.
+        const uint64_t version = 10;
+        std::memcpy(image.data() + 8, &version, 8);
+        const uint64_t headerHash = cacheHash(image.constData(), 32);
+        std::memcpy(image.data() + 32, &headerHash, 8);
+        f.seek(0);
+        QCOMPARE(f.write(image), qint64(image.size()));
+        f.close();
+        std::string why;
+        QVERIFY(!cache.load(report.toStdString(), &why));
+        QCOMPARE(QString::fromStdString(why), QString("stale: cache format 10"));
+        const ReportPtr rebuilt = loadCached(report.toStdString(), opt.cacheDir);
+        QVERIFY(rebuilt && !rebuilt->fromCache);
+        const ReportPtr again = loadCached(report.toStdString(), opt.cacheDir);
+        QVERIFY(again && again->fromCache);
+        compareStores(*rebuilt->store, *again->store);
+        size_t deviceTasks = 0, lanes = 0;
+        for (const Track &t : again->store->tracks()) {
+            deviceTasks += t.trackClass() == TrackClass::DeviceTasks;
+            lanes += t.trackClass() == TrackClass::CollectiveLane;
+        }
+        QCOMPARE(deviceTasks, again->store->tracksOfKind(TrackKind::Kernel).size());
+        QCOMPARE(lanes, size_t(1));
     }
 
     void cacheDirectory()

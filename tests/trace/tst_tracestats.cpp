@@ -503,7 +503,7 @@ private slots:
 
         SummarizeOptions o;
         o.offsets = {off};
-        o.window = StatsWindow{t0 + off, t1 + off};
+        o.window = ps::core::TimeWindow{t0 + off, t1 + off};
         const std::vector<ReportPtr> one{rep};
         const StatsResult s = summarize(one, StatsKind::NvtxSum, o);
         QVERIFY(!s.cancelled);
@@ -514,13 +514,13 @@ private slots:
         // before t1); the saxpy starting exactly at t1 does not.
         QCOMPARE(findRow(s.overall, "MPI:MPI_Send", "PushPop")->count, 5ull);
         QCOMPARE(findRow(s.overall, "saxpy", "PushPop")->count, 2ull);
-        o.window = StatsWindow{t0 + off, t1 + off + 1};
+        o.window = ps::core::TimeWindow{t0 + off, t1 + off + 1};
         QCOMPARE(findRow(summarize(one, StatsKind::NvtxSum, o).overall, "saxpy", "PushPop")->count, 3ull);
-        o.window = StatsWindow{t0 + off + 1, t1 + off};
+        o.window = ps::core::TimeWindow{t0 + off + 1, t1 + off};
         QCOMPARE(findRow(summarize(one, StatsKind::NvtxSum, o).overall, "MPI:MPI_Send", "PushPop")->count, 4ull);
         // Without the offset the same window on the report's own axis misses everything.
         o.offsets = {};
-        o.window = StatsWindow{t0 + off, t1 + off};
+        o.window = ps::core::TimeWindow{t0 + off, t1 + off};
         QVERIFY(summarize(one, StatsKind::NvtxSum, o).overall.empty());
 
         // The same report twice, shifted by 0 and by `off`: only the shifted one is in the window.
@@ -531,7 +531,7 @@ private slots:
         compareRows(rowsOf(s2, 1), ref, "second input");
         compareRows(s2.overall, ref, "two inputs overall");
         // A window spanning both: each input contributes in full.
-        o.window = StatsWindow{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+        o.window = ps::core::TimeWindow{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
         const StatsResult both = summarize(two, StatsKind::NvtxSum, o);
         QCOMPARE(findRow(both.overall, "MPI:MPI_Send", "PushPop")->count, 20ull);
         // Without window, offsets do not matter.
@@ -540,7 +540,7 @@ private slots:
 
         // Kernels in the window, against SQL.
         o.offsets = {off};
-        o.window = StatsWindow{t0 + off, t1 + off};
+        o.window = ps::core::TimeWindow{t0 + off, t1 + off};
         const StatsResult k = summarize(one, StatsKind::KernelSum, o);
         const auto kref = db.summaryRows(
             std::string(kKernelSql)

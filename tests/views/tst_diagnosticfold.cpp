@@ -2,9 +2,9 @@
 // Configure's Diagnostics pane on verl main with a rollout rank range past the run's 8 GPUs
 // (92 ranks out of range: one line, not 92).
 
+#include "core/profiling/diagnosticfold.h"
 #include "tests/configure/configuretestutil.h"
 #include "views/config/configureworkspace.h"
-#include "views/config/diagnosticfold.h"
 #include "views/config/diagnosticspane.h"
 
 #include <QStandardPaths>
@@ -12,6 +12,7 @@
 #include <QtTest>
 
 using namespace ps::views;
+using namespace ps::core::profiling;
 
 class TestDiagnosticFold : public QObject
 {

@@ -33,21 +33,21 @@ void rememberDialogPath(const QString &purpose, const QString &chosen)
 QString saveFileName(QWidget *parent, const QString &purpose, const QString &title, const QString &suggestedName,
                      const QString &filter)
 {
-    const QString f = QFileDialog::getSaveFileName(parent, title, dialogStartPath(purpose, suggestedName), filter);
+    QString f = QFileDialog::getSaveFileName(parent, title, dialogStartPath(purpose, suggestedName), filter);
     rememberDialogPath(purpose, f);
     return f;
 }
 
 QString openFileName(QWidget *parent, const QString &purpose, const QString &title, const QString &filter)
 {
-    const QString f = QFileDialog::getOpenFileName(parent, title, dialogStartPath(purpose), filter);
+    QString f = QFileDialog::getOpenFileName(parent, title, dialogStartPath(purpose), filter);
     rememberDialogPath(purpose, f);
     return f;
 }
 
 QStringList openFileNames(QWidget *parent, const QString &purpose, const QString &title, const QString &filter)
 {
-    const QStringList files = QFileDialog::getOpenFileNames(parent, title, dialogStartPath(purpose), filter);
+    QStringList files = QFileDialog::getOpenFileNames(parent, title, dialogStartPath(purpose), filter);
     if (!files.isEmpty())
         rememberDialogPath(purpose, files.first());
     return files;
@@ -55,7 +55,7 @@ QStringList openFileNames(QWidget *parent, const QString &purpose, const QString
 
 QString existingDirectory(QWidget *parent, const QString &purpose, const QString &title)
 {
-    const QString d = QFileDialog::getExistingDirectory(parent, title, dialogStartPath(purpose));
+    QString d = QFileDialog::getExistingDirectory(parent, title, dialogStartPath(purpose));
     rememberDialogPath(purpose, d);
     return d;
 }

@@ -60,7 +60,7 @@ void ConfigureWorkspace::reportSaved(const QString &path)
 QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
 {
     const SessionResultPtr r = m_session->result();
-    if (const QString blocker = exportBlocker(); !blocker.isEmpty())
+    if (QString blocker = exportBlocker(); !blocker.isEmpty())
         return blocker;
     if (!r || !r->composed)
         return "the config does not compose";
@@ -83,7 +83,7 @@ QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
 QString ConfigureWorkspace::saveLaunchScript(const QString &path)
 {
     const SessionResultPtr r = m_session->result();
-    if (const QString blocker = exportBlocker(); !blocker.isEmpty())
+    if (QString blocker = exportBlocker(); !blocker.isEmpty())
         return blocker;
     if (!r || !r->analysis)
         return "the config does not compose";
@@ -104,7 +104,7 @@ QString ConfigureWorkspace::saveRayDigestJob(const QString &path)
 QString ConfigureWorkspace::saveAnalysisExport(const QString &path, std::string core::profiling::Exports::*text)
 {
     const SessionResultPtr r = m_session->result();
-    if (const QString blocker = exportBlocker(); !blocker.isEmpty())
+    if (QString blocker = exportBlocker(); !blocker.isEmpty())
         return blocker;
     if (!r || !r->analysis)
         return "the config does not compose";
@@ -138,7 +138,7 @@ QString ConfigureWorkspace::suggestedExportName(const QString &id) const
 
 void ConfigureWorkspace::exportMenuTriggered(const QString &id)
 {
-    if (const QString blocker = exportBlocker(); !blocker.isEmpty()) {
+    if (QString blocker = exportBlocker(); !blocker.isEmpty()) {
         m_panes->setCurrentWidget(m_diagnostics);
         QMessageBox::warning(this, "Not exported", blocker);
         return;

@@ -24,7 +24,7 @@ std::string optionOf(const std::string &configPath)
 
 std::string DefaultsTreePane::groupOverrideKey(const core::config::ConfigSource &s)
 {
-    const std::string group = groupOf(s.configPath);
+    std::string group = groupOf(s.configPath);
     // Entries written with an explicit package are matched by group@package.
     const std::string entry = s.defaultsEntry.substr(0, s.defaultsEntry.find_first_of(":="));
     if (entry.find('@') != std::string::npos && !s.package.empty())

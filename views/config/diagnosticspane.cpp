@@ -1,12 +1,14 @@
 #include "views/config/diagnosticspane.h"
 
-#include "views/config/diagnosticfold.h"
+#include "core/profiling/diagnosticfold.h"
 
 #include <QHeaderView>
 
 namespace ps::views {
 
 using namespace core::configedit;
+using core::profiling::FoldedDiagnostic;
+using core::profiling::foldRepeatedDiagnostics;
 
 namespace {
 constexpr int kKeyRole = Qt::UserRole + 1;

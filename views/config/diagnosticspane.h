@@ -3,7 +3,7 @@
 // does not compose): severity, message, rule id and location. Above them, the form's own
 // problems: text typed into a field that is not a valid value, so the config still holds the
 // old one. Lines that repeat per rank are folded into one that lists the ranks
-// (diagnosticfold.h). Activating a row asks the workspace to focus the control that edits its
+// (core/profiling/diagnosticfold.h). Activating a row asks the workspace to focus the control that edits its
 // key, or the YAML line of the key.
 
 #include "core/configedit/sessionresult.h"
@@ -12,9 +12,13 @@
 
 #include <vector>
 
+namespace ps::core::profiling {
+struct DiagnosticLine;
+}
+
 namespace ps::views {
 
-struct DiagnosticLine;
+using core::profiling::DiagnosticLine;
 
 // A form field whose text is not committed: the key it edits and why.
 struct FieldProblem

@@ -260,8 +260,8 @@ VerlToolPanel::VerlToolPanel(ConfigSession *session, QWidget *parent) : ConfigPa
     roleRow->addRow("Role", m_role);
     layout->addLayout(roleRow);
 
-    const auto contentBoxes = [this](QGroupBox *box, const QStringList &names, QMap<QString, QCheckBox *> &out,
-                                     const QString &prefix, QGridLayout *grid) {
+    const auto contentBoxes = [](QGroupBox *box, const QStringList &names, QMap<QString, QCheckBox *> &out,
+                                 const QString &prefix, QGridLayout *grid) {
         int i = 0;
         for (const QString &c : names) {
             auto *cb = new QCheckBox(c, box);

@@ -4,18 +4,13 @@
 // integer arithmetic before converting to double, so epoch-sized timestamps keep ns precision.
 // Plain value type, no Qt: zoom and pan are pure functions tested on their own.
 
+#include "core/common/timewindow.h"
+
 #include <cstdint>
 
 namespace ps::views {
 
-struct TimeWindow
-{
-    int64_t start = 0;
-    int64_t end = 1; // exclusive; end > start always holds for windows made by TimeMapping
-    int64_t duration() const { return end - start; }
-    bool contains(int64_t t) const { return t >= start && t < end; }
-    friend bool operator==(const TimeWindow &, const TimeWindow &) = default;
-};
+using TimeWindow = core::TimeWindow; // end > start always holds for windows made by TimeMapping
 
 class TimeMapping
 {
@@ -55,7 +50,7 @@ public:
     }
 
 private:
-    TimeWindow m_window;
+    TimeWindow m_window{0, 1};
     double m_width = 1;
     double m_scale = 1;
 };

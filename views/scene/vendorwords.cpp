@@ -1,7 +1,5 @@
 #include "views/scene/vendorwords.h"
 
-#include "core/trace/formats/ascendreader.h"
-
 #include <QStringList>
 
 #include <algorithm>
@@ -73,14 +71,11 @@ QString rangeWord(TraceFormat f, const EventStore &store, const Track &t, uint32
     switch (f) {
     case TraceFormat::Rocpd:
         return QStringLiteral("roctx range");
-    case TraceFormat::AscendDb: {
-        const NameId thread = t.label() != kNoName ? t.label() : store.threadName(t.pid(), t.tid());
-        if (text(store, thread)
-                .startsWith(QString::fromUtf8(kHcclLanePrefix.data(), qsizetype(kHcclLanePrefix.size()))))
+    case TraceFormat::AscendDb:
+        if (t.trackClass() == TrackClass::CollectiveLane)
             return QStringLiteral("HCCL op");
         return categoryOf(store, t, index) == QLatin1String("mstx") ? QStringLiteral("mstx range")
                                                                     : QStringLiteral("torch op");
-    }
     case TraceFormat::KinetoJson:
     case TraceFormat::RlinfTracer:
     case TraceFormat::TorchMemory:

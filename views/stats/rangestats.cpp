@@ -17,7 +17,7 @@ std::vector<StatRow> summarizeWindow(const TimelineScene &scene, const std::vect
         reports.push_back(e.report->reportPtr());
         opt.offsets.push_back(e.offset);
     }
-    opt.window = StatsWindow{window.start, window.end};
+    opt.window = window;
     opt.perReport = false;
     opt.cancel = cancel;
     StatsResult r = summarize(reports, kind, opt);

@@ -1,6 +1,5 @@
 #include "views/timeline/rowlayout.h"
 
-#include "core/trace/formats/ascendreader.h"
 #include "core/trace/tracecache.h"
 #include "views/scene/vendorwords.h"
 
@@ -59,9 +58,8 @@ QString RowLayout::trackLabel(const EventStore &store, const Track &track, Trace
     const QString thread = n != kNoName ? QString::fromUtf8(store.name(n).data(), qsizetype(store.name(n).size()))
                                         : QStringLiteral("thread");
     // Ascend's HCCL communication groups: the reader's lane, named by the group's root ip:port.
-    const QString hccl = QString::fromUtf8(kHcclLanePrefix.data(), qsizetype(kHcclLanePrefix.size()));
-    if (format == TraceFormat::AscendDb && track.kind() == TrackKind::NvtxStartEnd && thread.startsWith(hccl))
-        return QStringLiteral("HCCL · group %1").arg(thread.mid(hccl.size()));
+    if (format == TraceFormat::AscendDb && track.trackClass() == TrackClass::CollectiveLane)
+        return QStringLiteral("HCCL · group %1").arg(thread);
     return QStringLiteral("%1 · %2 [%3]").arg(kindText(track.kind(), format), thread).arg(track.tid());
 }
 

@@ -5,6 +5,7 @@
 #include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/readonlysqlite.h"
+#include "core/trace/tablespread.h"
 
 #include <sqlite3.h>
 
@@ -97,6 +98,8 @@ public:
     std::string run();
     // After run(): impossible ends clipped, and one warning for the report (eventtimes.h).
     void clipImpossibleTimes();
+    // After run(): the first and last row start of each table of events.
+    const std::vector<TableSpan> &tableSpans() const { return m_tableSpans; }
     std::set<uint32_t> pids;
 
 private:
@@ -143,6 +146,7 @@ private:
     EventTimeAudit m_audit;
     const char *m_table = "";
     std::vector<std::string> m_trackTables; // per handle: the tables its events came from
+    std::vector<TableSpan> m_tableSpans;
 };
 
 // Rows whose start (column 0) or end (`endCol`; a single time: 0) is not a usable time are
@@ -154,11 +158,19 @@ template <typename Fn> std::string Reader::eachRow(const std::string &sql, const
     if (!s.get())
         return error + " (reading " + what + ")";
     m_table = what;
+    // Column 0 is a time in every table but STRING_IDS.
+    const bool timed = std::string_view(what) != "STRING_IDS";
+    TableSpan span{what, INT64_MAX, INT64_MIN};
     while (s.step()) {
-        if (hasUsableTimes(s, 0, endCol))
+        if (hasUsableTimes(s, 0, endCol)) {
+            if (timed) {
+                span.first = std::min(span.first, s.int64(0));
+                span.last = std::max(span.last, s.int64(0));
+            }
             fn(s);
-        else
+        } else {
             m_audit.dropped(what, 1);
+        }
         if (++m_rows % kPollRows == 0) {
             if (m_ctx.progress)
                 m_ctx.progress(std::min(1.0, double(m_rows) / double(m_rowsTotal)));
@@ -168,6 +180,8 @@ template <typename Fn> std::string Reader::eachRow(const std::string &sql, const
     }
     if (s.stepCode() != SQLITE_DONE)
         return m_db.lastError() + " (reading " + what + "; the file may be truncated or corrupt)";
+    if (span.first <= span.last)
+        m_tableSpans.push_back(std::move(span));
     return {};
 }
 
@@ -267,10 +281,11 @@ std::string Reader::readTasks()
             count(TrackKind::Sync);
             return;
         default:
-            m_b.add(track({TrackKind::Kernel, pid, stream, device}), s.int64(0), s.int64(1), name, corr,
-                    c == TaskClass::Compute         ? kNoLaunchConfig
-                    : c == TaskClass::Communication ? kCommunicationTask
-                                                    : kOtherDeviceTask);
+            m_b.add(track({TrackKind::Kernel, pid, stream, device, TrackClass::DeviceTasks}), s.int64(0), s.int64(1),
+                    name, corr,
+                    uint16_t(c == TaskClass::Compute         ? DeviceTaskClass::Compute
+                             : c == TaskClass::Communication ? DeviceTaskClass::Communication
+                                                             : DeviceTaskClass::Other));
             count(TrackKind::Kernel);
         }
     });
@@ -354,7 +369,8 @@ std::string Reader::readCommunication()
     if (!has("COMMUNICATION_OP"))
         return {};
     const auto c = columns("COMMUNICATION_OP");
-    // The group's text comes with the row: its lane is named after it (hcclGroupLabel).
+    // The group's text comes with the row: its lane is named after it (hcclGroupLabel), and views
+    // call the lane HCCL by its class.
     const bool grouped = c.count("groupName") > 0;
     const std::string sql = std::string("SELECT startNs, endNs, opName, ") + (grouped ? "groupName" : "0") + ", " +
                             (grouped ? "(SELECT value FROM STRING_IDS WHERE id = groupName)" : "NULL") +
@@ -366,11 +382,11 @@ std::string Reader::readCommunication()
         const uint32_t lane = 0xE0000000u | uint32_t(group & 0x0FFFFFFF);
         if (named.insert(group).second) {
             const std::string label = s.isNull(4) ? std::string("default group") : hcclGroupLabel(s.text(4));
-            m_b.setThreadName(m_devicePid, lane, m_b.intern(std::string(kHcclLanePrefix) + label));
+            m_b.setThreadName(m_devicePid, lane, m_b.intern(label));
         }
         const uint16_t scope = m_b.nvtxScope({m_devicePid, 5500, kNoName, 0, hccl});
         // aux of range kinds is a colour, not a correlation: none.
-        const TrackHandle h = track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0});
+        const TrackHandle h = track({TrackKind::NvtxStartEnd, m_devicePid, lane, 0, TrackClass::CollectiveLane});
         m_b.add(h, s.int64(0), s.int64(1), str(s, 2), 0, scope);
         addHcclCollective(h, s);
         count(TrackKind::NvtxStartEnd);
@@ -463,6 +479,8 @@ std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportM
     readAscendMemory(db, tables, meta);
     // Ascend times are epoch ns (msprof: "local Unix time").
     meta.utcStartNs = 0;
+    if (std::string w = tableSpreadWarning(r.tableSpans(), meta.utcStartNs); !w.empty())
+        meta.warnings.push_back(std::move(w));
     if (ctx.progress)
         ctx.progress(1.0);
     return {};

@@ -6,10 +6,10 @@
 //
 // Mapping onto TrackKind:
 //   TASK (device)     -> keyed by (pid, streamId, deviceId), in MindStudio Insight's classes:
-//     compute (in COMPUTE_TASK_INFO) -> Kernel; communication (in COMMUNICATION_TASK_INFO, its
-//     Notify waits and SDMA copies included) -> Kernel with attr kCommunicationTask; memory
-//     (MEMCPY_ASYNC, SDMA) -> Memcpy; sync (EVENT_RECORD/WAIT, Notify) -> Sync; other (Write Value,
-//     profiling markers, compute-typed tasks without an op) -> Kernel with attr kOtherDeviceTask.
+//     compute (in COMPUTE_TASK_INFO), communication (in COMMUNICATION_TASK_INFO, its Notify waits
+//     and SDMA copies included) and other (Write Value, profiling markers, compute-typed tasks
+//     without an op) -> Kernel on a DeviceTasks track, attr the DeviceTaskClass; memory
+//     (MEMCPY_ASYNC, SDMA) -> Memcpy; sync (EVENT_RECORD/WAIT, Notify) -> Sync.
 //     kernel_sum counts compute only. Name from COMPUTE_TASK_INFO or COMMUNICATION_TASK_INFO by
 //     globalTaskId, else the task type; aux = connectionId, which CANN_API shares (so apiCallFor
 //     links them).
@@ -20,9 +20,9 @@
 //     startNs/endNs are stored as TEXT by torch_npu and are cast.
 //   MSTX_EVENTS       -> NvtxMark (marker, marker_ex), NvtxPushPop, NvtxStartEnd (may end on
 //     another thread: endGlobalTid).
-//   COMMUNICATION_OP  -> NvtxStartEnd on one lane per communication group of the device's
-//     process (tid 0xE0000000 | group string id, named kHcclLanePrefix + the group's root
-//     "ip:port"): HCCL collectives span many device tasks, which are already counted as kernels.
+//   COMMUNICATION_OP  -> NvtxStartEnd on a CollectiveLane track per communication group of the
+//     device's process (tid 0xE0000000 | group string id, named the group's root "ip:port"):
+//     HCCL collectives span many device tasks, which are already counted as kernels.
 // globalTid packs pid in the high 32 bits and tid in the low 32 (not nsys's 24-bit fields).
 // Times are epoch ns ("local Unix time"): utcStartNs = 0. A companion analysis.db has no
 // timeline: it loads with no events and a warning naming the file to open instead.
@@ -34,10 +34,6 @@
 #include <string_view>
 
 namespace ps::core::trace {
-
-// The thread name of an HCCL communication-group lane starts with this ("HCCL 90.91.105.46:60000"),
-// so views can name the lane HCCL instead of the format's word for annotation ranges.
-inline constexpr std::string_view kHcclLanePrefix = "HCCL ";
 
 // "90.91.105.46%enp189s0f0_60000_0_1736410538306028" (HCCL's group name: root IP, network
 // interface, port, ...) -> "90.91.105.46:60000"; other names unchanged.

@@ -1,10 +1,10 @@
-#include "views/config/diagnosticfold.h"
+#include "core/profiling/diagnosticfold.h"
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 
-namespace ps::views {
+namespace ps::core::profiling {
 
 namespace {
 
@@ -128,4 +128,18 @@ std::vector<FoldedDiagnostic> foldRepeatedDiagnostics(const std::vector<Diagnost
     return out;
 }
 
-} // namespace ps::views
+Diagnostics foldRepeatedDiagnostics(const Diagnostics &diagnostics, size_t minRepeat)
+{
+    std::vector<DiagnosticLine> lines;
+    lines.reserve(diagnostics.size());
+    for (const Diagnostic &d : diagnostics)
+        lines.push_back({severityName(d.severity), d.rule, d.message, {}, {}});
+    Diagnostics out;
+    for (FoldedDiagnostic &f : foldRepeatedDiagnostics(lines, minRepeat)) {
+        out.push_back(diagnostics[f.members.front()]);
+        out.back().message = std::move(f.line.message);
+    }
+    return out;
+}
+
+} // namespace ps::core::profiling
