@@ -9,6 +9,7 @@
 #include "core/analysis/collectives.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/digest.h"
+#include "core/trace/eventtimes.h"
 #include "core/trace/statscsv.h"
 
 #include <algorithm>

@@ -182,7 +182,16 @@ std::shared_ptr<const std::vector<int>> Gatherer::membersOf(const RecordShape &s
 
 Communicator *Gatherer::addTo(const std::string &key, int rank, const Communicator &shape, const std::string &origin)
 {
-    auto [it, fresh] = m_in.communicators.try_emplace(key, shape);
+    auto [it, fresh] = m_in.communicators.try_emplace(key);
+    if (fresh) { // the shape's facts; its lists stay empty (a queue is not copied)
+        Communicator &c = it->second;
+        c.name = shape.name;
+        c.desc = shape.desc;
+        c.orderMethod = shape.orderMethod;
+        c.unmatchable = shape.unmatchable;
+        c.nameOnly = shape.nameOnly;
+        c.pointToPoint = shape.pointToPoint;
+    }
     Communicator &c = it->second;
     // Members are compared once per report and communicator (they are shared within a report).
     const bool check =

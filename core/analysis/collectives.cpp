@@ -15,6 +15,8 @@ namespace ps::core::analysis {
 
 using detail::Communicator;
 using detail::Observed;
+using detail::ObservedQueue;
+using detail::RankRecords;
 using detail::ranksText;
 
 std::string_view matchMethodName(MatchMethod m)
