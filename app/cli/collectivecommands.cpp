@@ -8,12 +8,15 @@
 #include "core/analysis/collectivephases.h"
 #include "core/analysis/collectives.h"
 #include "core/common/jsonwriter.h"
+#include "core/trace/digest.h"
+#include "core/trace/eventtimes.h"
 #include "core/trace/statscsv.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
+#include <thread>
 
 namespace ps::cli {
 
@@ -35,6 +38,36 @@ std::string gbps(const std::optional<double> &v)
 std::string rankText(int rank)
 {
     return rank >= 0 ? std::to_string(rank) : std::string("-");
+}
+
+// "rank 5 (9x)", or "-" when no rank arrived last more often than another.
+std::string lastText(int rank, size_t times)
+{
+    return rank >= 0 ? "rank " + std::to_string(rank) + " (" + std::to_string(times) + "x)" : std::string("-");
+}
+
+// Per rank: its waits and transfers and how often it arrived last, the ranks that made others
+// wait longest first; `top` of them.
+void writeRanksText(std::ostream &out, std::vector<an::CollectiveRankTotals> ranks, size_t top)
+{
+    if (ranks.empty())
+        return;
+    std::stable_sort(ranks.begin(), ranks.end(), [](const auto &x, const auto &y) {
+        return x.waitCausedNs != y.waitCausedNs ? x.waitCausedNs > y.waitCausedNs : x.arrivedLast > y.arrivedLast;
+    });
+    TextTable t;
+    for (const char *h : {"Rank", "Collectives", "Wait (ms)", "Transfer (ms)", "Arrived last", "Wait caused (ms)"})
+        t.column(h, false);
+    for (size_t i = 0; i < ranks.size() && i < top; ++i) {
+        const an::CollectiveRankTotals &r = ranks[i];
+        t.rows.push_back({std::to_string(r.rank), std::to_string(r.collectives), millisecondsText(r.waitNs),
+                          millisecondsText(r.transferNs), std::to_string(r.arrivedLast),
+                          millisecondsText(r.waitCausedNs)});
+    }
+    out << "\nPer rank (by the wait it caused):\n";
+    t.print(out);
+    if (ranks.size() > top)
+        out << "  ... and " << ranks.size() - top << " more ranks (--top, or --format json for all)\n";
 }
 
 void writeRankTotals(JsonWriter &w, const an::CollectiveRankTotals &r)
@@ -81,7 +114,10 @@ void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         w.key("complete").value(uint64_t(g.complete)).key("wait_ns").value(g.waitNs);
         w.key("transfer_ns").value(g.transferNs).key("median_busbw_gbps").value(g.medianBusbwGBps);
         w.key("most_often_last").value(g.mostOftenLast >= 0 ? std::optional<int64_t>(g.mostOftenLast) : std::nullopt);
-        w.key("times_last").value(uint64_t(g.timesLast)).endObject();
+        w.key("times_last").value(uint64_t(g.timesLast)).key("ranks").beginArray();
+        for (const an::CollectiveRankTotals &r : g.ranks)
+            writeRankTotals(w, r);
+        w.endArray().endObject();
     }
     w.endArray().key("ranks").beginArray();
     for (const an::CollectiveRankTotals &r : selection.ranks)
@@ -130,10 +166,7 @@ void writeGroupsText(std::ostream &out, const std::vector<an::CollectiveGroupSum
         t.rows.push_back({g.group + (g.groupDesc.empty() ? "" : " (" + g.groupDesc + ")"),
                           std::string(an::matchMethodName(g.method)), std::to_string(g.instances),
                           std::to_string(g.complete), millisecondsText(g.waitNs), millisecondsText(g.transferNs),
-                          gbps(g.medianBusbwGBps),
-                          g.mostOftenLast >= 0
-                              ? "rank " + std::to_string(g.mostOftenLast) + " (" + std::to_string(g.timesLast) + "x)"
-                              : "-"});
+                          gbps(g.medianBusbwGBps), lastText(g.mostOftenLast, g.timesLast)});
     t.print(out);
 }
 
@@ -143,11 +176,12 @@ void writePhasesText(std::ostream &out, const std::vector<an::CollectivePhaseRow
     if (phases.empty())
         return;
     TextTable t;
-    for (const char *h : {"Step", "Phase", "Instances", "Wait (ms)", "Transfer (ms)", "Straggler", "Lag (ms)"})
+    for (const char *h :
+         {"Step", "Phase", "Instances", "Wait (ms)", "Transfer (ms)", "Most often last", "Straggler", "Lag (ms)"})
         t.column(h, std::string_view(h) == "Phase");
     for (const an::CollectivePhaseRow &p : phases)
         t.rows.push_back({std::to_string(p.step), p.phase, std::to_string(p.instances), millisecondsText(p.waitNs),
-                          millisecondsText(p.transferNs),
+                          millisecondsText(p.transferNs), lastText(p.lastRank, p.timesLast),
                           p.straggler >= 0 ? "rank " + std::to_string(p.straggler) : "-", millisecondsText(p.lagNs)});
     out << "\nPer phase:\n";
     t.print(out);
@@ -178,6 +212,7 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         out << "\nWorst instances by skew:\n";
         t.print(out);
     }
+    writeRanksText(out, selection.ranks, top);
     writePhasesText(out, phases);
     size_t shown = 0, incomplete = sel.size() - complete;
     if (incomplete)
@@ -222,15 +257,47 @@ Selection selectInstances(const an::CollectiveAnalysis &c, const ParsedArgs &a)
     return s;
 }
 
+// A run given as digests only (a large run's usual shape): each opened as its outline, its
+// collectives and phases taken, and released, so 1024 ranks cost the memory of their instances.
+// Nullopt when some input is no digest: the run is then loaded as a whole.
+std::optional<an::RunCollectives> streamDigests(const ParsedArgs &a, std::ostream &err, int &status,
+                                                std::vector<tr::ReportPtr> &opened)
+{
+    std::vector<tr::LoadFailure> missing;
+    const std::vector<std::string> files = tr::findReports(a.positionals(), &missing);
+    if (files.empty() || !missing.empty() ||
+        !std::all_of(files.begin(), files.end(), [](const std::string &f) { return tr::isDigestPath(f); }))
+        return std::nullopt;
+    tr::LoadOptions opt;
+    if (!loadOptionsFromArgs(a, err, opt, status))
+        return an::RunCollectives{};
+    std::vector<std::string> errors;
+    an::RunCollectives run = an::collectivesOfDigests(
+        files, opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency())), errors, opened);
+    status = 0;
+    for (const std::string &e : errors)
+        if (!e.empty()) {
+            err << "error: " << e << "\n";
+            status = 1;
+        }
+    for (const tr::ReportPtr &r : opened) // as loadPaths warns
+        for (const std::string &w : r->meta.warnings)
+            if (w.starts_with(tr::kInvalidDataWarning))
+                err << "warning: " << r->path << ": " << w << "\n";
+    return run;
+}
+
 } // namespace
 
 int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
 {
     CommandSpec spec{
         "profstudio-cli trace collectives [--format text|csv|json] [--group G] [--op NAME] [--top N] FILES|DIRS",
-        "Every collective matched across the ranks' reports: by process group and its sequence number (PyTorch "
-        "`Seq`) or k-th collective in the group (Kineto c10d kernel args, Ascend HCCL groups), else by order per "
-        "NCCL stream (kernels known by name: nsys, rocpd). Per instance: each member's arrival (kernel start) and "
+        "Every collective matched across the ranks' reports; \"match\" says how: kineto-seq (process group and "
+        "PyTorch's `Seq`), kineto-pg-index (k-th collective of the process group, Kineto c10d kernel args), "
+        "hccl-group (k-th op of the Ascend HCCL group), nvtx-payload (nsys: k-th call on the NCCL communicator "
+        "NCCL's NVTX payload names), stream-order (k-th NCCL/RCCL kernel per NCCL stream: nsys without payloads, "
+        "rocpd). Per instance: each member's arrival (kernel start) and "
         "end, the rank that arrived last, the start skew, each member's wait (last arrival - own arrival, within its "
         "kernel), the transfer (the last rank's kernel time), bytes, algbw and busbw as nccl-tests defines them "
         "(10^9 B/s). Instances some members lack are listed as incomplete with the reason. Per step and RL phase "
@@ -239,7 +306,8 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
         traceLoadOptions(), "FILES|DIRS  reports (one per rank), or folders searched recursively",
         "JSON: {\"collectives\": [{\"group\", \"group_desc\", \"op\", \"index\", \"match\", \"ranks\", \"complete\", "
         "\"problem\", \"bytes\", \"last_rank\", \"skew_ns\", \"transfer_ns\", \"algbw_gbps\", \"busbw_gbps\", "
-        "\"members\": [{\"rank\", \"start_ns\", \"end_ns\", \"wait_ns\"}]}], \"groups\": [...], \"ranks\": [{\"rank\", "
+        "\"members\": [{\"rank\", \"start_ns\", \"end_ns\", \"wait_ns\"}]}], \"groups\": [{..., \"ranks\": [...]}], "
+        "\"ranks\": [{\"rank\", "
         "\"collectives\", \"wait_ns\", \"transfer_ns\", \"arrived_last\", \"wait_caused_ns\"}], \"phases\": "
         "[{\"step\", \"phase\", \"instances\", \"wait_ns\", \"transfer_ns\", \"last_rank\", \"times_last\", "
         "\"straggler\", \"lag_ns\" (the wait it caused, summed over the others), \"ranks\": [...]}], \"notes\": "
@@ -265,10 +333,16 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
     // digests (summary-only too) is matched without decompressing any event.
     tr::LoadResult r;
     int status = 0;
-    if (!loadFromArgs(a, err, r, status, /*digestOutlines=*/true))
+    std::optional<an::RunCollectives> streamed;
+    if (!a.positionals().empty())
+        streamed = streamDigests(a, err, status, r.reports);
+    if (status == 2)
         return status;
-    const an::RunCollectives run = an::collectivesOfRun(
-        r.reports, [&](size_t i) { return an::phaseOccurrencesOf(*r.reports[i], an::PhaseMapping::defaults()); });
+    if (!streamed && !loadFromArgs(a, err, r, status, /*digestOutlines=*/true))
+        return status;
+    const an::RunCollectives run = streamed ? std::move(*streamed) : an::collectivesOfRun(r.reports, [&](size_t i) {
+        return an::phaseOccurrencesOf(*r.reports[i], an::PhaseMapping::defaults());
+    });
     const an::CollectiveAnalysis &c = run.analysis;
     for (const std::string &e : c.errors)
         err << "error: " << e << "\n";

@@ -8,14 +8,10 @@
 #include <compare>
 #include <numeric>
 #include <tuple>
-#include <unordered_map>
 
 namespace ps::core::analysis::detail {
 
-using trace::CollectiveRecord;
 using trace::CollectiveSource;
-using trace::EventStore;
-using trace::Report;
 
 namespace {
 
@@ -50,34 +46,10 @@ std::optional<std::vector<int>> parseRankList(std::string_view text)
     return ranks;
 }
 
-// "file: collective at 1234 ns (group G)": where a record is, for an error.
-std::string recordPlace(const Report &r, const CollectiveRecord &c)
-{
-    const EventStore &s = *r.store;
-    return r.path + ": " + std::string(s.name(c.op)) + " kernel at " + std::to_string(c.start) + " ns (group \"" +
-           std::string(s.name(c.groupName)) + "\")";
-}
-
-struct OpInfo
-{
-    std::string_view name;
-    CollectiveKind kind = CollectiveKind::Other;
-};
-
-// What decides a record's communicator: records alike in these go to the same list.
-struct ShapeKey
-{
-    CollectiveSource source;
-    trace::NameId group, ranks, desc;
-    int32_t size, peer;
-    uint32_t stream;
-    auto operator<=>(const ShapeKey &) const = default;
-};
-
 class Gatherer
 {
 public:
-    Gatherer(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets, CollectiveInput &in,
+    Gatherer(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets, CollectiveInput &in,
              const trace::CancelToken *cancel)
         : m_reports(reports), m_offsets(offsets), m_in(in), m_cancel(cancel)
     {
@@ -87,53 +59,45 @@ public:
 private:
     bool resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks);
     void readGroups(size_t report);
-    void addRecord(size_t report, int rank, size_t record, const std::vector<int> &streamOrdinal);
-    std::vector<Observed> *addTo(const std::string &key, int rank, const Communicator &shape,
-                                 const std::string &origin);
-    std::vector<Observed> *listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
-                                   const std::vector<int> &streamOrdinal);
-    const OpInfo &opInfo(const EventStore &s, const CollectiveRecord &c);
-    std::shared_ptr<const std::vector<int>> membersOf(const Report &r, const CollectiveRecord &c, int rank);
-    std::shared_ptr<const std::vector<int>> checkedMembers(const Report &r, const CollectiveRecord &c, int rank);
+    void addShape(size_t report, int rank, RecordShape &shape, const std::vector<uint32_t> &ops);
+    Communicator *addTo(const std::string &key, int rank, const Communicator &shape, const std::string &origin);
+    Communicator *communicatorOf(size_t report, int rank, const RecordShape &s);
+    std::shared_ptr<const std::vector<int>> membersOf(const RecordShape &s, int rank);
+    std::shared_ptr<const std::vector<int>> checkedMembers(const RecordShape &s, int rank);
+    std::vector<uint32_t> internOps(const ReportCollectives &r);
     int64_t offset(size_t report) const { return report < m_offsets.size() ? m_offsets[report] : 0; }
 
-    std::span<const trace::ReportPtr> m_reports;
+    std::vector<ReportCollectives> &m_reports;
     std::span<const int64_t> m_offsets;
     CollectiveInput &m_in;
     const trace::CancelToken *m_cancel;
     std::map<std::string, std::pair<std::vector<int>, std::string>> m_pgConfig; // name -> members, origin
     std::optional<std::pair<int, std::string>> m_world;                         // size, origin
+    std::map<std::string, uint32_t, std::less<>> m_opIndex;
     // Per report: members by (group name, ranks text, size), so each is parsed and checked once,
     // and the communicators whose members this report has been checked against.
-    std::map<std::tuple<trace::NameId, trace::NameId, int32_t>, std::shared_ptr<const std::vector<int>>> m_members;
+    std::map<std::tuple<std::string, std::string, int32_t>, std::shared_ptr<const std::vector<int>>> m_members;
     std::set<std::string> m_checkedKeys;
-    // Per report: op names classified, dtype sizes, and each shape of record's list.
-    std::unordered_map<uint64_t, OpInfo> m_ops;
-    const std::pair<const uint64_t, OpInfo> *m_lastOp = nullptr;
-    std::pair<trace::NameId, std::optional<int>> m_lastDtype{trace::kNoName, std::nullopt};
-    std::map<ShapeKey, std::vector<Observed> *> m_lists;
-    const std::pair<const ShapeKey, std::vector<Observed> *> *m_lastList = nullptr;
-    size_t m_records = 0; // of the report being gathered
 };
 
 // Each report's rank (identity, else the file's own); a report without one is numbered by its
 // position only when no report has a rank. Two reports of one rank are an error.
 bool Gatherer::resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks)
 {
-    const bool anyRank = std::any_of(withData.begin(), withData.end(),
-                                     [&](size_t r) { return m_reports[r]->identity.rank.has_value(); });
+    const bool anyRank =
+        std::any_of(withData.begin(), withData.end(), [&](size_t r) { return m_reports[r].rank.has_value(); });
     std::map<int, size_t> seen;
     for (size_t i = 0; i < withData.size(); ++i) {
-        const Report &r = *m_reports[withData[i]];
-        if (!r.identity.rank && anyRank) {
+        const ReportCollectives &r = m_reports[withData[i]];
+        if (!r.rank && anyRank) {
             m_in.errors.push_back(r.path + ": no rank (distributedInfo.rank, or rank-N in the file or folder name), "
                                            "while other reports have one");
             continue;
         }
-        const int rank = r.identity.rank.value_or(int(i));
+        const int rank = r.rank.value_or(int(i));
         if (auto [it, fresh] = seen.emplace(rank, withData[i]); !fresh)
             m_in.errors.push_back(r.path + ": rank " + std::to_string(rank) + " appears twice (also " +
-                                  m_reports[it->second]->path +
+                                  m_reports[it->second].path +
                                   "); give one report per rank (traces of different runs or steps mixed?)");
         ranks[withData[i]] = rank;
     }
@@ -145,9 +109,8 @@ bool Gatherer::resolveRanks(const std::vector<size_t> &withData, std::vector<int
 // The report's world size and pg_config; they must agree with every other report's.
 void Gatherer::readGroups(size_t report)
 {
-    const Report &r = *m_reports[report];
-    const EventStore &s = *r.store;
-    for (const trace::ProcessGroupInfo &g : s.processGroups()) {
+    const ReportCollectives &r = m_reports[report];
+    for (const DeclaredGroup &g : r.groups) {
         if (g.size > kMaxRanks) {
             m_in.errors.push_back(r.path + ": distributedInfo gives a group of " + std::to_string(g.size) +
                                   " ranks; more than " + std::to_string(kMaxRanks) + " is not a real run");
@@ -161,68 +124,74 @@ void Gatherer::readGroups(size_t report)
                 m_world = {g.size, r.path};
             continue;
         }
-        const std::string name(s.name(g.name));
-        const auto members = parseRankList(s.name(g.ranks));
+        const auto members = parseRankList(g.ranks);
         if (!members)
             continue;
         if (g.size >= 0 && size_t(g.size) != members->size()) {
-            m_in.errors.push_back(r.path + ": distributedInfo.pg_config group \"" + name + "\": pg_size " +
+            m_in.errors.push_back(r.path + ": distributedInfo.pg_config group \"" + g.name + "\": pg_size " +
                                   std::to_string(g.size) + " but ranks lists " + std::to_string(members->size()));
             continue;
         }
-        auto [it, fresh] = m_pgConfig.try_emplace(name, *members, r.path);
+        auto [it, fresh] = m_pgConfig.try_emplace(g.name, *members, r.path);
         if (!fresh && it->second.first != *members)
-            m_in.errors.push_back(r.path + ": process group \"" + name + "\" has ranks [" +
+            m_in.errors.push_back(r.path + ": process group \"" + g.name + "\" has ranks [" +
                                   ranksText(*members, SIZE_MAX) + "] but " + it->second.second + " gives [" +
                                   ranksText(it->second.first, SIZE_MAX) + "] (traces of different runs mixed?)");
     }
 }
 
-// The members of a record's group: its own ranks list, else pg_config, else all ranks when its
+// The members of a shape's group: its own ranks list, else pg_config, else all ranks when its
 // size is the world's. An error when the list contradicts `Group size` or leaves out the rank.
-std::shared_ptr<const std::vector<int>> Gatherer::checkedMembers(const Report &r, const CollectiveRecord &c, int rank)
+std::shared_ptr<const std::vector<int>> Gatherer::checkedMembers(const RecordShape &s, int rank)
 {
-    const auto key = std::tuple{c.groupName, c.groupRanks, c.groupSize};
+    auto key = std::tuple{s.hasGroup ? s.group : std::string(), s.ranks, s.size};
     if (auto it = m_members.find(key); it != m_members.end())
         return it->second;
-    auto members = membersOf(r, c, rank);
-    m_members.emplace(key, members);
+    auto members = membersOf(s, rank);
+    m_members.emplace(std::move(key), members);
     return members;
 }
 
-std::shared_ptr<const std::vector<int>> Gatherer::membersOf(const Report &r, const CollectiveRecord &c, int rank)
+std::shared_ptr<const std::vector<int>> Gatherer::membersOf(const RecordShape &s, int rank)
 {
-    const EventStore &s = *r.store;
-    std::optional<std::vector<int>> members = parseRankList(s.name(c.groupRanks));
-    if (members && c.groupSize >= 0 && size_t(c.groupSize) != members->size()) {
-        m_in.errors.push_back(recordPlace(r, c) + ": `Group size` " + std::to_string(c.groupSize) +
+    std::optional<std::vector<int>> members = parseRankList(s.ranks);
+    if (members && s.size >= 0 && size_t(s.size) != members->size()) {
+        m_in.errors.push_back(s.place + ": `Group size` " + std::to_string(s.size) +
                               " but `Process Group Ranks` lists " + std::to_string(members->size()) + " ranks");
         return nullptr;
     }
     if (!members)
-        if (auto it = m_pgConfig.find(std::string(s.name(c.groupName))); it != m_pgConfig.end())
+        if (auto it = m_pgConfig.find(s.group); it != m_pgConfig.end())
             members = it->second.first;
-    if (!members && m_world && c.groupSize == m_world->first) {
-        members = std::vector<int>(size_t(std::max(0, c.groupSize)));
+    if (!members && m_world && s.size == m_world->first) {
+        members = std::vector<int>(size_t(std::max(0, s.size)));
         std::iota(members->begin(), members->end(), 0);
     }
-    if (members && c.groupSize >= 0 && size_t(c.groupSize) != members->size()) {
-        m_in.errors.push_back(recordPlace(r, c) + ": `Group size` " + std::to_string(c.groupSize) +
+    if (members && s.size >= 0 && size_t(s.size) != members->size()) {
+        m_in.errors.push_back(s.place + ": `Group size` " + std::to_string(s.size) +
                               " but distributedInfo.pg_config lists " + std::to_string(members->size()) + " ranks");
         return nullptr;
     }
     if (members && !std::binary_search(members->begin(), members->end(), rank)) {
-        m_in.errors.push_back(recordPlace(r, c) + ": rank " + std::to_string(rank) + " is not in its group [" +
+        m_in.errors.push_back(s.place + ": rank " + std::to_string(rank) + " is not in its group [" +
                               ranksText(*members, SIZE_MAX) + "]");
         return nullptr;
     }
     return members ? std::make_shared<const std::vector<int>>(std::move(*members)) : nullptr;
 }
 
-std::vector<Observed> *Gatherer::addTo(const std::string &key, int rank, const Communicator &shape,
-                                       const std::string &origin)
+Communicator *Gatherer::addTo(const std::string &key, int rank, const Communicator &shape, const std::string &origin)
 {
-    auto [it, fresh] = m_in.communicators.try_emplace(key, shape);
+    auto [it, fresh] = m_in.communicators.try_emplace(key);
+    if (fresh) { // the shape's facts; its lists stay empty (a queue is not copied)
+        Communicator &c = it->second;
+        c.name = shape.name;
+        c.desc = shape.desc;
+        c.orderMethod = shape.orderMethod;
+        c.unmatchable = shape.unmatchable;
+        c.nameOnly = shape.nameOnly;
+        c.pointToPoint = shape.pointToPoint;
+    }
     Communicator &c = it->second;
     // Members are compared once per report and communicator (they are shared within a report).
     const bool check =
@@ -237,37 +206,43 @@ std::vector<Observed> *Gatherer::addTo(const std::string &key, int rank, const C
         c.members = shape.members;
     if (c.size < 0)
         c.size = shape.size;
-    return &c.byRank[rank];
+    c.byRank.try_emplace(rank);
+    return &c;
 }
 
-// The rank's list of the communicator a record belongs to (see collectives.h for the keys),
-// worked out once per report and shape of record; null after an error.
-std::vector<Observed> *Gatherer::listFor(size_t report, int rank, const CollectiveRecord &c, const OpInfo &op,
-                                         const std::vector<int> &streamOrdinal)
+// The communicator a shape of record belongs to (see collectives.h for the keys); null after an
+// error.
+Communicator *Gatherer::communicatorOf(size_t report, int rank, const RecordShape &s)
 {
-    const Report &r = *m_reports[report];
-    const EventStore &s = *r.store;
     Communicator shape;
-    if (c.source == CollectiveSource::KernelName) {
-        const auto it = std::find(streamOrdinal.begin(), streamOrdinal.end(), int(c.stream));
-        shape.name = "nccl stream #" + std::to_string(it - streamOrdinal.begin());
+    if (s.source == CollectiveSource::KernelName) {
+        shape.name = "nccl stream #" + std::to_string(s.streamOrdinal);
         shape.orderMethod = MatchMethod::StreamOrder;
         shape.nameOnly = true;
-        return addTo(shape.name, rank, shape, r.path);
+        return addTo(shape.name, rank, shape, m_reports[report].path);
     }
-    shape.name = c.groupName ? std::string(s.name(c.groupName)) : std::string("(no group)");
-    shape.desc = std::string(s.name(c.groupDesc));
-    shape.size = c.groupSize;
-    if (c.source == CollectiveSource::KernelArgs) {
-        shape.members = checkedMembers(r, c, rank);
+    shape.name = s.hasGroup ? s.group : std::string("(no group)");
+    shape.desc = s.desc;
+    shape.size = s.size;
+    if (s.source == CollectiveSource::HcclOp)
+        shape.orderMethod = MatchMethod::HcclGroup;
+    if (s.source == CollectiveSource::NvtxPayload)
+        shape.orderMethod = MatchMethod::NvtxPayload;
+    if (s.source == CollectiveSource::KernelArgs) {
+        shape.members = checkedMembers(s, rank);
         if (!m_in.errors.empty())
             return nullptr;
     }
-    if (op.kind == CollectiveKind::SendRecv) {
+    if (s.peer != -2) {
         // A pair's sends and receives are matched in order between the two ranks.
         shape.pointToPoint = true;
-        if (c.peer >= 0) {
-            const int a = std::min(rank, int(c.peer)), b = std::max(rank, int(c.peer));
+        if (s.source == CollectiveSource::NvtxPayload) {
+            shape.name += " p2p";
+            shape.members.reset();
+            shape.unmatchable = "send/recv: NCCL's payload names the peer by its rank in the communicator, which "
+                                "the export does not map to a global rank";
+        } else if (s.peer >= 0) {
+            const int a = std::min(rank, int(s.peer)), b = std::max(rank, int(s.peer));
             shape.name += " p2p " + std::to_string(a) + "<->" + std::to_string(b);
             shape.members = std::make_shared<const std::vector<int>>(std::vector<int>{a, b});
             shape.size = 2;
@@ -277,71 +252,44 @@ std::vector<Observed> *Gatherer::listFor(size_t report, int rank, const Collecti
             shape.unmatchable = "send/recv without its peer rank: which two ranks took part is not recorded";
         }
     }
-    return addTo(shape.name, rank, shape, recordPlace(r, c));
+    return addTo(shape.name, rank, shape, s.place);
 }
 
-// What an op name is, classified once per report and name.
-const OpInfo &Gatherer::opInfo(const EventStore &s, const CollectiveRecord &c)
+// The report's op names as indexes into the run's.
+std::vector<uint32_t> Gatherer::internOps(const ReportCollectives &r)
 {
-    const uint64_t key = uint64_t(c.op) << 1 | (c.source == CollectiveSource::KernelName ? 1 : 0);
-    if (m_lastOp && m_lastOp->first == key) // a report's records mostly repeat one op
-        return m_lastOp->second;
-    auto [it, fresh] = m_ops.try_emplace(key);
-    m_lastOp = &*it;
-    if (fresh) {
-        std::string_view name = s.name(c.op);
-        if (c.source == CollectiveSource::KernelName)
-            if (const std::string_view op = trace::collectiveOpOfKernel(name); !op.empty())
-                name = op;
-        it->second = {name, collectiveKind(name)};
-    }
-    return it->second;
-}
-
-void Gatherer::addRecord(size_t report, int rank, size_t record, const std::vector<int> &streamOrdinal)
-{
-    const CollectiveRecord &c = m_reports[report]->store->collectives()[record];
-    const EventStore &s = *m_reports[report]->store;
-    const OpInfo &op = opInfo(s, c);
-    Observed o{uint32_t(report),         uint32_t(record),       rank,  c.event,
-               c.start + offset(report), c.end + offset(report), c.seq, op.name};
-    if (c.dtype != m_lastDtype.first) // records of a report mostly share one dtype
-        m_lastDtype = {c.dtype, dtypeBytes(s.name(c.dtype))};
-    const int64_t n = op.kind == CollectiveKind::AllGather ? c.outNelems : c.inNelems;
-    if (m_lastDtype.second && n >= 0)
-        o.bytesOrNone = uint64_t(n) * uint64_t(*m_lastDtype.second);
-    const ShapeKey k{c.source,
-                     c.groupName,
-                     c.groupRanks,
-                     c.groupDesc,
-                     c.groupSize,
-                     op.kind == CollectiveKind::SendRecv ? c.peer : -2,
-                     c.source == CollectiveSource::KernelName ? c.stream : 0u};
-    if (!m_lastList || !(m_lastList->first == k)) { // and mostly one shape after another
-        auto it = m_lists.find(k);
-        if (it == m_lists.end()) {
-            it = m_lists.emplace(k, listFor(report, rank, c, op, streamOrdinal)).first;
-            // Sized for the rest of the report's records (most have one group); trimmed after it.
-            if (it->second)
-                it->second->reserve(it->second->size() + (m_records - record));
+    std::vector<uint32_t> index;
+    for (const std::string &op : r.ops) {
+        auto [it, fresh] = m_opIndex.try_emplace(op, uint32_t(m_in.ops.size()));
+        if (fresh) {
+            m_in.ops.push_back(op);
+            m_in.kinds.push_back(collectiveKind(op));
         }
-        m_lastList = &*it;
+        index.push_back(it->second);
     }
-    if (m_lastList->second)
-        m_lastList->second->push_back(o);
+    return index;
+}
+
+void Gatherer::addShape(size_t report, int rank, RecordShape &shape, const std::vector<uint32_t> &ops)
+{
+    Communicator *c = communicatorOf(report, rank, shape);
+    if (!c)
+        return;
+    shape.records.rebase(offset(report), ops);
+    RankRecords &list = c->byRank[rank];
+    list.report = uint32_t(report);
+    list.records.append(std::move(shape.records));
 }
 
 void Gatherer::run()
 {
-    // The store's records: the reader's, or kernels known by their NCCL/RCCL names
-    // (StoreBuilder records those), so a digest opened without its events has them too.
     std::vector<size_t> withData;
     for (size_t i = 0; i < m_reports.size(); ++i) {
-        if (!m_reports[i]->store->collectives().empty())
+        if (m_reports[i].records > 0)
             withData.push_back(i);
         else
-            m_in.notes.push_back(m_reports[i]->path + ": no collective kernels (no NCCL/RCCL kernel, c10d kernel "
-                                                      "args or HCCL op)");
+            m_in.notes.push_back(m_reports[i].path + ": no collective kernels (no NCCL/RCCL kernel, c10d kernel "
+                                                     "args or HCCL op)");
     }
     std::vector<int> &ranks = m_in.reportRanks;
     ranks.assign(m_reports.size(), -1);
@@ -354,35 +302,14 @@ void Gatherer::run()
     for (size_t i : withData) {
         if (!m_in.errors.empty() || (m_cancel && m_cancel->cancelled()))
             return;
-        const std::span<const CollectiveRecord> recs = m_reports[i]->store->collectives();
-        // NCCL streams numbered by their first collective, for kernels known by name only.
-        std::map<int, int64_t> firstOf; // stream -> its first start
-        for (const CollectiveRecord &c : recs)
-            if (c.source == CollectiveSource::KernelName) {
-                auto [it, fresh] = firstOf.try_emplace(int(c.stream), c.start);
-                it->second = std::min(it->second, c.start);
-            }
-        std::vector<std::pair<int64_t, int>> firsts;
-        for (const auto &[stream, start] : firstOf)
-            firsts.emplace_back(start, stream);
-        std::sort(firsts.begin(), firsts.end());
-        std::vector<int> streams;
-        for (const auto &f : firsts)
-            streams.push_back(f.second);
         m_in.ranks.insert(ranks[i]);
         m_members.clear();
         m_checkedKeys.clear();
-        m_ops.clear();
-        m_lastOp = nullptr;
-        m_lastDtype = {trace::kNoName, dtypeBytes("")};
-        m_lists.clear();
-        m_lastList = nullptr;
-        m_records = recs.size();
-        for (size_t k = 0; k < recs.size(); ++k)
-            addRecord(i, ranks[i], k, streams);
-        for (const auto &[key, list] : m_lists) // reserved for more than they got
-            if (list && list->capacity() > list->size() + list->size() / 4 + 64)
-                list->shrink_to_fit();
+        const std::vector<uint32_t> ops = internOps(m_reports[i]);
+        for (RecordShape &shape : m_reports[i].shapes)
+            if (m_in.errors.empty())
+                addShape(i, ranks[i], shape, ops);
+        m_reports[i].shapes.clear(); // folded in
     }
 }
 
@@ -398,7 +325,7 @@ std::string ranksText(const std::vector<int> &ranks, size_t limit)
     return s;
 }
 
-CollectiveInput gatherCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
+CollectiveInput gatherCollectives(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
                                   const trace::CancelToken *cancel)
 {
     CollectiveInput in;

@@ -38,6 +38,25 @@ struct RowAcc
     int64_t firstStart = INT64_MAX; // shared axis, for ordering rows of a step
 };
 
+// Where a report's last member went: its phase occurrence (an index into the report's, sorted),
+// the row and the rank's totals in it.
+struct LastPlace
+{
+    size_t occurrence = SIZE_MAX;
+    RowAcc *acc = nullptr;
+    CollectiveRankTotals *totals = nullptr;
+
+    // Whether containing(occ, t) is that occurrence: t in its window, before the next one starts.
+    bool holds(const std::vector<PhaseOccurrence> &occ, int64_t t) const
+    {
+        if (occurrence >= occ.size())
+            return false;
+        const PhaseOccurrence &o = occ[occurrence];
+        return o.window.start <= t && t <= o.window.end &&
+               (occurrence + 1 == occ.size() || t < occ[occurrence + 1].window.start);
+    }
+};
+
 // The row's ranks, its most-often-last rank, and its straggler: the rank whose arrivals made
 // the others wait longest.
 CollectivePhaseRow finishRow(RowAcc &acc)
@@ -87,25 +106,33 @@ std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offs
                   [](const PhaseOccurrence &x, const PhaseOccurrence &y) { return x.window.start < y.window.start; });
     std::map<std::pair<int64_t, std::string>, RowAcc> rows;
     std::unordered_map<const PhaseOccurrence *, RowAcc *> rowOf; // occurrences are many, rows few
+    // Per report, the occurrence its last member fell in: the next ones mostly fall there too.
+    std::vector<LastPlace> lastOf(phases.size());
     for (const CollectiveInstance &inst : a.instances) {
         if (!inst.complete)
             continue;
         for (const CollectiveMember &m : inst.members) {
-            const int64_t offset = m.report < offsets.size() ? offsets[m.report] : 0;
-            const PhaseOccurrence *p =
-                m.report < phases.size() ? containing(phases[m.report], m.startNs - offset) : nullptr;
-            if (!p)
+            if (m.report >= phases.size())
                 continue;
-            auto [it, fresh] = rowOf.try_emplace(p, nullptr);
-            if (fresh) {
-                it->second = &rows[{p->step, p->phase}];
-                it->second->row.step = p->step;
-                it->second->row.phase = p->phase;
-                it->second->firstStart = std::min(it->second->firstStart, p->window.start + offset);
+            const int64_t offset = m.report < offsets.size() ? offsets[m.report] : 0;
+            const std::vector<PhaseOccurrence> &occ = phases[m.report];
+            LastPlace &last = lastOf[m.report];
+            if (!last.holds(occ, m.startNs - offset)) {
+                const PhaseOccurrence *p = containing(occ, m.startNs - offset);
+                if (!p)
+                    continue;
+                auto [it, fresh] = rowOf.try_emplace(p, nullptr);
+                if (fresh) {
+                    it->second = &rows[{p->step, p->phase}];
+                    it->second->row.step = p->step;
+                    it->second->row.phase = p->phase;
+                    it->second->firstStart = std::min(it->second->firstStart, p->window.start + offset);
+                }
+                last = {size_t(p - occ.data()), it->second, &it->second->ranks[m.rank]};
             }
-            RowAcc &acc = *it->second;
+            RowAcc &acc = *last.acc;
             acc.row.waitNs += m.waitNs;
-            detail::addToTotals(acc.ranks[m.rank], m, inst);
+            detail::addToTotals(*last.totals, m, inst);
             if (m.rank == inst.lastRank) {
                 ++acc.row.instances;
                 acc.row.transferNs += inst.transferNs;

@@ -3,27 +3,35 @@
 #include "core/analysis/collectiveinput.h"
 #include "core/analysis/collectivekinds.h"
 #include "core/analysis/median.h"
+#include "core/common/parallelfor.h"
 #include "core/trace/tracereader.h"
 
 #include <algorithm>
 #include <map>
+#include <thread>
 #include <tuple>
 
 namespace ps::core::analysis {
 
 using detail::Communicator;
 using detail::Observed;
+using detail::ObservedQueue;
+using detail::RankRecords;
 using detail::ranksText;
 
 std::string_view matchMethodName(MatchMethod m)
 {
     switch (m) {
     case MatchMethod::Sequence:
-        return "sequence";
+        return "kineto-seq";
     case MatchMethod::GroupOrder:
-        return "group-order";
+        return "kineto-pg-index";
     case MatchMethod::StreamOrder:
         return "stream-order";
+    case MatchMethod::HcclGroup:
+        return "hccl-group";
+    case MatchMethod::NvtxPayload:
+        return "nvtx-payload";
     }
     return "";
 }
@@ -32,108 +40,133 @@ namespace {
 
 constexpr size_t kListedRanks = 8; // in a note or problem; the rest are counted
 
+// Reading the reports' records is memory-bound: a few threads are all that help.
+int defaultThreads()
+{
+    return int(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+}
+
+// A member's record as matched: the record, and the rank and report of the list it came from.
+struct Arrival
+{
+    int rank;
+    uint32_t report;
+    const Observed *o;
+};
+
 // Calls emit(index, members) for every instance of one communicator, its members by rank (one
-// buffer, reused): by Seq when every record has one, else k-th by start. Returns the method.
+// buffer, reused): by Seq when every record has one, else k-th by start. Each rank's records are
+// taken from the front of its queue and released as they are matched. Returns the method.
 template <typename Emit> MatchMethod forEachInstance(Communicator &c, Emit &&emit)
 {
-    bool allSeq = !c.nameOnly && !c.pointToPoint;
-    size_t most = 0;
     const auto byStart = [](const Observed &a, const Observed &b) { return a.start < b.start; };
-    for (auto &[rank, obs] : c.byRank) {
-        if (!std::is_sorted(obs.begin(), obs.end(), byStart)) // records come in event order per stream
-            std::stable_sort(obs.begin(), obs.end(), byStart);
-        allSeq = allSeq && std::all_of(obs.begin(), obs.end(), [](const Observed &o) { return o.seq >= 0; });
-        most = std::max(most, obs.size());
+    const auto bySeq = [](const Observed &a, const Observed &b) { return a.seq < b.seq; };
+    bool allSeq = !c.nameOnly && !c.pointToPoint;
+    std::vector<uint8_t> seqSorted; // per rank, in byRank order
+    for (auto &[rank, list] : c.byRank) {
+        // One pass: records come in event order per stream, sorted already but for several streams
+        // or shapes, and mostly in Seq order too.
+        bool startSorted = true, inSeqOrder = true;
+        const Observed *prev = nullptr;
+        list.records.forEach([&](const Observed &o) {
+            allSeq = allSeq && o.seq >= 0;
+            if (prev) {
+                startSorted = startSorted && !byStart(o, *prev);
+                inSeqOrder = inSeqOrder && !bySeq(o, *prev);
+            }
+            prev = &o;
+        });
+        if (!startSorted)
+            list.records.sortBy(byStart);
+        seqSorted.push_back(startSorted && inSeqOrder);
     }
-    std::vector<const Observed *> members;
-    members.reserve(c.byRank.size());
+    std::vector<std::pair<int, RankRecords *>> lists;
+    for (auto &[rank, list] : c.byRank)
+        if (!list.records.empty())
+            lists.emplace_back(rank, &list);
+    std::vector<Arrival> members;
+    members.reserve(lists.size());
     if (!allSeq) {
-        for (size_t k = 0; k < most; ++k) {
+        for (int64_t k = 0; !lists.empty(); ++k) {
             members.clear();
-            for (const auto &[rank, obs] : c.byRank)
-                if (k < obs.size())
-                    members.push_back(&obs[k]);
-            emit(int64_t(k), members);
+            for (const auto &[rank, list] : lists)
+                members.push_back({rank, list->report, &list->records.front()});
+            emit(k, members);
+            for (const auto &[rank, list] : lists)
+                list->records.pop_front();
+            std::erase_if(lists, [](const auto &l) { return l.second->records.empty(); });
         }
         return c.orderMethod;
     }
     // By Seq: each rank's records in Seq order, then a merge that takes every rank's lowest Seq
     // (a rank with one Seq twice gives the instance both, which it then reports).
-    const auto bySeq = [](const Observed &a, const Observed &b) { return a.seq < b.seq; };
-    std::vector<std::pair<const Observed *, const Observed *>> cursors;
-    for (auto &[rank, obs] : c.byRank) {
-        if (!std::is_sorted(obs.begin(), obs.end(), bySeq))
-            std::stable_sort(obs.begin(), obs.end(), bySeq);
-        if (!obs.empty())
-            cursors.emplace_back(obs.data(), obs.data() + obs.size());
-    }
-    while (!cursors.empty()) {
+    size_t at = 0;
+    for (auto &[rank, list] : c.byRank)
+        if (!seqSorted[at++])
+            list.records.sortBy(bySeq);
+    std::vector<size_t> taken(lists.size());
+    while (!lists.empty()) {
         int64_t seq = INT64_MAX;
-        for (const auto &[at, end] : cursors)
-            seq = std::min(seq, at->seq);
+        for (const auto &[rank, list] : lists)
+            seq = std::min(seq, list->records.front().seq);
         members.clear();
-        for (auto &[at, end] : cursors)
-            for (; at != end && at->seq == seq; ++at)
-                members.push_back(at);
-        std::erase_if(cursors, [](const auto &cur) { return cur.first == cur.second; });
+        for (size_t l = 0; l < lists.size(); ++l) {
+            const ObservedQueue &q = lists[l].second->records;
+            for (taken[l] = 0; taken[l] < q.size() && q.at(taken[l]).seq == seq; ++taken[l])
+                members.push_back({lists[l].first, lists[l].second->report, &q.at(taken[l])});
+        }
         emit(seq, members);
+        for (size_t l = 0; l < lists.size(); ++l)
+            for (; taken[l] > 0; --taken[l])
+                lists[l].second->records.pop_front();
+        size_t kept = 0;
+        for (size_t l = 0; l < lists.size(); ++l)
+            if (!lists[l].second->records.empty())
+                lists[kept++] = lists[l];
+        lists.resize(kept);
     }
     return MatchMethod::Sequence;
 }
 
 // Counts that differ between the ranks of a communicator, named by rank.
-void noteCounts(const Communicator &c, std::vector<std::string> &notes)
+// Taken before matching, which empties the lists; "" when the counts agree.
+std::string countsNote(const Communicator &c)
 {
     std::map<size_t, std::vector<int>> byCount;
-    for (const auto &[rank, obs] : c.byRank)
-        byCount[obs.size()].push_back(rank);
+    for (const auto &[rank, list] : c.byRank)
+        byCount[list.records.size()].push_back(rank);
     if (byCount.size() < 2)
-        return;
+        return {};
     std::string n =
         "group \"" + c.name + "\"" + (c.desc.empty() ? "" : " (" + c.desc + ")") + ": collective counts differ:";
     for (const auto &[count, ranks] : byCount)
         n += " " + std::to_string(count) + " on rank " + ranksText(ranks, kListedRanks) + ";";
     n.back() = '.';
-    notes.push_back(n + " Instances past the shorter ranks are incomplete");
+    return n + " Instances past the shorter ranks are incomplete";
 }
 
 // A synchronizing collective holds every member in its kernel until the last one arrives: a
 // member that finished long before another began is not the same instance (runs mixed, or
 // clocks far apart). The slack allows for hosts' clock offsets.
-std::string overlapProblem(const std::vector<const Observed *> &obs)
+std::string overlapProblem(const std::vector<Arrival> &obs)
 {
     constexpr int64_t kSlackNs = 1'000'000'000;
-    const Observed *last = obs.front(), *early = obs.front();
-    for (const Observed *o : obs) {
-        last = o->start > last->start ? o : last;
-        early = o->end < early->end ? o : early;
+    const Arrival *last = &obs.front(), *early = &obs.front();
+    for (const Arrival &a : obs) {
+        last = a.o->start > last->o->start ? &a : last;
+        early = a.o->end < early->o->end ? &a : early;
     }
-    if (early->end + kSlackNs >= last->start)
+    if (early->o->end + kSlackNs >= last->o->start)
         return {};
     return "members do not overlap in time: rank " + std::to_string(early->rank) + " ended " +
-           std::to_string((last->start - early->end) / 1'000'000) + " ms before rank " + std::to_string(last->rank) +
-           " arrived (different runs mixed, or clocks more than 1 s apart?)";
+           std::to_string((last->o->start - early->o->end) / 1'000'000) + " ms before rank " +
+           std::to_string(last->rank) + " arrived (different runs mixed, or clocks more than 1 s apart?)";
 }
 
-// Why an instance cannot be measured; "" when it can.
-std::string problemOf(const Communicator &c, const std::vector<const Observed *> &obs,
-                      const detail::CollectiveInput &in)
+// The members the instance lacks, "" when none: by the communicator's members, else by the
+// ranks that recorded it.
+std::string absentProblem(const Communicator &c, const std::vector<Arrival> &obs, const detail::CollectiveInput &in)
 {
-    if (!c.unmatchable.empty())
-        return c.unmatchable;
-    const std::string_view op = obs.front()->op;
-    if (c.nameOnly && collectiveKind(op) == CollectiveKind::SendRecv)
-        return "point-to-point kernel known by its name only: its peer is not recorded";
-    for (size_t i = 1; i < obs.size(); ++i)
-        if (obs[i]->rank == obs[i - 1]->rank)
-            return "rank " + std::to_string(obs[i]->rank) + " recorded it twice (the same Seq on two kernels)";
-    for (const Observed *o : obs) // a pair's send meets a recv: only their sizes must agree
-        if ((o->op != op && !c.pointToPoint) || o->bytesOrNone != obs.front()->bytesOrNone)
-            return "rank " + std::to_string(obs.front()->rank) + " recorded " + std::string(op) + ", rank " +
-                   std::to_string(o->rank) + " " + std::string(o->op) + (o->op == op ? " of another size" : "") +
-                   ": the ranks' sequences differ here";
-    if (std::string p = overlapProblem(obs); !p.empty())
-        return p;
     std::vector<int> recorded; // members unknown: the ranks that recorded the communicator
     if (!c.members) {
         if (c.nameOnly && in.worldSize && size_t(*in.worldSize) > in.ranks.size())
@@ -149,9 +182,9 @@ std::string problemOf(const Communicator &c, const std::vector<const Observed *>
     std::vector<int> missingLoaded, notLoaded;
     size_t o = 0;
     for (int r : expected) {
-        while (o < obs.size() && obs[o]->rank < r)
+        while (o < obs.size() && obs[o].rank < r)
             ++o;
-        if (o < obs.size() && obs[o]->rank == r)
+        if (o < obs.size() && obs[o].rank == r)
             continue;
         (in.ranks.count(r) ? missingLoaded : notLoaded).push_back(r);
     }
@@ -164,47 +197,70 @@ std::string problemOf(const Communicator &c, const std::vector<const Observed *>
     return p;
 }
 
-// Arrival, wait, transfer and bandwidth of a complete instance.
-void measure(CollectiveInstance &inst, const std::vector<const Observed *> &obs)
+// Why an instance cannot be measured; "" when it can.
+std::string problemOf(const Communicator &c, const std::vector<Arrival> &obs, const detail::CollectiveInput &in)
 {
-    const Observed *last = obs.front();
-    int64_t first = obs.front()->start;
-    for (const Observed *o : obs) {
-        if (o->start > last->start || (o->start == last->start && o->rank < last->rank))
-            last = o;
-        first = std::min(first, o->start);
+    if (!c.unmatchable.empty())
+        return c.unmatchable;
+    const uint32_t op = obs.front().o->op;
+    if (c.nameOnly && in.kinds[op] == CollectiveKind::SendRecv)
+        return "point-to-point kernel known by its name only: its peer is not recorded";
+    for (size_t i = 1; i < obs.size(); ++i)
+        if (obs[i].rank == obs[i - 1].rank)
+            return "rank " + std::to_string(obs[i].rank) + " recorded it twice (the same Seq on two kernels)";
+    for (const Arrival &a : obs) // a pair's send meets a recv: only their sizes must agree
+        if ((a.o->op != op && !c.pointToPoint) || a.o->bytesOrNone != obs.front().o->bytesOrNone)
+            return "rank " + std::to_string(obs.front().rank) + " recorded " + in.ops[op] + ", rank " +
+                   std::to_string(a.rank) + " " + in.ops[a.o->op] + (a.o->op == op ? " of another size" : "") +
+                   ": the ranks' sequences differ here";
+    if (std::string p = overlapProblem(obs); !p.empty())
+        return p;
+    return absentProblem(c, obs, in);
+}
+
+// Arrival, wait, transfer and bandwidth of a complete instance.
+void measure(CollectiveInstance &inst, const std::vector<Arrival> &obs, CollectiveKind kind)
+{
+    const Arrival *last = &obs.front();
+    int64_t first = obs.front().o->start;
+    for (const Arrival &a : obs) {
+        if (a.o->start > last->o->start || (a.o->start == last->o->start && a.rank < last->rank))
+            last = &a;
+        first = std::min(first, a.o->start);
     }
+    const int64_t lastStart = last->o->start;
     inst.lastRank = last->rank;
-    inst.skewNs = last->start - first;
-    inst.transferNs = last->end - last->start;
+    inst.skewNs = lastStart - first;
+    inst.transferNs = last->o->end - lastStart;
     for (CollectiveMember &m : inst.members)
-        m.waitNs = std::clamp<int64_t>(last->start - m.startNs, 0, m.endNs - m.startNs);
-    inst.bytes = obs.front()->bytes();
+        m.waitNs = std::clamp<int64_t>(lastStart - m.startNs, 0, m.endNs - m.startNs);
+    inst.bytes = obs.front().o->bytes();
     if (inst.bytes && inst.transferNs > 0) {
         inst.algbwGBps = double(*inst.bytes) / double(inst.transferNs); // bytes/ns = 10^9 B/s
         const int n = inst.groupSize > 0 ? inst.groupSize : int(obs.size());
-        if (const auto f = busBandwidthFactor(collectiveKind(inst.op), n))
+        if (const auto f = busBandwidthFactor(kind, n))
             inst.busbwGBps = *inst.algbwGBps * *f;
     }
 }
 
 CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMethod method,
-                                const std::vector<const Observed *> &obs, const detail::CollectiveInput &in)
+                                const std::vector<Arrival> &obs, const detail::CollectiveInput &in)
 {
     CollectiveInstance inst;
     inst.group = c.name;
     inst.groupDesc = c.desc;
-    inst.op = std::string(obs.front()->op);
+    const uint32_t op = obs.front().o->op;
+    inst.op = in.ops[op];
     inst.index = index;
     inst.method = method;
     inst.groupSize = c.members ? int(c.members->size()) : c.size;
     inst.members.reserve(obs.size());
-    for (const Observed *o : obs) // by rank: gathered rank by rank
-        inst.members.push_back({o->rank, o->report, o->event, o->start, o->end, 0, o->record});
+    for (const Arrival &a : obs) // by rank: gathered rank by rank
+        inst.members.push_back({a.rank, a.report, a.o->event, a.o->start, a.o->end, 0, a.o->record});
     inst.problem = problemOf(c, obs, in);
     inst.complete = inst.problem.empty();
     if (inst.complete)
-        measure(inst, obs);
+        measure(inst, obs, in.kinds[op]);
     return inst;
 }
 
@@ -229,6 +285,26 @@ void detail::addToTotals(CollectiveRankTotals &t, const CollectiveMember &m, con
         for (const CollectiveMember &other : inst.members)
             t.waitCausedNs += other.waitNs;
     }
+}
+
+std::vector<CollectiveRankTotals> detail::sumTotals(std::span<const CollectiveGroupSummary> groups)
+{
+    std::map<int, CollectiveRankTotals> byRank;
+    for (const CollectiveGroupSummary &g : groups)
+        for (const CollectiveRankTotals &t : g.ranks) {
+            CollectiveRankTotals &sum = byRank[t.rank];
+            sum.rank = t.rank;
+            sum.collectives += t.collectives;
+            sum.waitNs += t.waitNs;
+            sum.transferNs += t.transferNs;
+            sum.arrivedLast += t.arrivedLast;
+            sum.waitCausedNs += t.waitCausedNs;
+        }
+    std::vector<CollectiveRankTotals> out;
+    out.reserve(byRank.size());
+    for (auto &[rank, t] : byRank)
+        out.push_back(t);
+    return out;
 }
 
 std::pair<int, size_t> detail::mostOftenLast(const std::map<int, size_t> &lastCounts)
@@ -272,6 +348,7 @@ CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const>
     }
     g.medianBusbwGBps = median(std::move(busbw));
     std::tie(g.mostOftenLast, g.timesLast) = detail::mostOftenLast(lastCounts);
+    g.ranks = totalsPerRank(instances);
     return g;
 }
 
@@ -303,8 +380,8 @@ std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstan
     return out;
 }
 
-CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
-                                      const trace::CancelToken *cancel)
+CollectiveAnalysis detail::matchCollectives(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
+                                            const trace::CancelToken *cancel)
 {
     detail::CollectiveInput in = detail::gatherCollectives(reports, offsets, cancel);
     CollectiveAnalysis a;
@@ -316,15 +393,16 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
         if (cancel && cancel->cancelled())
             break;
         const size_t first = a.instances.size();
-        const MatchMethod method = forEachInstance(c, [&](int64_t index, const std::vector<const Observed *> &members) {
+        std::string counts = countsNote(c);
+        const MatchMethod method = forEachInstance(c, [&](int64_t index, const std::vector<Arrival> &members) {
             a.instances.push_back(makeInstance(c, index, c.orderMethod, members, in));
         });
         for (size_t i = first; i < a.instances.size(); ++i)
             a.instances[i].method = method;
-        if (method != MatchMethod::Sequence)
-            noteCounts(c, a.notes);
-        std::map<int, std::vector<Observed>>().swap(c.byRank); // matched: its records are done with
-        if (a.instances.size() == first) {                     // a communicator with no instance still has its row
+        if (method != MatchMethod::Sequence && !counts.empty())
+            a.notes.push_back(std::move(counts));
+        c.byRank.clear();                  // matched: its records are done with
+        if (a.instances.size() == first) { // a communicator with no instance still has its row
             CollectiveGroupSummary g;
             g.group = c.name;
             g.groupDesc = c.desc;
@@ -335,11 +413,17 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
         }
     }
     a.cancelled = cancel && cancel->cancelled();
-    std::vector<const CollectiveInstance *> all;
-    for (const CollectiveInstance &inst : a.instances)
-        all.push_back(&inst);
-    a.ranks = totalsPerRank(all);
+    a.ranks = detail::sumTotals(a.groups); // the groups hold every instance once
     return a;
+}
+
+CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
+                                      const trace::CancelToken *cancel, int threads)
+{
+    std::vector<detail::ReportCollectives> extracted(reports.size());
+    parallelFor(reports.size(), threads > 0 ? threads : defaultThreads(),
+                [&](size_t i) { extracted[i] = detail::extractCollectives(*reports[i], cancel); });
+    return detail::matchCollectives(extracted, offsets, cancel);
 }
 
 int64_t medianWaitNs(const CollectiveInstance &inst)

@@ -4,12 +4,14 @@
 //
 // Matching (spec A1, A3-A5). Instances are keyed within a communicator:
 //   - Kineto kernel args: the process group (`Process Group Name`) and the collective's `Seq`
-//     when every record of the group has one ("sequence"), else its k-th collective in that
-//     group by start time ("group-order", TraceLens' rule). Send/recv go by (group, pair of
+//     when every record of the group has one ("kineto-seq"), else its k-th collective in that
+//     group by start time ("kineto-pg-index", TraceLens' rule). Send/recv go by (group, pair of
 //     ranks) when the peer is recorded.
-//   - Ascend HCCL ops: the group name, k-th op in it ("group-order").
-//   - Kernels known only by their NCCL/RCCL name (nsys, rocpd, Kineto without c10d args): the
-//     k-th kernel on the report's j-th NCCL stream ("stream-order").
+//   - Ascend HCCL ops: the group name, k-th op in it ("hccl-group").
+//   - nsys kernels tied to NCCL's NVTX range and payload: the communicator ID, k-th call on it
+//     ("nvtx-payload"); bytes from the payload's message size.
+//   - Kernels known only by their NCCL/RCCL name (nsys without payloads, rocpd, Kineto without
+//     c10d args): the k-th kernel on the report's j-th NCCL stream ("stream-order").
 // An instance is complete when its members are known (group ranks, `pg_config`, or a size equal
 // to the world's) and every member's report has it with the same op; otherwise it is reported
 // incomplete with the reason and never used for totals. Ranks whose counts differ in a group
@@ -40,18 +42,25 @@ class CancelToken; // tracereader.h
 
 namespace ps::core::analysis {
 
-enum class MatchMethod { Sequence, GroupOrder, StreamOrder };
-std::string_view matchMethodName(MatchMethod m); // "sequence", "group-order", "stream-order"
+// How an instance was matched, by what its trace records (the "match" of trace collectives).
+enum class MatchMethod {
+    Sequence,    // "kineto-seq": PyTorch's per-group `Seq` on the kernel args
+    GroupOrder,  // "kineto-pg-index": the k-th collective of the process group (TraceLens)
+    StreamOrder, // "stream-order": the k-th NCCL/RCCL kernel on the report's j-th NCCL stream
+    HcclGroup,   // "hccl-group": the k-th HCCL op of the Ascend group
+    NvtxPayload, // "nvtx-payload": the k-th call on the NCCL communicator its NVTX payload names (nsys)
+};
+std::string_view matchMethodName(MatchMethod m);
 
 struct CollectiveMember
 {
     int rank = -1;
-    size_t report = 0;     // index into the reports given
+    uint32_t report = 0;   // index into the reports given
     trace::EventRef event; // the kernel (or HCCL op) in that report's store
     int64_t startNs = 0;   // shared axis
     int64_t endNs = 0;
-    int64_t waitNs = 0; // 0 for incomplete instances
-    size_t record = 0;  // index into that report's store->collectives()
+    int64_t waitNs = 0;  // 0 for incomplete instances
+    uint32_t record = 0; // index into that report's store->collectives()
 };
 
 struct CollectiveInstance
@@ -91,6 +100,7 @@ struct CollectiveGroupSummary
     std::optional<double> medianBusbwGBps;
     int mostOftenLast = -1; // -1 when no rank arrived last more often than another
     size_t timesLast = 0;
+    std::vector<CollectiveRankTotals> ranks; // per member rank over the group's complete instances, ascending
 };
 
 struct CollectiveAnalysis
@@ -113,8 +123,9 @@ CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const>
 // Per rank, totals over the complete instances given; ascending by rank.
 std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstance *const> instances);
 
-// `offsets` per report (trace/alignment.h; empty = all 0).
+// `offsets` per report (trace/alignment.h; empty = all 0). The reports' records are read on
+// `threads` threads (0: a few).
 CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
-                                      const trace::CancelToken *cancel = nullptr);
+                                      const trace::CancelToken *cancel = nullptr, int threads = 0);
 
 } // namespace ps::core::analysis

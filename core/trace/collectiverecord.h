@@ -18,9 +18,10 @@ namespace ps::core::trace {
 
 // Where a record's facts come from, which decides how instances can be matched across ranks.
 enum class CollectiveSource : uint8_t {
-    KernelArgs = 0, // PyTorch c10d metadata on the kernel (Kineto): group, sizes, maybe Seq
-    HcclOp = 1,     // an Ascend COMMUNICATION_OP row: op name and group name
-    KernelName = 2, // only the kernel's name says it is NCCL/RCCL: order per stream
+    KernelArgs = 0,  // PyTorch c10d metadata on the kernel (Kineto): group, sizes, maybe Seq
+    HcclOp = 1,      // an Ascend COMMUNICATION_OP row: op name and group name
+    KernelName = 2,  // only the kernel's name says it is NCCL/RCCL: order per stream
+    NvtxPayload = 3, // nsys: NCCL's NVTX range around the launch and its payload (communicator, size)
 };
 
 struct CollectiveRecord

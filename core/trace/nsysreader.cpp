@@ -4,6 +4,7 @@
 #include "core/trace/nsys/nsysmemory.h"
 #include "core/trace/nsys/nsysmerge.h"
 #include "core/trace/nsys/nsysmetadata.h"
+#include "core/trace/nsys/nsysnccl.h"
 #include "core/trace/nsys/nsystimebase.h"
 #include "core/trace/readonlysqlite.h"
 
@@ -62,7 +63,7 @@ std::string NsysReader::read(const std::string &path, StoreBuilder &b, ReportMet
     closeOpenRanges(db, chunks);
     applyTimeBase(clock, chunks, meta);
     clipImpossibleTimes(plan.jobs, chunks, meta);
-    mergeChunks(plan.jobs, chunks, names, b, meta);
+    mergeChunks(plan.jobs, chunks, names, b, meta, readNcclLaunches(db, tables, strings));
     return {};
 }
 

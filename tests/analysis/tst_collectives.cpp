@@ -86,7 +86,7 @@ private:
             // With Seq the index is the sequence number (step + 1); without, the k-th (step).
             const QJsonObject o = findInstance(all, e.group, withSeq ? e.step + 1 : e.step);
             QVERIFY2(!o.isEmpty(), e.group.c_str());
-            QCOMPARE(o["match"].toString(), withSeq ? QStringLiteral("sequence") : QStringLiteral("group-order"));
+            QCOMPARE(o["match"].toString(), withSeq ? QStringLiteral("kineto-seq") : QStringLiteral("kineto-pg-index"));
             QVERIFY2(o["complete"].toBool(), qPrintable(o["problem"].toString()));
             QCOMPARE(o["op"].toString().toStdString(), e.op);
             QCOMPARE(o["last_rank"].toInt(), e.lastRank);
@@ -233,7 +233,8 @@ private slots:
         const ps::test::CliRun r = ps::test::runCli({"trace", "collectives", "--no-cache", "--top", "3", dir.path()});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("Worst instances by skew"), qPrintable(r.out));
-        QVERIFY(r.out.contains(QRegularExpression("0 \\(default_pg\\)\\s+group-order\\s+16\\s+16.*rank 5 \\(9x\\)")));
+        QVERIFY(
+            r.out.contains(QRegularExpression("0 \\(default_pg\\)\\s+kineto-pg-index\\s+16\\s+16.*rank 5 \\(9x\\)")));
         const ps::test::CliRun g = ps::test::runCli(
             {"trace", "collectives", "--no-cache", "--group", "1", "--op", "allgather", "--format", "csv", dir.path()});
         QCOMPARE(g.exitCode, 0);
@@ -243,7 +244,7 @@ private slots:
             ps::test::runCli({"trace", "collectives", "--no-cache", "--group", "1", "--top", "0", dir.path()});
         QCOMPARE(one.exitCode, 0);
         QVERIFY2(one.out.startsWith("Collectives: 16 instance(s) in 1 group(s), 16 complete"), qPrintable(one.out));
-        QCOMPARE(one.out.count(QStringLiteral("group-order")), 1); // the Match column of its one row
+        QCOMPARE(one.out.count(QStringLiteral("kineto-pg-index")), 1); // the Match column of its one row
         QVERIFY2(!one.out.contains(QStringLiteral("default_pg")), qPrintable(one.out));
     }
 
@@ -391,7 +392,7 @@ private slots:
         QCOMPARE(all.size(), 3);
         const QJsonObject first = findInstance(all, "0 p2p 0<->1", 0);
         QVERIFY2(first["complete"].toBool(), qPrintable(first["problem"].toString()));
-        QCOMPARE(first["match"].toString(), QStringLiteral("group-order"));
+        QCOMPARE(first["match"].toString(), QStringLiteral("kineto-pg-index"));
         QCOMPARE(first["last_rank"].toInt(), 1);
         QCOMPARE(first["skew_ns"].toInteger(), 40'000);
         QCOMPARE(first["busbw_gbps"].toDouble(), 2048.0 / 100'000); // the last rank's kernel time; factor 1
@@ -434,6 +435,7 @@ private slots:
             QVERIFY2(o["complete"].toBool(), qPrintable(o["problem"].toString()));
             QCOMPARE(o["group"].toString(), QStringLiteral("90.91.105.46%enp189s0f0_60000_0_1736410538306028"));
             QCOMPARE(o["members"].toArray().size(), 2);
+            QCOMPARE(o["match"].toString(), QStringLiteral("hccl-group"));
             QVERIFY(o["bytes"].isNull()); // HCCL's count without a dtype size
         }
         // The first op: rank 0 started at ...431631806, rank 1 at ...435164432 (sqlite3 on the samples).

@@ -4,6 +4,7 @@
 #include "core/trace/tracklookup.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <unordered_map>
 
@@ -53,7 +54,8 @@ TrackKind nvtxKind(uint32_t type)
 class ChunkMerger
 {
 public:
-    ChunkMerger(const NameTables &names, StoreBuilder &b) : m_names(names), m_b(b)
+    ChunkMerger(const NameTables &names, StoreBuilder &b, const NcclLaunches &nccl)
+        : m_names(names), m_b(b), m_nccl(nccl)
     {
         for (uint16_t k = 0; k < 16; ++k)
             m_memcpyNames[k] = b.intern(memcpyName(k));
@@ -80,9 +82,11 @@ private:
     void mergeCpu(Table table, const Chunk &c);
     void mergeNvtx(const Chunk &c);
     uint16_t scopeFor(uint32_t pid, uint64_t scopeKey);
+    void recordNccl(TrackHandle h, const Chunk &c, size_t i);
 
     const NameTables &m_names;
     StoreBuilder &m_b;
+    const NcclLaunches &m_nccl;
     NameId m_memcpyNames[16], m_syncNames[8], m_memsetName;
     std::vector<uint16_t> m_configMap; // the chunk's launch config index -> the builder's
     std::unordered_map<uint64_t, uint16_t> m_scopeCache;
@@ -132,7 +136,10 @@ void ChunkMerger::mergeGpu(Table table, const Chunk &c)
         switch (table) {
         case Table::Kernel: {
             const uint16_t lc = c.attr[i] < m_configMap.size() ? m_configMap[c.attr[i]] : kNoLaunchConfig;
-            m_b.add(track({TrackKind::Kernel, pid, c.id2[i], c.dev[i]}), c.start[i], c.end[i], c.name[i], c.aux[i], lc);
+            const TrackHandle h = track({TrackKind::Kernel, pid, c.id2[i], c.dev[i]});
+            m_b.add(h, c.start[i], c.end[i], c.name[i], c.aux[i], lc);
+            if (!m_nccl.kernelNames.empty() && m_nccl.kernelNames.count(c.name[i]))
+                recordNccl(h, c, i);
             break;
         }
         case Table::Memcpy:
@@ -162,6 +169,36 @@ void ChunkMerger::mergeCpu(Table table, const Chunk &c)
         else
             m_b.add(h, c.start[i], c.end[i], c.name[i]);
     }
+}
+
+// An NCCL kernel's record: its call's communicator, op and size when a payload tied it to one
+// (matched per communicator), else its name only (matched by order on its stream).
+void ChunkMerger::recordNccl(TrackHandle h, const Chunk &c, size_t i)
+{
+    CollectiveRecord r;
+    r.start = c.start[i];
+    r.end = c.end[i];
+    r.stream = c.id2[i];
+    const auto it = m_nccl.calls.find(c.aux[i]);
+    if (it == m_nccl.calls.end() || !it->second.hasComm) { // NCCL < 2.25.1 names no communicator
+        r.op = c.name[i];
+        r.source = CollectiveSource::KernelName;
+        m_b.addCollective(h, r);
+        return;
+    }
+    const NcclCall &call = it->second;
+    char comm[24];
+    std::snprintf(comm, sizeof comm, "0x%016llx", static_cast<unsigned long long>(call.comm));
+    r.source = CollectiveSource::NvtxPayload;
+    r.op = m_b.intern(call.op);
+    r.groupName = m_b.intern(comm);
+    r.groupSize = call.ranks;
+    r.peer = call.peer;
+    if (call.bytes >= 0) { // in bytes: one element of one byte
+        r.dtype = m_b.intern("Byte");
+        r.inNelems = r.outNelems = call.bytes;
+    }
+    m_b.addCollective(h, r);
 }
 
 uint16_t ChunkMerger::scopeFor(uint32_t pid, uint64_t scopeKey)
@@ -202,9 +239,9 @@ void ChunkMerger::mergeNvtx(const Chunk &c)
 } // namespace
 
 void mergeChunks(const std::vector<Job> &jobs, std::vector<Chunk> &chunks, const NameTables &names, StoreBuilder &b,
-                 ReportMeta &meta)
+                 ReportMeta &meta, const NcclLaunches &nccl)
 {
-    ChunkMerger merger(names, b);
+    ChunkMerger merger(names, b, nccl);
     for (size_t j = 0; j < jobs.size(); ++j)
         merger.merge(jobs[j].table, chunks[j]);
     // PROCESSES lists every process on the box under system-wide sampling; keep ours.

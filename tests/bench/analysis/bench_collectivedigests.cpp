@@ -3,9 +3,9 @@
 // writer (analysis/digestsummary.h: outline, summaries, COLL) from stores that synchronize as
 // NCCL does: every rank computes, then joins a world allreduce (c10d kernel args, `Seq`) that ends
 // on every rank when the last one arrives plus the transfer; rank R/3 is 5 ms late in every tenth
-// step. Then what `trace collectives` does: open the digests as outlines, match, put the instances
-// in their phases. Prints the times and the peak RSS against the targets (<= 2 s, <= 1 GB) and as
-// ratios against a baseline measured in the same run: reading every digest's bytes.
+// step. Then what `trace collectives` does: open each digest as its outline, take its records and
+// phases and release it, match, put the instances in their phases. Prints the times and the peak RSS against the
+// targets (<= 2 s, <= 1 GB) and as ratios against a baseline measured in the same run: reading every digest's bytes.
 //
 //   bench_collectivedigests [--reports R] [--collectives C] [--dir DIR] [--threads T]
 //
@@ -163,23 +163,19 @@ int main(int argc, char **argv)
     const double baselineCpu = cpuSeconds() - cpu0;
     cpu0 = cpuSeconds();
 
+    // What `trace collectives` does with a run of digests: each opened as its outline, its records
+    // and phases taken and the outline released (collectivesOfDigests), then matched.
     auto t0 = Clock::now();
-    LoadOptions o;
-    o.useCache = false;
-    o.threads = threads;
-    o.digestOutlines = true;
-    const LoadResult loaded = loadReports({dir}, o);
-    const double open = seconds(t0);
-    if (!loaded.failures.empty() || loaded.reports.size() != ranks) {
-        std::fprintf(stderr, "open failed: %zu of %zu\n", loaded.reports.size(), ranks);
+    std::vector<std::string> errors;
+    std::vector<ReportPtr> opened;
+    const std::vector<std::string> files = findReports({dir}, nullptr);
+    const RunCollectives run = collectivesOfDigests(files, threads, errors, opened);
+    const double total = seconds(t0);
+    const double cpu = cpuSeconds() - cpu0;
+    if (opened.size() != ranks) {
+        std::fprintf(stderr, "open failed: %zu of %zu\n", opened.size(), ranks);
         return 1;
     }
-    t0 = Clock::now();
-    const RunCollectives run = collectivesOfRun(
-        loaded.reports, [&](size_t i) { return phaseOccurrencesOf(*loaded.reports[i], PhaseMapping::defaults()); });
-    const double match = seconds(t0);
-    const double total = open + match;
-    const double cpu = cpuSeconds() - cpu0;
     size_t complete = 0;
     for (const CollectiveInstance &i : run.analysis.instances)
         complete += i.complete ? 1 : 0;
@@ -189,15 +185,12 @@ int main(int argc, char **argv)
     std::printf("%zu summary-only digests x %zu collectives (%.1f MB on disk; peak RSS %.2f GB after writing)\n", ranks,
                 collectives, double(bytes) / 1e6, rssBefore);
     std::printf("baseline (read every digest) %.3f s\n"
-                "open as outlines %.3f s = %.1f x baseline\n"
-                "match + phases   %.3f s = %.1f x baseline (%zu instances, %zu complete, %zu phase rows, "
-                "straggler rank %d, planted %zu)\n"
-                "trace collectives total %.3f s = %.1f x baseline   target <= 2 s\n"
+                "trace collectives (open, match, phases) %.3f s = %.1f x baseline   target <= 2 s\n"
+                "  %zu instances, %zu complete, %zu phase rows, straggler rank %d, planted %zu\n"
                 "CPU time: baseline %.3f s, trace collectives %.3f s = %.1f x baseline (%d threads)\n"
                 "peak RSS %.2f GB   target <= 1 GB\n",
-                baseline, open, open / baseline, match, match / baseline, run.analysis.instances.size(), complete,
-                run.phases.size(), straggler, ranks / 3, total, total / baseline, baselineCpu, cpu, cpu / baselineCpu,
-                threads, benchscan::peakRssGb());
+                baseline, total, total / baseline, run.analysis.instances.size(), complete, run.phases.size(),
+                straggler, ranks / 3, baselineCpu, cpu, cpu / baselineCpu, threads, benchscan::peakRssGb());
     for (const std::string &e : run.analysis.errors)
         std::printf("error: %s\n", e.c_str());
     return 0;
