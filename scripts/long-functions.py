@@ -3,6 +3,7 @@
 
 With --check it is the size guard of the tests (tests/guards): it fails when a function passes
 the limit or a views/ file passes 600 lines, other than the known exceptions listed below.
+The rule and its reasons: docs/ARCHITECTURE.md, "Guards, tests, benchmarks".
 
 The tree is formatted with its .clang-format, which puts a function's opening brace alone on a
 line at the function's own indentation; a type's brace sits the same way after a struct/class/
