@@ -4,6 +4,7 @@
 #include "core/trace/tracecache.h"
 #include "core/version.h"
 #include "views/common/filedialogs.h"
+#include "views/common/latestjob.h"
 #include "views/common/recentfiles.h"
 #include "views/common/workspace.h"
 #include "views/config/configureworkspace.h"
@@ -19,7 +20,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QGuiApplication>
 #include <QInputDialog>
 #include <QLabel>
@@ -34,7 +34,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <functional>
@@ -302,10 +301,16 @@ void MainWindow::openDemoRun()
         core::demo::DemoResult result;
         std::string error;
     };
-    auto *watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
-        const Outcome o = watcher->result();
-        watcher->deleteLater();
+    const auto write = [dir](const views::CancelToken &) {
+        core::demo::DemoOptions options;
+        options.outDir = dir.toStdString();
+        options.ranks = 8;
+        options.steps = 3;
+        Outcome o;
+        core::demo::writeDemoRun(options, o.result, o.error);
+        return o;
+    };
+    views::LatestJob<Outcome>::once(this, write, [this](const Outcome &o) {
         m_writingDemo = false;
         if (!o.error.empty()) {
             statusBar()->showMessage("Could not write the demo run: " + QString::fromStdString(o.error), 15000);
@@ -314,15 +319,6 @@ void MainWindow::openDemoRun()
         openPaths({QString::fromStdString(o.result.reportDir)});
         emit demoOpened(QString::fromStdString(o.result.reportDir));
     });
-    watcher->setFuture(QtConcurrent::run([dir] {
-        core::demo::DemoOptions options;
-        options.outDir = dir.toStdString();
-        options.ranks = 8;
-        options.steps = 3;
-        Outcome o;
-        core::demo::writeDemoRun(options, o.result, o.error);
-        return o;
-    }));
 }
 
 void MainWindow::openConfigDialog()
@@ -427,14 +423,12 @@ void MainWindow::exportTimelineImage(views::TimelineView *view)
     const QImage image = views::grabTimelineImage(view, sizes.value(choices.indexOf(choice)));
     // Encoding a PNG of up to 3840×2160 and writing it takes a while: not on the GUI thread.
     statusBar()->showMessage("Saving " + file + "…");
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, file] {
-        watcher->deleteLater();
-        const QString error = watcher->result();
-        statusBar()->showMessage(error.isEmpty() ? "Saved " + file : "Export Image: " + error,
-                                 error.isEmpty() ? 8000 : 0);
-    });
-    watcher->setFuture(QtConcurrent::run([image, file] { return views::writeTimelineImage(image, file); }));
+    views::LatestJob<QString>::once(
+        this, [image, file](const views::CancelToken &) { return views::writeTimelineImage(image, file); },
+        [this, file](const QString &error) {
+            statusBar()->showMessage(error.isEmpty() ? "Saved " + file : "Export Image: " + error,
+                                     error.isEmpty() ? 8000 : 0);
+        });
 }
 
 // The window with its frame inside the screen's available area: under a window manager the

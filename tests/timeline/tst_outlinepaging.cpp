@@ -115,21 +115,21 @@ private slots:
         const PreparedReportPtr prepared = PreparedReport::prepare(outline);
         TimelineCanvas canvas;
         canvas.resize(1200, 400);
-        canvas.pager()->setUseCache(false);
+        canvas.document()->pager()->setUseCache(false);
         canvas.setScene(std::make_shared<TimelineScene>(buildScene({prepared}, {})));
         QImage image(canvas.size(), QImage::Format_ARGB32_Premultiplied);
         const auto paint = [&] {
             QPainter p(&image);
             canvas.paintTo(p);
         };
-        QSignalSpy paged(canvas.pager(), &ReportPager::pagedIn);
+        QSignalSpy paged(canvas.document()->pager(), &ReportPager::pagedIn);
         paint(); // the whole range: from the pyramids
         QVERIFY(canvas.lastMarkCount() > 0);
-        QCOMPARE(canvas.pager()->pagedCount(), size_t(0));
+        QCOMPARE(canvas.document()->pager()->pagedCount(), size_t(0));
         const int64_t mid = (source->store->firstStart() + source->store->lastEnd()) / 2;
         canvas.setWindow({mid, mid + 20'000});
         paint(); // 17 ns per pixel: finer than any pyramid level
-        QCOMPARE(canvas.pager()->pagedCount(), size_t(1));
+        QCOMPARE(canvas.document()->pager()->pagedCount(), size_t(1));
         QVERIFY(paged.wait(10000));
         const auto events = paged.at(0).at(1).value<PreparedReportPtr>();
         QVERIFY(!events->isOutline());

@@ -310,7 +310,7 @@ private slots:
         QCOMPARE(m->rowCount(), 2 * 4); // the same table with a report's events in
         w.closeAll();
         QVERIFY(waitIdle(w));
-        QCOMPARE(c->pager()->pagedCount(), size_t(0));
+        QCOMPARE(c->document()->pager()->pagedCount(), size_t(0));
     }
 
     // A digest that changes after it was opened: its pyramids, read when its lanes are first

@@ -1,5 +1,5 @@
 #pragma once
-// Waiting for a workspace's background work in GUI tests.
+// Waiting for a workspace's (or a document's) background work in GUI tests.
 
 #include "views/common/workspace.h"
 
@@ -8,9 +8,9 @@
 
 namespace ps::test {
 
-// Waits for the background work to end; debounced work starts at once rather than after its
-// delay, as in headless screenshots.
-inline bool waitIdle(ps::views::Workspace &w, int ms = 60000)
+// Waits for the background work of a workspace (or a timeline document) to end; debounced work
+// starts at once rather than after its delay, as in headless screenshots.
+template <typename Busy> bool waitIdle(Busy &w, int ms = 60000)
 {
     QElapsedTimer t;
     t.start();

@@ -37,7 +37,7 @@ QString groupLine(const an::CollectiveGroupSummary &g)
 }
 } // namespace
 
-CollectivesPane::CollectivesPane(QWidget *parent) : QWidget(parent)
+CollectivesPane::CollectivesPane(QWidget *parent) : BackgroundPane(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -68,8 +68,7 @@ CollectivesPane::CollectivesPane(QWidget *parent) : QWidget(parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     installTableCopy(m_table);
     layout->addWidget(m_table, 1);
-    m_job = new LatestJob<CollectiveViewPtr>(this, [this](CollectiveViewPtr v) { show(std::move(v)); });
-    connect(m_job, &LatestJobBase::busyChanged, this, &CollectivesPane::busyChanged);
+    m_job = addJob<CollectiveViewPtr>([this](CollectiveViewPtr v) { show(std::move(v)); });
     connect(m_again, &QPushButton::clicked, this, &CollectivesPane::start);
     auto *esc = new QAction(this);
     esc->setShortcut(Qt::Key_Escape);
@@ -102,11 +101,6 @@ void CollectivesPane::start()
     });
     m_summary->setText(
         QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(m_entries.size()));
-}
-
-bool CollectivesPane::isBusy() const
-{
-    return m_job->isBusy();
 }
 
 void CollectivesPane::cancel()

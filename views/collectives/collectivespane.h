@@ -8,7 +8,7 @@
 // timeline selects its row (selectInstance).
 
 #include "views/collectives/collectiveview.h"
-#include "views/common/latestjob.h"
+#include "views/common/backgroundpane.h"
 
 #include <QWidget>
 
@@ -21,7 +21,7 @@ namespace ps::views {
 
 class CollectivesModel;
 
-class CollectivesPane : public QWidget
+class CollectivesPane : public BackgroundPane
 {
     Q_OBJECT
 public:
@@ -29,7 +29,6 @@ public:
 
     // The scene and the entries (one run's reports) to match; recomputes only when they change.
     void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries);
-    bool isBusy() const;
     void cancel();
     CollectiveViewPtr collectiveView() const { return m_view; }
     // Selects the row of an instance (none: clears), without emitting instanceChosen.
@@ -43,7 +42,6 @@ public:
 signals:
     void viewReady(ps::views::CollectiveViewPtr view);
     void instanceChosen(size_t instance);
-    void busyChanged(bool busy);
 
 private:
     void start();

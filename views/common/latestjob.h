@@ -5,12 +5,21 @@
 // and its result dropped. This replaces per-call generation counters: the token identifies the
 // newest job.
 //
-// Two ways to start a job:
+// It is the one way views run work in the background: the job holds copies of its inputs, reports
+// back only on the owner's thread, is cancelled when superseded or asked, and is waited for when
+// its owner goes (no worker outlives the objects it reports to). Work that reports as it goes
+// (a load's progress, each report as it is ready) posts to the owner with QMetaObject::invokeMethod
+// from inside the job; the job's end still comes through here.
+//
+// Three ways to start a job:
 //   run(work)             cancels the running job and starts `work` at once (cheap, cancellable
 //                         work such as search or statistics);
 //   runAfterCurrent(make) lets the running job finish and then starts the newest request, built
 //                         by `make` at that moment (expensive work that ignores cancellation,
-//                         such as composing a config: a burst of edits costs two jobs, not N).
+//                         such as composing a config: a burst of edits costs two jobs, not N);
+//   LatestJob<T>::once(owner, work, done)
+//                         one job of its own, deleted when it ends: independent jobs that run side
+//                         by side (the pager's loads, one per report; writing the demo run).
 
 #include "core/trace/tracereader.h" // CancelToken
 
@@ -66,6 +75,22 @@ public:
     // `seen` is shown every finished result, superseded ones included, before `done` (a cache
     // may still use a stale result's by-products).
     void setSeen(std::function<void(const T &)> seen) { m_seen = std::move(seen); }
+    // The newest job's result is handed over even when it was cancelled (a load says what it
+    // read before the cancel); superseded jobs' results are still dropped.
+    void setDeliverCancelled(bool on) { m_deliverCancelled = on; }
+
+    // Starts `work` as a job of its own, child of `owner`, which deletes itself when it ends.
+    // cancel() on the returned job (or any LatestJobBase child of `owner`) drops its result.
+    static LatestJob *once(QObject *owner, Work work, std::function<void(T)> done)
+    {
+        auto *job = new LatestJob(owner, std::move(done));
+        connect(job, &LatestJobBase::busyChanged, job, [job](bool busy) {
+            if (!busy)
+                job->deleteLater();
+        });
+        job->run(std::move(work));
+        return job;
+    }
 
     void run(Work work)
     {
@@ -76,7 +101,7 @@ public:
             T result = watcher->result();
             if (m_seen)
                 m_seen(result);
-            if (isNewest(token) && !token->cancelled())
+            if (isNewest(token) && (m_deliverCancelled || !token->cancelled()))
                 m_done(std::move(result));
             ended();
         });
@@ -91,6 +116,7 @@ public:
 private:
     std::function<void(T)> m_done;
     std::function<void(const T &)> m_seen;
+    bool m_deliverCancelled = false;
 };
 
 } // namespace ps::views

@@ -10,7 +10,7 @@
 
 namespace ps::views {
 
-ClusterOverview::ClusterOverview(QWidget *parent) : QWidget(parent)
+ClusterOverview::ClusterOverview(QWidget *parent) : BackgroundPane(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 2);
@@ -43,11 +43,10 @@ ClusterOverview::ClusterOverview(QWidget *parent) : QWidget(parent)
         m_strip->setMode(i == 1 ? OverviewStrip::Mode::Phase : OverviewStrip::Mode::Utilization);
         updateSummary();
     });
-    m_job = new LatestJob<OverviewData>(this, [this](OverviewData d) {
+    m_job = addJob<OverviewData>([this](OverviewData d) {
         m_strip->setData(std::move(d));
         updateSummary();
     });
-    connect(m_job, &LatestJobBase::busyChanged, this, &ClusterOverview::busyChanged);
 }
 
 void ClusterOverview::setScene(std::shared_ptr<const TimelineScene> scene)

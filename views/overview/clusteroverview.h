@@ -6,7 +6,7 @@
 // open that rank there (entryActivated). The busy shares are computed in the background whenever
 // the scene changes; the phases come from the RL Phases table when it is ready.
 
-#include "views/common/latestjob.h"
+#include "views/common/backgroundpane.h"
 #include "views/overview/overviewdata.h"
 #include "views/overview/overviewphases.h"
 
@@ -22,7 +22,7 @@ namespace ps::views {
 
 class OverviewStrip;
 
-class ClusterOverview : public QWidget
+class ClusterOverview : public BackgroundPane
 {
     Q_OBJECT
 public:
@@ -36,7 +36,6 @@ public:
     void setPhases(OverviewPhases phases);
     void setWindow(TimeWindow window);
     void setLabelWidth(int width);
-    bool isBusy() const { return m_job->isBusy(); }
     OverviewStrip *strip() const { return m_strip; }
     QLabel *summary() const { return m_summary; }
     QComboBox *modeBox() const { return m_mode; }
@@ -44,7 +43,6 @@ public:
 signals:
     void entryActivated(int entry, qint64 sharedNs);
     void goToRankRequested();
-    void busyChanged(bool busy);
 
 private:
     void updateSummary();

@@ -17,7 +17,7 @@ namespace ps::views {
 
 namespace an = core::analysis;
 
-BreakdownPane::BreakdownPane(PhasesPane *phases, QWidget *parent) : QWidget(parent), m_phases(phases)
+BreakdownPane::BreakdownPane(PhasesPane *phases, QWidget *parent) : BackgroundPane(parent), m_phases(phases)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -45,11 +45,10 @@ BreakdownPane::BreakdownPane(PhasesPane *phases, QWidget *parent) : QWidget(pare
     layout->addWidget(m_table, 1);
     connect(m_scope, &QComboBox::currentIndexChanged, this, &BreakdownPane::showRows);
     connect(phases, &PhasesPane::tableShown, this, &BreakdownPane::inputChanged);
-    m_job = new LatestJob<PerReport>(this, [this](PerReport r) {
+    m_job = addJob<PerReport>([this](PerReport r) {
         m_perReport = std::move(r);
         showRows();
     });
-    connect(m_job, &LatestJobBase::busyChanged, this, &BreakdownPane::busyChanged);
 }
 
 void BreakdownPane::setScope(Scope scope)

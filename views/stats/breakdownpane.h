@@ -6,10 +6,8 @@
 // cells). It follows the RL Phases pane's input (the reports of the run shown), so both name
 // the same run. Per report is computed in the background.
 
-#include "views/common/latestjob.h"
+#include "views/common/backgroundpane.h"
 #include "views/stats/breakdownmodel.h"
-
-#include <QWidget>
 
 #include <memory>
 #include <optional>
@@ -26,7 +24,7 @@ namespace ps::views {
 class PhasesPane;
 struct TimelineScene;
 
-class BreakdownPane : public QWidget
+class BreakdownPane : public BackgroundPane
 {
     Q_OBJECT
 public:
@@ -35,13 +33,9 @@ public:
     explicit BreakdownPane(PhasesPane *phases, QWidget *parent = nullptr);
 
     void setScope(Scope scope);
-    bool isBusy() const { return m_job->isBusy(); }
     const BreakdownModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QLabel *summary() const { return m_summary; }
-
-signals:
-    void busyChanged(bool busy);
 
 private:
     struct PerReport

@@ -8,7 +8,7 @@ namespace ps::views {
 
 RankNavigator::RankNavigator(TimelineCanvas *canvas) : QObject(canvas), m_canvas(canvas)
 {
-    connect(canvas->pager(), &ReportPager::failed, this, [this] { m_pending.reset(); });
+    connect(canvas->document()->pager(), &ReportPager::failed, this, [this] { m_pending.reset(); });
 }
 
 void RankNavigator::goTo(int entry, std::optional<int64_t> sharedNs, std::optional<core::trace::EventRef> event)
@@ -20,7 +20,7 @@ void RankNavigator::goTo(int entry, std::optional<int64_t> sharedNs, std::option
     m_pending.reset();
     if (report->isOutline() && core::trace::digestHasEvents(report->report())) {
         m_pending = Pending{report->report().path, sharedNs, event};
-        m_canvas->pager()->requestNow(report);
+        m_canvas->document()->pager()->requestNow(report);
         show(entry, sharedNs, std::nullopt); // the outline at once; the event when it arrives
         return;
     }

@@ -4,8 +4,7 @@
 #include "core/trace/tracecache.h"
 #include "core/trace/traceloader.h"
 #include "core/trace/tracereader.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "views/common/latestjob.h"
 
 #include <algorithm>
 
@@ -32,24 +31,46 @@ ReportPtr loadEvents(const std::string &digest, bool useCache, const CancelToken
     return r.reports.front();
 }
 
+// The events of `outline`, prepared for drawing, or why not.
+struct PagedEvents
+{
+    PreparedReportPtr events;
+    QString error;
+};
+
+PagedEvents pageIn(const PreparedReportPtr &outline, bool useCache, const CancelToken &cancel)
+{
+    std::string error;
+    ReportPtr report = loadEvents(outline->report().path, useCache, &cancel, error);
+    if (report) { // the same worker as its outline, whichever way its events came in
+        auto same = std::make_shared<Report>(*report);
+        same->identity = outline->report().identity;
+        report = std::move(same);
+    }
+    return {report ? PreparedReport::prepare(report, &cancel) : nullptr, QString::fromStdString(error)};
+}
+
 } // namespace
 
-ReportPager::ReportPager(QObject *parent) : QObject(parent), m_cancel(std::make_shared<CancelToken>())
+ReportPager::ReportPager(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<PreparedReportPtr>();
 }
 
 ReportPager::~ReportPager()
 {
-    m_cancel->cancel();
-    for (QFuture<void> &f : m_futures)
-        f.waitForFinished();
+    cancelLoads(); // the jobs, children of the pager, wait for their workers as they go
+}
+
+void ReportPager::cancelLoads()
+{
+    for (LatestJobBase *job : findChildren<LatestJobBase *>(Qt::FindDirectChildrenOnly))
+        job->cancel();
 }
 
 void ReportPager::clear()
 {
-    m_cancel->cancel();
-    m_cancel = std::make_shared<CancelToken>();
+    cancelLoads();
     const std::vector<Paged> paged = std::move(m_paged);
     m_paged.clear();
     m_failed.clear();
@@ -68,29 +89,9 @@ void ReportPager::request(const PreparedReportPtr &outline)
     if (known || (m_paged.size() >= kMaxPaged && !dropOldest()))
         return;
     m_paged.push_back({outline, nullptr, m_clock});
-    m_futures.erase(
-        std::remove_if(m_futures.begin(), m_futures.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
-        m_futures.end());
-    m_futures.push_back(QtConcurrent::run([this, outline, cancel = m_cancel, useCache = m_useCache] {
-        std::string error;
-        ReportPtr report = loadEvents(outline->report().path, useCache, cancel.get(), error);
-        if (report) { // the same worker as its outline, whichever way its events came in
-            auto same = std::make_shared<Report>(*report);
-            same->identity = outline->report().identity;
-            report = std::move(same);
-        }
-        PreparedReportPtr events = report ? PreparedReport::prepare(report, cancel.get()) : nullptr;
-        if (cancel->cancelled())
-            return;
-        const QString why = QString::fromStdString(error);
-        QMetaObject::invokeMethod(
-            this,
-            [this, outline, events, why, cancel] {
-                if (!cancel->cancelled())
-                    arrived(outline, events, why);
-            },
-            Qt::QueuedConnection);
-    }));
+    LatestJob<PagedEvents>::once(
+        this, [outline, useCache = m_useCache](const CancelToken &cancel) { return pageIn(outline, useCache, cancel); },
+        [this, outline](const PagedEvents &r) { arrived(outline, r.events, r.error); });
 }
 
 void ReportPager::arrived(const PreparedReportPtr &outline, const PreparedReportPtr &events, const QString &error)

@@ -4,12 +4,12 @@
 // this loads in the background through the report cache (a digest's events are decompressed into
 // the cache once; after that the image is memory-mapped, so only the pages drawn are read),
 // prepared for drawing like any report. At most kMaxPaged reports are kept in, the least recently
-// asked for dropped first, so memory stays bounded whatever the run's size. The workspace swaps
-// a paged report in for its outline (and back when it is dropped).
+// asked for dropped first, so memory stays bounded whatever the run's size. The document swaps
+// a paged report in for its outline (and back when it is dropped). Each load is a LatestJob of
+// its own (LatestJob::once): loads of different reports run side by side.
 
 #include "views/scene/preparedreport.h"
 
-#include <QFuture>
 #include <QObject>
 #include <QString>
 
@@ -17,10 +17,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-namespace ps::core::trace {
-class CancelToken;
-}
 
 namespace ps::views {
 
@@ -31,7 +27,7 @@ public:
     static constexpr size_t kMaxPaged = 12;
 
     explicit ReportPager(QObject *parent = nullptr);
-    ~ReportPager() override; // cancels and waits for the loads under way
+    ~ReportPager() override; // cancels and waits for the loads under way (LatestJob)
 
     // A frame begins: reports touched from now on are in use and are not dropped for another.
     void beginFrame() { ++m_clock; }
@@ -67,6 +63,7 @@ private:
         uint64_t lastUse = 0;
     };
     void arrived(const PreparedReportPtr &outline, const PreparedReportPtr &events, const QString &error);
+    void cancelLoads();
     // Frees a slot: drops the least recently used report not used this frame; false if none.
     bool dropOldest();
 
@@ -74,8 +71,6 @@ private:
     std::set<std::string> m_failed; // digests whose events could not be loaded
     uint64_t m_clock = 0;
     bool m_useCache = true;
-    std::shared_ptr<core::trace::CancelToken> m_cancel;
-    std::vector<QFuture<void>> m_futures;
 };
 
 } // namespace ps::views

@@ -1,35 +1,37 @@
 #pragma once
-// The timeline widget: a sticky label column on the left and the lanes to its right. It turns
-// input into changes of the view state (TimelineViewState: window, scroll, selection, ruler) and
-// of the collapsed rows, and leaves drawing to TimelinePainter. Input follows the conventions
-// users know from Nsight Systems and Perfetto:
+// The timeline widget: a sticky label column on the left and the lanes to its right. It shows a
+// TimelineDocument (its scene, view state and track view), turns input into the document's
+// changes (TimelineViewState: window, scroll, selection, ruler; TrackView: collapsed, hidden and
+// pinned rows), leaves drawing to TimelinePainter and hit-testing to TimelineHitTest, and asks the
+// document's ReportPager for the events of the digests it draws past their pyramids. Input follows
+// the conventions users know from Nsight Systems and Perfetto:
 //   wheel / Ctrl+wheel       zoom about the cursor      Shift+wheel, wheel over labels  scroll rows
 //   drag                     pan                        Shift+drag                      ruler
 //   W / S                    zoom in / out              A / D                           pan
 //   click                    select (or clear)          double-click                    zoom to event
 //   F                        fit selection / ruler / all Esc                            clear selection + ruler
 //   drag the label column's edge: resize it      right-click: hide, pin or collapse tracks (trackmenu.h)
+// The class is spread over timelinecanvas.cpp (painting, mouse), timelinecanvasnavigation.cpp
+// (the window: fit, zoom, pan, wheel and keys) and timelinecanvastracks.cpp (track view, reveal).
 
 #include "views/scene/timelinescene.h"
 #include "views/scene/timemapping.h"
 #include "views/timeline/collectiveoverlay.h"
 #include "views/timeline/eventsearch.h"
 #include "views/timeline/rowlayout.h"
+#include "views/timeline/timelinedocument.h"
+#include "views/timeline/timelinehittest.h"
 #include "views/timeline/timelinepainter.h"
 #include "views/timeline/timelineviewstate.h"
 
 #include <QSet>
 #include <QWidget>
 
-class QMenu;
-
-namespace ps::views {
-class ReportPager;
-}
-
 #include <functional>
 #include <memory>
 #include <optional>
+
+class QMenu;
 
 namespace ps::views {
 
@@ -40,11 +42,16 @@ public:
     static constexpr int kDefaultLabelWidth = TimelinePainter::kDefaultLabelWidth;
     static constexpr int kMinLabelWidth = 120;
 
+    // A canvas of its own document (tests, benchmarks), or of the workspace's.
     explicit TimelineCanvas(QWidget *parent = nullptr);
+    TimelineCanvas(TimelineDocument *document, QWidget *parent);
     ~TimelineCanvas() override;
 
-    // Shows a scene; keeps the window if `keepWindow` and it still overlaps the data, else fits.
+    TimelineDocument *document() const { return m_doc; }
+    // Shows a scene (TimelineDocument::setScene); keeps the window if `keepWindow` and it still
+    // overlaps the data, else fits.
     void setScene(std::shared_ptr<const TimelineScene> scene, bool keepWindow = false);
+    // The scene shown: the document's, as laid out last.
     const TimelineScene *scene() const { return m_scene.get(); }
     const RowLayout &layout() const { return m_layout; }
 
@@ -70,17 +77,14 @@ public:
     void setScrollY(int y);
     int maxScrollY() const;
 
-    // Past this many reports in a scene, reports new to the canvas start as one density row each
-    // (a 1024-rank run fits on a screen; a report expands with a click).
-    static constexpr size_t kDenseReports = 32;
-
-    const QSet<QString> &collapsed() const { return m_view.collapsed; }
+    // Past this many reports, reports new to the document start collapsed (TimelineDocument).
+    static constexpr size_t kDenseReports = TimelineDocument::kDenseReports;
+    // The document's track view, edited from the canvas's input and menus (timelinecanvastracks.cpp).
+    const QSet<QString> &collapsed() const { return trackView().collapsed; }
     void setCollapsed(const QSet<QString> &keys);
     void toggleCollapsed(const QString &key);
-    // Hidden and pinned tracks with the collapsed headers (collapsedChanged on every change).
-    const TrackView &trackView() const { return m_view; }
+    const TrackView &trackView() const;
     void setTrackView(const TrackView &view);
-    // Applies `edit` to a copy of the track view and shows the result.
     void changeTrackView(const std::function<void(TrackView &)> &edit);
     void hideTrack(const QString &trackKey);
     void hideKind(const QString &kind);
@@ -91,15 +95,13 @@ public:
 
     std::optional<TimelineSelection> selection() const { return m_state->selection(); }
     void select(std::optional<TimelineSelection> s);
-    // Selects the event, scrolls its row into view and centres the window on it (same zoom, unless
-    // the event is wider than the window).
+    // Selects the event, expands what hides it, scrolls its row into view and centres the window
+    // on it (same zoom, unless the event is wider than the window); timelinecanvastracks.cpp.
     void reveal(const TimelineSelection &s);
     void zoomToEvent(const TimelineSelection &s);
 
     std::optional<TimeWindow> ruler() const { return m_state->ruler(); }
     void setRuler(std::optional<TimeWindow> r);
-
-    void setSearch(std::shared_ptr<const SearchResult> result);
 
     // Collectives matched across ranks: every wait hatched on its lane; the instance of the
     // selected kernel (or the one focused, when nothing is selected) outlined on every rank with
@@ -108,10 +110,10 @@ public:
     void focusCollective(std::optional<size_t> instance);
     const CollectiveOverlay &collectiveOverlay() const { return m_collectives; }
 
-    // Tooltip text at a widget position ("" where nothing is).
-    QString toolTipAt(QPoint pos) const;
-    // The event under a widget position.
-    std::optional<TimelineSelection> eventAt(QPoint pos) const;
+    // What lies under widget positions, as last drawn.
+    TimelineHitTest hitTest() const { return {m_scene.get(), m_layout, m_painter, *m_state, m_labelWidth}; }
+    QString toolTipAt(QPoint pos) const { return hitTest().toolTipAt(pos); }
+    std::optional<TimelineSelection> eventAt(QPoint pos) const { return hitTest().eventAt(pos); }
     // Layout y of a widget position, and the reverse.
     int layoutY(int widgetY) const { return widgetY + m_state->scrollY(); }
 
@@ -119,8 +121,6 @@ public:
     void paintTo(QPainter &p);
     // Drops the folded-mark cache (the benchmark measures cold frames with it).
     void invalidateMarks() { m_painter.invalidate(); }
-    // Pages outlines' events in where the view zooms past their pyramids (reportpager.h).
-    ReportPager *pager() const { return m_pager; }
     // Marks drawn in the last paint, and folded marks among them (for tests and the benchmark).
     size_t lastMarkCount() const { return m_painter.lastMarkCount(); }
     size_t lastFoldedCount() const { return m_painter.lastFoldedCount(); }
@@ -132,6 +132,7 @@ signals:
     void labelWidthChanged(int width);
     void selectionChanged();
     void rulerChanged();
+    // The track view changed (the document's trackViewChanged, after the rows were laid out).
     void collapsedChanged();
     // Esc was pressed (after clearing selection and ruler); the workspace cancels a running load.
     void escapePressed();
@@ -157,29 +158,22 @@ protected:
     void contextMenuEvent(QContextMenuEvent *e) override;
 
 private:
-    void collapseNewReportsWhenDense();
+    void showDocumentScene(bool keepWindow);
     void focusSelectedCollective();
     void relayout();
     void applyLabelWidth();
-    // The folded mark under a widget position as last drawn, if any holds several events.
-    std::optional<LodMark> foldedMarkAt(QPoint pos) const;
     void setMapping(const TimeMapping &m);
     double laneX(QPoint pos) const { return pos.x() - m_labelWidth; }
     bool onLabelEdge(QPoint pos) const { return std::abs(pos.x() - m_labelWidth) <= 3; }
-    QString labelToolTip(const Row &row) const;
+    void clickLabel(QPoint pos);
 
-    std::shared_ptr<const TimelineScene> m_scene;
+    TimelineDocument *m_doc;
+    std::shared_ptr<const TimelineScene> m_scene; // the document's, as m_layout was built from it
     RowLayout m_layout;
-    TrackView m_view;
-    // Reports this canvas has shown: past kDenseReports only those new to it start collapsed, so
-    // a report the user expanded stays expanded when the scene is rebuilt.
-    QSet<QString> m_seenReports;
     int m_labelWidth = kDefaultLabelWidth;       // in force
     int m_wantedLabelWidth = kDefaultLabelWidth; // as the user dragged it
-    TimelineViewState *m_state;
-    std::shared_ptr<const SearchResult> m_search;
+    TimelineViewState *m_state;                  // the document's
     TimelinePainter m_painter;
-    ReportPager *m_pager;
     CollectiveOverlay m_collectives;
 
     // Drag state.

@@ -1,8 +1,16 @@
-// TimelineCanvas: the user's choices of what to show (TrackView: collapsed headers, hidden and
-// pinned tracks), kept apart from input and painting.
+// TimelineCanvas: the user's choices of what to show (the document's TrackView: collapsed headers,
+// hidden and pinned tracks), and revealing an event (which expands what hides it), kept apart from
+// input and painting.
 #include "views/timeline/timelinecanvas.h"
 
 namespace ps::views {
+
+using namespace ps::core::trace;
+
+const TrackView &TimelineCanvas::trackView() const
+{
+    return m_doc->trackView();
+}
 
 void TimelineCanvas::setCollapsed(const QSet<QString> &keys)
 {
@@ -19,16 +27,12 @@ void TimelineCanvas::toggleCollapsed(const QString &key)
 
 void TimelineCanvas::setTrackView(const TrackView &view)
 {
-    m_view = view;
-    relayout();
-    emit collapsedChanged();
+    m_doc->setTrackView(view); // trackViewChanged lays the rows out again
 }
 
 void TimelineCanvas::changeTrackView(const std::function<void(TrackView &)> &edit)
 {
-    TrackView v = m_view;
-    edit(v);
-    setTrackView(v);
+    m_doc->changeTrackView(edit);
 }
 
 void TimelineCanvas::hideTrack(const QString &trackKey)
@@ -58,6 +62,64 @@ void TimelineCanvas::showAllTracks()
         v.hiddenKinds.clear();
         v.hiddenTracks.clear();
     });
+}
+
+namespace {
+std::pair<int64_t, int64_t> sharedExtent(const TimelineScene &scene, const TimelineSelection &s)
+{
+    const TimelineEntry &e = scene.entries[size_t(s.entry)];
+    const Track &t = e.report->store().track(s.ref.track);
+    return {t.start(s.ref.index) + e.offset, t.end(s.ref.index) + e.offset};
+}
+} // namespace
+
+void TimelineCanvas::reveal(const TimelineSelection &s)
+{
+    if (!isValidSelection(m_scene.get(), s))
+        return;
+    select(s);
+    // Expand what hides the row, then scroll it into the middle of the view.
+    int row = m_layout.rowOf(s.entry, s.ref.track);
+    if (row < 0) {
+        const TimelineEntry &e = m_scene->entries[size_t(s.entry)];
+        const QString label = RowLayout::trackLabels(e)[s.ref.track];
+        TrackView v = trackView();
+        for (const QString &k : RowLayout::keysHiding(e))
+            v.collapsed.remove(k);
+        v.hiddenTracks.remove(RowLayout::trackKey(e, label));
+        v.hiddenKinds.remove(RowLayout::kindOf(label));
+        setTrackView(v);
+        row = m_layout.rowOf(s.entry, s.ref.track);
+    }
+    if (row >= 0 && m_scene->entries[size_t(s.entry)].report->store().track(s.ref.track).level(s.ref.index) >=
+                        m_layout.rows()[size_t(row)].levels) {
+        const QString key = m_layout.rows()[size_t(row)].key; // the event is on a folded level
+        changeTrackView([&](TrackView &v) { v.fullDepth.insert(key); });
+    }
+    if (row >= 0) {
+        const Row &r = m_layout.rows()[size_t(row)];
+        const Track &t = m_scene->entries[size_t(s.entry)].report->store().track(s.ref.track);
+        const int laneY = r.y + t.level(s.ref.index) * RowLayout::kLaneHeight;
+        if (laneY < scrollY() || laneY + RowLayout::kLaneHeight > scrollY() + height())
+            setScrollY(laneY - height() / 2);
+    }
+    const auto [b, e] = sharedExtent(*m_scene, s);
+    const int64_t d = window().duration();
+    if (e - b > d * 9 / 10) {
+        zoomToEvent(s);
+        return;
+    }
+    const int64_t mid = b + (e - b) / 2;
+    setWindow({mid - d / 2, mid - d / 2 + d});
+}
+
+void TimelineCanvas::zoomToEvent(const TimelineSelection &s)
+{
+    if (!isValidSelection(m_scene.get(), s))
+        return;
+    const auto [b, e] = sharedExtent(*m_scene, s);
+    const int64_t pad = std::max<int64_t>((e - b) / 20, 1);
+    setWindow({b - pad, e + pad});
 }
 
 } // namespace ps::views

@@ -1,10 +1,10 @@
 #include "views/timeline/timelineloader.h"
 
 #include "core/trace/traceloader.h"
+#include "views/common/latestjob.h"
 #include "views/timeline/foldersummary.h"
 
 #include <QFileInfo>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <map>
 #include <mutex>
@@ -38,18 +38,13 @@ private:
     std::vector<bool> m_shown;
 };
 
-struct FileOutcomes
-{
-    QStringList failures;  // the core's messages
-    QStringList cancelled; // paths
-};
-
 // Every file of a load is shown, failed or cancelled, exactly one of them: after a cancel, the
 // files the core skipped and those loaded but not yet prepared were cancelled, not failed.
-FileOutcomes accountForFiles(const std::vector<std::string> &files, const std::vector<LoadFailure> &missing,
-                             const LoadResult &r, const FilesShown &shown, bool cancelled)
+LoadOutcome accountForFiles(const std::vector<std::string> &files, const std::vector<LoadFailure> &missing,
+                            const LoadResult &r, const FilesShown &shown, bool cancelled)
 {
-    FileOutcomes out;
+    LoadOutcome out;
+    out.wasCancelled = cancelled;
     for (const LoadFailure &f : missing)
         out.failures << QString::fromStdString(f.path + ": " + f.reason);
     std::map<std::string, std::string> failed;
@@ -72,27 +67,35 @@ FileOutcomes accountForFiles(const std::vector<std::string> &files, const std::v
 
 } // namespace
 
-TimelineLoader::TimelineLoader(QObject *parent) : QObject(parent)
+TimelineLoader::TimelineLoader(QObject *parent)
+    : QObject(parent), m_job(new LatestJob<LoadOutcome>(this, [this](const LoadOutcome &out) { finish(out); }))
 {
     qRegisterMetaType<std::vector<PreparedReportPtr>>();
+    m_job->setDeliverCancelled(true); // a cancelled load still says what became of its files
 }
 
+// The job goes first: its worker posts to this loader until it ends.
 TimelineLoader::~TimelineLoader()
 {
-    if (m_cancel)
-        m_cancel->cancel();
-    m_future.waitForFinished();
+    delete m_job;
 }
 
 void TimelineLoader::cancel()
 {
-    if (m_cancel)
-        m_cancel->cancel();
+    if (m_running)
+        m_job->cancel();
 }
 
-void TimelineLoader::run(std::function<void()> work)
+void TimelineLoader::finish(const LoadOutcome &out)
 {
-    m_future = QtConcurrent::run(std::move(work));
+    m_running = false;
+    if (!out.ready.empty())
+        emit reportsReady(out.ready);
+    if (!out.failures.isEmpty())
+        emit failed(out.failures);
+    if (!out.cancelled.isEmpty())
+        emit filesCancelled(out.cancelled);
+    emit finished(out.wasCancelled);
 }
 
 bool TimelineLoader::load(const QStringList &paths)
@@ -104,15 +107,15 @@ bool TimelineLoader::load(const QStringList &paths)
         input.push_back(p.toStdString());
     const bool useCache = m_useCache;
     m_running = true;
-    m_cancel = std::make_shared<CancelToken>();
-    run([this, input, useCache, cancel = m_cancel] {
+    m_job->run([this, input, useCache](const CancelToken &token) {
+        const CancelToken *cancel = &token;
         std::vector<LoadFailure> missing;
         const std::vector<std::string> files = findReports(input, &missing);
         if (files.empty() && missing.empty()) { // folders that hold no reports: say what they hold
             QStringList found;
             for (const std::string &p : input)
                 found << QString::fromStdString(p) + QStringLiteral(": ") +
-                             folderSummary(QString::fromStdString(p), cancel.get());
+                             folderSummary(QString::fromStdString(p), cancel);
             if (!cancel->cancelled())
                 QMetaObject::invokeMethod(
                     this, [this, found] { emit nothingFound(found); }, Qt::QueuedConnection);
@@ -128,7 +131,7 @@ bool TimelineLoader::load(const QStringList &paths)
         opt.onReport = [this, cancel, shown](size_t index, const ReportPtr &rep) {
             if (!rep->store)
                 return;
-            if (PreparedReportPtr p = PreparedReport::prepare(rep, cancel.get())) {
+            if (PreparedReportPtr p = PreparedReport::prepare(rep, cancel)) {
                 shown->mark(index);
                 const std::vector<PreparedReportPtr> ready{std::move(p)};
                 QMetaObject::invokeMethod(
@@ -144,20 +147,8 @@ bool TimelineLoader::load(const QStringList &paths)
                 QMetaObject::invokeMethod(
                     this, [this, f, text] { emit progress(f, text); }, Qt::QueuedConnection);
             },
-            cancel.get());
-        const bool cancelled = cancel->cancelled();
-        const FileOutcomes out = accountForFiles(files, missing, r, *shown, cancelled);
-        QMetaObject::invokeMethod(
-            this,
-            [this, out, cancelled] {
-                m_running = false;
-                if (!out.failures.isEmpty())
-                    emit failed(out.failures);
-                if (!out.cancelled.isEmpty())
-                    emit filesCancelled(out.cancelled);
-                emit finished(cancelled);
-            },
-            Qt::QueuedConnection);
+            cancel);
+        return accountForFiles(files, missing, r, *shown, cancel->cancelled());
     });
     return true;
 }
@@ -167,29 +158,20 @@ bool TimelineLoader::addReports(std::vector<ReportPtr> reports)
     if (m_running)
         return false;
     m_running = true;
-    m_cancel = std::make_shared<CancelToken>();
-    run([this, reports = std::move(reports), cancel = m_cancel] {
+    m_job->run([this, reports = std::move(reports)](const CancelToken &cancel) {
         const int total = int(reports.size());
         QMetaObject::invokeMethod(
             this, [this, total] { emit started(total); }, Qt::QueuedConnection);
-        std::vector<PreparedReportPtr> ready;
+        LoadOutcome out;
         for (const ReportPtr &rep : reports) {
-            if (cancel->cancelled())
+            if (cancel.cancelled())
                 break;
             if (rep && rep->store)
-                if (auto p = PreparedReport::prepare(rep, cancel.get()))
-                    ready.push_back(std::move(p));
+                if (auto p = PreparedReport::prepare(rep, &cancel))
+                    out.ready.push_back(std::move(p));
         }
-        const bool cancelled = cancel->cancelled();
-        QMetaObject::invokeMethod(
-            this,
-            [this, ready, cancelled] {
-                m_running = false;
-                if (!ready.empty())
-                    emit reportsReady(ready);
-                emit finished(cancelled);
-            },
-            Qt::QueuedConnection);
+        out.wasCancelled = cancel.cancelled();
+        return out;
     });
     return true;
 }

@@ -2,28 +2,36 @@
 // Loads reports in the background: finds the report files under the given paths, reads them in
 // core::trace::loadReports (progress + CancelToken), prepares each report for drawing on the
 // worker that loaded it, and hands it to the GUI thread at once, so reports appear as they finish.
+// A load is a LatestJob (latestjob.h) whose result is what became of every file; a cancelled
+// load still says so.
 
 #include "views/scene/preparedreport.h"
 
-#include <QFuture>
 #include <QObject>
 #include <QStringList>
 
 #include <memory>
 #include <vector>
 
-namespace ps::core::trace {
-class CancelToken;
-}
-
 namespace ps::views {
+
+template <typename T> class LatestJob;
+
+// What became of the files of a load, handed over when it ends.
+struct LoadOutcome
+{
+    QStringList failures;                 // the core's messages
+    QStringList cancelled;                // paths a cancel left unloaded
+    std::vector<PreparedReportPtr> ready; // addReports(): all at the end
+    bool wasCancelled = false;
+};
 
 class TimelineLoader : public QObject
 {
     Q_OBJECT
 public:
     explicit TimelineLoader(QObject *parent = nullptr);
-    ~TimelineLoader() override; // cancels and waits for the worker
+    ~TimelineLoader() override; // cancels and waits for the load
 
     // Starts loading `paths` (files or folders). Ignored while a load runs (returns false).
     bool load(const QStringList &paths);
@@ -47,12 +55,11 @@ signals:
     void finished(bool cancelled);
 
 private:
-    void run(std::function<void()> work);
+    void finish(const LoadOutcome &out);
 
-    bool m_running = false;
+    bool m_running = false; // until finished() is emitted
     bool m_useCache = true;
-    std::shared_ptr<core::trace::CancelToken> m_cancel;
-    QFuture<void> m_future;
+    LatestJob<LoadOutcome> *m_job = nullptr;
 };
 
 } // namespace ps::views

@@ -8,7 +8,11 @@
 
 namespace ps::views {
 
-TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
+TimelineView::TimelineView(QWidget *parent) : TimelineView(nullptr, parent)
+{
+}
+
+TimelineView::TimelineView(TimelineDocument *document, QWidget *parent) : QWidget(parent)
 {
     auto *grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -40,7 +44,7 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     m_axis->xAxis2->setTickLabelFont(f);
     m_ticker->setCharWidth(QFontMetrics(f).averageCharWidth());
 
-    m_canvas = new TimelineCanvas(this);
+    m_canvas = new TimelineCanvas(document, this);
     m_vbar = new QScrollBar(Qt::Vertical, this);
 
     grid->addWidget(m_axis, 0, 0);

@@ -13,12 +13,15 @@ class QScrollBar;
 namespace ps::views {
 
 class TimeAxisTicker;
+class TimelineDocument;
 
 class TimelineView : public QWidget
 {
     Q_OBJECT
 public:
+    // A view of its own document (the render command, tests), or of the workspace's.
     explicit TimelineView(QWidget *parent = nullptr);
+    TimelineView(TimelineDocument *document, QWidget *parent);
 
     TimelineCanvas *canvas() const { return m_canvas; }
     QCustomPlot *axisPlot() const { return m_axis; }

@@ -1,55 +1,33 @@
 #pragma once
-// The Timeline workspace: many reports on one time axis. A toolbar (TimelineToolbar: sessions,
-// alignment, step overlay, search), the timeline view, the details pane of the selected event and the
-// stats pane. Loads run in the background (progress bar, Cancel, Esc) and reports appear as
-// their batch finishes; alignment, search, the overlay's range search and stats run on worker
-// threads too, and isBusy() is true while any of them runs.
+// The Timeline workspace: many reports on one time axis. It wires widgets to its TimelineDocument
+// (timelinedocument.h: the open reports, their alignment, the scene, selection, track view, paging
+// and the analyses in flight): a toolbar (TimelineToolbar: sessions, alignment, step overlay,
+// search), the progress row of a load (Cancel, Esc), the problems banner, the empty page, and the
+// timeline view with its panes (TimelinePanes). isBusy() is true while the document or a pane
+// works in the background.
 
 #include "views/common/workspace.h"
-#include "views/scene/timelinescene.h"
-#include "views/timeline/eventinfo.h"
-#include "views/timeline/eventsearch.h"
-#include "views/timeline/timelinesession.h"
+#include "views/timeline/loadprogress.h"
+#include "views/timeline/sessionmenu.h"
+#include "views/timeline/timelinedocument.h"
+#include "views/timeline/timelinepanes.h"
 
-#include <QMap>
-
-#include <array>
 #include <memory>
-#include <optional>
 #include <vector>
 
 class QLabel;
 class QLineEdit;
-class QMenu;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
-class QTabWidget;
-class QTimer;
-
-namespace ps::core::trace {
-struct AlignResult;
-}
 
 namespace ps::views {
 
-class BreakdownPane;
-class ComparePane;
-class CollectivesPane;
-class DetailsPane;
 class EmptyState;
 class ProblemsBanner;
-class PhasesPane;
-class LatestJobBase;
-class OverviewController;
-template <typename T> class LatestJob;
-class RecentFiles;
-class StatsPane;
 class TimelineCanvas;
-class TimelineLoader;
 class TimelineSearchBar;
 class TimelineToolbar;
-class TimelineView;
 
 class TimelineWorkspace : public Workspace
 {
@@ -73,58 +51,60 @@ public:
     static QString reportFileFilter();
     static bool isSessionFileName(const QString &fileName);
 
+    // What is open and how it is shown (reports, alignment, scene, selection, track view, paging).
+    TimelineDocument *document() const { return m_doc; }
     // Adds reports loaded elsewhere (tests, the render command); prepared in the background.
     void addReports(std::vector<core::trace::ReportPtr> reports);
-    const std::vector<PreparedReportPtr> &reports() const { return m_reports; }
+    const std::vector<PreparedReportPtr> &reports() const { return m_doc->reports(); }
     // Closes every report (Session > Close All Reports); the empty page shows again.
     void closeAll();
     // The runs open (identity.run, in report order), and Session > Close Run.
-    QStringList runNames() const;
+    QStringList runNames() const { return m_doc->runNames(); }
     void closeRun(const QString &run);
     // The files the last load could not read, with the core's messages (empty when all loaded).
     const ProblemsBanner *problems() const { return m_problems; }
-    PhasesPane *phasesPane() const { return m_phases; }
-    ComparePane *comparePane() const { return m_compare; }
-    OverviewController *overview() const { return m_overview; }
-    BreakdownPane *breakdownPane() const { return m_breakdown; }
-    CollectivesPane *collectivesPane() const { return m_collectives; }
-    std::shared_ptr<const TimelineScene> scene() const { return m_scene; }
-    void cancelLoad();
+    PhasesPane *phasesPane() const { return m_panes->phases(); }
+    ComparePane *comparePane() const { return m_panes->compare(); }
+    OverviewController *overview() const { return m_panes->overview(); }
+    BreakdownPane *breakdownPane() const { return m_panes->breakdown(); }
+    CollectivesPane *collectivesPane() const { return m_panes->collectives(); }
+    std::shared_ptr<const TimelineScene> scene() const { return m_doc->scene(); }
+    void cancelLoad() { m_doc->cancelLoad(); }
 
     // Alignment: "utc", "start" or "range:NAME[#K]". Returns false on bad syntax.
     bool setAlignment(const QString &spec);
-    QString alignment() const { return m_align; }
-    QStringList alignmentWarnings() const { return m_alignWarnings; }
+    QString alignment() const { return m_doc->alignment(); }
+    QStringList alignmentWarnings() const { return m_doc->alignmentWarnings(); }
     // Extra offset of one report (index into reports()) on top of the alignment, ns.
-    void setNudge(int report, int64_t ns);
-    int64_t nudge(int report) const;
+    void setNudge(int report, int64_t ns) { m_doc->setNudge(report, ns); }
+    int64_t nudge(int report) const { return m_doc->nudge(report); }
 
     // Step overlay of one rank (index into rankChoices(reports())); an empty range name stacks
     // the rank's reports at their first event. clearStepOverlay() returns to all reports.
     void setStepOverlay(int rank, const QString &rangeName);
-    void clearStepOverlay();
+    void clearStepOverlay() { m_doc->clearStepOverlay(); }
 
     void setSearch(const QString &text, bool regex = false);
-    std::shared_ptr<const SearchResult> searchResult() const { return m_searchResult; }
-    int currentMatch() const { return m_currentMatch; }
+    std::shared_ptr<const SearchResult> searchResult() const { return m_doc->searchResult(); }
+    int currentMatch() const { return m_doc->currentMatch(); }
     void nextMatch();
     void previousMatch();
 
     TimelineSession session() const;
     void restoreSession(const TimelineSession &s);
-    bool saveSession(const QString &file, QString *error = nullptr);
+    bool saveSession(const QString &file, QString *error = nullptr) { return m_sessionMenu->saveSession(file, error); }
     // File > Open Session… / Save Session… (and the Session menu).
-    void showOpenSessionDialog();
-    void showSaveSessionDialog();
+    void showOpenSessionDialog() { m_sessionMenu->showOpenSessionDialog(); }
+    void showSaveSessionDialog() { m_sessionMenu->showSaveSessionDialog(); }
 
-    TimelineView *view() const { return m_view; }
-    TimelineCanvas *canvas() const;
-    DetailsPane *details() const { return m_details; }
-    StatsPane *stats() const { return m_stats; }
+    TimelineView *view() const { return m_panes->view(); }
+    TimelineCanvas *canvas() const { return m_panes->canvas(); }
+    DetailsPane *details() const { return m_panes->details(); }
+    StatsPane *stats() const { return m_panes->stats(); }
     QLineEdit *searchEdit() const;
     QLabel *matchLabel() const;
-    QProgressBar *progressBar() const { return m_progress; }
-    QPushButton *cancelButton() const { return m_cancel; }
+    QProgressBar *progressBar() const { return m_progressRow->progressBar(); }
+    QPushButton *cancelButton() const { return m_progressRow->cancelButton(); }
     EmptyState *emptyState() const { return m_empty; }
 
 signals:
@@ -134,83 +114,26 @@ signals:
 private:
     void buildUi();
     void buildEmptyState();
-    QWidget *buildProgressRow();
-    QWidget *buildPanes();
-    void connectPanes();
+    void connectDocument();
+    void connectCanvas();
     void connectToolbar();
-    void onReportsReady(const std::vector<PreparedReportPtr> &reports);
-    void onLoadFinished(bool cancelled);
-    void showLoadSummary(bool cancelled);
-    void recordOpened();
-    std::vector<int> entriesOfOneRun(const std::vector<int> &entries);
-    void chooseDefaultAlignment(const std::vector<core::trace::ReportPtr> &reports);
-    void realign();
-    void rebuildScene();
-    void swapReport(const PreparedReportPtr &from, const PreparedReportPtr &to);
-    void applyScene(std::shared_ptr<const TimelineScene> scene);
-    void runSearch();
+    void onSceneChanged(bool keepWindow);
+    void onLoadFinished();
     void gotoMatch(int i);
-    void updateDetails();
-    void selectInPanes();
-    void updateStatsInput();
     void updateMatchLabel();
-    void createJobs();
-    std::array<LatestJobBase *, 3> jobs() const;
-    bool jobsRunning() const;
-    void applyAlignment(const core::trace::AlignResult &res);
-    void setBusyState(bool wasBusy);
-    void openSessionFile(const QString &file);
-    void rebuildRecentSessions();
-    void showOpenDialog(bool folder, bool replace = false);
 
-    TimelineLoader *m_loader = nullptr;
-    std::vector<PreparedReportPtr> m_reports;
-    size_t m_loadBase = 0; // reports before this index came from earlier loads
-    std::vector<int64_t> m_alignOffsets;
-    QMap<QString, qint64> m_nudges; // by report path
-    QString m_align = QStringLiteral("utc");
-    bool m_alignChosen = false; // by the user or a session; else UTC, or start (chooseDefaultAlignment)
-    QString m_defaultAlignNote; // why the default alignment is not UTC
-    QStringList m_alignWarnings;
-    std::optional<int64_t> m_utcOrigin; // UTC ns of axis 0 when aligned by UTC
-    std::optional<std::pair<int, QString>> m_overlay;
-    std::shared_ptr<const TimelineScene> m_scene;
-    std::shared_ptr<const SearchResult> m_searchResult;
-    int m_currentMatch = -1;
-    LatestJob<core::trace::AlignResult> *m_alignJob = nullptr;
-    LatestJob<TimelineScene> *m_overlayJob = nullptr; // step overlays (plain scenes are built inline)
-    LatestJob<SearchResult> *m_searchJob = nullptr;
-    bool m_fitOnNextScene = true;
-    std::optional<TimelineSession> m_pendingSession; // applied when its reports have loaded
-    QStringList m_queuedPaths;                       // opened while a load ran
-    QStringList m_requested;                         // paths of the running load: Open Recent gets those that loaded
-    int m_failedCount = 0;                           // files of the last load that failed
-    int m_cancelledCount = 0;                        // and that a cancel left unloaded
-    bool m_nothingFound = false;                     // the last load's folders held no reports
+    TimelineDocument *m_doc = nullptr;
 
     ProblemsBanner *m_problems = nullptr;
     QStackedWidget *m_stack = nullptr;
     EmptyState *m_empty = nullptr;
     QWidget *m_main = nullptr;
-    TimelineView *m_view = nullptr;
-    DetailsPane *m_details = nullptr;
-    StatsPane *m_stats = nullptr;
-    PhasesPane *m_phases = nullptr;
-    ComparePane *m_compare = nullptr;
-    CollectivesPane *m_collectives = nullptr; // collectivewiring.h
-    QTabWidget *m_bottomTabs = nullptr;
+    TimelinePanes *m_panes = nullptr;
     TimelineToolbar *m_toolbar = nullptr;
     TimelineSearchBar *m_search = nullptr;
-    QWidget *m_progressRow = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_progressText = nullptr;
-    QPushButton *m_cancel = nullptr;
-    QTimer *m_statsDebounce = nullptr;
+    LoadProgressRow *m_progressRow = nullptr;
+    SessionMenu *m_sessionMenu = nullptr;
     QAction *m_findAction = nullptr;
-    QTimer *m_realignThrottle = nullptr;
-    std::unique_ptr<RecentFiles> m_recentSessions;
-    BreakdownPane *m_breakdown = nullptr;     // the Breakdown tab
-    OverviewController *m_overview = nullptr; // the cluster overview, Go to Rank (overviewcontroller.h)
 };
 
 } // namespace ps::views

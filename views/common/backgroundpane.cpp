@@ -1,0 +1,24 @@
+#include "views/common/backgroundpane.h"
+
+#include <algorithm>
+
+namespace ps::views {
+
+bool BackgroundPane::isBusy() const
+{
+    return std::any_of(m_jobs.begin(), m_jobs.end(), [](const LatestJobBase *job) { return job->isBusy(); });
+}
+
+void BackgroundPane::watch(LatestJobBase *job)
+{
+    m_jobs.push_back(job);
+    // The pane's state, not the job's: with several jobs, one ending while another runs is no change.
+    connect(job, &LatestJobBase::busyChanged, this, [this] {
+        const bool busy = isBusy();
+        if (busy != m_wasBusy)
+            emit busyChanged(busy);
+        m_wasBusy = busy;
+    });
+}
+
+} // namespace ps::views

@@ -1,0 +1,43 @@
+#pragma once
+// A pane that computes what it shows in the background (the Breakdown and Collectives tabs, the
+// cluster overview): its jobs are LatestJobs made with addJob(), isBusy() is true while one runs,
+// and busyChanged says when that changes, so the workspace can say it is busy without knowing
+// the pane's jobs.
+
+#include "views/common/latestjob.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <vector>
+
+namespace ps::views {
+
+class BackgroundPane : public QWidget
+{
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+
+    bool isBusy() const;
+
+signals:
+    void busyChanged(bool busy);
+
+protected:
+    // A job of this pane; `done` receives its newest result on the GUI thread.
+    template <typename T> LatestJob<T> *addJob(std::function<void(T)> done)
+    {
+        auto *job = new LatestJob<T>(this, std::move(done));
+        watch(job);
+        return job;
+    }
+
+private:
+    void watch(LatestJobBase *job);
+
+    std::vector<LatestJobBase *> m_jobs;
+    bool m_wasBusy = false;
+};
+
+} // namespace ps::views
