@@ -10,10 +10,14 @@
 #   PS_JOURNEY_BUILD=build/test scripts/gui-journeys.sh    use that build's binaries (no build)
 #   PS_JOURNEY_BIG=DIR                                     reuse a `demo --ranks 1024 --digests` run
 #
-# Journeys: the demo run; a 1024-rank run of digests (cluster overview, Go to Rank); two runs
-# opened together; a kernel name copied from the details pane and pasted into the search; an
-# empty folder; bad files; an RLinf config and a verl config.
-# Needs: xvfb, openbox, xdotool, x11-apps (xwd), x11-utils (xprop), xclip, python3.
+# Journeys: the demo run; a 1024-rank run of digests (cluster overview, Go to Rank, the
+# Collectives tab); two runs opened together; a kernel name copied from the details pane and
+# pasted into the search; an empty folder; bad files; an RLinf config and a verl config.
+# Then held-out reading: `profstudio --screenshot` of two runs opened together and of a failed
+# file, read back with OCR (tesseract): both run names, and the failed file's name, must be on
+# the screen. Skipped, saying so, without tesseract.
+# Needs: xvfb, openbox, xdotool, x11-apps (xwd), x11-utils (xprop), xclip, python3; tesseract-ocr
+# (and ImageMagick's convert, to enlarge the picture for it) for the OCR checks.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$(realpath -m "${1:-$root/build/gui-journeys}")
@@ -155,6 +159,48 @@ start "$testdata/configs/rlinf/examples/embodiment/config/maniskill_ppo_mlp.yaml
 shot 13-rlinf-missing-profiling 2
 start "$testdata/configs/verl/verl/trainer/config/ppo_trainer.yaml"
 shot 14-verl-config 3
+
+echo "8. Held-out reading (OCR of profstudio --screenshot): two runs together, a failed file"
+# WORDS must all be read, case-insensitively, from PNG.
+ocr_check() { # NAME PNG WORDS...
+  local name=$1 png=$2 text word
+  shift 2
+  if [[ -n $(command -v convert) ]]; then # tesseract reads 8-9 pt UI text far better at 2x
+    convert "$png" -resize 200% "$work/ocr.png"
+  else
+    cp "$png" "$work/ocr.png"
+  fi
+  text=$(tesseract "$work/ocr.png" - 2>/dev/null | tr -s ' \n' ' ')
+  printf '%s\n' "$text" >"$out/$name.txt"
+  for word in "$@"; do
+    if grep -qiF -- "$word" <<<"$text"; then
+      echo "  $name: \"$word\" is on the screen"
+    else
+      echo "gui-journeys: $name: \"$word\" is not on the screen (OCR text in $out/$name.txt)" >&2
+      failed=1
+    fi
+  done
+}
+if ! command -v tesseract >/dev/null; then
+  echo "  skipped: tesseract is missing (apt-get install tesseract-ocr)"
+else
+  snap() { # OUT.png PATHS...: the timeline as profstudio --screenshot renders it, at the screen's size
+    local png=$1
+    shift
+    HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" QT_QPA_PLATFORM=offscreen \
+      "$app" --screenshot timeline --size "$screen" --out "$png" "$@" >"$work/snap.log" 2>&1 ||
+      { echo "gui-journeys: profstudio --screenshot $* failed: $(cat "$work/snap.log")" >&2; failed=1; }
+  }
+  # Runs named as users name them (not the demo's): each its own folder, two ranks each.
+  "$cli" demo --out "$work/held-out/ppo-baseline-0412" --ranks 2 >/dev/null
+  "$cli" demo --out "$work/held-out/grpo-candidate-0419" --ranks 2 --seed 11 >/dev/null
+  snap "$out/15-ocr-two-runs.png" "$work/held-out/ppo-baseline-0412" "$work/held-out/grpo-candidate-0419"
+  ocr_check 15-ocr-two-runs "$out/15-ocr-two-runs.png" ppo-baseline-0412 grpo-candidate-0419
+  printf 'SQLite format 3\0 but cut short' >"$work/held-out/rank3_truncated.sqlite"
+  snap "$out/16-ocr-failed-file.png" "$work/held-out/rank3_truncated.sqlite" \
+    "$testdata/traces/nsys/extrap__concurrent.s1.sqlite"
+  ocr_check 16-ocr-failed-file "$out/16-ocr-failed-file.png" rank3_truncated.sqlite
+fi
 
 echo "Screenshots in $out"
 if ((failed)); then

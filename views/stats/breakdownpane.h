@@ -44,11 +44,7 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    struct PerReport
-    {
-        std::vector<std::optional<core::analysis::GpuBreakdown>> breakdowns; // by input report
-        std::vector<std::string> errors;
-    };
+    using PerReport = ReportBreakdowns;
     void inputChanged();
     void showRows();
     QString runName() const;

@@ -57,6 +57,8 @@ TimelineCanvas::~TimelineCanvas() = default;
 void TimelineCanvas::setScene(std::shared_ptr<const TimelineScene> scene, bool keepWindow)
 {
     m_scene = std::move(scene);
+    if (!m_scene || !m_scene->overlay) // closed reports' and runs' choices go with them
+        m_view = m_view.keptFor(m_scene.get());
     {
         // The selection of the old scene means nothing in the new one; selectionChanged is
         // emitted once below, whether or not there was one.
@@ -211,6 +213,7 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
             v.collapsed.remove(k);
         v.hiddenTracks.remove(RowLayout::trackKey(e, label));
         v.hiddenKinds.remove(RowLayout::kindOf(label));
+        v.hiddenKinds.remove(RowLayout::kindKey(e, RowLayout::kindOf(label)));
         setTrackView(v);
         row = m_layout.rowOf(s.entry, s.ref.track);
     }
@@ -223,7 +226,8 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
         const Row &r = m_layout.rows()[size_t(row)];
         const Track &t = m_scene->entries[size_t(s.entry)].report->store().track(s.ref.track);
         const int laneY = r.y + t.level(s.ref.index) * RowLayout::kLaneHeight;
-        if (laneY < scrollY() || laneY + RowLayout::kLaneHeight > scrollY() + height())
+        const RowViewport vp(m_layout, scrollY(), height());
+        if (!vp.isSticky(r) && (laneY < scrollY() + vp.sticky || laneY + RowLayout::kLaneHeight > scrollY() + height()))
             setScrollY(laneY - height() / 2);
     }
     const auto [b, e] = sharedExtent(*m_scene, s);
@@ -311,10 +315,11 @@ void TimelineCanvas::paintTo(QPainter &p)
     m_painter.paint(p, in, font(), palette());
     if (!m_scene)
         return;
-    const auto [first, last] = m_layout.rowsIn(scrollY(), scrollY() + height());
-    for (int ri = first; ri < last; ++ri)
+    m_trackDrag.paint(p);
+    RowViewport(m_layout, scrollY(), height()).forEachRow([&](int ri) {
         if (const int e = m_layout.rows()[size_t(ri)].entry; e >= 0)
             m_pager->touch(m_scene->entries[size_t(e)].report.get());
+    });
     for (const PreparedReportPtr &outline : wanted)
         m_pager->request(outline);
 }
@@ -431,6 +436,7 @@ void TimelineCanvas::mousePressEvent(QMouseEvent *e)
     m_pressMapping = mapping();
     m_pressScroll = scrollY();
     m_drag = onLabelEdge(m_pressPos) ? Drag::LabelEdge : Drag::Pending;
+    m_trackDrag.press(m_pressPos);
 }
 
 void TimelineCanvas::leaveEvent(QEvent *e)
@@ -451,6 +457,8 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent *e)
         setLabelWidth(pos.x());
         return;
     }
+    if (m_trackDrag.move(pos))
+        return;
     if (m_drag == Drag::Pending) {
         if ((pos - m_pressPos).manhattanLength() < kDragThreshold)
             return;
@@ -471,7 +479,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent *e)
         return;
     const Drag d = m_drag;
     m_drag = Drag::None;
-    if (d != Drag::Pending)
+    if (m_trackDrag.release(e->position().toPoint()) || d != Drag::Pending)
         return;
     const QPoint pos = e->position().toPoint();
     if (pos.x() < m_labelWidth) {

@@ -9,6 +9,7 @@
 //   click                    select (or clear)          double-click                    zoom to event
 //   F                        fit selection / ruler / all Esc                            clear selection + ruler
 //   drag the label column's edge: resize it      right-click: hide, pin or collapse tracks (trackmenu.h)
+//   drag a lane's label: move it within its report or the Pinned section (trackdrag.h)
 
 #include "views/scene/timelinescene.h"
 #include "views/scene/timemapping.h"
@@ -17,6 +18,7 @@
 #include "views/timeline/rowlayout.h"
 #include "views/timeline/timelinepainter.h"
 #include "views/timeline/timelineviewstate.h"
+#include "views/timeline/trackdrag.h"
 
 #include <QSet>
 #include <QWidget>
@@ -113,7 +115,7 @@ public:
     // The event under a widget position.
     std::optional<TimelineSelection> eventAt(QPoint pos) const;
     // Layout y of a widget position, and the reverse.
-    int layoutY(int widgetY) const { return widgetY + m_state->scrollY(); }
+    int layoutY(int widgetY) const { return RowViewport(m_layout, scrollY(), height()).layoutY(widgetY); }
 
     // Paints everything into `p` over a widget of the current size (paintEvent and the benchmark).
     void paintTo(QPainter &p);
@@ -181,6 +183,7 @@ private:
     TimelinePainter m_painter;
     ReportPager *m_pager;
     CollectiveOverlay m_collectives;
+    TrackDrag m_trackDrag{this}; // lanes reordered by dragging their label (trackdrag.h)
 
     // Drag state.
     enum class Drag { None, Pending, Pan, Ruler, LabelEdge };

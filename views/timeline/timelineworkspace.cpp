@@ -935,6 +935,7 @@ void TimelineWorkspace::updateStatsInput()
     entries = entriesOfOneRun(entries);
     m_phases->setInput(m_scene, entries);
     m_collectives->setInput(m_scene, entries);
+    m_stats->setWallClockOrigin(canvas()->state()->wallClockOrigin()); // the summary's dates, as the axis
     m_stats->setInput(m_scene, std::move(entries), m_view->canvas()->window());
 }
 
