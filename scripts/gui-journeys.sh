@@ -98,6 +98,14 @@ start() { # PATHS...: a fresh app with its own settings (a first launch each tim
   sleep 2
 }
 
+snap() { # OUT.png ARGS...: the timeline as `profstudio --screenshot` renders it headless, at the screen's size
+  local png=$1
+  shift
+  HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" QT_QPA_PLATFORM=offscreen \
+    "$app" --screenshot timeline --size "$screen" --out "$png" "$@" >"$work/snap.log" 2>&1 ||
+    { echo "gui-journeys: profstudio --screenshot $* failed: $(cat "$work/snap.log")" >&2; failed=1; }
+}
+
 echo "0. Demo runs (8 ranks twice, 1024 ranks as digests)"
 "$cli" demo --out "$work/demo" --ranks 8 >/dev/null
 "$cli" demo --out "$work/demo-b" --ranks 8 --seed 7 >/dev/null
@@ -119,6 +127,8 @@ start "$big"
 shot 05-1024-ranks-overview 15
 xdotool key ctrl+g && sleep 1 && xdotool type 'ActorGroup:517' && shot 06-go-to-rank-dialog
 xdotool key Return && shot 07-rank-517-opened 5
+snap "$out/07b-1024-ranks-collectives.png" --tab Collectives "$big"
+echo "  07b-1024-ranks-collectives.png  (headless: the Collectives tab of the 1024-rank run)"
 
 echo "3. Two runs opened together: both on the first screen"
 start "$work/demo/profiling" "$work/demo-b/profiling"
@@ -184,13 +194,6 @@ ocr_check() { # NAME PNG WORDS...
 if ! command -v tesseract >/dev/null; then
   echo "  skipped: tesseract is missing (apt-get install tesseract-ocr)"
 else
-  snap() { # OUT.png PATHS...: the timeline as profstudio --screenshot renders it, at the screen's size
-    local png=$1
-    shift
-    HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" QT_QPA_PLATFORM=offscreen \
-      "$app" --screenshot timeline --size "$screen" --out "$png" "$@" >"$work/snap.log" 2>&1 ||
-      { echo "gui-journeys: profstudio --screenshot $* failed: $(cat "$work/snap.log")" >&2; failed=1; }
-  }
   # Runs named as users name them (not the demo's): each its own folder, two ranks each.
   "$cli" demo --out "$work/held-out/ppo-baseline-0412" --ranks 2 >/dev/null
   "$cli" demo --out "$work/held-out/grpo-candidate-0419" --ranks 2 --seed 11 >/dev/null
