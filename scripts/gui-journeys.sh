@@ -24,7 +24,7 @@ out=$(realpath -m "${1:-$root/build/gui-journeys}")
 testdata="$root/../shared/testdata"
 screen=${PS_JOURNEY_SCREEN:-1366x768}
 sw=${screen%x*} sh=${screen#*x}
-for tool in Xvfb openbox xdotool xwd xprop xclip python3; do
+for tool in Xvfb openbox xdotool xwd xprop xwininfo xclip python3; do
   command -v "$tool" >/dev/null ||
     { echo "gui-journeys: $tool is missing (apt-get install xvfb openbox xdotool x11-apps x11-utils xclip)" >&2; exit 2; }
 done
@@ -59,13 +59,19 @@ sleep 1
 
 failed=0
 window() { xdotool search --onlyvisible --name '^ProfStudio' | head -1; }
-# The window's frame (client geometry plus the frame extents openbox sets): X Y W H.
+# The window's frame (client geometry plus the frame extents openbox sets): X Y W H. The client's
+# position comes from xwininfo: xdotool's adds the frame's offset twice under a reparenting window
+# manager (a maximized window at 1,20 is reported at 2,40).
 frame() {
-  local win=$1 l=0 r=0 t=0 b=0 extents
-  eval "$(xdotool getwindowgeometry --shell "$win")"
+  local win=$1 l=0 r=0 t=0 b=0 x y w h extents info
+  info=$(xwininfo -id "$win")
+  x=$(sed -n 's/.*Absolute upper-left X: *//p' <<<"$info")
+  y=$(sed -n 's/.*Absolute upper-left Y: *//p' <<<"$info")
+  w=$(sed -n 's/.*Width: *//p' <<<"$info")
+  h=$(sed -n 's/.*Height: *//p' <<<"$info")
   extents=$(xprop -id "$win" _NET_FRAME_EXTENTS | sed -n 's/.*= //p' | tr -d ',')
   [[ -n $extents ]] && read -r l r t b <<<"$extents"
-  echo "$((X - l)) $((Y - t)) $((WIDTH + l + r)) $((HEIGHT + t + b))"
+  echo "$((x - l)) $((y - t)) $((w + l + r)) $((h + t + b))"
 }
 shot() { # NAME [WAIT]: screenshot; the window, frame included, must be inside the screen
   sleep "${2:-1}"
@@ -138,6 +144,7 @@ echo "4. Copy a kernel's name from the details pane, paste it into the search"
 start "$work/demo/profiling"
 sleep 4
 xdotool key ctrl+f && xdotool type 'ampere_bf16_s16816gemm' && xdotool key Return
+sleep 3 && xdotool key Return # the first Return searches, the next selects the first match
 shot 09-search-selects-a-kernel 3
 eval "$(xdotool getwindowgeometry --shell "$(window)")"
 at $((WIDTH - 150)) 140 && xdotool click --repeat 3 1
