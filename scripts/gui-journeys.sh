@@ -147,7 +147,7 @@ xdotool key ctrl+f && xdotool type 'ampere_bf16_s16816gemm' && xdotool key Retur
 sleep 3 && xdotool key Return # the first Return searches, the next selects the first match
 shot 09-search-selects-a-kernel 3
 eval "$(xdotool getwindowgeometry --shell "$(window)")"
-at $((WIDTH - 150)) 140 && xdotool click --repeat 3 1
+at $((WIDTH - 150)) 95 && xdotool click --repeat 3 1 # the details pane's first line: the name
 xdotool key ctrl+c && sleep 0.5
 copied=$(xclip -o -selection clipboard 2>/dev/null || true)
 echo "  copied: ${copied:0:80}"
@@ -182,7 +182,7 @@ echo "8. Held-out reading (OCR of profstudio --screenshot): two runs together, a
 ocr_check() { # NAME PNG WORDS...
   local name=$1 png=$2 text word
   shift 2
-  if [[ -n $(command -v convert) ]]; then # tesseract reads 8-9 pt UI text far better at 2x
+  if convert -version 2>/dev/null | grep -q ImageMagick; then # tesseract reads 8-9 pt UI text better at 2x
     convert "$png" -resize 200% "$work/ocr.png"
   else
     cp "$png" "$work/ocr.png"
