@@ -228,6 +228,27 @@ private slots:
         QVERIFY(findRow(f.canvas, 0, "CUDA API") && findRow(f.canvas, 0, "Kernels"));
     }
 
+    // Two runs opened together both start on the first screen: when the second run would start
+    // below the canvas, every report starts folded; one run, or runs that fit, stay expanded.
+    void twoRunsOpenedTogetherBothStartOnScreen()
+    {
+        Fixture f(runs(2, 2), 300);
+        for (const TimelineEntry &e : f.canvas.scene()->entries)
+            QVERIFY(f.canvas.collapsed().contains(RowLayout::reportKey(e)));
+        const int second = f.canvas.layout().reportRowOf(2); // run "run"'s first report
+        QVERIFY(second >= 0 && f.canvas.layout().rows()[size_t(second)].bottom() <= 300);
+
+        Fixture one(runs(4), 300); // one run: its reports stay expanded
+        QVERIFY(one.canvas.collapsed().isEmpty());
+        Fixture fits(runs(1, 1), 600); // two runs that fit
+        QVERIFY(fits.canvas.collapsed().isEmpty());
+
+        Fixture later(runs(2), 300); // a run open, then another opened beside it
+        QVERIFY(later.canvas.collapsed().isEmpty());
+        later.canvas.setScene(runs(2, 2), true);
+        QCOMPARE(int(later.canvas.collapsed().size()), 4);
+    }
+
     // A session's bare kind word (before kinds were per run) still hides the kind in every run.
     void aBareKindWordHidesItEverywhere()
     {

@@ -315,6 +315,31 @@ void RowLayout::prependPinnedRows()
     m_height += y;
 }
 
+QSet<QString> reportsToFoldForNewRun(const TimelineScene &scene, const TrackView &view, int height,
+                                     const QSet<QString> &seen)
+{
+    QSet<QString> runs, shownRuns, reports;
+    std::vector<int> firstOfRun;
+    for (size_t i = 0; i < scene.entries.size(); ++i) {
+        const TimelineEntry &e = scene.entries[i];
+        const QString run = RowLayout::runOf(e);
+        if (!runs.contains(run))
+            firstOfRun.push_back(int(i));
+        runs.insert(run);
+        reports.insert(RowLayout::reportKey(e));
+        if (seen.contains(RowLayout::reportKey(e)))
+            shownRuns.insert(run);
+    }
+    if (runs.size() < 2 || shownRuns.size() == runs.size())
+        return {};
+    const RowLayout layout(scene, view);
+    for (int entry : firstOfRun)
+        if (const int row = layout.reportRowOf(entry);
+            row >= 0 && layout.rows()[size_t(row)].y + RowLayout::kHeaderHeight > height)
+            return reports;
+    return {};
+}
+
 RowViewport::RowViewport(const RowLayout &layout, int scroll, int height) : scroll(scroll), height(height)
 {
     if (layout.pinnedHeight() > 0 && layout.pinnedHeight() <= height / 2) {

@@ -149,6 +149,13 @@ private:
     int m_pinnedHeight = 0;
 };
 
+// Two runs opened together both start on the first screen: when a run new to the canvas (none of
+// its reports in `seen`, the report keys it has shown) joins a scene of several runs and some
+// run's first report would start below `height` pixels, every report of the scene starts folded
+// (one density row each). Empty otherwise: the report keys to fold.
+QSet<QString> reportsToFoldForNewRun(const TimelineScene &scene, const TrackView &view, int height,
+                                     const QSet<QString> &seen);
+
 // The rows on a canvas of `height` pixels scrolled by `scroll`: the Pinned section stays at the
 // top while the rest scrolls under it, unless it would take more than half the canvas (then it
 // scrolls with the rest, so the other lanes keep room). Widget y <-> layout y, and the rows drawn.

@@ -82,7 +82,9 @@ void TimelineCanvas::collapseNewReportsWhenDense()
     if (!m_scene)
         return;
     const bool dense = m_scene->entries.size() > kDenseReports;
-    bool changed = false;
+    const QSet<QString> fold = reportsToFoldForNewRun(*m_scene, m_view, height(), m_seenReports);
+    bool changed = !fold.isEmpty() && !m_view.collapsed.contains(fold);
+    m_view.collapsed.unite(fold);
     for (const TimelineEntry &e : m_scene->entries) {
         const QString key = RowLayout::reportKey(e);
         if (m_seenReports.contains(key))
