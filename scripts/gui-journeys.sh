@@ -10,17 +10,21 @@
 #   PS_JOURNEY_BUILD=build/test scripts/gui-journeys.sh    use that build's binaries (no build)
 #   PS_JOURNEY_BIG=DIR                                     reuse a `demo --ranks 1024 --digests` run
 #
-# Journeys: the demo run; a 1024-rank run of digests (cluster overview, Go to Rank); two runs
-# opened together; a kernel name copied from the details pane and pasted into the search; an
-# empty folder; bad files; an RLinf config and a verl config.
-# Needs: xvfb, openbox, xdotool, x11-apps (xwd), x11-utils (xprop), xclip, python3.
+# Journeys: the demo run; a 1024-rank run of digests (cluster overview, Go to Rank, the
+# Collectives tab); two runs opened together; a kernel name copied from the details pane and
+# pasted into the search; an empty folder; bad files; an RLinf config and a verl config.
+# Then held-out reading: `profstudio --screenshot` of two runs opened together and of a failed
+# file, read back with OCR (tesseract): both run names, and the failed file's name, must be on
+# the screen. Skipped, saying so, without tesseract.
+# Needs: xvfb, openbox, xdotool, x11-apps (xwd), x11-utils (xprop), xclip, python3; tesseract-ocr
+# (and ImageMagick's convert, to enlarge the picture for it) for the OCR checks.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$(realpath -m "${1:-$root/build/gui-journeys}")
 testdata="$root/../shared/testdata"
 screen=${PS_JOURNEY_SCREEN:-1366x768}
 sw=${screen%x*} sh=${screen#*x}
-for tool in Xvfb openbox xdotool xwd xprop xclip python3; do
+for tool in Xvfb openbox xdotool xwd xprop xwininfo xclip python3; do
   command -v "$tool" >/dev/null ||
     { echo "gui-journeys: $tool is missing (apt-get install xvfb openbox xdotool x11-apps x11-utils xclip)" >&2; exit 2; }
 done
@@ -55,13 +59,19 @@ sleep 1
 
 failed=0
 window() { xdotool search --onlyvisible --name '^ProfStudio' | head -1; }
-# The window's frame (client geometry plus the frame extents openbox sets): X Y W H.
+# The window's frame (client geometry plus the frame extents openbox sets): X Y W H. The client's
+# position comes from xwininfo: xdotool's adds the frame's offset twice under a reparenting window
+# manager (a maximized window at 1,20 is reported at 2,40).
 frame() {
-  local win=$1 l=0 r=0 t=0 b=0 extents
-  eval "$(xdotool getwindowgeometry --shell "$win")"
+  local win=$1 l=0 r=0 t=0 b=0 x y w h extents info
+  info=$(xwininfo -id "$win")
+  x=$(sed -n 's/.*Absolute upper-left X: *//p' <<<"$info")
+  y=$(sed -n 's/.*Absolute upper-left Y: *//p' <<<"$info")
+  w=$(sed -n 's/.*Width: *//p' <<<"$info")
+  h=$(sed -n 's/.*Height: *//p' <<<"$info")
   extents=$(xprop -id "$win" _NET_FRAME_EXTENTS | sed -n 's/.*= //p' | tr -d ',')
   [[ -n $extents ]] && read -r l r t b <<<"$extents"
-  echo "$((X - l)) $((Y - t)) $((WIDTH + l + r)) $((HEIGHT + t + b))"
+  echo "$((x - l)) $((y - t)) $((w + l + r)) $((h + t + b))"
 }
 shot() { # NAME [WAIT]: screenshot; the window, frame included, must be inside the screen
   sleep "${2:-1}"
@@ -94,6 +104,14 @@ start() { # PATHS...: a fresh app with its own settings (a first launch each tim
   sleep 2
 }
 
+snap() { # OUT.png ARGS...: the timeline as `profstudio --screenshot` renders it headless, at the screen's size
+  local png=$1
+  shift
+  HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" QT_QPA_PLATFORM=offscreen \
+    "$app" --screenshot timeline --size "$screen" --out "$png" "$@" >"$work/snap.log" 2>&1 ||
+    { echo "gui-journeys: profstudio --screenshot $* failed: $(cat "$work/snap.log")" >&2; failed=1; }
+}
+
 echo "0. Demo runs (8 ranks twice, 1024 ranks as digests)"
 "$cli" demo --out "$work/demo" --ranks 8 >/dev/null
 "$cli" demo --out "$work/demo-b" --ranks 8 --seed 7 >/dev/null
@@ -115,6 +133,8 @@ start "$big"
 shot 05-1024-ranks-overview 15
 xdotool key ctrl+g && sleep 1 && xdotool type 'ActorGroup:517' && shot 06-go-to-rank-dialog
 xdotool key Return && shot 07-rank-517-opened 5
+snap "$out/07b-1024-ranks-collectives.png" --tab Collectives "$big"
+echo "  07b-1024-ranks-collectives.png  (headless: the Collectives tab of the 1024-rank run)"
 
 echo "3. Two runs opened together: both on the first screen"
 start "$work/demo/profiling" "$work/demo-b/profiling"
@@ -124,9 +144,10 @@ echo "4. Copy a kernel's name from the details pane, paste it into the search"
 start "$work/demo/profiling"
 sleep 4
 xdotool key ctrl+f && xdotool type 'ampere_bf16_s16816gemm' && xdotool key Return
+sleep 3 && xdotool key Return # the first Return searches, the next selects the first match
 shot 09-search-selects-a-kernel 3
 eval "$(xdotool getwindowgeometry --shell "$(window)")"
-at $((WIDTH - 150)) 140 && xdotool click --repeat 3 1
+at $((WIDTH - 150)) 95 && xdotool click --repeat 3 1 # the details pane's first line: the name
 xdotool key ctrl+c && sleep 0.5
 copied=$(xclip -o -selection clipboard 2>/dev/null || true)
 echo "  copied: ${copied:0:80}"
@@ -155,6 +176,41 @@ start "$testdata/configs/rlinf/examples/embodiment/config/maniskill_ppo_mlp.yaml
 shot 13-rlinf-missing-profiling 2
 start "$testdata/configs/verl/verl/trainer/config/ppo_trainer.yaml"
 shot 14-verl-config 3
+
+echo "8. Held-out reading (OCR of profstudio --screenshot): two runs together, a failed file"
+# WORDS must all be read, case-insensitively, from PNG.
+ocr_check() { # NAME PNG WORDS...
+  local name=$1 png=$2 text word
+  shift 2
+  if convert -version 2>/dev/null | grep -q ImageMagick; then # tesseract reads 8-9 pt UI text better at 2x
+    convert "$png" -resize 200% "$work/ocr.png"
+  else
+    cp "$png" "$work/ocr.png"
+  fi
+  text=$(tesseract "$work/ocr.png" - 2>/dev/null | tr -s ' \n' ' ')
+  printf '%s\n' "$text" >"$out/$name.txt"
+  for word in "$@"; do
+    if grep -qiF -- "$word" <<<"$text"; then
+      echo "  $name: \"$word\" is on the screen"
+    else
+      echo "gui-journeys: $name: \"$word\" is not on the screen (OCR text in $out/$name.txt)" >&2
+      failed=1
+    fi
+  done
+}
+if ! command -v tesseract >/dev/null; then
+  echo "  skipped: tesseract is missing (apt-get install tesseract-ocr)"
+else
+  # Runs named as users name them (not the demo's): each its own folder, two ranks each.
+  "$cli" demo --out "$work/held-out/ppo-baseline-0412" --ranks 2 >/dev/null
+  "$cli" demo --out "$work/held-out/grpo-candidate-0419" --ranks 2 --seed 11 >/dev/null
+  snap "$out/15-ocr-two-runs.png" "$work/held-out/ppo-baseline-0412" "$work/held-out/grpo-candidate-0419"
+  ocr_check 15-ocr-two-runs "$out/15-ocr-two-runs.png" ppo-baseline-0412 grpo-candidate-0419
+  printf 'SQLite format 3\0 but cut short' >"$work/held-out/rank3_truncated.sqlite"
+  snap "$out/16-ocr-failed-file.png" "$work/held-out/rank3_truncated.sqlite" \
+    "$testdata/traces/nsys/extrap__concurrent.s1.sqlite"
+  ocr_check 16-ocr-failed-file "$out/16-ocr-failed-file.png" rank3_truncated.sqlite
+fi
 
 echo "Screenshots in $out"
 if ((failed)); then

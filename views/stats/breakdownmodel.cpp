@@ -1,5 +1,7 @@
 #include "views/stats/breakdownmodel.h"
 
+#include "core/analysis/digestsummary.h"
+
 namespace ps::views {
 
 namespace an = core::analysis;
@@ -7,21 +9,61 @@ namespace an = core::analysis;
 const std::vector<BreakdownColumn> &breakdownColumns()
 {
     using U = BreakdownColumn::Unit;
-    using B = an::GpuBreakdown;
+    using R = BreakdownRow;
+    const auto split = [](int64_t an::CommunicationSplit::*part) {
+        return [part](const R &r) { return r.comm ? std::optional<double>(double((*r.comm).*part)) : std::nullopt; };
+    };
     static const std::vector<BreakdownColumn> columns = {
-        {"GPU events", "GPU events counted", U::Count, [](const B &b) { return double(b.events); }},
-        {"Span ms", "first GPU event start to last GPU event end", U::Ms, [](const B &b) { return double(b.spanNs); }},
+        {"GPU events", "GPU events counted", U::Count, [](const R &r) { return double(r.breakdown.events); }},
+        {"Span ms", "first GPU event start to last GPU event end", U::Ms,
+         [](const R &r) { return double(r.breakdown.spanNs); }},
         {"Compute %", "busy time with compute running", U::PercentOfSpan,
-         [](const B &b) { return double(b.computeNs()); }},
-        {"Communication %", "busy time with communication and no compute", U::PercentOfSpan,
-         [](const B &b) { return double(b.communicationNs()); }},
-        {"Memory %", "memcpy and memset alone", U::PercentOfSpan, [](const B &b) { return double(b.memoryNs()); }},
-        {"Other %", "sync, wait and the rest", U::PercentOfSpan, [](const B &b) { return double(b.otherNs()); }},
-        {"Idle %", "span minus the union of GPU work", U::PercentOfSpan, [](const B &b) { return double(b.idleNs); }},
+         [](const R &r) { return double(r.breakdown.computeNs()); }},
+        {"Communication %", "busy time with communication and no compute (wait + transfer)", U::PercentOfSpan,
+         [](const R &r) { return double(r.breakdown.communicationNs()); }},
+        {"Comm wait %",
+         "communication_wait: collective kernels before their instance's last rank arrived, waiting for a slower "
+         "rank (per report only)",
+         U::PercentOfSpan, split(&an::CommunicationSplit::waitNs)},
+        {"Comm transfer %",
+         "communication_transfer: the rest of communication, from the last arrival on, and collectives not matched "
+         "across ranks (per report only)",
+         U::PercentOfSpan, split(&an::CommunicationSplit::transferNs)},
+        {"Memory %", "memcpy and memset alone", U::PercentOfSpan,
+         [](const R &r) { return double(r.breakdown.memoryNs()); }},
+        {"Other %", "sync, wait and the rest", U::PercentOfSpan,
+         [](const R &r) { return double(r.breakdown.otherNs()); }},
+        {"Idle %", "span minus the union of GPU work", U::PercentOfSpan,
+         [](const R &r) { return double(r.breakdown.idleNs); }},
         {"Overlap %", "share of communication time during which compute runs", U::Percent,
-         [](const B &b) { return b.overlapPct(); }},
+         [](const R &r) { return r.breakdown.overlapPct(); }},
     };
     return columns;
+}
+
+// As `trace breakdown` and `trace compare` do: the run's collectives matched once, then per report
+// its breakdown and the part of its communication spent waiting at them.
+ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports,
+                                  const core::trace::CancelToken &cancel)
+{
+    ReportBreakdowns out;
+    const an::RunWaits waits = an::collectiveWaitsOfRun(reports, &cancel);
+    for (size_t i = 0; i < reports.size(); ++i) {
+        std::string error;
+        std::optional<an::GpuBreakdown> b =
+            cancel.cancelled() ? std::nullopt : an::wholeBreakdown(*reports[i], error, &cancel);
+        std::optional<an::CommunicationSplit> split;
+        if (b && !cancel.cancelled()) {
+            const std::span<const an::MemberWait> mine = i < waits.byReport.size()
+                                                             ? std::span<const an::MemberWait>(waits.byReport[i])
+                                                             : std::span<const an::MemberWait>{};
+            split = an::wholeCommunicationSplit(*reports[i], b->communicationNs(), mine, error, &cancel);
+        }
+        out.breakdowns.push_back(b);
+        out.splits.push_back(split);
+        out.errors.push_back(error);
+    }
+    return out;
 }
 
 BreakdownModel::BreakdownModel(QObject *parent) : QAbstractTableModel(parent)
@@ -57,7 +99,7 @@ QVariant BreakdownModel::data(const QModelIndex &index, int role) const
         return {};
     }
     const BreakdownColumn &c = breakdownColumns()[size_t(index.column() - nameColumns())];
-    const std::optional<double> v = c.value(row.breakdown);
+    const std::optional<double> v = c.value(row);
     if (role == Qt::UserRole)
         return v ? QVariant(*v) : QVariant();
     if (role == Qt::TextAlignmentRole)

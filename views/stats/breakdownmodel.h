@@ -2,10 +2,13 @@
 // The rows of the Breakdown tab: one GPU time breakdown (core/analysis/breakdown.h) per report,
 // or per (step, phase, rank) cell of the RL phase table, as `profstudio-cli trace breakdown`
 // computes them. The columns after the row's names come from one table, kBreakdownColumns: each
-// reads one field or accessor of GpuBreakdown, so a field core adds is one line there. The
-// display role shows ms or % of the span; the sort role (and UserRole) holds the exact value.
+// reads one field or accessor of GpuBreakdown (or the row's communication split), so a field
+// core adds is one line there. The display role shows ms or % of the span; the sort role (and
+// UserRole) holds the exact value.
 
 #include "core/analysis/breakdown.h"
+#include "core/analysis/collectivewait.h"
+#include "core/trace/tracereader.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -13,28 +16,43 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ps::views {
-
-struct BreakdownColumn
-{
-    QString header;
-    QString tip;
-    enum class Unit { Count, Ms, PercentOfSpan, Percent } unit = Unit::Ms;
-    std::function<std::optional<double>(const core::analysis::GpuBreakdown &)> value; // ns, count or %
-};
-
-// Events, span, compute, communication, memory, other, idle, overlap: the columns of `trace
-// breakdown`'s text and CSV output, in its order.
-const std::vector<BreakdownColumn> &breakdownColumns();
 
 struct BreakdownRow
 {
     QStringList names; // the row's leading cells ("ActorGroup:3", or step, phase, rank)
     int entry = -1;    // the scene entry it belongs to
     core::analysis::GpuBreakdown breakdown;
+    // Its communication split into wait and transfer (collectivewait.h); none where it is not known
+    // (the phase cells).
+    std::optional<core::analysis::CommunicationSplit> comm;
 };
+
+struct BreakdownColumn
+{
+    QString header;
+    QString tip;
+    enum class Unit { Count, Ms, PercentOfSpan, Percent } unit = Unit::Ms;
+    std::function<std::optional<double>(const BreakdownRow &)> value; // ns, count or %
+};
+
+// Events, span, compute, communication (then its wait and transfer), memory, other, idle,
+// overlap: the columns of `trace breakdown`'s text and CSV output.
+const std::vector<BreakdownColumn> &breakdownColumns();
+
+// Per report, what `trace breakdown` gives: the whole breakdown (a digest's GPUB summary, or from
+// the events) and its communication split, the reports' collectives matched together as one run.
+struct ReportBreakdowns
+{
+    std::vector<std::optional<core::analysis::GpuBreakdown>> breakdowns; // by input report
+    std::vector<std::optional<core::analysis::CommunicationSplit>> splits;
+    std::vector<std::string> errors; // why a report has no breakdown (or no split)
+};
+ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports,
+                                  const core::trace::CancelToken &cancel);
 
 class BreakdownModel : public QAbstractTableModel
 {

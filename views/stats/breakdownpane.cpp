@@ -80,15 +80,7 @@ void BreakdownPane::inputChanged()
         m_job->cancel();
         return;
     }
-    m_job->run([reports](const CancelToken &cancel) {
-        PerReport out;
-        for (const core::trace::ReportPtr &r : reports) {
-            std::string error;
-            out.breakdowns.push_back(cancel.cancelled() ? std::nullopt : an::wholeBreakdown(*r, error, &cancel));
-            out.errors.push_back(error);
-        }
-        return out;
-    });
+    m_job->run([reports](const CancelToken &cancel) { return reportBreakdowns(reports, cancel); });
 }
 
 QString BreakdownPane::runName() const
@@ -109,7 +101,7 @@ void BreakdownPane::showRows()
         for (size_t i = 0; i < m_perReport.breakdowns.size() && i < m_entries.size(); ++i) {
             const TimelineEntry &e = m_scene->entries[size_t(m_entries[i])];
             if (m_perReport.breakdowns[i])
-                rows.push_back({{e.label}, m_entries[i], *m_perReport.breakdowns[i]});
+                rows.push_back({{e.label}, m_entries[i], *m_perReport.breakdowns[i], m_perReport.splits[i]});
             else
                 missing << QString::fromStdString(m_perReport.errors[i]);
         }
@@ -129,7 +121,8 @@ void BreakdownPane::showRows()
                     rows.push_back({{QString::number(r.step), QString::fromStdString(r.phase),
                                      QString::fromStdString(t.columns[c].label)},
                                     m_entries[t.columns[c].report],
-                                    r.cells[c].gpu});
+                                    r.cells[c].gpu,
+                                    std::nullopt});
         m_model->setRows({QStringLiteral("Step"), QStringLiteral("Phase"), QStringLiteral("Rank")}, std::move(rows));
         m_summary->setText(t.rows.empty() ? QStringLiteral("No verl or RLinf phases in these reports%1.").arg(ofRun)
                                           : QStringLiteral("GPU time inside each phase on each rank%1").arg(ofRun));

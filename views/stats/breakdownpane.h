@@ -38,11 +38,7 @@ public:
     QLabel *summary() const { return m_summary; }
 
 private:
-    struct PerReport
-    {
-        std::vector<std::optional<core::analysis::GpuBreakdown>> breakdowns; // by input report
-        std::vector<std::string> errors;
-    };
+    using PerReport = ReportBreakdowns;
     void inputChanged();
     void showRows();
     QString runName() const;

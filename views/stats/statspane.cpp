@@ -205,12 +205,13 @@ void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
     m_model->setRows(std::move(rows), k);
     m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
     applyPendingSelection(restore);
-    m_summary->setText(QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)%5%6")
-                           .arg(m_model->rowCount())
-                           .arg(m_entries.size())
-                           .arg(formatAxisTime(m_window.start, 1000), formatAxisTime(m_window.end, 1000))
-                           .arg(m_scopeNote.isEmpty() ? QString() : QStringLiteral(" · ") + m_scopeNote)
-                           .arg(outlineNote()));
+    m_summary->setText(
+        QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)%5%6")
+            .arg(m_model->rowCount())
+            .arg(m_entries.size())
+            .arg(axisLabel(m_window.start, 1000, m_wallClockOrigin), axisLabel(m_window.end, 1000, m_wallClockOrigin))
+            .arg(m_scopeNote.isEmpty() ? QString() : QStringLiteral(" · ") + m_scopeNote)
+            .arg(outlineNote()));
 }
 
 // Reports opened from their digests' summaries count their ranges from the occurrences the digest

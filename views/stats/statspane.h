@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -38,6 +39,10 @@ public:
     void setKind(core::trace::StatsKind kind);
     // Said after the summary, e.g. which of several open runs the statistics cover.
     void setScopeNote(const QString &note);
+    // The UTC ns of axis 0 when the timeline is aligned by wall clock: the summary then gives the
+    // window in dates, as the axis does; nullopt: in time from the aligned origin.
+    void setWallClockOrigin(std::optional<int64_t> origin) { m_wallClockOrigin = origin; }
+    QLabel *summary() const { return m_summary; }
     // The scene entries the statistics cover.
     const std::vector<int> &entries() const { return m_entries; }
     core::trace::StatsKind kind() const;
@@ -76,6 +81,7 @@ private:
     QLineEdit *m_filter = nullptr;
     QLabel *m_summary = nullptr;
     QString m_scopeNote;
+    std::optional<int64_t> m_wallClockOrigin;
     QTableView *m_table = nullptr;
     StatsTableModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;

@@ -1,5 +1,6 @@
 #include "views/timeline/collectiveoverlay.h"
 
+#include "views/scene/timeformat.h"
 #include "views/timeline/rowlayout.h"
 
 #include <QPainter>
@@ -17,6 +18,7 @@ const QColor kHatch(0x26, 0x32, 0x38);
 const QColor kWaitWash(0xff, 0xff, 0xff, 0x70); // lightens the kernel's colour under the hatching
 const QColor kArrow(0xc6, 0x28, 0x28);
 const QColor kMember(0xc6, 0x28, 0x28);
+const QColor kNoteBg(0xc6, 0x28, 0x28, 0xe0);
 constexpr double kArrowHead = 7.0;
 
 // The lane (level) an event is drawn on; 0 for a report without events.
@@ -50,21 +52,29 @@ const an::CollectiveInstance *CollectiveOverlay::focusedInstance() const
     return &m_view->analysis.instances[*m_focus];
 }
 
-void CollectiveOverlay::paintWaits(QPainter &p, const Frame &f)
+void CollectiveOverlay::beginFrame()
 {
     m_waits.clear();
+    m_arrows.clear();
+}
+
+void CollectiveOverlay::paintWaits(QPainter &p, const Frame &f)
+{
     if (!m_view || !f.scene)
         return;
+    const size_t first = m_waits.size();
     for (int ri = f.firstRow; ri < f.lastRow; ++ri) {
         const Row &r = f.layout->rows()[size_t(ri)];
         if (r.kind == RowKind::Track)
             collectWaits(f, r);
     }
-    if (!m_waits.empty()) {
+    if (m_waits.size() > first) {
         std::vector<QRect> rects;
-        rects.reserve(m_waits.size());
-        for (const DrawnWait &w : m_waits)
-            rects.push_back(w.rect);
+        rects.reserve(m_waits.size() - first);
+        for (size_t i = first; i < m_waits.size(); ++i) {
+            rects.push_back(m_waits[i].rect);
+            m_waits[i].rect.translate(0, f.shift); // kept in widget pixels
+        }
         p.setPen(Qt::NoPen);
         p.setBrush(kWaitWash);
         p.drawRects(rects.data(), int(rects.size()));
@@ -117,28 +127,32 @@ std::optional<QPointF> CollectiveOverlay::arrivalPoint(const Frame &f, const an:
     int row = f.layout->rowOf(entry, m.event.track);
     int laneY = 0, laneH = RowLayout::kLaneHeight;
     if (row >= 0) {
-        laneY = f.layout->rows()[size_t(row)].y + levelOf(*e.report, m.event.track, m.event.index) * laneH;
+        const Row &r = f.layout->rows()[size_t(row)];
+        laneY = f.viewport->screenY(r) + levelOf(*e.report, m.event.track, m.event.index) * laneH;
     } else if ((row = f.layout->reportRowOf(entry)) >= 0) {
-        laneY = f.layout->rows()[size_t(row)].y;
+        laneY = f.viewport->screenY(f.layout->rows()[size_t(row)]);
         laneH = f.layout->rows()[size_t(row)].height;
     } else {
         return std::nullopt; // under a collapsed group
     }
-    const double y = laneY - f.scrollY;
+    const double y = laneY;
     *kernel = QRectF(x0, y, std::max(2.0, x1 - x0), laneH - 1);
     return QPointF(x0, y + laneH / 2.0);
 }
 
 // The focused instance: its members' kernels outlined on every rank, and an arrow from each
-// member's arrival to the last arrival.
+// member's arrival to the last arrival. Past kMaxArrows members (a 64-rank allreduce) a fan of
+// arrows is a solid wedge: only the kShownArrows longest waits get one, and a note at the last
+// arrival counts the others.
 void CollectiveOverlay::paintFocus(QPainter &p, const Frame &f)
 {
-    m_arrows.clear();
+    m_leftOut = 0;
+    m_note.clear();
     const an::CollectiveInstance *inst = focusedInstance();
     if (!inst || !f.scene)
         return;
     std::optional<QPointF> last;
-    std::vector<std::pair<int, QPointF>> arrivals;
+    std::vector<std::pair<const an::CollectiveMember *, QPointF>> arrivals;
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(QPen(kMember, 2));
@@ -151,17 +165,47 @@ void CollectiveOverlay::paintFocus(QPainter &p, const Frame &f)
         if (inst->complete && m.rank == inst->lastRank)
             last = at;
         else
-            arrivals.emplace_back(m.rank, *at);
+            arrivals.emplace_back(&m, *at);
     }
     if (last) {
+        if (arrivals.size() > kMaxArrows) {
+            std::stable_sort(arrivals.begin(), arrivals.end(),
+                             [](const auto &a, const auto &b) { return a.first->waitNs > b.first->waitNs; });
+            m_leftOut = arrivals.size() - kShownArrows;
+            arrivals.resize(kShownArrows);
+        }
         p.setPen(QPen(kArrow, 1.5));
-        for (const auto &[rank, from] : arrivals) {
+        for (const auto &[member, from] : arrivals) {
             const QLineF line(from, *last);
             drawArrow(p, line);
-            m_arrows.push_back({rank, inst->lastRank, line});
+            m_arrows.push_back({member->rank, inst->lastRank, line});
         }
+        if (m_leftOut > 0)
+            paintNote(p, *last, *inst, f.size.width());
     }
     p.restore();
+}
+
+// "arrows from the 8 longest waits; 1015 more ranks waited (median 25.0 ms)", in a box beside
+// the last arrival.
+void CollectiveOverlay::paintNote(QPainter &p, QPointF last, const an::CollectiveInstance &inst, int width)
+{
+    const size_t instance = size_t(&inst - m_view->analysis.instances.data());
+    m_note =
+        QStringLiteral("arrows from the %1 longest waits; %2 more rank(s) waited").arg(kShownArrows).arg(m_leftOut);
+    if (instance < m_view->medianWait.size())
+        m_note += QStringLiteral(" (median wait %1)").arg(formatDuration(m_view->medianWait[instance]));
+    const QFontMetrics fm(p.font());
+    QRectF box(last + QPointF(8, -fm.height() - 6), QSizeF(fm.horizontalAdvance(m_note) + 10, fm.height() + 4));
+    if (box.right() > width) // keep it on screen: to the left of the arrival
+        box.moveRight(last.x() - 8);
+    if (box.top() < 0)
+        box.moveTop(last.y() + 6);
+    p.fillRect(box, kNoteBg);
+    p.setPen(kArrow);
+    p.drawRect(box);
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, m_note);
 }
 
 } // namespace ps::views

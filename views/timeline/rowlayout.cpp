@@ -91,6 +91,75 @@ QString RowLayout::kindOf(const QString &label)
     return label.section(QStringLiteral(" · "), 0, 0);
 }
 
+QString RowLayout::runOf(const TimelineEntry &entry)
+{
+    return QString::fromStdString(entry.report->report().identity.run);
+}
+
+QString RowLayout::kindKey(const TimelineEntry &entry, const QString &kind)
+{
+    return QStringLiteral("run:") + runOf(entry) + QLatin1Char('|') + kind;
+}
+
+std::pair<QString, std::optional<QString>> RowLayout::splitKindKey(const QString &key)
+{
+    const QString prefix = QStringLiteral("run:");
+    const qsizetype bar = key.lastIndexOf(QLatin1Char('|')); // kind words have none; run names may
+    if (!key.startsWith(prefix) || bar < 0)
+        return {key, std::nullopt};
+    return {key.mid(bar + 1), key.mid(prefix.size(), bar - prefix.size())};
+}
+
+bool TrackView::hidesKind(const TimelineEntry &entry, const QString &kind) const
+{
+    return hiddenKinds.contains(kind) || hiddenKinds.contains(RowLayout::kindKey(entry, kind));
+}
+
+namespace {
+// Whether a track key ("report:<path>|<label>") belongs to one of `reports` (report keys).
+bool ofReports(const QString &trackKey, const QSet<QString> &reports)
+{
+    for (qsizetype bar = trackKey.indexOf(QLatin1Char('|')); bar >= 0;
+         bar = trackKey.indexOf(QLatin1Char('|'), bar + 1))
+        if (reports.contains(trackKey.left(bar)))
+            return true;
+    return false;
+}
+
+template <typename Keys, typename Keep> Keys filtered(const Keys &keys, Keep keep)
+{
+    Keys out;
+    for (const QString &k : keys)
+        if (keep(k))
+            out.insert(out.end(), k);
+    return out;
+}
+} // namespace
+
+TrackView TrackView::keptFor(const TimelineScene *scene) const
+{
+    QSet<QString> reports, runs;
+    if (scene)
+        for (const TimelineEntry &e : scene->entries) {
+            reports.insert(RowLayout::reportKey(e));
+            runs.insert(RowLayout::runOf(e));
+        }
+    const auto ofOpen = [&](const QString &k) { return ofReports(k, reports); };
+    TrackView v;
+    v.collapsed = collapsed; // a report opened again folds as it was
+    v.hiddenKinds = filtered(hiddenKinds, [&](const QString &k) {
+        const auto run = RowLayout::splitKindKey(k).second;
+        return run ? runs.contains(*run) : !reports.isEmpty(); // an old session's bare word: while any is open
+    });
+    v.hiddenTracks = filtered(hiddenTracks, ofOpen);
+    v.pinned = filtered(pinned, ofOpen);
+    v.fullDepth = filtered(fullDepth, ofOpen);
+    for (auto it = order.begin(); it != order.end(); ++it)
+        if (reports.contains(it.key()))
+            v.order.insert(it.key(), it.value());
+    return v;
+}
+
 RowLayout::RowLayout(const TimelineScene &scene, const QSet<QString> &collapsed)
     : RowLayout(scene, [&] {
           TrackView v;
@@ -154,8 +223,10 @@ RowLayout::RowLayout(const TimelineScene &scene, const TrackView &view)
         if (!shown && !hasPinsIn(e))
             continue;
         m_placing = shown;
+        const size_t firstLane = m_rows.size();
         addCounterRows(e, int(ei), int(e.groupPath.size()) + 1, y);
         addTrackRows(e, int(ei), int(e.groupPath.size()) + 1, y);
+        applyOrder(firstLane, e);
     }
     m_height = y;
     prependPinnedRows();
@@ -183,18 +254,40 @@ void RowLayout::place(Row r, int &y)
         m_pinned[size_t(pin)] = std::move(r);
         return;
     }
-    if (!m_placing || m_view->hiddenTracks.contains(r.key) || m_view->hiddenKinds.contains(kindOf(r.label)))
+    if (!m_placing || m_view->hiddenTracks.contains(r.key) ||
+        m_view->hidesKind(m_scene->entries[size_t(r.entry)], kindOf(r.label)))
         return;
     r.y = y;
     y += r.height;
     m_rows.push_back(std::move(r));
 }
 
+// The lanes of a report laid out from `firstRow` on, in the order the user dragged them to.
+void RowLayout::applyOrder(size_t firstRow, const TimelineEntry &e)
+{
+    const auto it = m_view->order.constFind(reportKey(e));
+    if (it == m_view->order.constEnd() || m_rows.size() - firstRow < 2)
+        return;
+    QHash<QString, int> position;
+    for (int i = 0; i < it->size(); ++i)
+        position.insert(it->at(i), i);
+    const int y0 = m_rows[firstRow].y;
+    std::stable_sort(m_rows.begin() + std::ptrdiff_t(firstRow), m_rows.end(), [&](const Row &a, const Row &b) {
+        return position.value(a.key, int(position.size())) < position.value(b.key, int(position.size()));
+    });
+    int y = y0;
+    for (size_t i = firstRow; i < m_rows.size(); ++i) {
+        m_rows[i].y = y;
+        y += m_rows[i].height;
+    }
+}
+
 // The Pinned section above everything, in pin order: pinning is how one watches a lane across
 // ranks, so pinned lanes stay when their report is collapsed. The other rows move down under it.
+// No pinned lane open (their reports closed): no section, not an empty header.
 void RowLayout::prependPinnedRows()
 {
-    if (m_pinned.empty())
+    if (std::none_of(m_pinned.begin(), m_pinned.end(), [](const Row &p) { return p.height > 0; }))
         return;
     std::vector<Row> top;
     Row header;
@@ -214,8 +307,44 @@ void RowLayout::prependPinnedRows()
     }
     for (Row &r : m_rows)
         r.y += y;
+    m_pinnedRows = int(top.size());
+    m_pinnedHeight = y;
     m_rows.insert(m_rows.begin(), std::make_move_iterator(top.begin()), std::make_move_iterator(top.end()));
     m_height += y;
+}
+
+QSet<QString> reportsToFoldForNewRun(const TimelineScene &scene, const TrackView &view, int height,
+                                     const QSet<QString> &seen)
+{
+    QSet<QString> runs, shownRuns, reports;
+    std::vector<int> firstOfRun;
+    for (size_t i = 0; i < scene.entries.size(); ++i) {
+        const TimelineEntry &e = scene.entries[i];
+        const QString run = RowLayout::runOf(e);
+        if (!runs.contains(run))
+            firstOfRun.push_back(int(i));
+        runs.insert(run);
+        reports.insert(RowLayout::reportKey(e));
+        if (seen.contains(RowLayout::reportKey(e)))
+            shownRuns.insert(run);
+    }
+    if (runs.size() < 2 || shownRuns.size() == runs.size())
+        return {};
+    const RowLayout layout(scene, view);
+    for (int entry : firstOfRun)
+        if (const int row = layout.reportRowOf(entry);
+            row >= 0 && layout.rows()[size_t(row)].y + RowLayout::kHeaderHeight > height)
+            return reports;
+    return {};
+}
+
+RowViewport::RowViewport(const RowLayout &layout, int scroll, int height) : scroll(scroll), height(height)
+{
+    if (layout.pinnedHeight() > 0 && layout.pinnedHeight() <= height / 2) {
+        sticky = layout.pinnedHeight();
+        stickyRows = layout.pinnedRows();
+    }
+    scrolled = layout.rowsIn(scroll + sticky, scroll + height);
 }
 
 // Two tracks of a report can read alike (a thread's push/pop and start/end ranges, one thread id

@@ -194,16 +194,18 @@ void TimelineCanvas::paintTo(QPainter &p)
     m_painter.paint(p, in, font(), palette());
     if (!m_scene)
         return;
-    const auto [first, last] = m_layout.rowsIn(scrollY(), scrollY() + height());
-    for (int ri = first; ri < last; ++ri)
+    m_trackDrag.paint(p);
+    RowViewport(m_layout, scrollY(), height()).forEachRow([&](int ri) {
         if (const int e = m_layout.rows()[size_t(ri)].entry; e >= 0)
             pager->touch(m_scene->entries[size_t(e)].report.get());
+    });
     for (const PreparedReportPtr &outline : wanted)
         pager->request(outline);
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent *)
 {
+    m_doc->setViewHeight(height());
     applyLabelWidth();
     setScrollY(scrollY());
 }
@@ -232,6 +234,7 @@ void TimelineCanvas::mousePressEvent(QMouseEvent *e)
     m_pressMapping = mapping();
     m_pressScroll = scrollY();
     m_drag = onLabelEdge(m_pressPos) ? Drag::LabelEdge : Drag::Pending;
+    m_trackDrag.press(m_pressPos);
 }
 
 void TimelineCanvas::leaveEvent(QEvent *e)
@@ -252,6 +255,8 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent *e)
         setLabelWidth(pos.x());
         return;
     }
+    if (m_trackDrag.move(pos))
+        return;
     if (m_drag == Drag::Pending) {
         if ((pos - m_pressPos).manhattanLength() < kDragThreshold)
             return;
@@ -272,7 +277,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent *e)
         return;
     const Drag d = m_drag;
     m_drag = Drag::None;
-    if (d != Drag::Pending)
+    if (m_trackDrag.release(e->position().toPoint()) || d != Drag::Pending)
         return;
     const QPoint pos = e->position().toPoint();
     if (pos.x() < m_labelWidth)

@@ -11,6 +11,7 @@
 //   click                    select (or clear)          double-click                    zoom to event
 //   F                        fit selection / ruler / all Esc                            clear selection + ruler
 //   drag the label column's edge: resize it      right-click: hide, pin or collapse tracks (trackmenu.h)
+//   drag a lane's label: move it within its report or the Pinned section (trackdrag.h)
 // The class is spread over timelinecanvas.cpp (painting, mouse), timelinecanvasnavigation.cpp
 // (the window: fit, zoom, pan, wheel and keys) and timelinecanvastracks.cpp (track view, reveal).
 
@@ -23,6 +24,7 @@
 #include "views/timeline/timelinehittest.h"
 #include "views/timeline/timelinepainter.h"
 #include "views/timeline/timelineviewstate.h"
+#include "views/timeline/trackdrag.h"
 
 #include <QSet>
 #include <QWidget>
@@ -111,11 +113,11 @@ public:
     const CollectiveOverlay &collectiveOverlay() const { return m_collectives; }
 
     // What lies under widget positions, as last drawn.
-    TimelineHitTest hitTest() const { return {m_scene.get(), m_layout, m_painter, *m_state, m_labelWidth}; }
+    TimelineHitTest hitTest() const { return {m_scene.get(), m_layout, m_painter, *m_state, m_labelWidth, height()}; }
     QString toolTipAt(QPoint pos) const { return hitTest().toolTipAt(pos); }
     std::optional<TimelineSelection> eventAt(QPoint pos) const { return hitTest().eventAt(pos); }
     // Layout y of a widget position, and the reverse.
-    int layoutY(int widgetY) const { return widgetY + m_state->scrollY(); }
+    int layoutY(int widgetY) const { return RowViewport(m_layout, scrollY(), height()).layoutY(widgetY); }
 
     // Paints everything into `p` over a widget of the current size (paintEvent and the benchmark).
     void paintTo(QPainter &p);
@@ -175,6 +177,7 @@ private:
     TimelineViewState *m_state;                  // the document's
     TimelinePainter m_painter;
     CollectiveOverlay m_collectives;
+    TrackDrag m_trackDrag{this}; // lanes reordered by dragging their label (trackdrag.h)
 
     // Drag state.
     enum class Drag { None, Pending, Pan, Ruler, LabelEdge };

@@ -88,6 +88,7 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
             v.collapsed.remove(k);
         v.hiddenTracks.remove(RowLayout::trackKey(e, label));
         v.hiddenKinds.remove(RowLayout::kindOf(label));
+        v.hiddenKinds.remove(RowLayout::kindKey(e, RowLayout::kindOf(label)));
         setTrackView(v);
         row = m_layout.rowOf(s.entry, s.ref.track);
     }
@@ -100,7 +101,8 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
         const Row &r = m_layout.rows()[size_t(row)];
         const Track &t = m_scene->entries[size_t(s.entry)].report->store().track(s.ref.track);
         const int laneY = r.y + t.level(s.ref.index) * RowLayout::kLaneHeight;
-        if (laneY < scrollY() || laneY + RowLayout::kLaneHeight > scrollY() + height())
+        const RowViewport vp(m_layout, scrollY(), height());
+        if (!vp.isSticky(r) && (laneY < scrollY() + vp.sticky || laneY + RowLayout::kLaneHeight > scrollY() + height()))
             setScrollY(laneY - height() / 2);
     }
     const auto [b, e] = sharedExtent(*m_scene, s);

@@ -409,6 +409,8 @@ void TimelineDocument::applyScene(std::shared_ptr<const TimelineScene> scene)
 void TimelineDocument::setScene(std::shared_ptr<const TimelineScene> scene, bool keepWindow)
 {
     m_scene = std::move(scene);
+    if (!m_scene || !m_scene->overlay) // closed reports' and runs' choices go with them
+        m_trackView = m_trackView.keptFor(m_scene.get());
     {
         // The selection of the old scene means nothing in the new one; the view says so once
         // when it has shown the new scene (TimelineCanvas).
@@ -425,6 +427,8 @@ void TimelineDocument::collapseNewReportsWhenDense()
     if (!m_scene)
         return;
     const bool dense = m_scene->entries.size() > kDenseReports;
+    // A new run that would start below the fold opens folded, so every run is on the first screen.
+    m_trackView.collapsed.unite(reportsToFoldForNewRun(*m_scene, m_trackView, m_viewHeight, m_seenReports));
     for (const TimelineEntry &e : m_scene->entries) {
         const QString key = RowLayout::reportKey(e);
         if (m_seenReports.contains(key))

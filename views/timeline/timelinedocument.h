@@ -94,6 +94,8 @@ public:
     // new to the document start as one density row each (a 1024-rank run fits on a screen; a
     // report the user expanded stays expanded when the scene is rebuilt).
     static constexpr size_t kDenseReports = 32;
+    // The timeline's visible height: a new run that would start below it opens folded.
+    void setViewHeight(int height) { m_viewHeight = height; }
     const TrackView &trackView() const { return m_trackView; }
     void setTrackView(const TrackView &view);
     // Applies `edit` to a copy of the track view and shows the result.
@@ -182,6 +184,7 @@ private:
     std::shared_ptr<const TimelineScene> m_scene;
     TrackView m_trackView;
     QSet<QString> m_seenReports; // report keys of every scene shown (kDenseReports)
+    int m_viewHeight = 1 << 20;  // the timeline's visible height, for folding a new run (setViewHeight)
 
     SearchQuery m_query;
     std::shared_ptr<const SearchResult> m_searchResult;

@@ -24,10 +24,11 @@ bool isValidSelection(const TimelineScene *scene, const TimelineSelection &s);
 class TimelineHitTest
 {
 public:
-    // Widget positions: x from the canvas's left edge (labels first), y before scrolling.
+    // Widget positions: x from the canvas's left edge (labels first), y as on screen.
     TimelineHitTest(const TimelineScene *scene, const RowLayout &layout, const TimelinePainter &painter,
-                    const TimelineViewState &state, int labelWidth)
-        : m_scene(scene), m_layout(layout), m_painter(painter), m_state(state), m_labelWidth(labelWidth)
+                    const TimelineViewState &state, int labelWidth, int height)
+        : m_scene(scene), m_layout(layout), m_painter(painter), m_state(state), m_labelWidth(labelWidth),
+          m_height(height)
     {
     }
 
@@ -39,7 +40,8 @@ public:
     QString toolTipAt(QPoint pos) const;
 
 private:
-    int layoutY(QPoint pos) const { return pos.y() + m_state.scrollY(); }
+    // The pinned band stays put while the rest scrolls (RowViewport).
+    int layoutY(QPoint pos) const { return RowViewport(m_layout, m_state.scrollY(), m_height).layoutY(pos.y()); }
     double laneX(QPoint pos) const { return pos.x() - m_labelWidth; }
     QString labelToolTip(const Row &row) const;
 
@@ -48,6 +50,7 @@ private:
     const TimelinePainter &m_painter;
     const TimelineViewState &m_state;
     int m_labelWidth;
+    int m_height; // the canvas's
 };
 
 } // namespace ps::views

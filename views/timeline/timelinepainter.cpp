@@ -210,6 +210,9 @@ RowMarks TimelinePainter::pyramidMarks(const Input &in, const Row &r)
     return rm;
 }
 
+// The rows scroll under the Pinned section, which stays at the top (RowViewport): each part is
+// drawn in its own pass, clipped to its band; the pinned pass is shifted down by the scroll, so the
+// row painters, which place rows at their layout y minus the scroll, draw it where it stays.
 void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, const QPalette &palette)
 {
     if (!(in.state->mapping() == m_marksMapping)) {
@@ -228,16 +231,57 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
         p.setPen(palette.color(QPalette::PlaceholderText));
         p.drawText(QRect(L, 0, w - L, h), Qt::AlignCenter, QStringLiteral("No events to show"));
     }
+    const RowViewport vp(*in.layout, in.state->scrollY(), h);
+    m_batch->charWidth = std::max(1, QFontMetrics(font).averageCharWidth());
+    if (in.collectives)
+        in.collectives->beginFrame();
+    const RowPass scrolled{vp.scrolled, QRect(0, vp.sticky, w, h - vp.sticky), 0};
+    const RowPass pinned{{0, vp.stickyRows}, QRect(0, 0, w, vp.sticky), vp.scroll};
+    paintRows(p, in, scrolled, vp);
+    if (vp.sticky > 0) {
+        p.fillRect(pinned.band, kBackground);
+        p.setClipRect(pinned.band);
+        paintGrid(p, in);
+        p.setClipping(false);
+        paintRows(p, in, pinned, vp);
+    }
+    p.setClipRect(QRect(L, 0, w - L, h));
+    if (in.collectives)
+        in.collectives->paintFocus(p, collectiveFrame(in, vp, scrolled));
+    paintRuler(p, in);
+    p.setClipping(false);
+    p.fillRect(QRect(0, 0, L, h), kLabelBg);
+    paintLabels(p, in, font, palette, scrolled);
+    if (vp.sticky > 0) {
+        paintLabels(p, in, font, palette, pinned);
+        p.setPen(kSeparator);
+        p.drawLine(0, vp.sticky - 1, w, vp.sticky - 1);
+    }
+    p.setPen(kSeparator);
+    p.drawLine(L - 1, 0, L - 1, h);
+}
 
-    const int scrollY = in.state->scrollY();
-    const auto [firstRow, lastRow] = in.layout->rowsIn(scrollY, scrollY + h);
+CollectiveOverlay::Frame TimelinePainter::collectiveFrame(const Input &in, const RowViewport &vp,
+                                                          const RowPass &pass) const
+{
+    return {in.scene, in.layout,       &in.state->mapping(), vp.scroll,  in.labelWidth,
+            in.size,  pass.rows.first, pass.rows.second,     pass.shift, &vp};
+}
+
+// The lanes of `pass.rows`: backgrounds, marks batched per colour, hatched waits, search matches,
+// names and the selection.
+void TimelinePainter::paintRows(QPainter &p, const Input &in, const RowPass &pass, const RowViewport &vp)
+{
+    const int w = in.size.width(), L = in.labelWidth;
+    p.save();
+    p.setClipRect(pass.band.intersected(QRect(L, 0, w - L, in.size.height())));
+    p.translate(0, pass.shift);
+    m_passShift = pass.shift;
     Batch &batch = *m_batch;
     batch.clear();
-    batch.charWidth = std::max(1, QFontMetrics(font).averageCharWidth());
-    p.setClipRect(QRect(L, 0, w - L, h));
-    for (int ri = firstRow; ri < lastRow; ++ri) {
+    for (int ri = pass.rows.first; ri < pass.rows.second; ++ri) {
         const Row &r = in.layout->rows()[size_t(ri)];
-        const int y = r.y - scrollY;
+        const int y = r.y - vp.scroll;
         if (r.isHeader())
             p.fillRect(QRect(L, y, w - L, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
         else if (ri % 2)
@@ -251,7 +295,6 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
         else if (r.kind == RowKind::Report && r.collapsed)
             collectDensity(in, r, batch);
     }
-
     // One call per colour; then outlines and names over them.
     p.setPen(Qt::NoPen);
     for (const auto &[colour, rects] : batch.fills) {
@@ -261,10 +304,8 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
         p.drawRects(rects.data(), int(rects.size()));
     }
     p.setBrush(Qt::NoBrush);
-    const CollectiveOverlay::Frame frame{in.scene, in.layout, &in.state->mapping(), scrollY, L, in.size,
-                                         firstRow, lastRow};
     if (in.collectives)
-        in.collectives->paintWaits(p, frame);
+        in.collectives->paintWaits(p, collectiveFrame(in, vp, pass));
     if (!batch.matches.empty()) {
         p.setPen(QPen(kMatch, 2));
         p.drawRects(batch.matches.data(), int(batch.matches.size()));
@@ -273,16 +314,13 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
         p.setPen(textColorOn(QColor::fromRgb(t.background)));
         p.drawText(t.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, t.text);
     }
-    if (in.collectives)
-        in.collectives->paintFocus(p, frame);
     if (const auto &sel = in.state->selection()) {
         const int row = in.layout->rowOf(sel->entry, sel->ref.track);
-        if (row >= firstRow && row < lastRow)
+        if (row >= pass.rows.first && row < pass.rows.second)
             paintSelection(p, in, in.layout->rows()[size_t(row)]);
     }
-    paintRuler(p, in);
-    p.setClipping(false);
-    paintLabels(p, in, font, palette);
+    m_passShift = 0;
+    p.restore();
 }
 
 void TimelinePainter::paintGrid(QPainter &p, const Input &in) const
@@ -313,7 +351,7 @@ void TimelinePainter::collectRow(const Input &in, int ri, Batch &batch)
     const RowMarks &rm = marksFor(ri, in);
     for (size_t l = 0; l < rm.lanes.size() && l < size_t(r.levels); ++l) { // deeper levels may be folded
         const int ly = y + int(l) * laneH;
-        if (ly + laneH < 0 || ly > h)
+        if (ly + m_passShift + laneH < 0 || ly + m_passShift > h) // off screen (the pinned pass is shifted)
             continue;
         for (const LodMark &mk : rm.lanes[l]) {
             const int x0 = L + int(std::floor(mk.x0));
@@ -490,19 +528,21 @@ void TimelinePainter::paintRuler(QPainter &p, const Input &in) const
     p.drawText(box, Qt::AlignCenter, text);
 }
 
-void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const
+void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette,
+                                  const RowPass &pass) const
 {
-    const int h = in.size.height(), L = in.labelWidth;
-    const int scrollY = in.state->scrollY();
+    const int L = in.labelWidth;
     const QFontMetrics fm(font);
     QFont bold = font;
     bold.setBold(true);
     const QFontMetrics bfm(bold);
-    p.fillRect(QRect(0, 0, L, h), kLabelBg);
-    const auto [firstRow, lastRow] = in.layout->rowsIn(scrollY, scrollY + h);
-    for (int ri = firstRow; ri < lastRow; ++ri) {
+    p.save();
+    p.setClipRect(pass.band.intersected(QRect(0, 0, L, in.size.height())));
+    p.fillRect(pass.band, kLabelBg);
+    p.translate(0, pass.shift);
+    for (int ri = pass.rows.first; ri < pass.rows.second; ++ri) {
         const Row &r = in.layout->rows()[size_t(ri)];
-        const int y = r.y - scrollY;
+        const int y = r.y - in.state->scrollY();
         const int indent = 6 + r.depth * 12;
         if (r.isHeader()) {
             p.fillRect(QRect(0, y, L - 1, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
@@ -521,8 +561,7 @@ void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &fon
                            Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(r.detail, Qt::ElideRight, L - indent - 16));
         }
     }
-    p.setPen(kSeparator);
-    p.drawLine(L - 1, 0, L - 1, h);
+    p.restore();
 }
 
 } // namespace ps::views

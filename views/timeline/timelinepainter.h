@@ -9,8 +9,10 @@
 // from that cache without touching events.
 
 #include "views/scene/preparedreport.h"
+#include "views/timeline/collectiveoverlay.h"
 #include "views/timeline/lodfolder.h"
 
+#include <QRect>
 #include <QSize>
 
 #include <functional>
@@ -25,8 +27,8 @@ class QPalette;
 
 namespace ps::views {
 
-class CollectiveOverlay;
 class RowLayout;
+struct RowViewport;
 class TimelineViewState;
 struct Row;
 struct SearchResult;
@@ -75,6 +77,16 @@ public:
 
 private:
     struct Batch;
+    // A band of the canvas and the rows drawn in it, shifted down by `shift` pixels (the Pinned
+    // section, which does not scroll).
+    struct RowPass
+    {
+        std::pair<int, int> rows;
+        QRect band;
+        int shift = 0;
+    };
+    void paintRows(QPainter &p, const Input &in, const RowPass &pass, const RowViewport &vp);
+    CollectiveOverlay::Frame collectiveFrame(const Input &in, const RowViewport &vp, const RowPass &pass) const;
     const RowMarks &marksFor(int row, const Input &in);
     void paintGrid(QPainter &p, const Input &in) const;
     void collectRow(const Input &in, int row, Batch &batch);
@@ -84,7 +96,8 @@ private:
     void collectDensity(const Input &in, const Row &r, Batch &batch);
     void paintSelection(QPainter &p, const Input &in, const Row &r) const;
     void paintRuler(QPainter &p, const Input &in) const;
-    void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette) const;
+    void paintLabels(QPainter &p, const Input &in, const QFont &font, const QPalette &palette,
+                     const RowPass &pass) const;
 
     // An outline's pyramids, kept while recently drawn (at most kKeptDrawings reports).
     const OutlineDrawing &drawingOf(const PreparedReportPtr &report, OutlinePart part, const Input &in);
@@ -102,6 +115,7 @@ private:
     TimeMapping m_marksMapping;
     size_t m_lastMarks = 0;
     size_t m_lastFolded = 0;
+    int m_passShift = 0;            // of the pass being drawn
     std::unique_ptr<Batch> m_batch; // reused between frames to keep its allocations
 };
 

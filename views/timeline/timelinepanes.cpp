@@ -189,6 +189,7 @@ void TimelinePanes::updateStatsInput()
     entries = entriesOfOneRun(entries);
     m_phases->setInput(scene, entries);
     m_collectives->setInput(scene, entries);
+    m_stats->setWallClockOrigin(canvas()->state()->wallClockOrigin()); // the summary's dates, as the axis
     m_stats->setInput(scene, std::move(entries), canvas()->window());
 }
 

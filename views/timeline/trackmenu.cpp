@@ -18,12 +18,35 @@ QSet<QString> allReportKeys(const TimelineCanvas *canvas)
     return keys;
 }
 
+// The runs of the scene: with several open, kinds are hidden in one and the menu names it.
+QStringList runsOf(const TimelineCanvas *canvas)
+{
+    QStringList runs;
+    if (const TimelineScene *scene = canvas->scene())
+        for (const TimelineEntry &e : scene->entries)
+            if (!runs.contains(RowLayout::runOf(e)))
+                runs << RowLayout::runOf(e);
+    return runs;
+}
+
+QString runName(const QString &run)
+{
+    return run.isEmpty() ? QStringLiteral("(no run folder)") : run;
+}
+
 void addTrackActions(QMenu *menu, TimelineCanvas *canvas, const Row &row)
 {
-    const QString kind = RowLayout::kindOf(row.label);
     menu->addAction(QStringLiteral("Hide This Track"), canvas, [canvas, key = row.key] { canvas->hideTrack(key); });
-    menu->addAction(QStringLiteral("Hide All “%1” Tracks").arg(kind), canvas,
-                    [canvas, kind] { canvas->hideKind(kind); });
+    if (row.entry >= 0 && canvas->scene()) {
+        const TimelineEntry &e = canvas->scene()->entries[size_t(row.entry)];
+        // From the key: a pinned lane's label starts with its report's.
+        const QString kind = RowLayout::kindOf(row.key.mid(RowLayout::reportKey(e).size() + 1));
+        const QString text =
+            runsOf(canvas).size() > 1
+                ? QStringLiteral("Hide All “%1” Tracks of Run “%2”").arg(kind, runName(RowLayout::runOf(e)))
+                : QStringLiteral("Hide All “%1” Tracks").arg(kind);
+        menu->addAction(text, canvas, [canvas, key = RowLayout::kindKey(e, kind)] { canvas->hideKind(key); });
+    }
     const bool pinned = canvas->trackView().pinned.contains(row.key);
     menu->addAction(pinned ? QStringLiteral("Unpin") : QStringLiteral("Pin to Top"), canvas,
                     [canvas, key = row.key] { canvas->togglePinned(key); });
@@ -40,10 +63,15 @@ void addHiddenMenu(QMenu *menu, TimelineCanvas *canvas)
     const TrackView &v = canvas->trackView();
     QMenu *hidden = menu->addMenu(QStringLiteral("Show Hidden Tracks (%1)").arg(v.hiddenCount()));
     hidden->setEnabled(v.hiddenCount() > 0);
-    for (const QString &kind : v.hiddenKinds)
-        hidden->addAction(QStringLiteral("All “%1” tracks").arg(kind), canvas, [canvas, kind] {
-            canvas->changeTrackView([&](TrackView &next) { next.hiddenKinds.remove(kind); });
+    const bool severalRuns = runsOf(canvas).size() > 1;
+    for (const QString &key : v.hiddenKinds) {
+        const auto [kind, run] = RowLayout::splitKindKey(key);
+        const QString text = run && severalRuns ? QStringLiteral("All “%1” tracks of run “%2”").arg(kind, runName(*run))
+                                                : QStringLiteral("All “%1” tracks").arg(kind);
+        hidden->addAction(text, canvas, [canvas, key] {
+            canvas->changeTrackView([&](TrackView &next) { next.hiddenKinds.remove(key); });
         });
+    }
     for (const QString &key : v.hiddenTracks)
         hidden->addAction(key.section(QLatin1Char('|'), 1), canvas, [canvas, key] {
             canvas->changeTrackView([&](TrackView &next) { next.hiddenTracks.remove(key); });

@@ -1,6 +1,6 @@
 #pragma once
 // The timeline's right-click menu, as Perfetto and Nsight Systems offer on a track: hide this
-// track or every track of its kind, pin it to the top, collapse or expand its report (a
+// track or every track of its kind in its run, pin it to the top, collapse or expand its report (a
 // collapsed report is one density row) or every report, and bring hidden tracks back.
 
 class QMenu;
