@@ -14,12 +14,13 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 10; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+constexpr uint64_t kVersion = 11; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
                                   // 5: readers other than nsys give categories, not domains,
                                   // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
                                   // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums,
                                   // 9: collective records and process groups after the short names,
-                                  // 10: NCCL/RCCL kernels known by name have records too
+                                  // 10: NCCL/RCCL kernels known by name have records too,
+                                  // 11: memory snapshots' peaks (ReportMeta::memoryPeaks)
 constexpr size_t kHeaderSize = kCacheHeaderSize;
 
 struct Header
@@ -194,6 +195,7 @@ void writeBody(const Report &report, const CacheKey &key, const CacheSink &sink)
         o.array(std::span<const int64_t>(ms.timeNs));
         o.array(std::span<const int64_t>(ms.bytes));
     }
+    o.str(encodeMemoryPeaks(m.memoryPeaks));
 
     const EventStore &s = *report.store;
     o.array(s.names().offsets());
@@ -371,6 +373,9 @@ void readMetaLists(In &in, ReportMeta &m)
         ms.bytes.assign(bytes.begin(), bytes.end());
         m.memory.push_back(std::move(ms));
     }
+    const std::string peaks = in.str();
+    std::string peaksError;
+    in.ok = in.ok && decodeMemoryPeaks(peaks, m.memoryPeaks, peaksError);
 }
 
 bool readMeta(In &in, ReportMeta &m, std::string &reason)

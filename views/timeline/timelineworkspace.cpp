@@ -18,6 +18,7 @@
 #include "views/timeline/detailspane.h"
 #include "views/timeline/eventcopy.h"
 #include "views/timeline/eventmenu.h"
+#include "views/timeline/memorywiring.h"
 #include "views/timeline/overviewcontroller.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
@@ -248,6 +249,7 @@ QWidget *TimelineWorkspace::buildPanes()
     m_compare = new ComparePane(m_bottomTabs);
     m_bottomTabs->addTab(m_compare, QStringLiteral("Compare Runs"));
     m_collectives = addCollectivesTab(m_bottomTabs, m_view->canvas(), m_details);
+    m_memory = addMemoryTab(m_bottomTabs, m_view->canvas(), this);
     vsplit->addWidget(hsplit);
     vsplit->addWidget(m_bottomTabs);
     vsplit->setStretchFactor(0, 3);
@@ -392,8 +394,8 @@ bool TimelineWorkspace::accepts(const QString &path) const
 bool TimelineWorkspace::isBusy() const
 {
     return m_loader->isRunning() || jobsRunning() || m_stats->isBusy() || m_phases->isBusy() || m_compare->isBusy() ||
-           m_overview->isBusy() || m_breakdown->isBusy() || m_collectives->isBusy() || m_statsDebounce->isActive() ||
-           m_realignThrottle->isActive();
+           m_overview->isBusy() || m_breakdown->isBusy() || m_collectives->isBusy() || m_memory->isBusy() ||
+           m_statsDebounce->isActive() || m_realignThrottle->isActive();
 }
 
 // An event selected in the timeline is selected in the other views too: its range or kernel in

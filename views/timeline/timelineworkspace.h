@@ -36,6 +36,7 @@ namespace ps::views {
 class BreakdownPane;
 class ComparePane;
 class CollectivesPane;
+class MemoryBlocksPane;
 class DetailsPane;
 class EmptyState;
 class ProblemsBanner;
@@ -198,6 +199,7 @@ private:
     PhasesPane *m_phases = nullptr;
     ComparePane *m_compare = nullptr;
     CollectivesPane *m_collectives = nullptr; // collectivewiring.h
+    MemoryBlocksPane *m_memory = nullptr;     // memorywiring.h
     QTabWidget *m_bottomTabs = nullptr;
     TimelineToolbar *m_toolbar = nullptr;
     TimelineSearchBar *m_search = nullptr;
