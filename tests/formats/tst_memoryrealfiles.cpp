@@ -81,7 +81,7 @@ private slots:
         const trace::ReportPtr r =
             trace::loadReport((kData + QStringLiteral("memory_timeline.raw.gz")).toStdString(), {}, error);
         QVERIFY2(r, error.c_str());
-        QCOMPARE(r->meta.format, trace::kTorchMemoryFormat);
+        QVERIFY(r->meta.format == trace::TraceFormat::TorchMemory);
         QVERIFY(r->meta.utcStartNs); // 2023 wall-clock times: aligns with traces by UTC
         const trace::MemorySeries *total = seriesNamed(*r, trace::kTimelineTotalSource);
         QVERIFY(total);

@@ -132,7 +132,7 @@ private slots:
                         row->y - canvas->scrollY() + 10);
         QVERIFY(memoryToolTipAt(*canvas, at).contains(memoryBytesText(e[QStringLiteral("peak_bytes")].toInteger())));
         QTest::mouseClick(canvas, Qt::LeftButton, {}, at);
-        QCOMPARE(tabs->currentWidget(), pane);
+        QVERIFY(tabs->currentWidget() == pane);
         QTRY_VERIFY(!pane->isBusy());
         QCOMPARE(pane->point()->timeNs, canvas->mapping().time(at.x() - canvas->lanesLeft()) -
                                             canvas->scene()->entries[size_t(row->entry)].offset);
