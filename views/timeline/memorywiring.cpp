@@ -133,8 +133,7 @@ std::optional<MemoryPoint> highestPeakPoint(const TimelineCanvas &canvas)
         const std::vector<tr::MemorySeries> &memory = e.report->report().meta.memory;
         for (size_t s = 0; s < memory.size(); ++s)
             if (isSnapshotLane(e.report->report(), s) && !memory[s].empty() &&
-                memory[s].source == tr::kSnapshotAllocatedSource &&
-                memory[s].peakBytes() > bestBytes) {
+                memory[s].source == tr::kSnapshotAllocatedSource && memory[s].peakBytes() > bestBytes) {
                 bestBytes = memory[s].peakBytes();
                 best = pointOf(canvas, e, s, *memory[s].peakTimeNs() + e.offset);
             }
