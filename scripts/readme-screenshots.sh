@@ -34,3 +34,15 @@ run "$build/bin/profstudio" --screenshot configure --size "$size" --out "$images
   global_profiler.tool=nsys 'global_profiler.steps=[1,2]' actor_rollout_ref.actor.profiler.enable=True \
   'actor_rollout_ref.actor.profiler.ranks=[0,1]'
 ls -l "$images"/timeline-demo.png "$images"/configure-verl.png
+
+# docs/images/memory-blocks.png: two ranks' CUDA memory snapshots beside their Kineto traces
+# (written by tests/formats/memoryfixtures.py with python3's own pickle), the Memory tab listing the
+# blocks live at the higher peak.
+memory="$work/memory"
+mkdir -p "$memory"
+/usr/bin/python3 "$root/tests/formats/memoryfixtures.py" "$memory" "$memory/SENTINEL" beside
+step="$memory/run/step5"
+run "$build/bin/profstudio" --screenshot timeline --tab Memory --size "$size" --out "$images/memory-blocks.png" \
+  "$step/torch_memory_rank0_pid700.pickle" "$step/kineto_rank0.pt.trace.json" \
+  "$step/torch_memory_rank1_pid701.pickle" "$step/kineto_rank1.pt.trace.json"
+ls -l "$images"/memory-blocks.png

@@ -33,6 +33,18 @@ bool showTab(QWidget &ws, const QString &name)
     return false;
 }
 
+// Lets background work finish (at most 120 s), debounced work started at once; false on timeout.
+bool settle(views::Workspace &ws)
+{
+    QElapsedTimer timer;
+    timer.start();
+    do {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        ws.flushDeferred();
+    } while (ws.isBusy() && timer.elapsed() < 120000);
+    return !ws.isBusy();
+}
+
 } // namespace
 
 int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const ScreenshotConfig &config)
@@ -67,13 +79,7 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const Sc
     window.showWorkspace(ws->title());
 
     // Let background loads finish and the layout settle before grabbing.
-    QElapsedTimer timer;
-    timer.start();
-    do {
-        QApplication::processEvents(QEventLoop::AllEvents, 50);
-        ws->flushDeferred();
-    } while (ws->isBusy() && timer.elapsed() < 120000);
-    if (ws->isBusy()) {
+    if (!settle(*ws)) {
         std::fprintf(stderr, "error: loading did not finish within 120 s\n");
         return 1;
     }
@@ -82,6 +88,7 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const Sc
                      qPrintable(request.tab));
         return 2;
     }
+    settle(*ws); // what the tab starts when shown (the Memory tab reads a snapshot)
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
 

@@ -9,7 +9,7 @@
 // count from the start. Reserved bytes come from the segment events, anchored at the
 // dump-time segments (the last state is known exactly; the ring buffer may have lost the first).
 
-#include "core/trace/formats/torchmemory.h"
+#include "core/trace/formats/torchmemoryhistory.h"
 
 #include <array>
 #include <cstdint>
@@ -17,31 +17,15 @@
 #include <string>
 #include <vector>
 
-namespace ps::core {
-class JsonWriter; // core/common/jsonwriter.h
-}
-
 namespace ps::core::analysis {
 
-// Live blocks at the peak that share one allocation site.
-struct LiveGroup
-{
-    int64_t bytes = 0;
-    int64_t blocks = 0;
-    uint32_t stack = 0;           // the first block's full stack (MemorySnapshot::stack)
-    std::vector<uint32_t> frames; // user frames, innermost first (torch internals folded)
-    int foldedFrames = 0;         // torch-internal frames left out of `frames`
-};
-
-struct MemoryOom
-{
-    std::optional<int64_t> timeNs; // absent when the file has no times
-    int64_t bytes = 0;             // requested
-    int64_t deviceFree = 0;        // what the device had free
-};
-
+// Live blocks at the peak that share one allocation site (user frames first, torch internals folded).
+using trace::LiveGroup;
+using trace::MemoryOom;
 // {"time_ns", "bytes", "device_free"}: an OOM as `trace memory` and the digests' MEMS write it.
-void writeOomJson(JsonWriter &w, const MemoryOom &oom);
+using trace::writeOomJson;
+// A frame is a torch internal (folded) when it is C/C++ (stacks="all") or in the torch package.
+using trace::isTorchInternalFrame;
 
 struct DeviceMemory
 {
@@ -63,9 +47,6 @@ struct SnapshotMemory
 {
     std::vector<DeviceMemory> devices; // by device id
 };
-
-// A frame is a torch internal (folded) when it is C/C++ (stacks="all") or in the torch package.
-bool isTorchInternalFrame(const trace::MemFrame &f);
 
 SnapshotMemory analyzeSnapshot(const trace::MemorySnapshot &s);
 

@@ -3,8 +3,8 @@
 // 1024-rank run triages memory from digests: every memory lane's peak (nsys, Kineto, Ascend,
 // rocpd counters and PyTorch's own memory files alike) and, for a CUDA memory snapshot, each
 // device's peak with the allocation sites live at it (top kMemorySummarySites, their user
-// frames) and the OOMs. The snapshot part is made from the file itself (the report keeps only
-// its lanes), so it needs the snapshot where the report was read from.
+// frames) and the OOMs. The snapshot part is what the reader kept with the report
+// (ReportMeta::memoryPeaks, in the report cache too): the file is not read again.
 
 #include "core/analysis/memorypeak.h"
 #include "core/trace/reportsource.h"
@@ -16,8 +16,8 @@
 
 namespace ps::core::analysis {
 
-inline constexpr size_t kMemorySummarySites = 10;
-inline constexpr size_t kMemorySummaryFrames = 8;
+inline constexpr size_t kMemorySummarySites = trace::kMemoryPeakSites;
+inline constexpr size_t kMemorySummaryFrames = trace::kMemoryPeakFrames;
 
 struct MemorySummary
 {
@@ -28,28 +28,13 @@ struct MemorySummary
         int64_t peakBytes = 0;
         std::optional<int64_t> peakTimeNs;
     };
-    struct Site
-    {
-        int64_t bytes = 0;
-        int64_t blocks = 0;
-        std::vector<trace::MemFrame> frames; // user frames, innermost first
-        int foldedFrames = 0;
-    };
-    struct Device
-    {
-        int64_t device = 0;
-        int64_t peakBytes = 0;
-        std::optional<int64_t> peakTimeNs;
-        int64_t peakReservedBytes = 0;
-        std::vector<Site> liveAtPeak; // largest first
-        std::vector<MemoryOom> ooms;
-    };
+    using Site = trace::MemoryPeakSite;
+    using Device = trace::MemoryDevicePeak;
     std::vector<Lane> lanes;
     std::vector<Device> snapshot; // a torch memory snapshot's devices; empty for other reports
 };
 
-// From the report's lanes, and its snapshot file when it is one. Nullopt with `error` when the
-// snapshot cannot be read again.
+// From the report's lanes and, for a snapshot, the devices its reader kept. Never fails.
 std::optional<MemorySummary> computeMemorySummary(const trace::Report &report, const trace::EventStore &events,
                                                   const trace::CancelToken *cancel, std::string &error);
 std::string encodeMemorySummary(const MemorySummary &s);

@@ -22,6 +22,7 @@ constexpr uint64_t kVersion = 11; // 2: process streams, 3: rank, 4: uniform lev
                                   // 10: NCCL/RCCL kernels known by name have records too,
                                   // 11: a track class after each track's kind (Ascend device tasks
                                   // and HCCL lanes no longer told by attr ids and a name prefix)
+                                  // and memory snapshots' peaks (ReportMeta::memoryPeaks)
 constexpr size_t kHeaderSize = kCacheHeaderSize;
 
 struct Header
@@ -196,6 +197,7 @@ void writeBody(const Report &report, const CacheKey &key, const CacheSink &sink)
         o.array(std::span<const int64_t>(ms.timeNs));
         o.array(std::span<const int64_t>(ms.bytes));
     }
+    o.str(encodeMemoryPeaks(m.memoryPeaks));
 
     const EventStore &s = *report.store;
     o.array(s.names().offsets());
@@ -374,6 +376,9 @@ void readMetaLists(In &in, ReportMeta &m)
         ms.bytes.assign(bytes.begin(), bytes.end());
         m.memory.push_back(std::move(ms));
     }
+    const std::string peaks = in.str();
+    std::string peaksError;
+    in.ok = in.ok && decodeMemoryPeaks(peaks, m.memoryPeaks, peaksError);
 }
 
 bool readMeta(In &in, ReportMeta &m, std::string &reason)

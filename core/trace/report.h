@@ -4,6 +4,7 @@
 // shared between threads and views through std::shared_ptr<const Report>.
 
 #include "core/trace/eventstore.h"
+#include "core/trace/memorypeaks.h"
 #include "core/trace/memoryseries.h"
 
 #include <array>
@@ -59,6 +60,8 @@ struct ReportMeta
     std::vector<ProcessStreamInfo> processStreams;
     // Device memory over time, per device and source, in the events' clock (memoryseries.h).
     std::vector<MemorySeries> memory;
+    // A CUDA memory snapshot's devices at their peaks (memorypeaks.h); empty for other reports.
+    std::vector<MemoryDevicePeak> memoryPeaks;
 };
 
 // Who the report is in the run; every field optional. Derived from the path (identity.h) and

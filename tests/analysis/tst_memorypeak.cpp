@@ -95,6 +95,57 @@ private slots:
         QVERIFY(analysis::isTorchInternalFrame({"_call_impl", "/x/site-packages/torch/nn/modules/module.py", 1}));
         QVERIFY(analysis::isTorchInternalFrame({"??", "??", 0}));
         QVERIFY(!analysis::isTorchInternalFrame({"forward", "/app/verl/utils/torch_functional.py", 3}));
+        // Snapshots taken on Windows (a real one, tests/formats/data) name frames with backslashes.
+        QVERIFY(analysis::isTorchInternalFrame(
+            {"_call_impl", "D:\\Dev\\a2\\.venv\\Lib\\site-packages\\torch\\nn\\modules\\module.py", 1790}));
+        QVERIFY(!analysis::isTorchInternalFrame({"forward", "D:\\Dev\\a2\\cs336_basics\\model.py", 54}));
+    }
+
+    // The digest's memory summary comes from the loaded report, not from the file read again: from
+    // a fresh read and from the report cache alike, with the snapshot moved away in between.
+    void summaryFromTheLoadedReport()
+    {
+        const QString name = QStringLiteral("step3/torch_memory_rank0_pid4242.pickle");
+        QTemporaryDir work;
+        const QString path = work.filePath(QStringLiteral("torch_memory_rank0_pid4242.pickle"));
+        QVERIFY(QFile::copy(m_dir.filePath(name), path));
+        trace::LoadOptions options;
+        options.cacheDir = work.filePath(QStringLiteral("cache")).toStdString();
+        const trace::LoadResult fresh = trace::loadReports({path.toStdString()}, options);
+        const trace::LoadResult cached = trace::loadReports({path.toStdString()}, options);
+        QCOMPARE(fresh.reports.size(), size_t(1));
+        QCOMPARE(cached.reports.size(), size_t(1));
+        QVERIFY(!fresh.reports[0]->fromCache);
+        QVERIFY(cached.reports[0]->fromCache);
+        QVERIFY(QFile::rename(path, path + QStringLiteral(".moved")));
+        const QJsonArray devices = m_expected[name].toArray();
+        for (const trace::ReportPtr &report : {fresh.reports[0], cached.reports[0]}) {
+            std::string error;
+            const auto made = analysis::computeMemorySummary(*report, *report->store, nullptr, error);
+            QVERIFY2(made, error.c_str());
+            QCOMPARE(made->snapshot.size(), size_t(devices.size()));
+            for (size_t i = 0; i < made->snapshot.size(); ++i) {
+                const QJsonObject e = devices[qsizetype(i)].toObject();
+                const trace::MemoryDevicePeak &d = made->snapshot[i];
+                QCOMPARE(d.peakBytes, e[QStringLiteral("peak_bytes")].toInteger());
+                QCOMPARE(d.peakTimeNs.value_or(-1), e[QStringLiteral("peak_time_ns")].toInteger());
+                const QJsonArray live = e[QStringLiteral("live_at_peak")].toArray();
+                QCOMPARE(d.liveAtPeak.size(), std::min(size_t(live.size()), analysis::kMemorySummarySites));
+                for (size_t g = 0; g < d.liveAtPeak.size(); ++g) {
+                    QCOMPARE(d.liveAtPeak[g].bytes, live[qsizetype(g)][0].toInteger());
+                    QCOMPARE(d.liveAtPeak[g].blocks, live[qsizetype(g)][1].toInteger());
+                    const QJsonArray frames = live[qsizetype(g)][2].toArray();
+                    QCOMPARE(d.liveAtPeak[g].frames.size(),
+                             std::min(size_t(frames.size()), analysis::kMemorySummaryFrames));
+                    for (size_t f = 0; f < d.liveAtPeak[g].frames.size(); ++f)
+                        QCOMPARE(QString::fromStdString(d.liveAtPeak[g].frames[f].name),
+                                 frames[qsizetype(f)][0].toString());
+                }
+                QCOMPARE(qsizetype(d.ooms.size()), e[QStringLiteral("ooms")].toArray().size());
+                for (size_t o = 0; o < d.ooms.size(); ++o)
+                    QCOMPARE(d.ooms[o].deviceFree, e[QStringLiteral("ooms")][qsizetype(o)][2].toInteger());
+            }
+        }
     }
 
     void crossRank()

@@ -31,7 +31,7 @@ INTERNAL = [("_call_impl", "/usr/lib/python3/site-packages/torch/nn/modules/modu
 def internal(frame):
     f = frame["filename"]
     return f in ("", "??") or f.endswith((".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp")) or "/torch/" in f \
-        or f.startswith("torch/")
+        or "\\torch\\" in f or f.startswith("torch/")
 
 
 def make_stacks(rng, n):

@@ -1,6 +1,8 @@
 #include "views/timeline/timelinepainter.h"
 
+#include "core/trace/formats/torchmemory.h"
 #include "views/common/namecolors.h"
+#include "views/memory/memorylanegeometry.h"
 #include "views/scene/timeformat.h"
 #include "views/scene/timelinescene.h"
 #include "views/timeline/collectiveoverlay.h"
@@ -33,6 +35,7 @@ const QColor kRulerEdge(0x1e, 0x88, 0xe5);
 constexpr QRgb kUtilization = 0xff43a047; // busy share of a GPU
 constexpr QRgb kMemory = 0xff5c6bc0;      // device memory in use
 constexpr QRgb kPeak = 0xffe53935;        // the memory peak of a series
+constexpr QRgb kOom = 0xff4a148c;         // an OOM on a snapshot's allocated lane
 constexpr int kFoldedDarker = 140;        // folded marks: darker than their first event's colour
 constexpr int kMarkDarker = 160;          // NVTX marks (instants): darker again
 
@@ -457,11 +460,14 @@ void TimelinePainter::collectDensity(const Input &in, const Row &r, Batch &batch
 }
 
 // A bar per pixel column: the highest value in force during the column, scaled to the series'
-// peak, and the peak marked (its value is in the label column).
+// peak, and the peak marked (its value is in the label column). A memory timeline's total is
+// stacked by category; its category lanes are drawn in their bands' colours (the legend). A
+// snapshot's allocated lane marks its OOMs.
 void TimelinePainter::collectMemory(const Input &in, const Row &r, Batch &batch) const
 {
     const TimelineEntry &e = in.scene->entries[size_t(r.entry)];
-    const MemorySeries &s = e.report->report().meta.memory[size_t(r.counter)];
+    const Report &report = e.report->report();
+    const MemorySeries &s = report.meta.memory[size_t(r.counter)];
     const int64_t peak = s.peakBytes();
     if (s.empty() || peak <= 0)
         return;
@@ -472,20 +478,31 @@ void TimelinePainter::collectMemory(const Input &in, const Row &r, Batch &batch)
     // The last value holds until the report ends, not forever.
     const int64_t end = std::max(e.report->lastEnd(), s.timeNs.back());
     const int last = std::min(width, int(std::ceil(m.x(end, e.offset))));
-    size_t i = size_t(std::max<std::ptrdiff_t>(0, s.indexAt(m.time(first) - e.offset)));
-    for (int x = first; x < last; ++x) {
-        const int64_t t1 = m.time(x + 1) - e.offset;
-        int64_t high = s.bytes[i];
-        while (i + 1 < s.timeNs.size() && s.timeNs[i + 1] < t1)
-            high = std::max(high, s.bytes[++i]);
-        const int h = int(std::lround(double(full) * double(std::max<int64_t>(0, high)) / double(peak)));
-        batch.bar(kMemory, in.labelWidth + x, h, bottom);
+    const std::vector<MemoryColumn> columns = memoryColumns(s, m, e.offset, first, last);
+    const std::vector<MemoryStackPart> parts = memoryStackOf(report.meta.memory, size_t(r.counter));
+    const auto bands = stackedBars(report.meta.memory, parts, columns, peak, full);
+    for (size_t k = 0; k < bands.size(); ++k) { // a band at a time, so that its runs merge
+        for (const StackedBar &b : bands[k])
+            batch.bar(memoryCategoryColor(parts[k].category), in.labelWidth + b.x, b.top - b.below, bottom - b.below);
+        batch.endBars();
     }
-    batch.endBars();
-    const double px = m.x(*s.peakTimeNs(), e.offset);
-    if (px < 0 || px >= width)
-        return;
-    batch.fill(kPeak, QRect(in.labelWidth + int(std::floor(px)) - 1, y + 1, 3, r.height - 2));
+    if (parts.empty()) {
+        const std::optional<size_t> category = memoryCategoryOf(s);
+        const QRgb colour = category ? memoryCategoryColor(*category) : kMemory;
+        for (const MemoryColumn &c : columns)
+            batch.bar(colour, in.labelWidth + c.x, memoryBarHeight(c.bytes, peak, full), bottom);
+        batch.endBars();
+    }
+    const auto mark = [&](int64_t t, QRgb colour, int w) {
+        if (const double px = m.x(t, e.offset); px >= 0 && px < width)
+            batch.fill(colour, QRect(in.labelWidth + int(std::floor(px)) - w / 2, y + 1, w, r.height - 2));
+    };
+    mark(*s.peakTimeNs(), kPeak, 3);
+    for (const MemoryDevicePeak &d : report.meta.memoryPeaks)
+        if (d.device == int64_t(s.device) && s.source == kSnapshotAllocatedSource)
+            for (const MemoryOom &o : d.ooms)
+                if (o.timeNs)
+                    mark(*o.timeNs, kOom, 2);
 }
 
 void TimelinePainter::paintSelection(QPainter &p, const Input &in, const Row &r) const

@@ -8,6 +8,7 @@
 #include "views/stats/statspane.h"
 #include "views/timeline/collectivewiring.h"
 #include "views/timeline/detailspane.h"
+#include "views/timeline/memorywiring.h"
 #include "views/timeline/overviewcontroller.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelinedocument.h"
@@ -49,6 +50,7 @@ TimelinePanes::TimelinePanes(TimelineDocument *document, QWidget *parent)
     m_compare = new ComparePane(m_tabs);
     m_tabs->addTab(m_compare, QStringLiteral("Compare Runs"));
     m_collectives = addCollectivesTab(m_tabs, m_view->canvas(), m_details);
+    m_memory = addMemoryTab(m_tabs, m_view->canvas());
     addWidget(hsplit);
     addWidget(m_tabs);
     setStretchFactor(0, 3);
@@ -86,6 +88,7 @@ void TimelinePanes::connectPanes()
     connect(m_compare, &ComparePane::busyChanged, this, &TimelinePanes::busyChanged);
     connect(m_breakdown, &BreakdownPane::busyChanged, this, &TimelinePanes::busyChanged);
     connect(m_collectives, &CollectivesPane::busyChanged, this, &TimelinePanes::busyChanged);
+    connect(m_memory, &MemoryBlocksPane::busyChanged, this, &TimelinePanes::busyChanged);
 }
 
 void TimelinePanes::refresh()
@@ -97,7 +100,7 @@ void TimelinePanes::refresh()
 bool TimelinePanes::isBusy() const
 {
     return m_stats->isBusy() || m_phases->isBusy() || m_compare->isBusy() || m_overview->isBusy() ||
-           m_breakdown->isBusy() || m_collectives->isBusy() || m_statsDebounce->isActive();
+           m_breakdown->isBusy() || m_collectives->isBusy() || m_memory->isBusy() || m_statsDebounce->isActive();
 }
 
 void TimelinePanes::flushDeferred()

@@ -1,7 +1,7 @@
 #pragma once
 // The Timeline workspace's main area, kept on the document: the timeline view with the cluster
 // overview above it (overviewcontroller.h) and the selected event's details beside it, over the
-// tabs Statistics, RL Phases, Breakdown, Compare Runs and Collectives. The panes follow the
+// tabs Statistics, RL Phases, Breakdown, Compare Runs, Collectives and Memory. The panes follow the
 // document's scene and selection (and the statistics its window, debounced); an event selected
 // in the timeline is selected in them, and their jumps reveal events in the timeline.
 
@@ -17,6 +17,7 @@ namespace ps::views {
 
 class BreakdownPane;
 class CollectivesPane;
+class MemoryBlocksPane;
 class ComparePane;
 class DetailsPane;
 class OverviewController;
@@ -67,6 +68,7 @@ private:
     BreakdownPane *m_breakdown = nullptr; // follows the phase table's reports
     ComparePane *m_compare = nullptr;
     CollectivesPane *m_collectives = nullptr; // collectivewiring.h
+    MemoryBlocksPane *m_memory = nullptr;     // memorywiring.h
     OverviewController *m_overview = nullptr;
     QTimer *m_statsDebounce = nullptr;
 };

@@ -8,6 +8,8 @@
 //    signed bytes, category index) and `.json`/`.json.gz` [times µs, sizes by category].
 // Schemas: ../shared/spec/analysis-definitions-2026.md B1, B3, B4.
 
+#include "core/trace/memorypeaks.h" // MemFrame
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -32,13 +34,6 @@ enum class MemAction : uint8_t {
     Other
 };
 std::string_view memActionName(MemAction a);
-
-struct MemFrame
-{
-    std::string name;
-    std::string file;
-    int64_t line = 0;
-};
 
 struct MemTraceEntry
 {
@@ -133,6 +128,17 @@ inline int64_t subWrapping(int64_t a, int64_t b)
 // export_memory_timeline's categories, in the order of _CATEGORY_TO_INDEX (None last).
 inline constexpr std::array<std::string_view, 8> kMemoryCategories = {
     "PARAMETER", "OPTIMIZER_STATE", "INPUT", "TEMPORARY", "ACTIVATION", "GRADIENT", "AUTOGRAD_DETAIL", "unknown"};
+
+// The lanes of a snapshot report, per device (torchmemoryreader.h).
+inline constexpr std::string_view kSnapshotAllocatedSource = "torch allocated";
+inline constexpr std::string_view kSnapshotReservedSource = "torch reserved";
+
+// The lanes a memory-timeline report has (torchmemoryreader.h): the total, then one per category
+// it uses, named by these; a view stacks the categories under the total.
+inline constexpr std::string_view kTimelineTotalSource = "timeline total";
+std::string timelineCategorySource(size_t category); // "timeline ACTIVATION"
+// The category (index into kMemoryCategories) a lane's source names; nullopt for other lanes.
+std::optional<size_t> timelineCategoryOfSource(std::string_view source);
 
 struct MemoryTimeline
 {

@@ -211,4 +211,17 @@ std::string readMemoryTimeline(const std::string &path, MemoryTimeline &out)
     return error;
 }
 
+std::string timelineCategorySource(size_t category)
+{
+    return "timeline " + std::string(kMemoryCategories[category]);
+}
+
+std::optional<size_t> timelineCategoryOfSource(std::string_view source)
+{
+    for (size_t c = 0; c < kMemoryCategories.size(); ++c)
+        if (source == timelineCategorySource(c))
+            return c;
+    return std::nullopt;
+}
+
 } // namespace ps::core::trace

@@ -1,6 +1,8 @@
 #include "core/trace/formats/torchmemoryhistory.h"
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace ps::core::trace {
@@ -120,7 +122,12 @@ std::vector<MemElement> memoryElements(const MemorySnapshot &s, int64_t device)
 
 int64_t memoryEntryTimeNs(const MemorySnapshot &s, const std::vector<MemTraceEntry> &trace, size_t index)
 {
-    return s.hasTimes ? trace[index].timeUs * 1000 : int64_t(index) * 1000;
+    if (!s.hasTimes)
+        return int64_t(index) * 1000;
+    int64_t within = 0; // entries of the same µs before this one, up to 999 (never the next µs)
+    while (within < 999 && size_t(within) < index && trace[index - size_t(within) - 1].timeUs == trace[index].timeUs)
+        ++within;
+    return trace[index].timeUs * 1000 + within;
 }
 
 std::optional<int64_t> memoryFirstTimeNs(const MemorySnapshot &s)
@@ -169,6 +176,79 @@ std::vector<LiveBlock> liveBlocksAt(const MemorySnapshot &s, int64_t device, int
     std::stable_sort(out.begin(), out.end(), [](const LiveBlock &a, const LiveBlock &b) { return a.size > b.size; });
     if (total)
         *total = sum;
+    return out;
+}
+
+bool isTorchInternalFrame(const MemFrame &f)
+{
+    const std::string_view file = f.file;
+    if (file.empty() || file == "??")
+        return true;
+    for (std::string_view ext : {".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp"})
+        if (file.ends_with(ext))
+            return true;
+    return file.find("/torch/") != std::string_view::npos || file.find("\\torch\\") != std::string_view::npos ||
+           file.rfind("torch/", 0) == 0;
+}
+
+std::vector<LiveGroup> liveGroups(const MemorySnapshot &s, const std::vector<MemElement> &elements,
+                                  std::optional<size_t> event)
+{
+    std::vector<LiveGroup> out;
+    std::unordered_map<std::string, size_t> groupOf;
+    for (const MemElement &e : elements) {
+        if (!e.liveAfter(event))
+            continue;
+        LiveGroup g;
+        g.stack = e.stack;
+        const auto [frames, n] = s.stack(e.stack);
+        for (size_t i = 0; i < n; ++i) {
+            if (isTorchInternalFrame(s.frames[frames[i]]))
+                ++g.foldedFrames;
+            else
+                g.frames.push_back(frames[i]);
+        }
+        std::string key = g.frames.empty() ? "s" + std::to_string(e.stack)
+                                           : std::string(reinterpret_cast<const char *>(g.frames.data()),
+                                                         g.frames.size() * sizeof(uint32_t));
+        auto [it, added] = groupOf.emplace(std::move(key), out.size());
+        if (added)
+            out.push_back(std::move(g));
+        out[it->second].bytes = addWrapping(out[it->second].bytes, e.size);
+        out[it->second].blocks += 1;
+    }
+    std::stable_sort(out.begin(), out.end(), [](const LiveGroup &a, const LiveGroup &b) { return a.bytes > b.bytes; });
+    return out;
+}
+
+std::vector<MemoryOom> memoryOoms(const MemorySnapshot &s, int64_t device)
+{
+    std::vector<MemoryOom> out;
+    for (const MemTraceEntry &e : memoryTrace(s, device))
+        if (e.action == MemAction::Oom)
+            out.push_back(
+                {s.hasTimes ? std::optional<int64_t>(e.timeUs * 1000) : std::nullopt, e.size, int64_t(e.addr)});
+    return out;
+}
+
+MemoryDevicePeak memoryDevicePeak(const MemorySnapshot &s, int64_t device, const std::vector<MemElement> &elements,
+                                  const MemoryCurve &curve)
+{
+    MemoryDevicePeak out;
+    out.device = device;
+    out.peakBytes = curve.peakBytes;
+    out.peakReservedBytes = curve.peakReservedBytes;
+    const std::vector<MemTraceEntry> &trace = memoryTrace(s, device);
+    if (s.hasTimes && curve.peakEvent)
+        out.peakTimeNs = trace[*curve.peakEvent].timeUs * 1000;
+    const std::vector<LiveGroup> groups = liveGroups(s, elements, curve.peakEvent);
+    for (size_t i = 0; i < groups.size() && i < kMemoryPeakSites; ++i) {
+        MemoryPeakSite site{groups[i].bytes, groups[i].blocks, {}, groups[i].foldedFrames};
+        for (size_t f = 0; f < groups[i].frames.size() && f < kMemoryPeakFrames; ++f)
+            site.frames.push_back(s.frames[groups[i].frames[f]]);
+        out.liveAtPeak.push_back(std::move(site));
+    }
+    out.ooms = memoryOoms(s, device);
     return out;
 }
 

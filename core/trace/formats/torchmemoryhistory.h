@@ -47,7 +47,10 @@ const std::vector<MemTraceEntry> &memoryTrace(const MemorySnapshot &s, int64_t d
 std::vector<MemElement> memoryElements(const MemorySnapshot &s, int64_t device);
 
 // Where trace entry `index` stands on the report's time axis: time_us in ns when the file has
-// times; else its place in the trace, one µs per entry (memory_viz's x axis is event order).
+// times, entries that share a µs with the ones before them 1 ns apart in file order (torch
+// writes whole µs, and an alloc and a free in one µs must stay two samples of a lane, or the
+// peak between them is lost); else its place in the trace, one µs per entry (memory_viz's x
+// axis is event order).
 int64_t memoryEntryTimeNs(const MemorySnapshot &s, const std::vector<MemTraceEntry> &trace, size_t index);
 
 // Wall-clock times are >= 1e17 ns since the epoch (1973 on), as the Kineto reader decides.
@@ -83,5 +86,31 @@ struct LiveBlock
 // The blocks allocated on `device` at `timeNs` (the report's axis, memoryEntryTimeNs): after
 // every trace entry at or before it. Largest first; `total` (if given) gets their sum.
 std::vector<LiveBlock> liveBlocksAt(const MemorySnapshot &s, int64_t device, int64_t timeNs, int64_t *total = nullptr);
+
+// A frame is a torch internal (folded) when it is C/C++ (stacks="all") or in the torch package
+// (POSIX or Windows paths).
+bool isTorchInternalFrame(const MemFrame &f);
+
+// Live blocks that share one allocation site: the same user frames (or, without any, the same stack).
+struct LiveGroup
+{
+    int64_t bytes = 0;
+    int64_t blocks = 0;
+    uint32_t stack = 0;           // the first block's full stack (MemorySnapshot::stack)
+    std::vector<uint32_t> frames; // user frames, innermost first (torch internals folded)
+    int foldedFrames = 0;         // torch-internal frames left out of `frames`
+};
+// The elements live right after trace entry `event` (nullopt: before the first), grouped by
+// site, largest first.
+std::vector<LiveGroup> liveGroups(const MemorySnapshot &s, const std::vector<MemElement> &elements,
+                                  std::optional<size_t> event);
+
+// The device's OOMs in trace order (times absent when the file has none).
+std::vector<MemoryOom> memoryOoms(const MemorySnapshot &s, int64_t device);
+
+// The device at its peak, as the report keeps it (memorypeaks.h): the curve's peak, the top
+// kMemoryPeakSites sites live at it with their first kMemoryPeakFrames user frames, the OOMs.
+MemoryDevicePeak memoryDevicePeak(const MemorySnapshot &s, int64_t device, const std::vector<MemElement> &elements,
+                                  const MemoryCurve &curve);
 
 } // namespace ps::core::trace

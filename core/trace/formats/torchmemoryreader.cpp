@@ -83,15 +83,19 @@ void addSnapshotDevice(const MemorySnapshot &s, int64_t device, MemoryReportWrit
 {
     const std::vector<MemTraceEntry> &trace = memoryTrace(s, device);
     const uint32_t dev = uint32_t(device);
-    const MemoryCurve c = memoryCurve(s, device, memoryElements(s, device));
+    const std::vector<MemElement> elements = memoryElements(s, device);
+    const MemoryCurve c = memoryCurve(s, device, elements);
+    w.meta.memoryPeaks.push_back(memoryDevicePeak(s, device, elements, c));
     int64_t first = 0, last = 0;
     for (size_t i = 0; i < trace.size(); ++i) {
         const int64_t t = memoryEntryTimeNs(s, trace, i);
         first = i ? std::min(first, t) : t;
         last = i ? std::max(last, t) : t;
     }
-    w.meta.memory.push_back(seriesOf(dev, "torch allocated", first, c.baselineBytes, c.timeNs, c.allocated));
-    w.meta.memory.push_back(seriesOf(dev, "torch reserved", first, c.reservedStartBytes, c.reservedTimeNs, c.reserved));
+    w.meta.memory.push_back(
+        seriesOf(dev, std::string(kSnapshotAllocatedSource), first, c.baselineBytes, c.timeNs, c.allocated));
+    w.meta.memory.push_back(
+        seriesOf(dev, std::string(kSnapshotReservedSource), first, c.reservedStartBytes, c.reservedTimeNs, c.reserved));
     w.history(dev, first, last, std::to_string(trace.size()) + " allocator events");
     if (c.peakEvent)
         w.mark(dev, memoryEntryTimeNs(s, trace, *c.peakEvent), "memory peak: " + bytesText(c.peakBytes) + " allocated");
@@ -131,15 +135,16 @@ std::string readTimelineReport(const std::string &path, StoreBuilder &b, ReportM
     for (size_t i = 0; i < t.timeNs.size(); ++i)
         for (int64_t v : t.bytes[i])
             total[i] = addWrapping(total[i], v);
-    meta.memory.push_back(seriesOf(0, "timeline total", t.timeNs.front(), total.front(), t.timeNs, total));
+    meta.memory.push_back(
+        seriesOf(0, std::string(kTimelineTotalSource), t.timeNs.front(), total.front(), t.timeNs, total));
     for (size_t c = 0; c < kMemoryCategories.size(); ++c) {
         std::vector<int64_t> bytes(t.timeNs.size());
         bool used = false;
         for (size_t i = 0; i < t.timeNs.size(); ++i)
             used = (bytes[i] = t.bytes[i][c]) != 0 || used;
         if (used)
-            meta.memory.push_back(seriesOf(0, "timeline " + std::string(kMemoryCategories[c]), t.timeNs.front(),
-                                           bytes.front(), t.timeNs, bytes));
+            meta.memory.push_back(
+                seriesOf(0, timelineCategorySource(c), t.timeNs.front(), bytes.front(), t.timeNs, bytes));
     }
     const auto [lo, hi] = std::minmax_element(t.timeNs.begin(), t.timeNs.end());
     w.clock(*lo >= kMemoryEpochFloorNs, "the memory timeline's times are not on the wall clock");

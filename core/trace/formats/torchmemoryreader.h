@@ -9,7 +9,8 @@
 //                per category it uses ("timeline ACTIVATION", ...), in _CATEGORY_TO_INDEX order;
 //   events       per device a thread "torch memory device D" with marks where the recorded
 //                history begins and ends, at the peak and at each OOM (requested bytes, device free);
-//   identity     rank and pid from the name (meta.rank, meta.pids), the step from its folder.
+//   identity     rank and pid from the name (meta.rank, meta.pids), the step from its folder;
+//   memoryPeaks  a snapshot's devices at their peaks: live sites and OOMs (memorypeaks.h).
 // Time: snapshots carry time_us on the wall clock (µs since the epoch), as do the profiler's
 // timeline rows, so the report has a UTC origin (0) and aligns with the traces by UTC. A file
 // without wall-clock times (older PyTorch writes no time_us) cannot be tied to the traces' clock:
