@@ -5,33 +5,12 @@
 #include "core/common/parallelfor.h"
 #include "core/trace/alignment.h"
 #include "core/trace/digest.h"
-#include "core/trace/reportoutline.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
 
 namespace ps::core::analysis {
 
 namespace {
-
-// What alignment and the callers need of a report once its records are taken: no store, and of
-// the outline only the extent.
-trace::ReportPtr shellOf(const trace::Report &r)
-{
-    auto shell = std::make_shared<trace::Report>();
-    shell->path = r.path;
-    shell->fileSize = r.fileSize;
-    shell->fileMtimeNs = r.fileMtimeNs;
-    shell->meta = r.meta;
-    shell->identity = r.identity;
-    auto outline = std::make_shared<trace::ReportOutline>();
-    const trace::ReportExtent extent = trace::extentOf(r);
-    outline->digestPath = r.outline ? r.outline->digestPath : r.path;
-    outline->eventCount = extent.events;
-    outline->firstStart = extent.firstStart;
-    outline->lastEnd = extent.lastEnd;
-    shell->outline = std::move(outline);
-    return shell;
-}
 
 struct Taken
 {
@@ -54,7 +33,7 @@ collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> 
         const trace::ReportPtr r = open(i);
         if (!r)
             return;
-        taken[i] = {shellOf(*r), detail::extractCollectives(*r, cancel), occurrencesOf(*r)};
+        taken[i] = {trace::withoutEvents(*r), detail::extractCollectives(*r, cancel), occurrencesOf(*r)};
     }); // each report released here, once taken
     std::vector<detail::ReportCollectives> collectives;
     std::vector<std::vector<PhaseOccurrence>> phases;

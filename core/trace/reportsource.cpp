@@ -26,6 +26,24 @@ const ReportOutline *digestOutlineOf(const Report &report)
     return report.outline.get();
 }
 
+ReportPtr withoutEvents(const Report &report)
+{
+    auto shell = std::make_shared<Report>();
+    shell->path = report.path;
+    shell->fileSize = report.fileSize;
+    shell->fileMtimeNs = report.fileMtimeNs;
+    shell->meta = report.meta;
+    shell->identity = report.identity;
+    auto outline = std::make_shared<ReportOutline>();
+    const ReportExtent extent = extentOf(report);
+    outline->digestPath = report.outline ? report.outline->digestPath : report.path;
+    outline->eventCount = extent.events;
+    outline->firstStart = extent.firstStart;
+    outline->lastEnd = extent.lastEnd;
+    shell->outline = std::move(outline);
+    return shell;
+}
+
 bool digestHasEvents(const Report &report)
 {
     return report.outline && report.outline->hasEvents;

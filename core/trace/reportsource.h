@@ -18,7 +18,8 @@
 // Kinds today: SUMS range/kernel totals and range occurrences (tracesummary.h), TRKS track
 // extents and PYRD track pyramids (here), PHAS phase cells (analysis/phasesummary.h), GPUB the
 // GPU breakdown and BUSY each device's busy pyramid (analysis/digestsummary.h), COLL each
-// collective record's communication time (analysis/collectivewait.h).
+// collective record's communication time (analysis/collectivewait.h), MEMS each snapshot
+// device's peak, what held it and its OOMs (analysis/memorysummary.h).
 //
 // Adding one (the collectives summary, say), all in the analysis's own files:
 //   1. the value type (struct CollectiveSummary) and encode/decode between it and section bytes;
@@ -49,6 +50,10 @@ bool hasEvents(const Report &report);
 const EventStore *eventsOf(const Report &report, std::string &error);
 // The digest a report without events was opened from (null for a report with events).
 const ReportOutline *digestOutlineOf(const Report &report);
+// The report without its events or store: path, file stamp, meta, identity and its extent, as an
+// outline of the digest it came from (or of its own path). What a run matched report by report
+// keeps of each report once its analysis has taken what it needs (collectivesOfOpened).
+ReportPtr withoutEvents(const Report &report);
 // Does the digest the report was opened from hold its events, so that they can be paged in?
 bool digestHasEvents(const Report &report);
 // The digest's section `tag`, decoded: nullopt with `error` when the report is not an outline,

@@ -21,6 +21,8 @@ private slots:
         s.hiddenTracks = {"report:/a/x.sqlite|Sync · GPU 0 · stream 7"};
         s.pinned = {"report:/a/y.sqlite|Kernels · GPU 1 · stream 7", "report:/a/x.sqlite|NVTX · python [11]"};
         s.fullDepth = {"report:/a/x.sqlite|NVTX · python [11]"};
+        s.laneOrder["report:/a/x.sqlite"] = {"report:/a/x.sqlite|NVTX · python [11]",
+                                             "report:/a/x.sqlite|Kernels · GPU 0 · stream 7"};
         s.labelWidth = 321;
         s.view = TimeWindow{-5'000, 9'007'199'254'740'993LL};
         QTemporaryDir dir;
@@ -37,6 +39,8 @@ private slots:
         QCOMPARE(back->hiddenTracks, s.hiddenTracks);
         QCOMPARE(back->pinned, s.pinned); // pin order kept
         QCOMPARE(back->fullDepth, s.fullDepth);
+        QCOMPARE(back->laneOrder, s.laneOrder); // lanes as the user dragged them
+        QCOMPARE(back->trackView().order, s.laneOrder);
         QCOMPARE(back->labelWidth, 321);
         QVERIFY(back->view);
         QCOMPARE(*back->view, *s.view);

@@ -71,7 +71,7 @@ ComparePane::ComparePane(QWidget *parent) : QWidget(parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
     layout->addWidget(m_table, 1);
-    m_job = new LatestJob<an::RunComparison>(this, [this](an::RunComparison c) { show(c); });
+    m_job = new LatestJob<an::RunComparison>(this, [this](const an::RunComparison &c) { show(c); });
     connect(m_job, &LatestJobBase::busyChanged, this, &ComparePane::busyChanged);
     setRuns({});
 }

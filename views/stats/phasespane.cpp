@@ -62,7 +62,7 @@ PhasesPane::PhasesPane(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_table, 1);
     connect(m_table, &QTableView::clicked, this,
             [this](const QModelIndex &index) { onClicked(index.row(), index.column()); });
-    m_job = new LatestJob<an::PhaseTable>(this, [this](an::PhaseTable t) { show(t); });
+    m_job = new LatestJob<an::PhaseTable>(this, [this](const an::PhaseTable &t) { show(t); });
     connect(m_job, &LatestJobBase::busyChanged, this, &PhasesPane::busyChanged);
 }
 

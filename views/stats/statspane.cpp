@@ -86,7 +86,7 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
 
     using Rows = std::vector<core::trace::StatRow>;
     m_rowsJob = new LatestJob<Rows>(this, [this](Rows rows) { showRows(std::move(rows)); });
-    m_chartJob = new LatestJob<CrossRankData>(this, [this](CrossRankData d) { m_chart->setData(d); });
+    m_chartJob = new LatestJob<CrossRankData>(this, [this](const CrossRankData &d) { m_chart->setData(d); });
     for (LatestJobBase *job : {static_cast<LatestJobBase *>(m_rowsJob), static_cast<LatestJobBase *>(m_chartJob)})
         connect(job, &LatestJobBase::busyChanged, this, [this] { emit busyChanged(isBusy()); });
 }

@@ -3,6 +3,7 @@
 #include "core/trace/statscsv.h"
 #include "views/scene/timeformat.h"
 
+#include <cmath>
 #include <iterator>
 
 namespace ps::views {
@@ -65,7 +66,7 @@ QVariant StatsTableModel::data(const QModelIndex &index, int role) const
             return raw();
         if (col == TimePct)
             return QStringLiteral("%1 %").arg(r.timePct, 0, 'f', 1);
-        return formatDuration(int64_t(raw().toDouble() + 0.5));
+        return formatDuration(int64_t(std::llround(raw().toDouble())));
     case Qt::ToolTipRole:
         if (text)
             return raw();

@@ -17,6 +17,7 @@ TrackView TimelineSession::trackView() const
     v.hiddenTracks = set(hiddenTracks);
     v.pinned = pinned;
     v.fullDepth = set(fullDepth);
+    v.order = laneOrder;
     return v;
 }
 
@@ -32,6 +33,7 @@ void TimelineSession::setTrackView(const TrackView &view)
     hiddenTracks = sorted(view.hiddenTracks);
     pinned = view.pinned;
     fullDepth = sorted(view.fullDepth);
+    laneOrder = view.order;
 }
 
 QByteArray TimelineSession::toJson() const
@@ -49,6 +51,10 @@ QByteArray TimelineSession::toJson() const
     o[QStringLiteral("hidden_tracks")] = QJsonArray::fromStringList(hiddenTracks);
     o[QStringLiteral("pinned")] = QJsonArray::fromStringList(pinned);
     o[QStringLiteral("full_depth")] = QJsonArray::fromStringList(fullDepth);
+    QJsonObject order;
+    for (auto it = laneOrder.begin(); it != laneOrder.end(); ++it)
+        order[it.key()] = QJsonArray::fromStringList(it.value());
+    o[QStringLiteral("lane_order")] = order;
     if (labelWidth > 0)
         o[QStringLiteral("label_width")] = labelWidth;
     if (view) {
@@ -78,23 +84,27 @@ std::optional<TimelineSession> TimelineSession::fromJson(const QByteArray &json,
         return std::nullopt;
     }
     TimelineSession s;
-    for (const QJsonValue &v : o.value(QStringLiteral("reports")).toArray())
+    for (const auto &v : o.value(QStringLiteral("reports")).toArray())
         s.reports << v.toString();
     s.align = o.value(QStringLiteral("align")).toString(QStringLiteral("utc"));
     const QJsonObject n = o.value(QStringLiteral("nudges_ns")).toObject();
     for (auto it = n.begin(); it != n.end(); ++it)
         s.nudges[it.key()] = it.value().toString().toLongLong();
-    const auto strings = [&o](const char *key) {
+    const auto stringsOf = [](const QJsonValue &array) {
         QStringList out;
-        for (const QJsonValue &v : o.value(QLatin1String(key)).toArray())
+        for (const auto &v : array.toArray())
             out << v.toString();
         return out;
     };
+    const auto strings = [&](const char *key) { return stringsOf(o.value(QLatin1String(key))); };
     s.collapsed = strings("collapsed");
     s.hiddenKinds = strings("hidden_kinds");
     s.hiddenTracks = strings("hidden_tracks");
     s.pinned = strings("pinned");
     s.fullDepth = strings("full_depth");
+    const QJsonObject order = o.value(QStringLiteral("lane_order")).toObject(); // absent before 2026-11
+    for (auto it = order.begin(); it != order.end(); ++it)
+        s.laneOrder[it.key()] = stringsOf(it.value());
     s.labelWidth = o.value(QStringLiteral("label_width")).toInt(0);
     if (o.contains(QStringLiteral("view"))) {
         const QJsonObject v = o.value(QStringLiteral("view")).toObject();

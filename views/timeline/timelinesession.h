@@ -6,6 +6,7 @@
 #include "views/scene/timemapping.h"
 #include "views/timeline/rowlayout.h"
 
+#include <QHash>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -26,6 +27,7 @@ struct TimelineSession
     QStringList hiddenTracks;              // RowLayout::trackKey
     QStringList pinned;                    // RowLayout::trackKey, in pin order
     QStringList fullDepth;                 // RowLayout::trackKey of deep tracks shown whole
+    QHash<QString, QStringList> laneOrder; // report key -> its lanes as dragged (TrackView::order)
     int labelWidth = 0;                    // the label column, px; 0 = the default
     std::optional<TimeWindow> view;        // shared-axis window
 
