@@ -641,6 +641,22 @@ private slots:
         QVERIFY(banner->lines().isEmpty());
     }
 
+    // A report read with warnings opens, and the banner says what the reader noticed: the real
+    // msprof database's tables lie 639 days apart.
+    void readerWarningsAreVisible()
+    {
+        const QString msprof = QStringLiteral(PS_TESTDATA_DIR "/traces/ascend/msinsight__full_db__msprof_0.db");
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.show();
+        w.openPaths({msprof});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.reports().size(), size_t(1));
+        QTRY_VERIFY_WITH_TIMEOUT(w.problems()->isVisible(), 5000);
+        const QString lines = w.problems()->lines().join("\n");
+        QVERIFY2(lines.contains(msprof + ": its tables' rows lie 639.0 days apart: CANN_API, TASK"), qPrintable(lines));
+    }
+
     void escapeCancelsALoadAndClearsTheSelection()
     {
         // Enough reports that the load is still running when Esc arrives, on any machine (the

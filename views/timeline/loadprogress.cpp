@@ -64,6 +64,17 @@ void LoadProgressRow::connectLoader()
             QStringLiteral("Loading cancelled: %1 file(s) not loaded (open them again to load them)").arg(paths.size()),
             lines);
     });
+    // What a reader noticed but could read past (rows dropped, tables days apart) is said, not
+    // kept in a report's metadata where no one looks.
+    connect(loader, &TimelineLoader::reportsReady, this, [this](const std::vector<PreparedReportPtr> &reports) {
+        QStringList lines;
+        for (const PreparedReportPtr &r : reports)
+            for (const std::string &w : r->report().meta.warnings)
+                lines << QString::fromStdString(r->report().path + ": " + w);
+        if (!lines.isEmpty())
+            m_problems->addProblems(
+                QStringLiteral("%1 warning(s) while reading; the report(s) are open").arg(lines.size()), lines);
+    });
     connect(loader, &TimelineLoader::nothingFound, this, [this](const QStringList &lines) {
         m_nothingFound = true;
         m_problems->addProblems(QStringLiteral("No reports found there"), lines);

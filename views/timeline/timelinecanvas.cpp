@@ -57,6 +57,7 @@ TimelineCanvas::~TimelineCanvas() = default;
 
 void TimelineCanvas::setScene(std::shared_ptr<const TimelineScene> scene, bool keepWindow)
 {
+    m_doc->setViewHeight(height()); // a hidden widget gets its resize event only when shown
     m_doc->setScene(std::move(scene), keepWindow);
 }
 
