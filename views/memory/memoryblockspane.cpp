@@ -53,7 +53,7 @@ MemoryBlocksPane::MemoryBlocksPane(QWidget *parent) : QWidget(parent)
     m_tree->header()->setStretchLastSection(false);
     layout->addWidget(m_heading);
     layout->addWidget(m_tree, 1);
-    m_job = new LatestJob<MemoryBlocks>(this, [this](MemoryBlocks b) { show(std::move(b)); });
+    m_job = new LatestJob<MemoryBlocks>(this, [this](const MemoryBlocks &b) { show(b); });
     m_job->setSeen([this](const MemoryBlocks &b) {
         if (b.snapshot)
             m_snapshot = b.snapshot;
@@ -123,7 +123,7 @@ void MemoryBlocksPane::addOoms(const MemoryBlocks &blocks)
     }
 }
 
-void MemoryBlocksPane::show(MemoryBlocks blocks)
+void MemoryBlocksPane::show(const MemoryBlocks &blocks)
 {
     m_heading->setText(blocks.heading);
     m_tree->clear();
@@ -135,11 +135,9 @@ void MemoryBlocksPane::show(MemoryBlocks blocks)
         item->setText(kBytes, memoryBytesText(bytes));
         item->setText(kSite, QString::fromLatin1(tr::kMemoryCategories[category].data(),
                                                  qsizetype(tr::kMemoryCategories[category].size())));
-        item->setIcon(kSite, [&] {
-            QPixmap swatch(10, 10);
-            swatch.fill(QColor::fromRgb(memoryCategoryColor(category)));
-            return QIcon(swatch);
-        }());
+        QPixmap swatch(10, 10); // the category's colour, as its band on the lane
+        swatch.fill(QColor::fromRgb(memoryCategoryColor(category)));
+        item->setIcon(kSite, QIcon(swatch));
     }
     QList<QTreeWidgetItem *> items;
     items.reserve(qsizetype(blocks.blocks.size()));

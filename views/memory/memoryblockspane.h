@@ -37,7 +37,7 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    void show(MemoryBlocks blocks);
+    void show(const MemoryBlocks &blocks);
     QTreeWidgetItem *blockItem(const MemoryBlockRow &row) const;
     void addOoms(const MemoryBlocks &blocks);
 
