@@ -4,6 +4,7 @@
 // the ruler, the tooltip text and the pixels drawn. Geometry (see testreports.h): three ranks,
 // canvas 1260 px wide = 260 px labels + 1000 px lanes; rows of rank 0: header y 40, NVTX
 // y 60..92 (two levels), CUDA API y 92..108, kernels y 108..124.
+#include "canvasinput.h"
 #include "testreports.h"
 #include "views/common/namecolors.h"
 #include "views/timeline/timelinecanvas.h"
@@ -18,6 +19,7 @@
 
 using namespace ps::views;
 using namespace ps::core::trace;
+using namespace ps::test; // canvasinput.h
 
 Q_DECLARE_METATYPE(TimeWindow)
 
@@ -44,42 +46,6 @@ struct Fixture
         QVERIFY(QTest::qWaitForWindowExposed(&canvas));
     }
 };
-
-void mouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons,
-           Qt::KeyboardModifiers mods = Qt::NoModifier)
-{
-    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, mods);
-    QCoreApplication::sendEvent(w, &e);
-}
-
-// Triggers the menu action whose text is `text` (searching submenus), as a click would.
-bool triggerMenu(QMenu *menu, const QString &text)
-{
-    std::unique_ptr<QMenu> owned(menu);
-    for (QAction *a : menu->findChildren<QAction *>())
-        if (a->text() == text && a->isEnabled() && !a->menu()) {
-            a->trigger();
-            return true;
-        }
-    return false;
-}
-
-const Row *findRow(const TimelineCanvas &c, int entry, const QString &labelStart, int from = 0)
-{
-    const auto &rows = c.layout().rows();
-    for (size_t i = size_t(from); i < rows.size(); ++i)
-        if (rows[i].entry == entry && !rows[i].isHeader() && rows[i].label.startsWith(labelStart))
-            return &rows[i];
-    return nullptr;
-}
-
-void drag(QWidget *w, QPoint from, QPoint to, Qt::KeyboardModifiers mods = Qt::NoModifier)
-{
-    mouse(w, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton, mods);
-    mouse(w, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton, mods);
-    mouse(w, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton, mods);
-    mouse(w, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton, mods);
-}
 
 void wheel(QWidget *w, QPoint pos, int dy, Qt::KeyboardModifiers mods = Qt::NoModifier)
 {

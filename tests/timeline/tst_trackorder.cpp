@@ -2,6 +2,7 @@
 // and clicks there reach them), lanes move by dragging their label within their report or the
 // Pinned section, and kinds hidden in one run stay in that run and go with it when it closes.
 // Geometry (testreports.h): ranks of 4 steps, canvas 1260 px wide = 260 px labels + 1000 px lanes.
+#include "canvasinput.h"
 #include "testreports.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/trackdrag.h"
@@ -11,6 +12,7 @@
 
 using namespace ps::views;
 using namespace ps::core::trace;
+using namespace ps::test; // canvasinput.h
 
 namespace {
 constexpr int64_t kMs = 1'000'000;
@@ -42,46 +44,6 @@ struct Fixture
         QVERIFY(QTest::qWaitForWindowExposed(&canvas));
     }
 };
-
-void mouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons)
-{
-    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, Qt::NoModifier);
-    QCoreApplication::sendEvent(w, &e);
-}
-
-void drag(QWidget *w, QPoint from, QPoint to)
-{
-    mouse(w, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
-    mouse(w, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton);
-    mouse(w, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
-    mouse(w, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
-}
-
-bool triggerMenu(QMenu *menu, const QString &text)
-{
-    std::unique_ptr<QMenu> owned(menu);
-    for (QAction *a : menu->findChildren<QAction *>())
-        if (a->text() == text && a->isEnabled() && !a->menu()) {
-            a->trigger();
-            return true;
-        }
-    return false;
-}
-
-int rowIndex(const TimelineCanvas &c, int entry, const QString &labelStart)
-{
-    const auto &rows = c.layout().rows();
-    for (size_t i = 0; i < rows.size(); ++i)
-        if (rows[i].entry == entry && !rows[i].isHeader() && rows[i].label.startsWith(labelStart))
-            return int(i);
-    return -1;
-}
-
-const Row *findRow(const TimelineCanvas &c, int entry, const QString &labelStart)
-{
-    const int i = rowIndex(c, entry, labelStart);
-    return i < 0 ? nullptr : &c.layout().rows()[size_t(i)];
-}
 
 // The labels of an entry's lanes, top to bottom, by their kind word.
 QStringList laneKinds(const TimelineCanvas &c, int entry)

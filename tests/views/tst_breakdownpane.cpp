@@ -7,9 +7,10 @@
 #include "core/demo/demorun.h"
 #include "tests/support/clirun.h"
 #include "tests/support/demorun.h"
-#include "tests/support/envguard.h"
 #include "tests/support/reportload.h"
+#include "tests/support/testsandbox.h"
 #include "tests/timeline/workspacewait.h"
+#include "tests/views/breakdowncell.h"
 #include "views/stats/breakdownpane.h"
 #include "views/stats/phasespane.h"
 #include "views/timeline/timelineworkspace.h"
@@ -19,34 +20,19 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
-#include <QStandardPaths>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace ps::views;
 namespace an = ps::core::analysis;
 
-namespace {
-
+using ps::test::breakdownCell;
 using ps::test::waitIdle;
-
-// The value of the column headed `header` in source row `row`.
-double cell(const BreakdownModel &m, int row, const QString &header)
-{
-    for (int c = 0; c < m.columnCount(); ++c)
-        if (m.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == header)
-            return m.data(m.index(row, c), Qt::UserRole).toDouble();
-    qFatal("no column %s", qPrintable(header));
-}
-
-} // namespace
 
 class TestBreakdownPane : public QObject
 {
     Q_OBJECT
-    QTemporaryDir m_tmp;
-    ps::test::EnvGuard m_cacheEnv{"PROFSTUDIO_CACHE_DIR"};
+    ps::test::TestSandbox m_tmp; // scratch files and the report cache
     ps::core::demo::DemoResult m_demo;
 
     // Per report: the tab's numbers are trace breakdown's JSON numbers for the same file.
@@ -67,24 +53,19 @@ class TestBreakdownPane : public QObject
             const auto report = ps::test::loadTestReport(raw);
             QVERIFY2(report, qPrintable(name));
             const an::GpuBreakdown b = an::computeBreakdown(*report->store);
-            QCOMPARE(cell(m, r, "Span ms"), double(b.spanNs));
-            QCOMPARE(cell(m, r, "Compute %"), double(b.computeNs()));
-            QCOMPARE(cell(m, r, "Communication %"), double(b.communicationNs()));
-            QCOMPARE(cell(m, r, "Memory %"), double(b.memoryNs()));
-            QCOMPARE(cell(m, r, "Other %"), double(b.otherNs()));
-            QCOMPARE(cell(m, r, "Idle %"), double(b.idleNs));
-            QCOMPARE(cell(m, r, "GPU events"), double(b.events));
+            QCOMPARE(breakdownCell(m, r, "Span ms"), double(b.spanNs));
+            QCOMPARE(breakdownCell(m, r, "Compute %"), double(b.computeNs()));
+            QCOMPARE(breakdownCell(m, r, "Communication %"), double(b.communicationNs()));
+            QCOMPARE(breakdownCell(m, r, "Memory %"), double(b.memoryNs()));
+            QCOMPARE(breakdownCell(m, r, "Other %"), double(b.otherNs()));
+            QCOMPARE(breakdownCell(m, r, "Idle %"), double(b.idleNs));
+            QCOMPARE(breakdownCell(m, r, "GPU events"), double(b.events));
             QVERIFY(b.spanNs > 0 && b.communicationNs() > 0);
         }
     }
 
 private slots:
-    void initTestCase()
-    {
-        m_cacheEnv.set(m_tmp.filePath("cache").toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        m_demo = writeTestDemo(m_tmp.filePath("run"), 4, 2, ps::core::demo::DemoOptions{}.seed);
-    }
+    void initTestCase() { m_demo = writeTestDemo(m_tmp.filePath("run"), 4, 2, ps::core::demo::DemoOptions{}.seed); }
 
     void perReportEqualsTraceBreakdown()
     {
@@ -103,8 +84,8 @@ private slots:
         const BreakdownModel &m = *w.breakdownPane()->model();
         for (int r = 0; r < m.rowCount(); ++r)
             if (w.scene()->entries[size_t(m.rows()[size_t(r)].entry)].report->report().path == m_demo.reports[0].path) {
-                QCOMPARE(cell(m, r, "Idle %"), first["idle_ns"].toDouble());
-                QCOMPARE(cell(m, r, "Compute %"), first["compute_ns"].toDouble());
+                QCOMPARE(breakdownCell(m, r, "Idle %"), first["idle_ns"].toDouble());
+                QCOMPARE(breakdownCell(m, r, "Compute %"), first["compute_ns"].toDouble());
             }
     }
 
@@ -141,8 +122,8 @@ private slots:
         const an::PhaseCell &c = t.rows[1].cells[2];
         const int row = 1 * int(t.columns.size()) + 2;
         QCOMPARE(m.data(m.index(row, 1), Qt::DisplayRole).toString(), QString::fromStdString(t.rows[1].phase));
-        QCOMPARE(cell(m, row, "Compute %"), double(c.gpu.computeNs()));
-        QCOMPARE(cell(m, row, "Idle %"), double(c.gpu.idleNs));
+        QCOMPARE(breakdownCell(m, row, "Compute %"), double(c.gpu.computeNs()));
+        QCOMPARE(breakdownCell(m, row, "Idle %"), double(c.gpu.idleNs));
     }
 };
 

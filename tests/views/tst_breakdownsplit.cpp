@@ -3,46 +3,27 @@
 // tst_collectives), each report's communication_wait and communication_transfer equal the CLI's
 // JSON figures, add up to its communication, and the ranks that waited for the late one show it.
 #include "tests/support/clirun.h"
-#include "tests/support/envguard.h"
 #include "tests/support/syncloop.h"
+#include "tests/support/testsandbox.h"
 #include "tests/timeline/workspacewait.h"
+#include "tests/views/breakdowncell.h"
 #include "views/stats/breakdownpane.h"
 #include "views/timeline/timelineworkspace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace ps::views;
-
-namespace {
-
-double cell(const BreakdownModel &m, int row, const QString &header)
-{
-    for (int c = 0; c < m.columnCount(); ++c)
-        if (m.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == header)
-            return m.data(m.index(row, c), Qt::UserRole).toDouble();
-    qFatal("no column %s", qPrintable(header));
-}
-
-} // namespace
+using ps::test::breakdownCell;
 
 class TestBreakdownSplit : public QObject
 {
     Q_OBJECT
-    QTemporaryDir m_tmp;
-    ps::test::EnvGuard m_cacheEnv{"PROFSTUDIO_CACHE_DIR"};
+    ps::test::TestSandbox m_tmp; // scratch files and the report cache
 
 private slots:
-    void initTestCase()
-    {
-        m_cacheEnv.set(m_tmp.filePath("cache").toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-    }
-
     void perReportSplitEqualsTraceBreakdown()
     {
         // Rank 5 computes 25 ms longer in steps 4-12 (the world allreduce waits for it); rank 2 is
@@ -72,10 +53,10 @@ private slots:
                 QString::fromStdString(w.scene()->entries[size_t(m.rows()[size_t(r)].entry)].report->report().path);
             QVERIFY2(byPath.count(path), qPrintable(path));
             const QJsonObject &o = byPath[path];
-            const double wait = cell(m, r, "Comm wait %"), transfer = cell(m, r, "Comm transfer %");
+            const double wait = breakdownCell(m, r, "Comm wait %"), transfer = breakdownCell(m, r, "Comm transfer %");
             QCOMPARE(wait, o["communication_wait_ns"].toDouble());
             QCOMPARE(transfer, o["communication_transfer_ns"].toDouble());
-            QCOMPARE(wait + transfer, cell(m, r, "Communication %"));
+            QCOMPARE(wait + transfer, breakdownCell(m, r, "Communication %"));
             waited += wait > 9 * 25'000'000;
         }
         QCOMPARE(waited, spec.ranks - 1); // every rank but the late one waited its 9 x 25 ms

@@ -7,8 +7,8 @@
 #include "core/analysis/digestsummary.h"
 #include "core/demo/demorun.h"
 #include "tests/support/demorun.h"
-#include "tests/support/envguard.h"
 #include "tests/support/reportload.h"
+#include "tests/support/testsandbox.h"
 #include "tests/timeline/workspacewait.h"
 #include "views/overview/clusteroverview.h"
 #include "views/overview/gotorank.h"
@@ -23,10 +23,8 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QStandardItemModel>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace ps::views;
@@ -59,16 +57,13 @@ bool headerOnScreen(const TimelineCanvas &c, int entry)
 class TestClusterOverview : public QObject
 {
     Q_OBJECT
-    QTemporaryDir m_tmp;
-    ps::test::EnvGuard m_cacheEnv{"PROFSTUDIO_CACHE_DIR"};
+    ps::test::TestSandbox m_tmp; // scratch files and the report cache
     ps::core::demo::DemoResult m_demo;
     QString m_digests;
 
 private slots:
     void initTestCase()
     {
-        m_cacheEnv.set(m_tmp.filePath("cache").toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
         m_demo = writeTestDemo(m_tmp.filePath("run"), 40, 2, ps::core::demo::DemoOptions{}.seed);
         m_digests = m_tmp.filePath("digests");
         for (const auto &r : m_demo.reports) {

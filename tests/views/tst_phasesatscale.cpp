@@ -6,7 +6,7 @@
 #include "core/analysis/phases.h"
 #include "core/demo/demorun.h"
 #include "tests/support/demorun.h"
-#include "tests/support/envguard.h"
+#include "tests/support/testsandbox.h"
 #include "tests/timeline/testreports.h"
 #include "tests/timeline/workspacewait.h"
 #include "views/scene/preparedreport.h"
@@ -19,8 +19,6 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardItemModel>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -52,16 +50,9 @@ std::shared_ptr<TimelineScene> scene(int ranks, int steps, int slow, const std::
 class TestPhasesAtScale : public QObject
 {
     Q_OBJECT
-    QTemporaryDir m_tmp;
-    ps::test::EnvGuard m_cacheEnv{"PROFSTUDIO_CACHE_DIR"};
+    ps::test::TestSandbox m_tmp; // scratch files and the report cache
 
 private slots:
-    void initTestCase()
-    {
-        m_cacheEnv.set(m_tmp.filePath("cache").toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-    }
-
     // 40 ranks: a box per step, the slow rank an outlier named beside its point; a click on the
     // point jumps to its step range.
     void manyRanksAreADistribution()

@@ -2,7 +2,7 @@
 // dates when the reports are aligned by UTC ("2026-… UTC", not "1764000000.123456 s" of epoch
 // seconds), time from the aligned origin otherwise. On a demo run (real nsys schema, UTC origins).
 #include "tests/support/demorun.h"
-#include "tests/support/envguard.h"
+#include "tests/support/testsandbox.h"
 #include "tests/timeline/workspacewait.h"
 #include "views/scene/timeformat.h"
 #include "views/stats/statspane.h"
@@ -11,8 +11,6 @@
 
 #include <QLabel>
 #include <QRegularExpression>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace ps::views;
@@ -20,16 +18,9 @@ using namespace ps::views;
 class TestStatsSummary : public QObject
 {
     Q_OBJECT
-    QTemporaryDir m_tmp;
-    ps::test::EnvGuard m_cacheEnv{"PROFSTUDIO_CACHE_DIR"};
+    ps::test::TestSandbox m_tmp; // scratch files and the report cache
 
 private slots:
-    void initTestCase()
-    {
-        m_cacheEnv.set(m_tmp.filePath("cache").toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-    }
-
     void summaryTimesFollowTheAxis()
     {
         const auto demo = writeTestDemo(m_tmp.filePath("run"), 2, 2, ps::core::demo::DemoOptions{}.seed);
