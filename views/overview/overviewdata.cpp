@@ -71,7 +71,7 @@ OverviewRow rowOf(const TimelineScene &scene, int entry, const OverviewData &dat
     std::vector<double> busy(size_t(data.bins), 0.0);
     int devices = 0;
     if (r.isOutline()) {
-        if (const auto drawing = r.outlineDrawing(OutlinePart::Busy))
+        if (const auto drawing = r.pyramidDrawing(OutlinePart::Busy))
             for (const LodPyramid &p : drawing->busy) {
                 addPyramid(p, bins, busy);
                 ++devices;

@@ -81,7 +81,7 @@ int64_t PreparedReport::lastEnd() const
     return core::trace::extentOf(*m_report).lastEnd;
 }
 
-std::shared_ptr<const OutlineDrawing> PreparedReport::outlineDrawing(OutlinePart part) const
+std::shared_ptr<const OutlineDrawing> PreparedReport::pyramidDrawing(OutlinePart part) const
 {
     if (!isOutline())
         return nullptr;

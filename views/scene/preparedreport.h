@@ -52,7 +52,7 @@ public:
     // every event is on level 0 (callers then walk the track directly).
     std::span<const uint32_t> levelIndices(uint32_t track, uint16_t level) const;
     // When each GPU is busy, for the utilization lanes (one per device with GPU work); empty for
-    // an outline, whose lanes come from outlineDrawing().
+    // an outline, whose lanes come from pyramidDrawing().
     const std::vector<core::analysis::DeviceBusy> &deviceBusy() const { return m_deviceBusy; }
     // The device of each utilization lane.
     const std::vector<uint32_t> &busyDevices() const { return m_busyDevices; }
@@ -65,7 +65,7 @@ public:
     int64_t lastEnd() const;
     // One part of an outline's pyramids (the other left empty), decoded on first use and shared
     // while someone holds it; null for a report with events.
-    std::shared_ptr<const OutlineDrawing> outlineDrawing(OutlinePart part) const;
+    std::shared_ptr<const OutlineDrawing> pyramidDrawing(OutlinePart part) const;
     QRgb color(core::trace::NameId name) const { return name < m_colors.size() ? m_colors[name] : 0xff9e9e9e; }
 
 private:

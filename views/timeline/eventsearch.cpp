@@ -54,7 +54,7 @@ SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query, 
             it = done.emplace(e.report.get(), std::make_pair(m, any)).first;
         }
         r.matchedNames[ei] = it->second.first;
-        r.outlinesNotCounted += e.report->isOutline() && it->second.second;
+        r.digestsNotCounted += e.report->isOutline() && it->second.second;
         if (!it->second.second)
             continue;
         const std::vector<bool> &match = *it->second.first;

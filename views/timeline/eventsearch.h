@@ -40,7 +40,7 @@ struct SearchResult
     size_t count = 0; // every match
     // Reports opened from digests without their events (outlines): their matching names are
     // outlined on the timeline, but their events are only counted once paged in.
-    size_t outlinesNotCounted = 0;
+    size_t digestsNotCounted = 0;
     std::vector<SearchMatch> matches; // ordered by shared start, then entry; at most kMaxKept
     // Per entry, per name id: does the name match (the painter outlines matching boxes).
     std::vector<std::shared_ptr<const std::vector<bool>>> matchedNames;

@@ -76,7 +76,7 @@ void ReportPager::clear()
     m_failed.clear();
     for (const Paged &p : paged)
         if (p.events)
-            emit pagedOut(p.events, p.outline);
+            emit pagedOut(p.events, p.fromDigest);
 }
 
 void ReportPager::request(const PreparedReportPtr &outline)
@@ -85,7 +85,7 @@ void ReportPager::request(const PreparedReportPtr &outline)
     if (!core::trace::digestHasEvents(outline->report()) || m_failed.count(outline->report().path))
         return;
     const bool known = std::any_of(m_paged.begin(), m_paged.end(),
-                                   [&](const Paged &p) { return p.outline->report().path == outline->report().path; });
+                                   [&](const Paged &p) { return p.fromDigest->report().path == outline->report().path; });
     if (known || (m_paged.size() >= kMaxPaged && !dropOldest()))
         return;
     m_paged.push_back({outline, nullptr, m_clock});
@@ -96,7 +96,7 @@ void ReportPager::request(const PreparedReportPtr &outline)
 
 void ReportPager::arrived(const PreparedReportPtr &outline, const PreparedReportPtr &events, const QString &error)
 {
-    auto it = std::find_if(m_paged.begin(), m_paged.end(), [&](const Paged &p) { return p.outline == outline; });
+    auto it = std::find_if(m_paged.begin(), m_paged.end(), [&](const Paged &p) { return p.fromDigest == outline; });
     if (it == m_paged.end())
         return;
     if (!events) { // said once; not asked for again until the run is opened again
@@ -127,7 +127,7 @@ bool ReportPager::dropOldest()
         return false;
     const Paged dropped = *oldest;
     m_paged.erase(oldest);
-    emit pagedOut(dropped.events, dropped.outline);
+    emit pagedOut(dropped.events, dropped.fromDigest);
     return true;
 }
 

@@ -58,7 +58,7 @@ signals:
 private:
     struct Paged
     {
-        PreparedReportPtr outline;
+        PreparedReportPtr fromDigest; // the report as opened from its digest (no events)
         PreparedReportPtr events; // null while loading
         uint64_t lastUse = 0;
     };

@@ -177,7 +177,7 @@ const OutlineDrawing &TimelinePainter::drawingOf(const PreparedReportPtr &report
         used = std::move(*it);
         m_drawings.erase(it);
     } else {
-        used = {report, part, report->outlineDrawing(part)};
+        used = {report, part, report->pyramidDrawing(part)};
         if (!used.drawing->error.empty() && in.problem)
             in.problem(QString::fromStdString(used.drawing->error));
         if (m_drawings.size() >= kKeptDrawings)

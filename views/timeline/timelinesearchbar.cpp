@@ -86,18 +86,18 @@ void TimelineSearchBar::showMatches(const SearchResult *result, int current)
         return;
     }
     m_matchLabel->setToolTip(
-        result->outlinesNotCounted == 0
+        result->digestsNotCounted == 0
             ? QString()
             : QStringLiteral("%1 report(s) opened from digest summaries have matching names; their events are "
                              "counted once zoomed into (paged in)")
-                  .arg(result->outlinesNotCounted));
+                  .arg(result->digestsNotCounted));
     if (current >= 0)
         m_matchLabel->setText(QStringLiteral("%1 of %2").arg(current + 1).arg(result->count));
     else
         m_matchLabel->setText(QStringLiteral("%1 match%2%3")
                                   .arg(result->count)
                                   .arg(result->count == 1 ? "" : "es")
-                                  .arg(result->outlinesNotCounted ? QStringLiteral(" +") : QString()));
+                                  .arg(result->digestsNotCounted ? QStringLiteral(" +") : QString()));
 }
 
 } // namespace ps::views
