@@ -84,8 +84,9 @@ void ReportPager::request(const PreparedReportPtr &outline)
     // Not a digest with events, or one whose events failed to load (said once, until clear()).
     if (!core::trace::digestHasEvents(outline->report()) || m_failed.count(outline->report().path))
         return;
-    const bool known = std::any_of(m_paged.begin(), m_paged.end(),
-                                   [&](const Paged &p) { return p.fromDigest->report().path == outline->report().path; });
+    const bool known = std::any_of(m_paged.begin(), m_paged.end(), [&](const Paged &p) {
+        return p.fromDigest->report().path == outline->report().path;
+    });
     if (known || (m_paged.size() >= kMaxPaged && !dropOldest()))
         return;
     m_paged.push_back({outline, nullptr, m_clock});

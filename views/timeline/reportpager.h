@@ -59,7 +59,7 @@ private:
     struct Paged
     {
         PreparedReportPtr fromDigest; // the report as opened from its digest (no events)
-        PreparedReportPtr events; // null while loading
+        PreparedReportPtr events;     // null while loading
         uint64_t lastUse = 0;
     };
     void arrived(const PreparedReportPtr &outline, const PreparedReportPtr &events, const QString &error);
