@@ -79,6 +79,20 @@ MemAction actionOf(std::string_view s)
     return MemAction::Other;
 }
 
+// Where a value sits in the snapshot ("device_traces[0][12]", "segments[3].blocks[2]"), spelled
+// out only when something fails there: a snapshot has millions of entries and few errors.
+struct Where
+{
+    const Where *parent = nullptr;
+    const char *field = ""; // "segments", ".blocks"; "" for an index alone
+    int64_t index = -1;     // -1: none
+    std::string text() const
+    {
+        return (parent ? parent->text() : std::string()) + field +
+               (index >= 0 ? "[" + std::to_string(index) + "]" : std::string());
+    }
+};
+
 class SnapshotBuilder
 {
 public:
@@ -86,23 +100,22 @@ public:
     std::string run();
 
 private:
-    bool fail(const std::string &where, const std::string &why)
+    bool fail(const Where &where, const std::string &why)
     {
         if (m_error.empty())
-            m_error = m_out.path + ": " + where + ": " + why;
+            m_error = m_out.path + ": " + where.text() + ": " + why;
         return false;
     }
-    bool intField(PyValue dict, uint32_t key, const std::string &where, const char *name, int64_t &out,
-                  bool required = true);
-    bool sizeField(PyValue dict, uint32_t key, const std::string &where, const char *name, int64_t &out,
+    bool intField(PyValue dict, uint32_t key, const Where &where, const char *name, int64_t &out, bool required = true);
+    bool sizeField(PyValue dict, uint32_t key, const Where &where, const char *name, int64_t &out,
                    bool required = true);
     bool readSegments(PyValue list);
-    bool readSegment(PyValue seg, const std::string &where);
-    bool readBlocks(PyValue list, MemSegment &seg, const std::string &where);
+    bool readSegment(PyValue seg, const Where &where);
+    bool readBlocks(PyValue list, MemSegment &seg, const Where &where);
     bool readTraces(PyValue list);
     bool readEntry(PyValue e, size_t device, size_t index, std::vector<MemTraceEntry> &out);
-    bool stackOf(PyValue frames, const std::string &where, uint32_t &out);
-    bool frameOf(PyValue frame, const std::string &where, uint32_t &out);
+    bool stackOf(PyValue frames, const Where &where, uint32_t &out);
+    bool frameOf(PyValue frame, const Where &where, uint32_t &out);
     uint16_t streamIndex(int64_t stream);
     void readSettings(PyValue dict);
     std::string displayText(PyValue v, int depth) const;
@@ -117,7 +130,7 @@ private:
     std::string m_error;
 };
 
-bool SnapshotBuilder::intField(PyValue dict, uint32_t key, const std::string &where, const char *name, int64_t &out,
+bool SnapshotBuilder::intField(PyValue dict, uint32_t key, const Where &where, const char *name, int64_t &out,
                                bool required)
 {
     const PyValue v = d.get(dict, key);
@@ -131,7 +144,7 @@ bool SnapshotBuilder::intField(PyValue dict, uint32_t key, const std::string &wh
 }
 
 // Sizes and times are bounded so that sums of them and ns (µs * 1000) stay within int64.
-bool SnapshotBuilder::sizeField(PyValue dict, uint32_t key, const std::string &where, const char *name, int64_t &out,
+bool SnapshotBuilder::sizeField(PyValue dict, uint32_t key, const Where &where, const char *name, int64_t &out,
                                 bool required)
 {
     if (!intField(dict, key, where, name, out, required))
@@ -153,7 +166,7 @@ uint16_t SnapshotBuilder::streamIndex(int64_t stream)
     return uint16_t(s.size() - 1);
 }
 
-bool SnapshotBuilder::frameOf(PyValue frame, const std::string &where, uint32_t &out)
+bool SnapshotBuilder::frameOf(PyValue frame, const Where &where, uint32_t &out)
 {
     if (auto it = m_frameByDict.find(frame.bits); it != m_frameByDict.end()) {
         out = it->second;
@@ -174,7 +187,7 @@ bool SnapshotBuilder::frameOf(PyValue frame, const std::string &where, uint32_t 
     return true;
 }
 
-bool SnapshotBuilder::stackOf(PyValue frames, const std::string &where, uint32_t &out)
+bool SnapshotBuilder::stackOf(PyValue frames, const Where &where, uint32_t &out)
 {
     out = 0;
     if (frames.absent() || d.kind(frames) == PyKind::None)
@@ -219,14 +232,14 @@ MemBlockState blockState(std::string_view s)
     return MemBlockState::Other;
 }
 
-bool SnapshotBuilder::readBlocks(PyValue list, MemSegment &seg, const std::string &where)
+bool SnapshotBuilder::readBlocks(PyValue list, MemSegment &seg, const Where &where)
 {
     seg.firstBlock = uint32_t(m_out.blocks.size());
     uint64_t next = seg.addr; // blocks tile their segment; older files omit the address
     size_t i = 0;
     bool ok = true;
     d.forEach(list, [&](PyValue b) {
-        const std::string at = where + ".blocks[" + std::to_string(i++) + "]";
+        const Where at{&where, ".blocks", int64_t(i++)};
         MemBlock blk;
         int64_t addr = int64_t(next), req = 0;
         ok = d.kind(b) == PyKind::Dict ? true : fail(at, "not a dict");
@@ -247,7 +260,7 @@ bool SnapshotBuilder::readBlocks(PyValue list, MemSegment &seg, const std::strin
     return ok;
 }
 
-bool SnapshotBuilder::readSegment(PyValue s, const std::string &where)
+bool SnapshotBuilder::readSegment(PyValue s, const Where &where)
 {
     if (d.kind(s) != PyKind::Dict)
         return fail(where, "not a dict");
@@ -277,30 +290,30 @@ bool SnapshotBuilder::readSegment(PyValue s, const std::string &where)
 bool SnapshotBuilder::readSegments(PyValue list)
 {
     if (d.kind(list) != PyKind::List)
-        return fail("segments", "not a list");
+        return fail(Where{nullptr, "segments"}, "not a list");
     size_t i = 0;
     bool ok = true;
-    d.forEach(list, [&](PyValue s) { return ok = readSegment(s, "segments[" + std::to_string(i++) + "]"); });
+    d.forEach(list, [&](PyValue s) { return ok = readSegment(s, Where{nullptr, "segments", int64_t(i++)}); });
     return ok;
 }
 
 bool SnapshotBuilder::readEntry(PyValue e, size_t device, size_t index, std::vector<MemTraceEntry> &out)
 {
-    auto where = [&] { return "device_traces[" + std::to_string(device) + "][" + std::to_string(index) + "]"; };
+    const Where trace{nullptr, "device_traces", int64_t(device)};
+    const Where where{&trace, "", int64_t(index)};
     if (d.kind(e) != PyKind::Dict)
-        return fail(where(), "not a dict");
+        return fail(where, "not a dict");
     MemTraceEntry t;
     t.action = actionOf(d.text(d.get(e, k.action)));
     int64_t addr = 0, stream = 0;
     const uint32_t addrKey = t.action == MemAction::Oom ? k.deviceFree : k.addr;
-    if (!intField(e, addrKey, where(), t.action == MemAction::Oom ? "device_free" : "addr", addr, false) ||
-        !sizeField(e, k.size, where(), "size", t.size, false) ||
-        !intField(e, k.stream, where(), "stream", stream, false) ||
-        !sizeField(e, k.timeUs, where(), "time_us", t.timeUs, false))
+    if (!intField(e, addrKey, where, t.action == MemAction::Oom ? "device_free" : "addr", addr, false) ||
+        !sizeField(e, k.size, where, "size", t.size, false) || !intField(e, k.stream, where, "stream", stream, false) ||
+        !sizeField(e, k.timeUs, where, "time_us", t.timeUs, false))
         return false;
     m_out.hasTimes = m_out.hasTimes || !d.get(e, k.timeUs).absent();
     const PyValue frames = d.get(e, k.frames);
-    if (!frames.absent() && !stackOf(frames, where(), t.stack))
+    if (!frames.absent() && !stackOf(frames, where, t.stack))
         return false;
     t.addr = uint64_t(addr);
     t.stream = streamIndex(stream);
@@ -311,13 +324,13 @@ bool SnapshotBuilder::readEntry(PyValue e, size_t device, size_t index, std::vec
 bool SnapshotBuilder::readTraces(PyValue list)
 {
     if (d.kind(list) != PyKind::List)
-        return fail("device_traces", "not a list");
+        return fail(Where{nullptr, "device_traces"}, "not a list");
     bool ok = true;
     d.forEach(list, [&](PyValue trace) {
         const size_t device = m_out.traces.size();
         m_out.traces.emplace_back();
         if (d.kind(trace) != PyKind::List)
-            return ok = fail("device_traces[" + std::to_string(device) + "]", "not a list");
+            return ok = fail(Where{nullptr, "device_traces", int64_t(device)}, "not a list");
         auto &entries = m_out.traces.back();
         entries.reserve(d.size(trace));
         size_t i = 0;
