@@ -12,24 +12,6 @@ using trace::CollectiveRecord;
 using trace::CollectiveSource;
 using trace::EventStore;
 
-void ObservedQueue::push_back(const Observed &o)
-{
-    if (m_end == m_blocks.size() * kBlock)
-        m_blocks.push_back(std::make_unique_for_overwrite<Observed[]>(kBlock));
-    slot(m_end++) = o;
-}
-
-void ObservedQueue::pop_front()
-{
-    ++m_head;
-    if (m_head % kBlock == 0) // the block is used up
-        m_blocks[m_head / kBlock - 1].reset();
-    if (m_head == m_end) {
-        m_blocks.clear();
-        m_head = m_end = 0;
-    }
-}
-
 std::vector<Observed> ObservedQueue::drain()
 {
     std::vector<Observed> all;

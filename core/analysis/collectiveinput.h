@@ -76,6 +76,25 @@ private:
     size_t m_head = 0, m_end = 0; // positions from the first block's start
 };
 
+// Inline: the extraction pushes and the matching pops once per member of every instance.
+inline void ObservedQueue::push_back(const Observed &o)
+{
+    if (m_end == m_blocks.size() * kBlock)
+        m_blocks.push_back(std::make_unique_for_overwrite<Observed[]>(kBlock));
+    slot(m_end++) = o;
+}
+
+inline void ObservedQueue::pop_front()
+{
+    ++m_head;
+    if (m_head % kBlock == 0) // the block is used up
+        m_blocks[m_head / kBlock - 1].reset();
+    if (m_head == m_end) {
+        m_blocks.clear();
+        m_head = m_end = 0;
+    }
+}
+
 template <typename Less> void ObservedQueue::sortBy(Less less)
 {
     std::vector<Observed> all = drain();
@@ -151,10 +170,10 @@ struct CollectiveInput
 CollectiveInput gatherCollectives(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
                                   const trace::CancelToken *cancel = nullptr);
 
-// Step 3, in collectives.cpp: the gathered communicators matched into instances, measured and
-// summed up; each rank's records are released as they are matched.
+// Step 3, in collectives.cpp: the gathered communicators matched into instances, measured (on
+// `threads` threads) and summed up; each rank's records are released as they are matched.
 CollectiveAnalysis matchCollectives(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
-                                    const trace::CancelToken *cancel = nullptr);
+                                    const trace::CancelToken *cancel = nullptr, int threads = 1);
 
 // Adds a member of a complete instance to its rank's totals.
 void addToTotals(CollectiveRankTotals &t, const CollectiveMember &m, const CollectiveInstance &inst);

@@ -46,12 +46,13 @@ int defaultThreads()
     return int(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
 }
 
-// A member's record as matched: the record, and the rank and report of the list it came from.
+// A member's record as matched: a copy of the record (its list moves on before the instance is
+// made), and the rank and report of the list it came from.
 struct Arrival
 {
     int rank;
     uint32_t report;
-    const Observed *o;
+    Observed o;
 };
 
 // Calls emit(index, members) for every instance of one communicator, its members by rank (one
@@ -90,7 +91,7 @@ template <typename Emit> MatchMethod forEachInstance(Communicator &c, Emit &&emi
         for (int64_t k = 0; !lists.empty(); ++k) {
             members.clear();
             for (const auto &[rank, list] : lists)
-                members.push_back({rank, list->report, &list->records.front()});
+                members.push_back(Arrival{rank, list->report, list->records.front()});
             emit(k, members);
             for (const auto &[rank, list] : lists)
                 list->records.pop_front();
@@ -113,7 +114,7 @@ template <typename Emit> MatchMethod forEachInstance(Communicator &c, Emit &&emi
         for (size_t l = 0; l < lists.size(); ++l) {
             const ObservedQueue &q = lists[l].second->records;
             for (taken[l] = 0; taken[l] < q.size() && q.at(taken[l]).seq == seq; ++taken[l])
-                members.push_back({lists[l].first, lists[l].second->report, &q.at(taken[l])});
+                members.push_back(Arrival{lists[l].first, lists[l].second->report, q.at(taken[l])});
         }
         emit(seq, members);
         for (size_t l = 0; l < lists.size(); ++l)
@@ -153,13 +154,13 @@ std::string overlapProblem(const std::vector<Arrival> &obs)
     constexpr int64_t kSlackNs = 1'000'000'000;
     const Arrival *last = &obs.front(), *early = &obs.front();
     for (const Arrival &a : obs) {
-        last = a.o->start > last->o->start ? &a : last;
-        early = a.o->end < early->o->end ? &a : early;
+        last = a.o.start > last->o.start ? &a : last;
+        early = a.o.end < early->o.end ? &a : early;
     }
-    if (early->o->end + kSlackNs >= last->o->start)
+    if (early->o.end + kSlackNs >= last->o.start)
         return {};
     return "members do not overlap in time: rank " + std::to_string(early->rank) + " ended " +
-           std::to_string((last->o->start - early->o->end) / 1'000'000) + " ms before rank " +
+           std::to_string((last->o.start - early->o.end) / 1'000'000) + " ms before rank " +
            std::to_string(last->rank) + " arrived (different runs mixed, or clocks more than 1 s apart?)";
 }
 
@@ -202,16 +203,16 @@ std::string problemOf(const Communicator &c, const std::vector<Arrival> &obs, co
 {
     if (!c.unmatchable.empty())
         return c.unmatchable;
-    const uint32_t op = obs.front().o->op;
+    const uint32_t op = obs.front().o.op;
     if (c.nameOnly && in.kinds[op] == CollectiveKind::SendRecv)
         return "point-to-point kernel known by its name only: its peer is not recorded";
     for (size_t i = 1; i < obs.size(); ++i)
         if (obs[i].rank == obs[i - 1].rank)
             return "rank " + std::to_string(obs[i].rank) + " recorded it twice (the same Seq on two kernels)";
     for (const Arrival &a : obs) // a pair's send meets a recv: only their sizes must agree
-        if ((a.o->op != op && !c.pointToPoint) || a.o->bytesOrNone != obs.front().o->bytesOrNone)
+        if ((a.o.op != op && !c.pointToPoint) || a.o.bytesOrNone != obs.front().o.bytesOrNone)
             return "rank " + std::to_string(obs.front().rank) + " recorded " + in.ops[op] + ", rank " +
-                   std::to_string(a.rank) + " " + in.ops[a.o->op] + (a.o->op == op ? " of another size" : "") +
+                   std::to_string(a.rank) + " " + in.ops[a.o.op] + (a.o.op == op ? " of another size" : "") +
                    ": the ranks' sequences differ here";
     if (std::string p = overlapProblem(obs); !p.empty())
         return p;
@@ -222,19 +223,19 @@ std::string problemOf(const Communicator &c, const std::vector<Arrival> &obs, co
 void measure(CollectiveInstance &inst, const std::vector<Arrival> &obs, CollectiveKind kind)
 {
     const Arrival *last = &obs.front();
-    int64_t first = obs.front().o->start;
+    int64_t first = obs.front().o.start;
     for (const Arrival &a : obs) {
-        if (a.o->start > last->o->start || (a.o->start == last->o->start && a.rank < last->rank))
+        if (a.o.start > last->o.start || (a.o.start == last->o.start && a.rank < last->rank))
             last = &a;
-        first = std::min(first, a.o->start);
+        first = std::min(first, a.o.start);
     }
-    const int64_t lastStart = last->o->start;
+    const int64_t lastStart = last->o.start;
     inst.lastRank = last->rank;
     inst.skewNs = lastStart - first;
-    inst.transferNs = last->o->end - lastStart;
+    inst.transferNs = last->o.end - lastStart;
     for (CollectiveMember &m : inst.members)
         m.waitNs = std::clamp<int64_t>(lastStart - m.startNs, 0, m.endNs - m.startNs);
-    inst.bytes = obs.front().o->bytes();
+    inst.bytes = obs.front().o.bytes();
     if (inst.bytes && inst.transferNs > 0) {
         inst.algbwGBps = double(*inst.bytes) / double(inst.transferNs); // bytes/ns = 10^9 B/s
         const int n = inst.groupSize > 0 ? inst.groupSize : int(obs.size());
@@ -249,20 +250,57 @@ CollectiveInstance makeInstance(const Communicator &c, int64_t index, MatchMetho
     CollectiveInstance inst;
     inst.group = c.name;
     inst.groupDesc = c.desc;
-    const uint32_t op = obs.front().o->op;
+    const uint32_t op = obs.front().o.op;
     inst.op = in.ops[op];
     inst.index = index;
     inst.method = method;
     inst.groupSize = c.members ? int(c.members->size()) : c.size;
     inst.members.reserve(obs.size());
     for (const Arrival &a : obs) // by rank: gathered rank by rank
-        inst.members.push_back({a.rank, a.report, a.o->event, a.o->start, a.o->end, 0, a.o->record});
+        inst.members.push_back({a.rank, a.report, a.o.event, a.o.start, a.o.end, 0, a.o.record});
     inst.problem = problemOf(c, obs, in);
     inst.complete = inst.problem.empty();
     if (inst.complete)
         measure(inst, obs, in.kinds[op]);
     return inst;
 }
+
+// Instances gathered a wave at a time and made (checked and measured) on several threads: the
+// gathering walks every rank's list in step, the making is independent per instance.
+class InstanceWave
+{
+public:
+    InstanceWave(const Communicator &c, const detail::CollectiveInput &in, int threads)
+        : m_c(c), m_in(in), m_threads(threads)
+    {
+    }
+    void add(int64_t index, const std::vector<Arrival> &members, std::vector<CollectiveInstance> &out)
+    {
+        if (m_used == m_pending.size())
+            m_pending.emplace_back();
+        m_pending[m_used].first = index;
+        m_pending[m_used++].second.assign(members.begin(), members.end());
+        if (m_used == kWave)
+            flush(out);
+    }
+    void flush(std::vector<CollectiveInstance> &out)
+    {
+        const size_t first = out.size();
+        out.resize(first + m_used);
+        parallelFor(m_used, m_used < kAlone ? 1 : m_threads, [&](size_t i) {
+            out[first + i] = makeInstance(m_c, m_pending[i].first, m_c.orderMethod, m_pending[i].second, m_in);
+        });
+        m_used = 0;
+    }
+
+private:
+    static constexpr size_t kWave = 256, kAlone = 16; // a few instances are not worth threads
+    const Communicator &m_c;
+    const detail::CollectiveInput &m_in;
+    const int m_threads;
+    std::vector<std::pair<int64_t, std::vector<Arrival>>> m_pending; // reused wave after wave
+    size_t m_used = 0;
+};
 
 void summarize(CollectiveAnalysis &a, size_t firstInstance)
 {
@@ -381,7 +419,7 @@ std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstan
 }
 
 CollectiveAnalysis detail::matchCollectives(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
-                                            const trace::CancelToken *cancel)
+                                            const trace::CancelToken *cancel, int threads)
 {
     detail::CollectiveInput in = detail::gatherCollectives(reports, offsets, cancel);
     CollectiveAnalysis a;
@@ -394,9 +432,10 @@ CollectiveAnalysis detail::matchCollectives(std::vector<ReportCollectives> &repo
             break;
         const size_t first = a.instances.size();
         std::string counts = countsNote(c);
-        const MatchMethod method = forEachInstance(c, [&](int64_t index, const std::vector<Arrival> &members) {
-            a.instances.push_back(makeInstance(c, index, c.orderMethod, members, in));
-        });
+        InstanceWave wave(c, in, threads);
+        const MatchMethod method = forEachInstance(
+            c, [&](int64_t index, const std::vector<Arrival> &members) { wave.add(index, members, a.instances); });
+        wave.flush(a.instances);
         for (size_t i = first; i < a.instances.size(); ++i)
             a.instances[i].method = method;
         if (method != MatchMethod::Sequence && !counts.empty())
@@ -423,7 +462,7 @@ CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports,
     std::vector<detail::ReportCollectives> extracted(reports.size());
     parallelFor(reports.size(), threads > 0 ? threads : defaultThreads(),
                 [&](size_t i) { extracted[i] = detail::extractCollectives(*reports[i], cancel); });
-    return detail::matchCollectives(extracted, offsets, cancel);
+    return detail::matchCollectives(extracted, offsets, cancel, threads > 0 ? threads : defaultThreads());
 }
 
 int64_t medianWaitNs(const CollectiveInstance &inst)

@@ -49,7 +49,7 @@ collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> 
     const auto stopped = [cancel] { return cancel && cancel->cancelled(); };
     if (!stopped()) {
         const trace::AlignResult aligned = trace::alignReports(opened, trace::AlignSpec{});
-        out.analysis = detail::matchCollectives(collectives, aligned.offsets, cancel);
+        out.analysis = detail::matchCollectives(collectives, aligned.offsets, cancel, std::max(1, threads));
         if (!stopped() && out.analysis.errors.empty() && !out.analysis.instances.empty())
             out.phases = collectivesByPhase(aligned.offsets, out.analysis, std::move(phases));
     }
