@@ -48,14 +48,43 @@ def make_stacks(rng, n):
     return stacks
 
 
+MIB = 2**20
+
+
+def round_up(n, unit):
+    return (n + unit - 1) // unit * unit
+
+
+def dump_segment(device, addr, seg):
+    """A segment as torch's snapshot lists it: its block, then the rest of it as an inactive block."""
+    blocks, used = [], 0
+    if seg["block"]:
+        size, requested, state, st = seg["block"]
+        blocks.append({"address": addr, "size": size, "requested_size": requested, "state": state, "frames": st})
+        used = size
+    if used < seg["size"]:
+        blocks.append({"address": addr + used, "size": seg["size"] - used, "requested_size": 0, "state": "inactive",
+                       "frames": []})
+    active = sum(b["size"] for b in blocks if b["state"] != "inactive")
+    return {"device": device, "address": addr, "total_size": seg["size"],
+            "allocated_size": sum(b["size"] for b in blocks if b["state"] == "active_allocated"),
+            "active_size": active, "requested_size": sum(b["requested_size"] for b in blocks), "stream": 0,
+            "segment_type": "large", "segment_pool_id": (0, 0), "is_expandable": seg.get("expandable", False),
+            "frames": seg["stack"], "blocks": blocks}
+
+
 def simulate(rng, device, stacks, n_events, base_time):
-    """A device trace with pre-existing blocks, a planted peak and an OOM. Returns (trace, blocks
-    active at dump time that the trace never allocated, segments)."""
+    """A device trace as PyTorch's caching allocator records it, one block per segment: an
+    allocation takes a cached free segment of its rounded size, else a new one (segment_alloc,
+    2 MiB granularity); a freed block's segment stays reserved until the allocator releases its
+    free segments (segment_free) before it reports an OOM. So reserved memory always holds the
+    allocated. Planted: blocks allocated before recording began (freed in the trace without an
+    alloc, or active at dump time and never allocated), a peak, an OOM, an expandable segment
+    mapped. Returns (trace, the dump-time segments)."""
     trace = []
     t = base_time
-    addr_base = 0x7F0000000000 + device * 0x100000000
-    live = {}
-    next_addr = addr_base
+    segs = {}  # address -> {"size", "block": (size, requested, state, frames) or None, "stack"}
+    next_addr = [0x7F0000000000 + device * 2**36]
 
     def entry(action, addr, size, stack):
         nonlocal t
@@ -67,60 +96,80 @@ def simulate(rng, device, stacks, n_events, base_time):
             e["device_free"] = addr
         trace.append(e)
 
-    # Blocks allocated before recording began: freed inside the trace without an alloc.
-    pre_freed = []
-    for k in range(3):
-        a = next_addr
-        next_addr += 1 << 21
-        pre_freed.append((a, (k + 1) * 3 * 2**20 + 512 * k + 7, stacks[k % len(stacks)]))
-    entry("segment_alloc", addr_base, 1 << 30, stacks[0])
+    def alloc(size, stack):
+        block = round_up(size, 512)
+        need = round_up(block, 2 * MIB)
+        a = next((a for a in sorted(segs) if segs[a]["block"] is None and segs[a]["size"] == need), None)
+        if a is None:
+            a = next_addr[0]
+            next_addr[0] += need
+            segs[a] = {"size": need, "block": None, "stack": stack}
+            entry("segment_alloc", a, need, stack)
+        segs[a]["block"] = (block, size, "active_allocated", stack)
+        entry("alloc", a, size, stack)
+        return a
+
+    def free(a):
+        size, _, _, st = segs[a]["block"]
+        entry("free_requested", a, segs[a]["block"][1], st)
+        entry("free_completed", a, segs[a]["block"][1], st)
+        segs[a]["block"] = None
+
+    def before_recording(base, k, size, stack, state="active_allocated"):
+        a = base + k * 2**26
+        segs[a] = {"size": round_up(size, 2 * MIB), "block": (round_up(size, 512), size, state, stack),
+                   "stack": stack}
+        return a
+
+    # Blocks allocated before recording began: three freed in the trace without an alloc, two
+    # active at dump time and never allocated, one freed but not yet completed.
+    early = 0x7E0000000000 + device * 2**36
+    pre_freed = [before_recording(early, k, (k + 1) * 3 * MIB + 512 * k + 7, stacks[k % len(stacks)])
+                 for k in range(3)]
+    for k in range(2):
+        before_recording(early, 3 + k, 5 * MIB + 1000 * k + 3, stacks[(k + 2) % len(stacks)])
+    before_recording(early, 5, MIB - 5, stacks[0], "active_pending_free")
+    live = []
     for i in range(n_events):
         if live and rng.random() < 0.45:
-            a = rng.choice(sorted(live))
-            size, st = live.pop(a)
-            entry("free_requested", a, size, st)
-            entry("free_completed", a, size, st)
+            free(live.pop(rng.randrange(len(live))))
         else:
-            a = next_addr
-            next_addr += 1 << 21
-            size = rng.randint(1, 2000) * 4096 + rng.randint(0, 511)
-            st = stacks[rng.randrange(len(stacks))]
-            live[a] = (size, st)
-            entry("alloc", a, size, st)
+            stack = stacks[rng.randrange(len(stacks))] if i else stacks[0]  # the first from forward()
+            live.append(alloc(rng.randint(1, 2000) * 4096 + rng.randint(0, 511), stack))
         if i == n_events // 3:
-            for a, size, st in pre_freed:
-                entry("free_completed", a, size, st)
-        if i == n_events // 2:  # the planted peak: a burst of large activations
-            for k in range(4):
-                a = next_addr
-                next_addr += 1 << 30
-                size = (600 + 37 * k) * 2**20 + k
-                live[a] = (size, stacks[4])
-                entry("alloc", a, size, stacks[4])
+            for a in pre_freed:
+                size, requested, _, st = segs[a]["block"]
+                entry("free_completed", a, requested, st)
+                segs[a]["block"] = None
+        if i == n_events // 2:  # the planted peak: a burst of large activations, then an OOM
+            burst = [alloc((600 + 37 * k) * MIB + k, stacks[4]) for k in range(4)]
+            for a in sorted(segs):  # emptying the cache before giving up, as PyTorch does
+                if segs[a]["block"] is None:
+                    entry("segment_free", a, segs[a]["size"], segs[a]["stack"])
+                    del segs[a]
             entry("oom", 3 * 2**30 + 5, 8 * 2**30 + device, stacks[4])
-            for a in sorted(live)[-4:]:
-                size, st = live.pop(a)
-                entry("free_completed", a, size, st)
-    entry("segment_map", addr_base + (1 << 30), 1 << 21, stacks[1])
+            for a in burst:
+                free(a)
+    mapped = next_addr[0]
+    segs[mapped] = {"size": 2 * MIB, "block": None, "stack": stacks[1], "expandable": True}
+    entry("segment_map", mapped, 2 * MIB, stacks[1])
     entry("snapshot", 0, 0, [])
-    # Active at dump time but never allocated in the trace (allocated before recording).
-    never = [(0x7E0000000000 + device * 2**32 + k * 2**24, 5 * 2**20 + 1000 * k + 3, stacks[(k + 2) % len(stacks)])
-             for k in range(2)]
-    blocks = []
-    for a, (size, st) in sorted(live.items()):
-        blocks.append({"address": a, "size": (size + 511) // 512 * 512, "requested_size": size,
-                       "state": "active_allocated", "frames": st})
-    for a, size, st in never:
-        blocks.append({"address": a, "size": (size + 511) // 512 * 512, "requested_size": size,
-                       "state": "active_allocated", "frames": st})
-    blocks.append({"address": next_addr, "size": 2**20, "requested_size": 0, "state": "inactive", "frames": []})
-    blocks.append({"address": next_addr + 2**20, "size": 2**20, "requested_size": 2**20 - 5,
-                   "state": "active_pending_free", "frames": stacks[0]})
-    segment = {"device": device, "address": addr_base, "total_size": (1 << 30) + (1 << 21),
-               "allocated_size": sum(b["size"] for b in blocks if b["state"] == "active_allocated"),
-               "active_size": 0, "requested_size": 0, "stream": 0, "segment_type": "large",
-               "segment_pool_id": (0, 0), "is_expandable": False, "frames": stacks[0], "blocks": blocks}
-    return trace, segment
+    return trace, [dump_segment(device, a, segs[a]) for a in sorted(segs)]
+
+
+def expected_reserved(device, trace, segments):
+    """Reserved bytes as the segment events move them, anchored at the dump-time segments."""
+    deltas = [e["size"] * (1 if e["action"] in ("segment_alloc", "segment_map") else -1) for e in trace
+              if e["action"] in ("segment_alloc", "segment_free", "segment_map", "segment_unmap")]
+    end = sum(s["total_size"] for s in segments if s["device"] == device)
+    running = end - sum(deltas)
+    peak = running
+    for d in deltas:
+        running += d
+        peak = max(peak, running)
+    return {"reserved_end": end, "peak_reserved": peak,
+            "segments": sum(1 for s in segments if s["device"] == device),
+            "blocks": sum(len(s["blocks"]) for s in segments if s["device"] == device)}
 
 
 def expected_device(device, trace, segments):
@@ -171,15 +220,16 @@ def snapshot(seed, devices, n_events):
     stacks = make_stacks(rng, 6)
     traces, segments = [], []
     for d in range(devices):
-        trace, seg = simulate(rng, d, stacks, n_events, 1_700_000_000_000_000 + d * 1000)
+        trace, segs = simulate(rng, d, stacks, n_events, 1_700_000_000_000_000 + d * 1000)
         traces.append(trace)
-        segments.append(seg)
+        segments.extend(segs)
     settings = {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:False", "max_split_size": -1,
                 "garbage_collection_threshold": 0.0, "expandable_segments": False,
                 "roundup_power2_divisions": {"1": 0, "2": 0}, "big": 2**70 + 3, "neg": -(2**65)}
     snap = {"segments": segments, "device_traces": traces, "allocator_settings": settings,
             "external_annotations": []}
-    expected = [expected_device(d, traces[d], segments) for d in range(devices)]
+    expected = [dict(expected_device(d, traces[d], segments), **expected_reserved(d, traces[d], segments))
+                for d in range(devices)]
     return snap, expected
 
 
@@ -258,14 +308,14 @@ def beside_run(out, run, seed, expected):
     for rank in range(3):
         rng = random.Random(seed + rank)
         stacks = make_stacks(rng, 6)
-        trace, seg = simulate(rng, 0, stacks, 150 + 60 * rank, 1_700_000_000_000_000 + rank * 7)
-        snap = {"segments": [seg], "device_traces": [trace], "allocator_settings": {}, "external_annotations": []}
+        trace, segs = simulate(rng, 0, stacks, 150 + 60 * rank, 1_700_000_000_000_000 + rank * 7)
+        snap = {"segments": segs, "device_traces": [trace], "allocator_settings": {}, "external_annotations": []}
         pid = 700 + rank
         name = "%s/step5/torch_memory_rank%d_pid%d.pickle" % (run, rank, pid)
         os.makedirs(os.path.join(out, run, "step5"), exist_ok=True)
         with open(os.path.join(out, name), "wb") as f:
             pickle.dump(snap, f, protocol=4)
-        dev = expected_device(0, trace, [seg])
+        dev = expected_device(0, trace, segs)
         times = [e["time_us"] for e in trace]
         kineto, bounds = kineto_trace(rank, pid, min(times), max(times), [(0.33, 0.66), (0.6, 0.8), (0.2, 0.4)][rank])
         with open(os.path.join(out, run, "step5/kineto_rank%d.pt.trace.json" % rank), "w") as f:
@@ -287,13 +337,13 @@ def beside(out):
     expected["highest"] = {"rank": int(top), "median": peaks[1], "over": expected["ranks"][top]["peak_bytes"] - peaks[1]}
     # An older PyTorch: no time_us anywhere.
     rng = random.Random(21)
-    trace, seg = simulate(rng, 0, make_stacks(rng, 6), 30, 0)
+    trace, segs = simulate(rng, 0, make_stacks(rng, 6), 30, 0)
     for e in trace:
         del e["time_us"]
     os.makedirs(os.path.join(out, "notimes"), exist_ok=True)
     with open(os.path.join(out, "notimes/torch_memory_rank0_pid9.pickle"), "wb") as f:
-        pickle.dump({"segments": [seg], "device_traces": [trace]}, f, protocol=2)
-    dev = expected_device(0, [dict(e, time_us=0) for e in trace], [seg])
+        pickle.dump({"segments": segs, "device_traces": [trace]}, f, protocol=2)
+    dev = expected_device(0, [dict(e, time_us=0) for e in trace], segs)
     expected["notimes"] = {"peak_bytes": dev["peak_bytes"], "peak_event": dev["peak_event"], "entries": len(trace)}
     return expected
 

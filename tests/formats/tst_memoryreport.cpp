@@ -102,7 +102,9 @@ private slots:
             QVERIFY(alloc && reserved);
             QCOMPARE(alloc->peakBytes(), e[QStringLiteral("peak_bytes")].toInteger());
             QCOMPARE(*alloc->peakTimeNs(), e[QStringLiteral("peak_time_ns")].toInteger());
-            QCOMPARE(reserved->bytes.back(), int64_t((1 << 30) + (1 << 21))); // the dump-time segment
+            QCOMPARE(reserved->bytes.back(), e[QStringLiteral("reserved_end")].toInteger()); // the dump-time segments
+            QCOMPARE(reserved->peakBytes(), e[QStringLiteral("peak_reserved")].toInteger());
+            QVERIFY(reserved->peakBytes() >= alloc->peakBytes()); // the allocator reserves what it hands out
             const QJsonArray ooms = e[QStringLiteral("ooms")].toArray();
             expectedOoms += size_t(ooms.size());
             const auto marks = eventsOf(*r, TrackKind::NvtxMark);
