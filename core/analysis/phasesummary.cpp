@@ -191,28 +191,21 @@ trace::DigestSection phaseSummarySection(const trace::Report &report)
 std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,
                                                 std::vector<trace::ReportPtr> &columns, std::string &error)
 {
+    // As `trace phases` reads them: each digest opened as its outline, its cells asked of the
+    // report source (the PHAS section), the stragglers found from its COLL section.
     std::vector<ReportPhaseCells> perReport;
     columns.clear();
     for (const std::string &path : paths) {
-        const std::optional<std::string> json =
-            trace::isDigestPath(path) ? trace::readDigestSection(path, kPhaseSummaryTag, error) : std::nullopt;
-        if (!json) {
+        trace::ReportPtr report = trace::readDigestOutline(path, error);
+        if (!report) {
             if (error.empty())
-                error = path + ": no phase summary (not a digest, or one written without it)";
+                error = path + ": not a digest";
             return std::nullopt;
         }
-        auto report = std::make_shared<trace::Report>();
-        std::optional<int> rank;
-        perReport.emplace_back();
-        if (!decodePhaseSummary(*json, perReport.back(), rank, error)) {
-            error = path + ": " + error;
+        std::optional<ReportPhaseCells> cells = reportPhaseCells(*report, PhaseMapping::defaults(), error);
+        if (!cells)
             return std::nullopt;
-        }
-        report->path = path;
-        report->store = std::make_shared<const trace::EventStore>();
-        report->meta.rank = rank;
-        report->identity = trace::identityOfFile(trace::digestSourcePath(path));
-        trace::completeIdentity(report->identity, report->meta);
+        perReport.push_back(std::move(*cells));
         columns.push_back(std::move(report));
     }
     return assemblePhaseTable(columns, perReport, PhaseMapping::defaults());

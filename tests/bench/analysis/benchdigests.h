@@ -2,8 +2,10 @@
 // A synthetic run of digests for the large-run benchmarks (issue 16), written straight from
 // in-memory stores as `trace digest` writes them (summaries, pyramids; events unless
 // summaryOnly): R reports of N events, GPU work on 4 compute streams with NCCL and copies under
-// 10 steps of the five verl phases as NVTX ranges; the rank R/3 straggles (its phases take 30 %
-// longer). Written once under a folder and reused (a marker names the shape).
+// 10 steps of the five verl phases as NVTX ranges. The rank R/3 straggles as in synchronous
+// training: it arrives 5 us late at every tenth collective, which every rank's kernel then waits
+// for (benchscan::ncclKernel), so its phases last no longer than the others'. Written once under a
+// folder and reused (a marker names the shape).
 
 #include "core/analysis/digestsummary.h"
 #include "core/common/parallelfor.h"
@@ -20,7 +22,8 @@ inline ps::core::trace::Report makeReport(const std::string &dir, size_t rank, s
 {
     using namespace ps::core::trace;
     StoreBuilder b;
-    benchscan::addVerlPhases(b, benchscan::addGpuWork(b, events, uint32_t(rank + 1)), straggler ? 130 : 100);
+    const benchscan::Sync sync{uint32_t(rank), 5'000, straggler};
+    benchscan::addVerlPhases(b, benchscan::addGpuWork(b, events, uint32_t(rank + 1), sync));
     Report r;
     r.path = dir + "/rlinf_profile_ActorGroup_" + std::to_string(rank) + "_" + std::to_string(1000 + rank) + ".sqlite";
     r.store = std::make_shared<const EventStore>(std::move(b).build());
@@ -31,8 +34,8 @@ inline void ensureDigests(const std::string &dir, size_t reports, size_t events,
                           int threads = 2)
 {
     namespace fs = std::filesystem;
-    const std::string marker =
-        dir + "/.complete-" + std::to_string(reports) + "x" + std::to_string(events) + (summaryOnly ? "-summary" : "");
+    const std::string marker = dir + "/.complete-sync-" + std::to_string(reports) + "x" + std::to_string(events) +
+                               (summaryOnly ? "-summary" : "");
     if (fs::exists(marker))
         return;
     std::printf("writing %zu digests of %zu events in %s ...\n", reports, events, dir.c_str());

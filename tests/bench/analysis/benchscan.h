@@ -16,6 +16,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace benchscan {
@@ -30,9 +31,32 @@ inline double peakRssGb()
     return double(u.ru_maxrss) / (1024.0 * 1024.0);
 }
 
+// How a rank's NCCL kernels synchronize with the other ranks' (see addGpuWork).
+struct Sync
+{
+    uint32_t rank = 0;
+    int64_t lateNs = 0; // the run's planted delay, every tenth collective; 0: no rank is late
+    bool late = false;  // this rank is the one delayed
+};
+
+// The k-th collective on `sync.rank`, as synchronous training runs it: each rank arrives at a
+// shared schedule plus its own jitter (the planted rank `lateNs` later every tenth collective),
+// and every rank's kernel ends together, at the latest possible arrival plus the transfer.
+inline std::pair<int64_t, int64_t> ncclKernel(size_t k, const Sync &sync)
+{
+    constexpr int64_t kPeriodNs = 12'500, kJitterNs = 2'000, kTransferNs = 3'000; // a late rank <= 5 us
+    uint64_t h = (uint64_t(sync.rank) << 32 | k) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+    const bool planted = k % 10 == 0 && sync.lateNs > 0;
+    const int64_t base = int64_t(k) * kPeriodNs;
+    const int64_t arrive = base + int64_t(h % kJitterNs) + (planted && sync.late ? kJitterNs + sync.lateNs : 0);
+    return {arrive, base + kJitterNs + (planted ? sync.lateNs : 0) + kTransferNs};
+}
+
 // `events` GPU events on one device: 4 compute streams (50 gemm names), one NCCL stream
-// overlapping them and one copy stream, back to back with random gaps. Returns the span's end.
-inline int64_t addGpuWork(ps::core::trace::StoreBuilder &b, size_t events, uint32_t seed)
+// overlapping them and one copy stream, back to back with random gaps; the NCCL kernels as
+// ncclKernel() times them. Returns the span's end.
+inline int64_t addGpuWork(ps::core::trace::StoreBuilder &b, size_t events, uint32_t seed, const Sync &sync = {})
 {
     using namespace ps::core::trace;
     std::mt19937_64 rng(seed);
@@ -53,6 +77,12 @@ inline int64_t addGpuWork(ps::core::trace::StoreBuilder &b, size_t events, uint3
         const size_t which = i % lanes.size();
         const int64_t gap = int64_t(rng() % 4000), dur = 500 + int64_t(rng() % 20000);
         const NameId name = which < 4 ? compute[rng() % compute.size()] : which == 4 ? nccl : copy;
+        if (which == 4) {
+            const auto [arrive, end] = ncclKernel(i / lanes.size(), sync);
+            b.add(lanes[which], arrive, end, name, uint32_t(i), 0);
+            at[which] = end;
+            continue;
+        }
         if (which == 5)
             b.addWithBytes(lanes[which], at[which] + gap, at[which] + gap + dur, name, uint32_t(i), 2, 1 << 20);
         else
