@@ -3,6 +3,7 @@
 #include "core/analysis/median.h"
 #include "core/analysis/phasestraggler.h"
 #include "core/analysis/phasesummary.h"
+#include "core/analysis/stepnumbering.h"
 #include "core/analysis/steps.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
@@ -78,7 +79,7 @@ std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const Ph
     std::vector<std::string> phaseNames;
     phaseNames.reserve(mapping.rules().size());
     const std::vector<Occurrence> ranges = outermost(knownRanges(store, mapping, phaseNames));
-    const std::vector<StepWindow> profilerSteps = reportStep ? std::vector<StepWindow>() : stepWindows(store);
+    const std::vector<StepWindow> profilerSteps = reportStep ? std::vector<StepWindow>() : namedStepWindows(store);
     if (stepsCounted)
         *stepsCounted = !reportStep && profilerSteps.empty();
     std::vector<PhaseOccurrence> out;
@@ -213,6 +214,38 @@ void rankRow(PhaseRow &row)
     row.medianWallNs = median(std::move(walls)).value_or(0);
 }
 
+// Counted steps 1..N become the steps the run's config says it profiled (stepnumbering.h), when
+// every report with phases counted its steps and the config lists N steps; else the table says
+// why they stay counted.
+void numberProfiledSteps(PhaseTable &table, const std::vector<trace::ReportPtr> &reports,
+                         const std::vector<ReportPhaseCells> &perReport)
+{
+    if (!table.stepsCounted || table.rows.empty())
+        return;
+    for (const ReportPhaseCells &rc : perReport)
+        if (!rc.cells.empty() && !rc.counted)
+            return; // some steps were read from the data: counted ones are not comparable
+    std::vector<std::string> paths;
+    for (const trace::ReportPtr &r : reports)
+        paths.push_back(r->path);
+    const std::optional<ProfiledSteps> profiled = profiledStepsNear(paths, &table.stepsNote);
+    if (!profiled)
+        return;
+    int64_t counted = 0;
+    for (const PhaseRow &row : table.rows)
+        counted = std::max(counted, row.step);
+    if (!profiledStepOf(*profiled, 1, counted)) {
+        table.stepsNote = profiled->source() + " lists " + std::to_string(profiled->steps.size()) +
+                          " step(s), the reports hold " + std::to_string(counted);
+        return;
+    }
+    for (PhaseRow &row : table.rows)
+        row.step = *profiledStepOf(*profiled, row.step, counted);
+    table.stepsCounted = false;
+    table.stepsFrom = profiled->source();
+    table.stepsNote.clear();
+}
+
 } // namespace
 
 PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
@@ -279,6 +312,7 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
     }
     if (withStragglers)
         nameStragglers(table, reports, perReport, cancel);
+    numberProfiledSteps(table, reports, perReport);
     return table;
 }
 

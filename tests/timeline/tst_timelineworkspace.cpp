@@ -774,6 +774,28 @@ private slots:
         QCOMPARE(w.matchLabel()->text(), QStringLiteral("bad regex"));
     }
 
+    void enterBeforeTheDebounceSelectsTheFirstMatch()
+    {
+        TimelineWorkspace w;
+        QVERIFY(showWithRanks(w, 3));
+        // Typed and Enter at once, as a fast typist does: the search runs now, not 200 ms later,
+        // and its first match is selected when the result comes.
+        QTest::keyClicks(w.searchEdit(), "gemm");
+        QTest::keyClick(w.searchEdit(), Qt::Key_Return);
+        QTRY_COMPARE(w.matchLabel()->text(), QStringLiteral("1 of 9"));
+        const auto first = w.searchResult()->matches.front();
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{first.entry, {first.track, first.index}}));
+        // Enter after the debounce fired, the search running or done: its first match too.
+        w.searchEdit()->clear();
+        QVERIFY(waitIdle(w));
+        QTest::keyClicks(w.searchEdit(), "step");
+        QTest::qWait(250);
+        QTest::keyClick(w.searchEdit(), Qt::Key_Return);
+        QTRY_COMPARE(w.matchLabel()->text(), QStringLiteral("1 of 9"));
+        const auto step = w.searchResult()->matches.front();
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{step.entry, {step.track, step.index}}));
+    }
+
     void detailsAndJumpToTheCorrelatedCall()
     {
         TimelineWorkspace w;

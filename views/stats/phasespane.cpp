@@ -147,16 +147,25 @@ void PhasesPane::show(const an::PhaseTable &t)
                                .arg(t.columns.size())
                                .arg(ofRun()));
     else
-        m_summary->setText(
-            QStringLiteral("%1 phase(s) over %2 rank(s)%3%4. Click a cell to select that phase on that "
-                           "rank (other columns: on the straggler).")
-                .arg(t.rows.size())
-                .arg(t.columns.size())
-                .arg(ofRun(), t.stepsCounted
-                                  ? QStringLiteral("; steps counted 1, 2, … from repeated phases (the reports do "
-                                                   "not say which training steps they profiled)")
-                                  : QString()));
+        m_summary->setText(QStringLiteral("%1 phase(s) over %2 rank(s)%3%4. Click a cell to select that phase on that "
+                                          "rank (other columns: on the straggler).")
+                               .arg(t.rows.size())
+                               .arg(t.columns.size())
+                               .arg(ofRun(), stepsText(t)));
     emit tableShown();
+}
+
+// Where the step numbers come from, when not from the reports themselves.
+QString PhasesPane::stepsText(const an::PhaseTable &t)
+{
+    if (!t.stepsFrom.empty())
+        return QStringLiteral("; steps numbered as %1 names them").arg(QString::fromStdString(t.stepsFrom));
+    if (!t.stepsCounted)
+        return {};
+    const QString why = t.stepsNote.empty() ? QStringLiteral("the reports and their config do not say which "
+                                                             "training steps they profiled")
+                                            : QString::fromStdString(t.stepsNote);
+    return QStringLiteral("; steps counted 1, 2, … from repeated phases (%1)").arg(why);
 }
 
 // " of run NAME" when the table's reports are of one named run.
