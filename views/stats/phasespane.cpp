@@ -4,6 +4,7 @@
 #include "views/scene/timelinescene.h"
 #include "views/stats/phaseoccurrences.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QStandardItemModel>
@@ -103,6 +104,8 @@ void PhasesPane::show(const an::PhaseTable &t)
     m_shown = t;
     m_shownScene = m_scene;
     m_shownEntries = m_entries;
+    m_summary->setToolTip(t.stepsFrom.empty() ? QString::fromStdString(t.stepsNote)
+                                              : QStringLiteral("Steps as %1").arg(QString::fromStdString(t.stepsFrom)));
     m_model->clear();
     const bool perOccurrence = m_scene && m_scene->overlay;
     QStringList headers = {QStringLiteral("Step"),
@@ -158,8 +161,12 @@ void PhasesPane::show(const an::PhaseTable &t)
 // Where the step numbers come from, when not from the reports themselves.
 QString PhasesPane::stepsText(const an::PhaseTable &t)
 {
-    if (!t.stepsFrom.empty())
-        return QStringLiteral("; steps numbered as %1 names them").arg(QString::fromStdString(t.stepsFrom));
+    if (!t.stepsFrom.empty()) { // "KEY in /long/path/run.yaml": the file's name is enough here
+        const QString from = QString::fromStdString(t.stepsFrom);
+        const qsizetype in = from.indexOf(QStringLiteral(" in "));
+        const QString shown = in < 0 ? from : from.left(in + 4) + QFileInfo(from.mid(in + 4)).fileName();
+        return QStringLiteral("; steps numbered as %1 names them").arg(shown);
+    }
     if (!t.stepsCounted)
         return {};
     const QString why = t.stepsNote.empty() ? QStringLiteral("the reports and their config do not say which "
