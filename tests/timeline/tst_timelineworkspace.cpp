@@ -393,6 +393,7 @@ private slots:
             o.ranks = 2;
             o.steps = 2;
             o.seed = uint64_t(seed);
+            o.firstStep = seed == 1 ? 2 : 5; // the candidate profiled later steps than the baseline
             ps::core::demo::DemoResult res;
             std::string error;
             QVERIFY2(ps::core::demo::writeDemoRun(o, res, error), error.c_str());
@@ -415,6 +416,9 @@ private slots:
         QCOMPARE(pane->baselineRun()->currentText(), QString("seed1"));
         QCOMPARE(pane->candidateRun()->currentText(), QString("seed3"));
         QVERIFY2(pane->summary().startsWith("2 matched reports · 0 only in the baseline · 0 only in the candidate"),
+                 qPrintable(pane->summary()));
+        // Their configs name different steps: compared in order, and the pane says so.
+        QVERIFY2(pane->summary().contains("the runs profiled different steps (baseline 2, 3; candidate 5, 6)"),
                  qPrintable(pane->summary()));
 
         std::vector<ReportPtr> base, cand;
