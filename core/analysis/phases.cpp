@@ -148,6 +148,24 @@ PhaseColumn columnOf(const trace::Report &r, size_t index)
     return c;
 }
 
+// A report whose steps were counted takes the profiled steps of the config beside it, when it
+// lists as many (stepnumbering.h): before its cells are made, so a digest keeps them numbered.
+void numberReportSteps(ReportPhaseCells &cells, const std::string &path)
+{
+    if (!cells.counted || cells.occurrences.empty())
+        return;
+    int64_t counted = 0;
+    for (const PhaseOccurrence &o : cells.occurrences)
+        counted = std::max(counted, o.step);
+    const std::optional<ProfiledSteps> profiled = profiledStepsNear({path});
+    if (!profiled || !profiledStepOf(*profiled, 1, counted))
+        return; // stays counted; the table says why (numberProfiledSteps)
+    for (PhaseOccurrence &o : cells.occurrences)
+        o.step = *profiledStepOf(*profiled, o.step, counted);
+    cells.counted = false;
+    cells.stepsFrom = profiled->source();
+}
+
 } // namespace
 
 ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel,
@@ -161,6 +179,7 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
         return out;
     const trace::EventStore &store = *events;
     out.occurrences = findPhases(store, mapping, r.identity.step, &out.counted);
+    numberReportSteps(out, r.path);
     const std::optional<WorkClassTable> classes = direct ? std::optional<WorkClassTable>(store) : std::nullopt;
     std::map<int64_t, size_t> nextPosition;
     for (const PhaseOccurrence &o : out.occurrences) {
@@ -280,6 +299,8 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
     for (size_t i = 0; i < reports.size(); ++i) {
         table.columns.push_back(columnOf(*reports[i], i));
         table.stepsCounted = table.stepsCounted || perReport[i].counted;
+        if (table.stepsFrom.empty())
+            table.stepsFrom = perReport[i].stepsFrom;
     }
     // Rows: every (step, phase) any report has, ordered by step, then by the earliest position
     // the phase takes in that step on any rank, then by the mapping's order.

@@ -102,7 +102,10 @@ struct ReportPhaseCells
 {
     std::map<std::pair<int64_t, std::string>, PhaseCell> cells;
     std::map<std::pair<int64_t, std::string>, size_t> position;
-    bool counted = false;    // steps were counted from repeats
+    bool counted = false; // steps were counted from repeats
+    // Counted steps renumbered as the config beside the report names them (stepnumbering.h):
+    // where from; kept in digests, so a digest read far from the config numbers them the same.
+    std::string stepsFrom;
     std::optional<int> rank; // the rank the report states about itself (meta.rank), kept in digests
     // The phase ranges the cells were made of (findPhases), when made from the events; digests
     // do not keep them.
