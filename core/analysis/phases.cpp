@@ -291,10 +291,44 @@ PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const
     return table;
 }
 
+namespace {
+// A run read partly from digests numbered by their config and partly from reports far from it
+// (a raw report fetched beside the digests): the counted ones take the numbered ones' steps when
+// they hold as many.
+std::vector<ReportPhaseCells> numberLikeTheOthers(const std::vector<ReportPhaseCells> &perReport)
+{
+    std::set<int64_t> numbered;
+    for (const ReportPhaseCells &rc : perReport)
+        if (!rc.stepsFrom.empty())
+            for (const auto &[key, cell] : rc.cells)
+                numbered.insert(key.first);
+    std::vector<ReportPhaseCells> out = perReport;
+    const std::vector<int64_t> steps(numbered.begin(), numbered.end());
+    for (ReportPhaseCells &rc : out) {
+        int64_t counted = 0;
+        for (const auto &[key, cell] : rc.cells)
+            counted = std::max(counted, key.first);
+        if (!rc.counted || steps.empty() || counted != int64_t(steps.size()))
+            continue;
+        decltype(rc.cells) cells;
+        decltype(rc.position) position;
+        for (const auto &[key, cell] : rc.cells)
+            cells[{steps[size_t(key.first - 1)], key.second}] = cell;
+        for (const auto &[key, pos] : rc.position)
+            position[{steps[size_t(key.first - 1)], key.second}] = pos;
+        rc.cells = std::move(cells);
+        rc.position = std::move(position);
+        rc.counted = false;
+    }
+    return out;
+}
+} // namespace
+
 PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
-                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping,
+                              const std::vector<ReportPhaseCells> &cellsOfReports, const PhaseMapping &mapping,
                               const trace::CancelToken *cancel, bool withStragglers)
 {
+    const std::vector<ReportPhaseCells> perReport = numberLikeTheOthers(cellsOfReports);
     PhaseTable table;
     for (size_t i = 0; i < reports.size(); ++i) {
         table.columns.push_back(columnOf(*reports[i], i));
