@@ -37,7 +37,13 @@ void writeCellJson(JsonWriter &w, const an::PhaseCell &c, size_t column)
 void writePhasesJson(std::ostream &out, const an::PhaseTable &t, const std::vector<tr::ReportPtr> &reports)
 {
     JsonWriter w;
-    w.beginObject().key("steps_counted").value(t.stepsCounted).key("columns").beginArray();
+    w.beginObject().key("steps_counted").value(t.stepsCounted);
+    // Only when a config names the profiled steps: outputs without one stay as they were.
+    if (!t.stepsFrom.empty())
+        w.key("steps_from").value(t.stepsFrom);
+    if (!t.stepsNote.empty())
+        w.key("steps_note").value(t.stepsNote);
+    w.key("columns").beginArray();
     for (const an::PhaseColumn &c : t.columns) {
         w.beginObject().key("label").value(c.label).key("group").value(c.group);
         w.key("rank").value(c.rank ? std::optional<int64_t>(*c.rank) : std::nullopt);
@@ -85,7 +91,9 @@ void writePhasesCsv(std::ostream &out, const an::PhaseTable &t)
 void writePhasesText(std::ostream &out, const an::PhaseTable &t)
 {
     out << "Phases of " << t.columns.size() << " report(s)"
-        << (t.stepsCounted ? "; steps counted from repeated phases (1 = the first profiled step)" : "") << "\n";
+        << (t.stepsCounted ? "; steps counted from repeated phases (1 = the first profiled step)" : "")
+        << (t.stepsFrom.empty() ? "" : "; steps numbered as " + t.stepsFrom + " names them")
+        << (t.stepsNote.empty() ? "" : " (" + t.stepsNote + ")") << "\n";
     char line[256];
     std::snprintf(line, sizeof line, "%5s  %-18s %5s %12s %12s  %-20s %7s  %s\n", "step", "phase", "ranks", "median ms",
                   "max ms", "straggler", "lag", "straggler's GPU: compute/comm/memory/idle %");

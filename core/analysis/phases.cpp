@@ -3,6 +3,7 @@
 #include "core/analysis/median.h"
 #include "core/analysis/phasestraggler.h"
 #include "core/analysis/phasesummary.h"
+#include "core/analysis/stepnumbering.h"
 #include "core/analysis/steps.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
@@ -78,7 +79,7 @@ std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const Ph
     std::vector<std::string> phaseNames;
     phaseNames.reserve(mapping.rules().size());
     const std::vector<Occurrence> ranges = outermost(knownRanges(store, mapping, phaseNames));
-    const std::vector<StepWindow> profilerSteps = reportStep ? std::vector<StepWindow>() : stepWindows(store);
+    const std::vector<StepWindow> profilerSteps = reportStep ? std::vector<StepWindow>() : namedStepWindows(store);
     if (stepsCounted)
         *stepsCounted = !reportStep && profilerSteps.empty();
     std::vector<PhaseOccurrence> out;
@@ -147,6 +148,24 @@ PhaseColumn columnOf(const trace::Report &r, size_t index)
     return c;
 }
 
+// A report whose steps were counted takes the profiled steps of the config beside it, when it
+// lists as many (stepnumbering.h): before its cells are made, so a digest keeps them numbered.
+void numberReportSteps(ReportPhaseCells &cells, const std::string &path)
+{
+    if (!cells.counted || cells.occurrences.empty())
+        return;
+    int64_t counted = 0;
+    for (const PhaseOccurrence &o : cells.occurrences)
+        counted = std::max(counted, o.step);
+    const std::optional<ProfiledSteps> profiled = profiledStepsNear({path});
+    if (!profiled || !profiledStepOf(*profiled, 1, counted))
+        return; // stays counted; the table says why (numberProfiledSteps)
+    for (PhaseOccurrence &o : cells.occurrences)
+        o.step = *profiledStepOf(*profiled, o.step, counted);
+    cells.counted = false;
+    cells.stepsFrom = profiled->source();
+}
+
 } // namespace
 
 ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel,
@@ -160,6 +179,7 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
         return out;
     const trace::EventStore &store = *events;
     out.occurrences = findPhases(store, mapping, r.identity.step, &out.counted);
+    numberReportSteps(out, r.path);
     const std::optional<WorkClassTable> classes = direct ? std::optional<WorkClassTable>(store) : std::nullopt;
     std::map<int64_t, size_t> nextPosition;
     for (const PhaseOccurrence &o : out.occurrences) {
@@ -213,6 +233,38 @@ void rankRow(PhaseRow &row)
     row.medianWallNs = median(std::move(walls)).value_or(0);
 }
 
+// Counted steps 1..N become the steps the run's config says it profiled (stepnumbering.h), when
+// every report with phases counted its steps and the config lists N steps; else the table says
+// why they stay counted.
+void numberProfiledSteps(PhaseTable &table, const std::vector<trace::ReportPtr> &reports,
+                         const std::vector<ReportPhaseCells> &perReport)
+{
+    if (!table.stepsCounted || table.rows.empty())
+        return;
+    for (const ReportPhaseCells &rc : perReport)
+        if (!rc.cells.empty() && !rc.counted)
+            return; // some steps were read from the data: counted ones are not comparable
+    std::vector<std::string> paths;
+    for (const trace::ReportPtr &r : reports)
+        paths.push_back(r->path);
+    const std::optional<ProfiledSteps> profiled = profiledStepsNear(paths, &table.stepsNote);
+    if (!profiled)
+        return;
+    int64_t counted = 0;
+    for (const PhaseRow &row : table.rows)
+        counted = std::max(counted, row.step);
+    if (!profiledStepOf(*profiled, 1, counted)) {
+        table.stepsNote = profiled->source() + " lists " + std::to_string(profiled->steps.size()) +
+                          " step(s), the reports hold " + std::to_string(counted);
+        return;
+    }
+    for (PhaseRow &row : table.rows)
+        row.step = *profiledStepOf(*profiled, row.step, counted);
+    table.stepsCounted = false;
+    table.stepsFrom = profiled->source();
+    table.stepsNote.clear();
+}
+
 } // namespace
 
 PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
@@ -239,14 +291,50 @@ PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const
     return table;
 }
 
+namespace {
+// A run read partly from digests numbered by their config and partly from reports far from it
+// (a raw report fetched beside the digests): the counted ones take the numbered ones' steps when
+// they hold as many.
+std::vector<ReportPhaseCells> numberLikeTheOthers(const std::vector<ReportPhaseCells> &perReport)
+{
+    std::set<int64_t> numbered;
+    for (const ReportPhaseCells &rc : perReport)
+        if (!rc.stepsFrom.empty())
+            for (const auto &[key, cell] : rc.cells)
+                numbered.insert(key.first);
+    std::vector<ReportPhaseCells> out = perReport;
+    const std::vector<int64_t> steps(numbered.begin(), numbered.end());
+    for (ReportPhaseCells &rc : out) {
+        int64_t counted = 0;
+        for (const auto &[key, cell] : rc.cells)
+            counted = std::max(counted, key.first);
+        if (!rc.counted || steps.empty() || counted != int64_t(steps.size()))
+            continue;
+        decltype(rc.cells) cells;
+        decltype(rc.position) position;
+        for (const auto &[key, cell] : rc.cells)
+            cells[{steps[size_t(key.first - 1)], key.second}] = cell;
+        for (const auto &[key, pos] : rc.position)
+            position[{steps[size_t(key.first - 1)], key.second}] = pos;
+        rc.cells = std::move(cells);
+        rc.position = std::move(position);
+        rc.counted = false;
+    }
+    return out;
+}
+} // namespace
+
 PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
-                              const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping,
+                              const std::vector<ReportPhaseCells> &cellsOfReports, const PhaseMapping &mapping,
                               const trace::CancelToken *cancel, bool withStragglers)
 {
+    const std::vector<ReportPhaseCells> perReport = numberLikeTheOthers(cellsOfReports);
     PhaseTable table;
     for (size_t i = 0; i < reports.size(); ++i) {
         table.columns.push_back(columnOf(*reports[i], i));
         table.stepsCounted = table.stepsCounted || perReport[i].counted;
+        if (table.stepsFrom.empty())
+            table.stepsFrom = perReport[i].stepsFrom;
     }
     // Rows: every (step, phase) any report has, ordered by step, then by the earliest position
     // the phase takes in that step on any rank, then by the mapping's order.
@@ -279,6 +367,7 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
     }
     if (withStragglers)
         nameStragglers(table, reports, perReport, cancel);
+    numberProfiledSteps(table, reports, perReport);
     return table;
 }
 

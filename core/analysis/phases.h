@@ -8,8 +8,11 @@
 // the PhaseMapping knows; a range nested in another known range is part of it. Steps:
 //   - a report that is one step (per-step exports, identity.h) puts every phase in that step;
 //   - a report with PyTorch "ProfilerStep#N" ranges puts each phase in the step it starts in;
+//   - a report with ranges that name their step ("step 3", stepnumbering.h) likewise;
 //   - otherwise steps are counted: a phase that already ran in the current step starts the next
-//     one (capture step 1, 2, ... of the report, the same count on every rank).
+//     one (capture step 1, 2, ... of the report, the same count on every rank). A table whose
+//     steps are all counted numbers them as the run's config names the profiled steps, when a
+//     config beside the reports does (stepnumbering.h: e.g. 2, 3, 4 for a demo run).
 // A pure function of immutable reports: safe on any thread, cancellable.
 
 #include "core/analysis/breakdown.h"
@@ -75,6 +78,13 @@ struct PhaseTable
     std::vector<PhaseColumn> columns;
     std::vector<PhaseRow> rows; // by step, then by when the phase runs in it
     bool stepsCounted = false;  // steps were counted from repeats, not read from the data
+    // Counted steps numbered as the run's config names the profiled steps (stepnumbering.h):
+    // where that list is ("cluster.profiling.steps in /run/config/demo.yaml"); stepsCounted is
+    // then false. Empty when the steps were read from the data or stayed counted.
+    std::string stepsFrom;
+    // Why counted steps stayed 1..N though a config names the profiled steps (configs disagree,
+    // or list another number of steps than the reports hold); empty when no config names them.
+    std::string stepsNote;
     bool cancelled = false;
     // Columns whose report could not answer (a digest without a sound phase summary, or one
     // opened without events for a mapping of the user's): its cells are empty; why, naming it.
@@ -92,7 +102,10 @@ struct ReportPhaseCells
 {
     std::map<std::pair<int64_t, std::string>, PhaseCell> cells;
     std::map<std::pair<int64_t, std::string>, size_t> position;
-    bool counted = false;    // steps were counted from repeats
+    bool counted = false; // steps were counted from repeats
+    // Counted steps renumbered as the config beside the report names them (stepnumbering.h):
+    // where from; kept in digests, so a digest read far from the config numbers them the same.
+    std::string stepsFrom;
     std::optional<int> rank; // the rank the report states about itself (meta.rank), kept in digests
     // The phase ranges the cells were made of (findPhases), when made from the events; digests
     // do not keep them.

@@ -90,7 +90,10 @@ std::string encodePhaseSummary(const ReportPhaseCells &cells, std::optional<int>
     JsonWriter w(0);
     w.beginObject().key("version").value(int64_t(1));
     w.key("rank").value(rank ? std::optional<int64_t>(*rank) : std::nullopt);
-    w.key("counted").value(cells.counted).key("cells").beginArray();
+    w.key("counted").value(cells.counted);
+    if (!cells.stepsFrom.empty()) // only then: summaries of reports without a config stay as they were
+        w.key("steps_from").value(cells.stepsFrom);
+    w.key("cells").beginArray();
     for (const auto &[key, cell] : cells.cells) {
         const auto pos = cells.position.find(key);
         w.beginObject().key("step").value(key.first).key("phase").value(key.second);
@@ -123,6 +126,9 @@ bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::opt
         if (root["counted"].get_bool().get(counted) != simdjson::SUCCESS)
             throw std::runtime_error("missing \"counted\"");
         cells.counted = counted;
+        std::string_view stepsFrom;
+        if (root["steps_from"].get_string().get(stepsFrom) == simdjson::SUCCESS)
+            cells.stepsFrom = std::string(stepsFrom);
         for (auto c : root["cells"].get_array()) {
             od::object o = c.get_object();
             readCell(o, cells);

@@ -179,6 +179,37 @@ void addPhaseDeltas(const PhaseTable &base, const PhaseTable &cand, std::vector<
     }
 }
 
+std::vector<int64_t> stepsOf(const PhaseTable &t)
+{
+    std::set<int64_t> steps;
+    for (const PhaseRow &row : t.rows)
+        steps.insert(row.step);
+    return {steps.begin(), steps.end()};
+}
+
+std::string stepListText(const std::vector<int64_t> &steps)
+{
+    std::string s;
+    for (size_t i = 0; i < steps.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(steps[i]);
+    return s;
+}
+
+// Runs whose configs name different profiled steps (2-4 and 5-7) compare step by step in order:
+// the candidate's rows take the baseline's step numbers, and the comparison says so.
+void matchStepsInOrder(const PhaseTable &base, PhaseTable &cand, std::set<std::string> &notes)
+{
+    if (base.stepsFrom.empty() && cand.stepsFrom.empty())
+        return; // steps read from the data, or counted alike: matched by number as ever
+    const std::vector<int64_t> b = stepsOf(base), c = stepsOf(cand);
+    if (b == c || b.size() != c.size())
+        return;
+    for (PhaseRow &row : cand.rows)
+        row.step = b[size_t(std::lower_bound(c.begin(), c.end(), row.step) - c.begin())];
+    notes.insert("the runs profiled different steps (baseline " + stepListText(b) + "; candidate " + stepListText(c) +
+                 "): phases are compared step by step in that order, under the baseline's numbers");
+}
+
 void markAndRank(double tolerancePct, std::vector<Delta> &deltas)
 {
     for (Delta &d : deltas) {
@@ -205,10 +236,11 @@ RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const s
     std::set<std::string> problems; // each once, though several parts of the comparison meet it
     // Wall times only: the stragglers (matching every collective) are left unnamed.
     const PhaseTable basePhases = computePhaseTable(base, options.phases, cancel, /*withStragglers=*/false);
-    const PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel, /*withStragglers=*/false);
-    for (const PhaseTable *t : {&basePhases, &candPhases})
+    PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel, /*withStragglers=*/false);
+    for (const PhaseTable *t : {&basePhases, static_cast<const PhaseTable *>(&candPhases)})
         for (const auto &[column, why] : t->problems)
             problems.insert(why);
+    matchStepsInOrder(basePhases, candPhases, problems);
     addPhaseDeltas(basePhases, candPhases, out.deltas);
     for (const trace::StatsKind kind : {trace::StatsKind::NvtxSum, trace::StatsKind::KernelSum})
         if (!stopped())

@@ -57,7 +57,8 @@ struct RunComparison
     std::vector<Delta> deltas; // ranked: largest |delta| first
     bool cancelled = false;
     // Matched reports that could not answer part of the comparison (a digest without a sound
-    // summary), one reason each, naming it; the deltas are of what the others gave.
+    // summary), one reason each, naming it; the deltas are of what the others gave. Also runs
+    // that profiled different steps, compared in step order (one line naming both lists).
     std::vector<std::string> problems;
 };
 

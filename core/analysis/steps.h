@@ -20,5 +20,8 @@ struct StepWindow
 
 // Sorted by step number.
 std::vector<StepWindow> stepWindows(const trace::EventStore &store, std::string_view prefix = "ProfilerStep#");
+// PyTorch's "ProfilerStep#N" windows, else those of ranges that name their step another way
+// ("step 3", "step_3": stepnumbering.h's stepNamedBy).
+std::vector<StepWindow> namedStepWindows(const trace::EventStore &store);
 
 } // namespace ps::core::analysis

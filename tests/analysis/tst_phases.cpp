@@ -140,16 +140,18 @@ private slots:
     }
 
     // Every step has the demo's four phases, in the order they run, on every rank; steps are
-    // counted (the exports hold several steps and no ProfilerStep ranges).
+    // counted (the exports hold several steps and no ProfilerStep ranges) and numbered as the
+    // run's config names the profiled steps (2, 3, 4: stepnumbering.h).
     void demoRowsAndOrder()
     {
         const PhaseTable t = computePhaseTable(m_reports, PhaseMapping::defaults());
-        QVERIFY(t.stepsCounted);
+        QVERIFY(!t.stepsCounted);
+        QCOMPARE(t.stepsFrom, "cluster.profiling.steps in " + m_demo.configPath);
         QCOMPARE(t.columns.size(), m_reports.size());
         QCOMPARE(t.rows.size(), size_t(3 * kDemoPhases.size()));
         for (size_t i = 0; i < t.rows.size(); ++i) {
             const PhaseRow &r = t.rows[i];
-            QCOMPARE(r.step, int64_t(i / kDemoPhases.size() + 1));
+            QCOMPARE(r.step, int64_t(m_demo.profiledSteps[i / kDemoPhases.size()]));
             QCOMPARE(r.phase, kDemoPhases[i % kDemoPhases.size()].second);
             for (const PhaseCell &c : r.cells)
                 QVERIFY(c.present && c.occurrences == 1);

@@ -95,7 +95,9 @@ private slots:
         QVERIFY(!c.cancelled);
         const std::string slower = "ActorGroup:" + std::to_string(m_cand.stragglerRank);
         const std::string faster = "ActorGroup:" + std::to_string(m_base.stragglerRank);
-        for (int64_t step : {1, 2}) {
+        QCOMPARE(m_base.profiledSteps, m_cand.profiledSteps);
+        for (const int profiled : m_base.profiledSteps) { // the steps the demo's config names (2, 3)
+            const int64_t step = profiled;
             for (const char *phase : {"recv_trajectories", "adv"}) {
                 const Delta *up = findDelta(c, DeltaKind::PhaseRank, slower + " " + phase, step);
                 const Delta *down = findDelta(c, DeltaKind::PhaseRank, faster + " " + phase, step);
@@ -132,6 +134,31 @@ private slots:
         QVERIFY(span);
         QCOMPARE(base, span->baselineNs);
         QCOMPARE(cand, span->candidateNs);
+    }
+
+    // Runs that profiled different steps (their configs say 2, 3 and 7, 8) compare step by step
+    // in that order, under the baseline's numbers, and say so: no phase is "new" or "gone".
+    void differentProfiledStepsCompareInOrder()
+    {
+        demo::DemoOptions o;
+        o.outDir = m_dir.filePath("later").toStdString();
+        o.ranks = 4;
+        o.steps = 2;
+        o.seed = 1;
+        o.firstStep = 7;
+        demo::DemoResult later;
+        std::string error;
+        QVERIFY2(demo::writeDemoRun(o, later, error), error.c_str());
+        const RunComparison c = compareRuns(load(m_base.reportDir), load(later.reportDir), {});
+        for (const Delta &d : c.deltas)
+            if (d.kind == DeltaKind::Phase || d.kind == DeltaKind::PhaseRank) {
+                QVERIFY2(d.step == 2 || d.step == 3, d.name.c_str());
+                QVERIFY2(d.baselineNs > 0 && d.candidateNs > 0, d.name.c_str());
+            }
+        QVERIFY(findDelta(c, DeltaKind::Phase, "update_actor", 3));
+        QCOMPARE(c.problems.size(), size_t(1));
+        QVERIFY2(c.problems[0].find("profiled different steps (baseline 2, 3; candidate 7, 8)") != std::string::npos,
+                 c.problems[0].c_str());
     }
 
     void sameRunHasNoChange()

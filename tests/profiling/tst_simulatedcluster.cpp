@@ -52,6 +52,7 @@ QString runJson(const QStringList &args, const QString &folder)
     QString out = r.out;
     out.replace(".psdigest", "");
     out.replace(QRegularExpression("\"[^\"]*/(rlinf_profile_[^\"/]*)\""), "\"\\1\"");
+    out.replace(QRegularExpression("(\"steps_from\": \"[a-z_.]+ in )[^\"]*/"), "\\1"); // the config's folder
     return r.exitCode == 0 ? out : "exit " + QString::number(r.exitCode) + ": " + r.err;
 }
 
@@ -94,6 +95,10 @@ private slots:
                 QDir(run + "/profiling").entryList({QString("rlinf_profile_ActorGroup_%1_*.sqlite").arg(w.rank)});
             QCOMPARE(found.size(), 1);
             QVERIFY(QFile::copy(run + "/profiling/" + found[0], dir + "/" + found[0]));
+            // Ray ships the job's working directory, its Hydra config included, to every node.
+            QDir().mkpath(QString("%1/node%2/config").arg(nodes).arg(w.node));
+            QFile::copy(run + "/config/maniskill_ppo_demo.yaml",
+                        QString("%1/node%2/config/maniskill_ppo_demo.yaml").arg(nodes).arg(w.node));
             nodeIds.insert(w.node);
         }
         QCOMPARE(nodeIds.size(), 2);

@@ -393,6 +393,7 @@ private slots:
             o.ranks = 2;
             o.steps = 2;
             o.seed = uint64_t(seed);
+            o.firstStep = seed == 1 ? 2 : 5; // the candidate profiled later steps than the baseline
             ps::core::demo::DemoResult res;
             std::string error;
             QVERIFY2(ps::core::demo::writeDemoRun(o, res, error), error.c_str());
@@ -415,6 +416,9 @@ private slots:
         QCOMPARE(pane->baselineRun()->currentText(), QString("seed1"));
         QCOMPARE(pane->candidateRun()->currentText(), QString("seed3"));
         QVERIFY2(pane->summary().startsWith("2 matched reports · 0 only in the baseline · 0 only in the candidate"),
+                 qPrintable(pane->summary()));
+        // Their configs name different steps: compared in order, and the pane says so.
+        QVERIFY2(pane->summary().contains("the runs profiled different steps (baseline 2, 3; candidate 5, 6)"),
                  qPrintable(pane->summary()));
 
         std::vector<ReportPtr> base, cand;
@@ -772,6 +776,28 @@ private slots:
         w.setSearch("([", true);
         QVERIFY(waitIdle(w));
         QCOMPARE(w.matchLabel()->text(), QStringLiteral("bad regex"));
+    }
+
+    void enterBeforeTheDebounceSelectsTheFirstMatch()
+    {
+        TimelineWorkspace w;
+        QVERIFY(showWithRanks(w, 3));
+        // Typed and Enter at once, as a fast typist does: the search runs now, not 200 ms later,
+        // and its first match is selected when the result comes.
+        QTest::keyClicks(w.searchEdit(), "gemm");
+        QTest::keyClick(w.searchEdit(), Qt::Key_Return);
+        QTRY_COMPARE(w.matchLabel()->text(), QStringLiteral("1 of 9"));
+        const auto first = w.searchResult()->matches.front();
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{first.entry, {first.track, first.index}}));
+        // Enter after the debounce fired, the search running or done: its first match too.
+        w.searchEdit()->clear();
+        QVERIFY(waitIdle(w));
+        QTest::keyClicks(w.searchEdit(), "step");
+        QTest::qWait(250);
+        QTest::keyClick(w.searchEdit(), Qt::Key_Return);
+        QTRY_COMPARE(w.matchLabel()->text(), QStringLiteral("1 of 9"));
+        const auto step = w.searchResult()->matches.front();
+        QCOMPARE(*w.canvas()->selection(), (TimelineSelection{step.entry, {step.track, step.index}}));
     }
 
     void detailsAndJumpToTheCorrelatedCall()

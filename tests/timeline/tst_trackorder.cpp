@@ -211,6 +211,26 @@ private slots:
         QCOMPARE(int(later.canvas.collapsed().size()), 4);
     }
 
+    // Two runs loading report by report: the reports of a run opened folded that arrive later open
+    // folded too; a run whose reports the user expanded gets its later reports expanded.
+    void lateReportsFollowTheirRun()
+    {
+        Fixture f(runs(2, 2), 300);
+        QCOMPARE(int(f.canvas.collapsed().size()), 4);
+        f.canvas.setScene(runs(3, 3), true); // rank 2 of both runs arrives
+        for (const TimelineEntry &e : f.canvas.scene()->entries)
+            QVERIFY2(f.canvas.collapsed().contains(RowLayout::reportKey(e)), qPrintable(RowLayout::reportKey(e)));
+
+        // The user opens run "other"'s reports; its rank 3 then arrives open, run "run"'s folded.
+        for (const TimelineEntry &e : f.canvas.scene()->entries)
+            if (RowLayout::runOf(e) == QStringLiteral("other"))
+                f.canvas.toggleCollapsed(RowLayout::reportKey(e));
+        f.canvas.setScene(runs(4, 4), true);
+        for (const TimelineEntry &e : f.canvas.scene()->entries)
+            QCOMPARE(f.canvas.collapsed().contains(RowLayout::reportKey(e)),
+                     RowLayout::runOf(e) != QStringLiteral("other"));
+    }
+
     // A session's bare kind word (before kinds were per run) still hides the kind in every run.
     void aBareKindWordHidesItEverywhere()
     {

@@ -7,6 +7,7 @@
 #include "views/scene/timeformat.h"
 #include "views/scene/vendorwords.h"
 #include "views/stats/statspane.h"
+#include "views/timeline/detailspane.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/rowlayout.h"
 #include "views/timeline/timelinecanvas.h"
@@ -181,6 +182,29 @@ private slots:
         QVERIFY(!labels.isEmpty());
         for (const QString &l : labels)
             QVERIFY2(!l.contains("UTC") && l.size() < 12, qPrintable(l));
+    }
+
+    // The details pane says times as the axis does: UTC dates in UTC mode, relative times
+    // otherwise.
+    void detailsSayTimesAsTheAxis()
+    {
+        TimelineWorkspace w;
+        w.resize(1280, 720);
+        w.show();
+        w.addReports({ps::test::makeRank(0, 2, 10'000'000)});
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.setAlignment("utc"));
+        QVERIFY(waitIdle(w));
+        w.canvas()->reveal({0, {0, 0}}); // the first "step": 1 ms after the report's UTC origin
+        const QRegularExpression date("start\\s+2023-11-14 22:13:20\\.001000000 UTC\\s");
+        QVERIFY2(date.match(w.details()->text()).hasMatch(), qPrintable(w.details()->text()));
+        QVERIFY(w.details()->text().contains(QRegularExpression("end\\s+2023-11-14 22:13:20\\.011000000 UTC")));
+        QVERIFY(w.setAlignment("start"));
+        QVERIFY(waitIdle(w));
+        w.canvas()->reveal({0, {0, 0}}); // realigning dropped the selection
+        QVERIFY2(!w.details()->text().contains("UTC"), qPrintable(w.details()->text()));
+        QVERIFY2(w.details()->text().contains(QRegularExpression("start\\s+0\\s+end\\s+10 ms")),
+                 qPrintable(w.details()->text()));
     }
 
     // A report on an epoch clock (origin 0) and one with a real origin, run the same hour, are

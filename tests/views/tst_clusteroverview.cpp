@@ -20,8 +20,11 @@
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelineworkspace.h"
 
+#include <QAbstractItemView>
+#include <QCompleter>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -143,6 +146,30 @@ private slots:
         QString why;
         QCOMPARE(findRank(targets, "ActorGroup:400", &why), -1);
         QVERIFY(why.contains("No rank matches"));
+
+        // Typed into the dialog, Enter goes, though the completion list is open under the field.
+        GoToRankDialog dialog(*w.scene(), &w);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::keyClicks(dialog.edit(), "ActorGroup:17");
+        QAbstractItemView *list = dialog.edit()->completer()->popup();
+        QTRY_VERIFY(list->isVisible());
+        QTest::keyClick(list, Qt::Key_Return);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.chosenEntry(), e17);
+        // A line picked with the arrows: that line's rank.
+        GoToRankDialog picked(*w.scene(), &w);
+        picked.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&picked));
+        QTest::keyClicks(picked.edit(), "ActorGroup:1");
+        QAbstractItemView *lines = picked.edit()->completer()->popup();
+        QTRY_VERIFY(lines->isVisible());
+        QTest::keyClick(lines, Qt::Key_Down);
+        const QString first = lines->currentIndex().data().toString();
+        QVERIFY(first.startsWith("ActorGroup:1"));
+        QTest::keyClick(lines, Qt::Key_Return);
+        QCOMPARE(picked.result(), int(QDialog::Accepted));
+        QCOMPARE(rankTargets(*w.scene())[size_t(picked.chosenEntry())].text, first);
 
         // Through the navigator as the dialog does: the rank's header comes on screen.
         w.overview()->navigator()->goTo(e17);

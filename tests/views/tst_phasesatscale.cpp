@@ -151,10 +151,19 @@ private slots:
         QVERIFY2(pane->findChild<QLabel *>()->text().contains("of run " + run),
                  qPrintable(pane->findChild<QLabel *>()->text()));
         const ps::core::analysis::PhaseTable byStep = pane->shownTable();
+        // The demo profiled steps 2 and 3 (its config says so): the table and the overlay say 2
+        // and 3, not 1 and 2, and the table says where the numbers come from.
+        QCOMPARE(byStep.rows.front().step, int64_t(demo.profiledSteps.front()));
+        QCOMPARE(byStep.rows.back().step, int64_t(demo.profiledSteps.back()));
+        QVERIFY2(pane->findChild<QLabel *>()->text().contains("steps numbered as cluster.profiling.steps in"),
+                 qPrintable(pane->findChild<QLabel *>()->text()));
 
         w.setStepOverlay(0, QStringLiteral("run_training"));
         QVERIFY(waitIdle(w));
         QVERIFY(w.scene()->overlay);
+        QVERIFY2(w.scene()->entries[0].label.startsWith("run_training step 2 · "),
+                 qPrintable(w.scene()->entries[0].label));
+        QVERIFY(w.scene()->entries[1].label.startsWith("run_training step 3 · "));
         const auto &t = pane->shownTable();
         QCOMPARE(t.columns.size(), w.scene()->entries.size());
         QVERIFY(t.columns.size() >= 2); // the occurrences, not rank 0's report repeated

@@ -1,7 +1,9 @@
 #include "views/overview/gotorank.h"
 
+#include <QAbstractItemView>
 #include <QCompleter>
 #include <QDialogButtonBox>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QStringListModel>
@@ -85,11 +87,17 @@ GoToRankDialog::GoToRankDialog(const TimelineScene &scene, QWidget *parent)
     QStringList lines;
     for (const RankTarget &t : m_targets)
         lines << t.text;
-    auto *completer = new QCompleter(lines, m_edit);
-    completer->setCaseSensitivity(Qt::CaseInsensitive);
-    completer->setFilterMode(Qt::MatchContains);
-    completer->setMaxVisibleItems(12);
-    m_edit->setCompleter(completer);
+    m_completer = new QCompleter(lines, m_edit);
+    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setFilterMode(Qt::MatchContains);
+    m_completer->setMaxVisibleItems(12);
+    m_edit->setCompleter(m_completer);
+    // Before the completer's own filter: it would take Enter to close the list and stop there.
+    m_completer->popup()->installEventFilter(this);
+    connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this, [this](const QString &line) {
+        m_edit->setText(line); // a line clicked in the list
+        accept();
+    });
     layout->addWidget(m_edit);
     m_problem = new QLabel(this);
     m_problem->setStyleSheet(QStringLiteral("color: #c62828"));
@@ -99,6 +107,21 @@ GoToRankDialog::GoToRankDialog(const TimelineScene &scene, QWidget *parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &GoToRankDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &GoToRankDialog::reject);
     layout->addWidget(buttons);
+}
+
+bool GoToRankDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    QAbstractItemView *list = m_completer->popup();
+    if (watched != list || event->type() != QEvent::KeyPress)
+        return QDialog::eventFilter(watched, event);
+    const int key = static_cast<QKeyEvent *>(event)->key();
+    if (key != Qt::Key_Return && key != Qt::Key_Enter)
+        return QDialog::eventFilter(watched, event);
+    if (list->currentIndex().isValid()) // a line chosen with the arrows; else what was typed
+        m_edit->setText(list->currentIndex().data().toString());
+    list->hide();
+    accept();
+    return true;
 }
 
 void GoToRankDialog::accept()

@@ -1,7 +1,8 @@
 #pragma once
 // Go to Rank (Ctrl+G): names a rank the way a user knows it — "ActorGroup:7" (group:rank), "7"
 // (a rank number), "pid 4242" or "4242", or a host — and finds its report among the timeline's
-// entries. The dialog completes as the user types, from one line per rank.
+// entries. The dialog completes as the user types, from one line per rank; Enter goes to the rank,
+// in the completion list too (one Enter, not one to close the list and another to go).
 
 #include "views/scene/timelinescene.h"
 
@@ -11,6 +12,7 @@
 
 #include <vector>
 
+class QCompleter;
 class QLabel;
 class QLineEdit;
 
@@ -42,7 +44,12 @@ public:
 
     void accept() override;
 
+protected:
+    // Enter in the completion list goes to the rank (the list would otherwise only close).
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    QCompleter *m_completer = nullptr;
     std::vector<RankTarget> m_targets;
     QLineEdit *m_edit = nullptr;
     QLabel *m_problem = nullptr;

@@ -1,5 +1,6 @@
 #include "views/scene/timelinescene.h"
 
+#include "core/analysis/stepnumbering.h"
 #include "core/trace/identity.h"
 #include "core/trace/tracesummary.h"
 
@@ -174,9 +175,16 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
     const std::string name = bareName.toStdString();
     int64_t longest = 0;
     std::set<std::string> runs; // a cross-run choice names each report's run
+    std::vector<std::string> paths;
     for (int ri : rank.reports)
-        if (ri >= 0 && size_t(ri) < reports.size())
+        if (ri >= 0 && size_t(ri) < reports.size()) {
             runs.insert(reports[size_t(ri)]->report().identity.run);
+            paths.push_back(reports[size_t(ri)]->report().path);
+        }
+    // A range that runs once per profiled step is labelled with the step the run's config names
+    // (stepnumbering.h); otherwise by its occurrence, #1, #2, ...
+    const std::optional<core::analysis::ProfiledSteps> profiled =
+        name.empty() ? std::nullopt : core::analysis::profiledStepsNear(paths);
     for (int ri : rank.reports) {
         if (ri < 0 || size_t(ri) >= reports.size())
             continue;
@@ -197,10 +205,14 @@ TimelineScene buildStepOverlay(const std::vector<PreparedReportPtr> &reports, co
         for (size_t k = 0; k < occ.size(); ++k) {
             if (only > 0 && k + 1 != size_t(only))
                 continue; // NAME#K: the K-th occurrence of each report
+            const std::optional<int64_t> step =
+                profiled ? core::analysis::profiledStepOf(*profiled, int64_t(k + 1), int64_t(occ.size()))
+                         : std::nullopt;
+            const QString which = step ? QStringLiteral(" step %1").arg(*step) : QStringLiteral(" #%1").arg(k + 1);
             TimelineEntry e{p,
                             ri,
                             -occ[k].first,
-                            QStringLiteral("%1%2 #%3 · %4").arg(run, bareName).arg(k + 1).arg(reportLabel(p->report())),
+                            run + bareName + which + QStringLiteral(" · ") + reportLabel(p->report()),
                             {rank.label + QStringLiteral(" · ") + rangeName},
                             path + QStringLiteral("#%1").arg(k + 1)};
             scene.entries.push_back(std::move(e));

@@ -205,6 +205,8 @@ void ComparePane::show(const an::RunComparison &c)
                            .arg(c.match.candidateOnly.size())
                            .arg(changes)
                            .arg(m_tolerance->value()));
+    for (const std::string &why : c.problems) // e.g. runs that profiled different steps, compared in order
+        m_summary->setText(m_summary->text() + QStringLiteral("\n") + QString::fromStdString(why));
     m_table->resizeColumnToContents(Kind);
 }
 

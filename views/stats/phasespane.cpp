@@ -4,6 +4,7 @@
 #include "views/scene/timelinescene.h"
 #include "views/stats/phaseoccurrences.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QStandardItemModel>
@@ -103,6 +104,8 @@ void PhasesPane::show(const an::PhaseTable &t)
     m_shown = t;
     m_shownScene = m_scene;
     m_shownEntries = m_entries;
+    m_summary->setToolTip(t.stepsFrom.empty() ? QString::fromStdString(t.stepsNote)
+                                              : QStringLiteral("Steps as %1").arg(QString::fromStdString(t.stepsFrom)));
     m_model->clear();
     const bool perOccurrence = m_scene && m_scene->overlay;
     QStringList headers = {QStringLiteral("Step"),
@@ -147,16 +150,29 @@ void PhasesPane::show(const an::PhaseTable &t)
                                .arg(t.columns.size())
                                .arg(ofRun()));
     else
-        m_summary->setText(
-            QStringLiteral("%1 phase(s) over %2 rank(s)%3%4. Click a cell to select that phase on that "
-                           "rank (other columns: on the straggler).")
-                .arg(t.rows.size())
-                .arg(t.columns.size())
-                .arg(ofRun(), t.stepsCounted
-                                  ? QStringLiteral("; steps counted 1, 2, … from repeated phases (the reports do "
-                                                   "not say which training steps they profiled)")
-                                  : QString()));
+        m_summary->setText(QStringLiteral("%1 phase(s) over %2 rank(s)%3%4. Click a cell to select that phase on that "
+                                          "rank (other columns: on the straggler).")
+                               .arg(t.rows.size())
+                               .arg(t.columns.size())
+                               .arg(ofRun(), stepsText(t)));
     emit tableShown();
+}
+
+// Where the step numbers come from, when not from the reports themselves.
+QString PhasesPane::stepsText(const an::PhaseTable &t)
+{
+    if (!t.stepsFrom.empty()) { // "KEY in /long/path/run.yaml": the file's name is enough here
+        const QString from = QString::fromStdString(t.stepsFrom);
+        const qsizetype in = from.indexOf(QStringLiteral(" in "));
+        const QString shown = in < 0 ? from : from.left(in + 4) + QFileInfo(from.mid(in + 4)).fileName();
+        return QStringLiteral("; steps numbered as %1 names them").arg(shown);
+    }
+    if (!t.stepsCounted)
+        return {};
+    const QString why = t.stepsNote.empty() ? QStringLiteral("the reports and their config do not say which "
+                                                             "training steps they profiled")
+                                            : QString::fromStdString(t.stepsNote);
+    return QStringLiteral("; steps counted 1, 2, … from repeated phases (%1)").arg(why);
 }
 
 // " of run NAME" when the table's reports are of one named run.

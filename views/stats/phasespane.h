@@ -59,6 +59,7 @@ private:
     void show(const core::analysis::PhaseTable &table);
     void onClicked(int row, int column);
     QString ofRun() const;
+    static QString stepsText(const core::analysis::PhaseTable &t);
 
     QLabel *m_summary = nullptr;
     QTableView *m_table = nullptr;

@@ -81,13 +81,14 @@ QString DetailsPane::collectiveNote() const
     return m_collectivePlain;
 }
 
-void DetailsPane::showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs)
+void DetailsPane::showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs,
+                              std::optional<int64_t> wallClockOrigin)
 {
     if (!entry) {
         clear();
         return;
     }
-    m_info = describeEvent(*entry, ref);
+    m_info = describeEvent(*entry, ref, wallClockOrigin);
     m_reportIndex = entry->reportIndex;
     auto row = [](const QString &k, const QString &v) {
         return QStringLiteral("<tr><td style='color:#667'>%1&nbsp;</td><td>%2</td></tr>").arg(k, v.toHtmlEscaped());

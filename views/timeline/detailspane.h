@@ -21,7 +21,9 @@ public:
     explicit DetailsPane(QWidget *parent = nullptr);
 
     // Shows an event (entry may be null to show nothing). `nudgeNs` is the report's nudge.
-    void showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs);
+    // `wallClockOrigin`: the axis is in UTC (TimelineViewState), times are shown as dates.
+    void showDetails(const TimelineEntry *entry, core::trace::EventRef ref, int64_t nudgeNs,
+                     std::optional<int64_t> wallClockOrigin = std::nullopt);
     void clear();
     // The line about the selected kernel's collective instance ("rank 5 arrived last; ..."), or
     // nothing (empty title).

@@ -2,6 +2,7 @@
 
 #include "views/scene/timeformat.h"
 #include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelineviewstate.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -25,8 +26,8 @@ QList<std::pair<QString, QString>> detailRows(const EventInfo &info)
         rows.append({QStringLiteral("full name"), info.fullName});
     rows.append({QStringLiteral("kind"), info.kind});
     rows.append({QStringLiteral("duration"), formatDuration(info.duration)});
-    rows.append({QStringLiteral("start"), formatAxisTime(info.start, 1)});
-    rows.append({QStringLiteral("end"), formatAxisTime(info.start + info.duration, 1)});
+    rows.append({QStringLiteral("start"), info.timeText(info.start)});
+    rows.append({QStringLiteral("end"), info.timeText(info.start + info.duration)});
     rows.append({QStringLiteral("report"), info.report});
     rows.append({QStringLiteral("where"), info.where});
     for (const QString &x : info.extra)
@@ -55,7 +56,7 @@ std::optional<EventInfo> selectedEventInfo(const TimelineScene *scene, const Tim
     const auto s = canvas.selection();
     if (!s || !scene || s->entry < 0 || size_t(s->entry) >= scene->entries.size())
         return std::nullopt;
-    return describeEvent(scene->entries[size_t(s->entry)], s->ref);
+    return describeEvent(scene->entries[size_t(s->entry)], s->ref, canvas.state()->wallClockOrigin());
 }
 } // namespace
 

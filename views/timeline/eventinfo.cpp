@@ -35,9 +35,10 @@ QString eventName(const EventStore &store, const Track &track, uint32_t index)
     return str(store.name(n));
 }
 
-EventInfo describeEvent(const TimelineEntry &entry, EventRef ref)
+EventInfo describeEvent(const TimelineEntry &entry, EventRef ref, std::optional<int64_t> wallClockOrigin)
 {
     EventInfo info;
+    info.wallClockOrigin = wallClockOrigin;
     const EventStore &store = entry.report->store();
     if (ref.track >= store.tracks().size() || ref.index >= store.track(ref.track).size())
         return info;
@@ -86,12 +87,17 @@ EventInfo describeEvent(const TimelineEntry &entry, EventRef ref)
     return info;
 }
 
+QString EventInfo::timeText(int64_t shared) const
+{
+    return axisLabel(shared, 1, wallClockOrigin);
+}
+
 QString EventInfo::toolTip() const
 {
     QStringList lines;
     lines << name;
     lines << QStringLiteral("%1 · %2").arg(kind, formatDuration(duration));
-    lines << QStringLiteral("start %1").arg(formatAxisTime(start, 1));
+    lines << QStringLiteral("start %1").arg(timeText(start));
     lines << QStringLiteral("%1 · %2").arg(report, where);
     if (!correlatedText.isEmpty())
         lines << correlatedText;

@@ -3,6 +3,7 @@
 #include "views/timeline/eventcopy.h"
 #include "views/timeline/rowlayout.h"
 #include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelineviewstate.h"
 
 #include <QMenu>
 
@@ -68,7 +69,8 @@ void extendCanvasMenu(QMenu *menu, QPoint pos, int row, const TimelineScene *sce
     if (!scene)
         return;
     if (const auto hit = canvas.eventAt(pos); hit && hit->entry >= 0) {
-        const EventInfo info = describeEvent(scene->entries[size_t(hit->entry)], hit->ref);
+        const EventInfo info =
+            describeEvent(scene->entries[size_t(hit->entry)], hit->ref, canvas.state()->wallClockOrigin());
         insertEventActions(menu, info, calls.find);
         return;
     }

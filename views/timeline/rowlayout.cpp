@@ -338,6 +338,27 @@ QSet<QString> reportsToFoldForNewRun(const TimelineScene &scene, const TrackView
     return {};
 }
 
+QSet<QString> newReportsOfFoldedRuns(const TimelineScene &scene, const TrackView &view, const QSet<QString> &seen)
+{
+    QSet<QString> shownRuns, expandedRuns;
+    for (const TimelineEntry &e : scene.entries) {
+        const QString key = RowLayout::reportKey(e);
+        if (!seen.contains(key))
+            continue;
+        shownRuns.insert(RowLayout::runOf(e));
+        if (!view.collapsed.contains(key))
+            expandedRuns.insert(RowLayout::runOf(e));
+    }
+    QSet<QString> out;
+    for (const TimelineEntry &e : scene.entries) {
+        const QString run = RowLayout::runOf(e);
+        const QString key = RowLayout::reportKey(e);
+        if (!seen.contains(key) && shownRuns.contains(run) && !expandedRuns.contains(run))
+            out.insert(key);
+    }
+    return out;
+}
+
 RowViewport::RowViewport(const RowLayout &layout, int scroll, int height) : scroll(scroll), height(height)
 {
     if (layout.pinnedHeight() > 0 && layout.pinnedHeight() <= height / 2) {

@@ -155,6 +155,9 @@ private:
 // (one density row each). Empty otherwise: the report keys to fold.
 QSet<QString> reportsToFoldForNewRun(const TimelineScene &scene, const TrackView &view, int height,
                                      const QSet<QString> &seen);
+// Reports that arrive after their run was shown (a progressive load) follow the run: the keys of
+// the reports new to the canvas (not in `seen`) whose run has shown reports, all of them folded.
+QSet<QString> newReportsOfFoldedRuns(const TimelineScene &scene, const TrackView &view, const QSet<QString> &seen);
 
 // The rows on a canvas of `height` pixels scrolled by `scroll`: the Pinned section stays at the
 // top while the rest scrolls under it, unless it would take more than half the canvas (then it

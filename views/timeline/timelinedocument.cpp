@@ -50,6 +50,7 @@ void TimelineDocument::createJobs()
         applyScene(std::make_shared<TimelineScene>(scene));
     });
     m_searchJob = new LatestJob<SearchResult>(this, [this](const SearchResult &r) {
+        m_searchAwaited = false;
         m_searchResult = std::make_shared<SearchResult>(r);
         emit searchChanged();
     });
@@ -76,6 +77,11 @@ bool TimelineDocument::isBusy() const
 bool TimelineDocument::isLoading() const
 {
     return m_loader->isRunning();
+}
+
+bool TimelineDocument::isSearching() const
+{
+    return m_searchAwaited;
 }
 
 void TimelineDocument::setBusyState(bool wasBusy)
@@ -427,7 +433,9 @@ void TimelineDocument::collapseNewReportsWhenDense()
     if (!m_scene)
         return;
     const bool dense = m_scene->entries.size() > kDenseReports;
-    // A new run that would start below the fold opens folded, so every run is on the first screen.
+    // A new run that would start below the fold opens folded, so every run is on the first screen;
+    // its reports that arrive later open folded too.
+    m_trackView.collapsed.unite(newReportsOfFoldedRuns(*m_scene, m_trackView, m_seenReports));
     m_trackView.collapsed.unite(reportsToFoldForNewRun(*m_scene, m_trackView, m_viewHeight, m_seenReports));
     for (const TimelineEntry &e : m_scene->entries) {
         const QString key = RowLayout::reportKey(e);
@@ -473,7 +481,8 @@ void TimelineDocument::search(const SearchQuery &query)
 void TimelineDocument::runSearch()
 {
     m_currentMatch = -1;
-    if (m_query.isEmpty() || !m_scene) {
+    m_searchAwaited = !m_query.isEmpty() && m_scene;
+    if (!m_searchAwaited) {
         m_searchJob->cancel();
         m_searchResult.reset();
         emit searchChanged();

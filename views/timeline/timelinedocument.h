@@ -61,6 +61,8 @@ public:
     bool addReports(std::vector<core::trace::ReportPtr> reports);
     void cancelLoad();
     bool isLoading() const;
+    // A search was asked for and its result has not arrived yet.
+    bool isSearching() const;
     // Closes the reports of one run; the others stay, realigned without it. Closing the last
     // run closes all. Returns how many reports closed.
     size_t closeRun(const QString &run);
@@ -188,6 +190,7 @@ private:
 
     SearchQuery m_query;
     std::shared_ptr<const SearchResult> m_searchResult;
+    bool m_searchAwaited = false; // runSearch started a search whose result has not come
     int m_currentMatch = -1;
 
     LatestJob<core::trace::AlignResult> *m_alignJob = nullptr;

@@ -97,7 +97,7 @@ QString TimelineHitTest::toolTipAt(QPoint pos) const
     const auto sel = eventAt(pos);
     if (!sel)
         return {};
-    return describeEvent(m_scene->entries[size_t(sel->entry)], sel->ref).toolTip();
+    return describeEvent(m_scene->entries[size_t(sel->entry)], sel->ref, m_state.wallClockOrigin()).toolTip();
 }
 
 } // namespace ps::views

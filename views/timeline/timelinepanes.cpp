@@ -13,6 +13,7 @@
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelinedocument.h"
 #include "views/timeline/timelineview.h"
+#include "views/timeline/timelineviewstate.h"
 
 #include <QTabWidget>
 #include <QTimer>
@@ -71,6 +72,8 @@ void TimelinePanes::connectPanes()
 {
     TimelineCanvas *c = canvas();
     connect(c, &TimelineCanvas::selectionChanged, this, &TimelinePanes::updateDetails);
+    // The details say times as the axis does: dates in UTC mode, relative otherwise.
+    connect(c->state(), &TimelineViewState::wallClockOriginChanged, this, &TimelinePanes::updateDetails);
     connect(c, &TimelineCanvas::selectionChanged, this, &TimelinePanes::selectInPanes);
     connect(c, &TimelineCanvas::selectionChanged, m_statsDebounce, qOverload<>(&QTimer::start)); // the run may change
     connect(c, &TimelineCanvas::windowChanged, m_statsDebounce, qOverload<>(&QTimer::start));
@@ -121,7 +124,7 @@ void TimelinePanes::updateDetails()
         return;
     }
     const TimelineEntry &e = scene->entries[size_t(s->entry)];
-    m_details->showDetails(&e, s->ref, m_doc->nudge(e.reportIndex));
+    m_details->showDetails(&e, s->ref, m_doc->nudge(e.reportIndex), canvas()->state()->wallClockOrigin());
 }
 
 // An event selected in the timeline is selected in the other views too: its range or kernel in

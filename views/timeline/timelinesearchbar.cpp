@@ -49,7 +49,8 @@ TimelineSearchBar::TimelineSearchBar(QWidget *parent) : QWidget(parent)
     connect(m_edit, &QLineEdit::returnPressed, this, [this] {
         if (m_debounce->isActive()) {
             m_debounce->stop();
-            emit searchRequested(); // the result selects the first match when it arrives
+            emit searchRequested();
+            emit firstMatchRequested(); // selected when the result arrives
             return;
         }
         if (QApplication::keyboardModifiers() & Qt::ShiftModifier)

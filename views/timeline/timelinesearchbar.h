@@ -33,6 +33,8 @@ public:
 
 signals:
     void searchRequested();
+    // Enter before the debounce fired: the search just requested should select its first match.
+    void firstMatchRequested();
     void nextRequested();
     void previousRequested();
 

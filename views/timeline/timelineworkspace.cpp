@@ -101,7 +101,7 @@ void TimelineWorkspace::connectDocument()
     connect(m_doc, &TimelineDocument::loadFinished, this, &TimelineWorkspace::onLoadFinished);
     connect(m_doc, &TimelineDocument::openedPath, this, &TimelineWorkspace::openedPath);
     connect(m_doc, &TimelineDocument::sceneChanged, this, &TimelineWorkspace::onSceneChanged);
-    connect(m_doc, &TimelineDocument::searchChanged, this, &TimelineWorkspace::updateMatchLabel);
+    connect(m_doc, &TimelineDocument::searchChanged, this, &TimelineWorkspace::onSearchChanged);
     connect(m_doc, &TimelineDocument::alignmentChanged, m_toolbar, &TimelineToolbar::showAlignment);
     connect(m_doc, &TimelineDocument::rankChoicesChanged, m_toolbar, &TimelineToolbar::setRankChoices);
     connect(m_doc, &TimelineDocument::statusMessage, this, &TimelineWorkspace::statusMessage);
@@ -161,6 +161,7 @@ void TimelineWorkspace::connectToolbar()
             setStepOverlay(i - 1, m_toolbar->rangeName());
     });
     connect(m_search, &TimelineSearchBar::searchRequested, this, [this] { m_doc->search(m_search->query()); });
+    connect(m_search, &TimelineSearchBar::firstMatchRequested, this, &TimelineWorkspace::gotoFirstMatch);
     connect(m_search, &TimelineSearchBar::nextRequested, this, &TimelineWorkspace::nextMatch);
     connect(m_search, &TimelineSearchBar::previousRequested, this, &TimelineWorkspace::previousMatch);
     m_findAction = new QAction(QStringLiteral("&Find…"), this);
@@ -330,9 +331,29 @@ void TimelineWorkspace::gotoMatch(int i)
     updateMatchLabel();
 }
 
+void TimelineWorkspace::gotoFirstMatch()
+{
+    if (m_doc->isSearching())
+        m_firstMatchPending = true; // onSearchChanged
+    else
+        gotoMatch(0);
+}
+
+void TimelineWorkspace::onSearchChanged()
+{
+    updateMatchLabel();
+    if (m_firstMatchPending && !m_doc->isSearching()) {
+        m_firstMatchPending = false;
+        gotoMatch(0); // nothing when the search found nothing or was cleared
+    }
+}
+
 void TimelineWorkspace::nextMatch()
 {
-    gotoMatch(currentMatch() + 1);
+    if (m_doc->isSearching()) // Enter while the result is on its way: its first match
+        gotoFirstMatch();
+    else
+        gotoMatch(currentMatch() + 1);
 }
 
 void TimelineWorkspace::previousMatch()

@@ -121,6 +121,9 @@ private:
     void onLoadFinished();
     void gotoMatch(int i);
     void updateMatchLabel();
+    // The first match, now, or when the search under way finishes.
+    void gotoFirstMatch();
+    void onSearchChanged();
 
     TimelineDocument *m_doc = nullptr;
 
@@ -134,6 +137,7 @@ private:
     LoadProgressRow *m_progressRow = nullptr;
     SessionMenu *m_sessionMenu = nullptr;
     QAction *m_findAction = nullptr;
+    bool m_firstMatchPending = false; // Enter came before the search's result
 };
 
 } // namespace ps::views
