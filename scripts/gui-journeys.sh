@@ -17,7 +17,7 @@
 # file, read back with OCR (tesseract): both run names, and the failed file's name, must be on
 # the screen. Skipped, saying so, without tesseract.
 # Needs: xvfb, openbox, xdotool, x11-apps (xwd), x11-utils (xprop), xclip, python3; tesseract-ocr
-# (and ImageMagick's convert, to enlarge the picture for it) for the OCR checks.
+# for the OCR checks (their screenshots are rendered at twice the pixels for it).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$(realpath -m "${1:-$root/build/gui-journeys}")
@@ -105,9 +105,9 @@ start() { # PATHS...: a fresh app with its own settings (a first launch each tim
 }
 
 snap() { # OUT.png ARGS...: the timeline as `profstudio --screenshot` renders it headless, at the screen's size
-  local png=$1
+  local png=$1                                          # (at $snap_scale times its pixels: 2 for OCR)
   shift
-  HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" QT_QPA_PLATFORM=offscreen \
+  HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" QT_QPA_PLATFORM=offscreen QT_SCALE_FACTOR="${snap_scale:-1}" \
     "$app" --screenshot timeline --size "$screen" --out "$png" "$@" >"$work/snap.log" 2>&1 ||
     { echo "gui-journeys: profstudio --screenshot $* failed: $(cat "$work/snap.log")" >&2; failed=1; }
 }
@@ -182,12 +182,7 @@ echo "8. Held-out reading (OCR of profstudio --screenshot): two runs together, a
 ocr_check() { # NAME PNG WORDS...
   local name=$1 png=$2 text word
   shift 2
-  if convert -version 2>/dev/null | grep -q ImageMagick; then # tesseract reads 8-9 pt UI text better at 2x
-    convert "$png" -resize 200% "$work/ocr.png"
-  else
-    cp "$png" "$work/ocr.png"
-  fi
-  text=$(tesseract "$work/ocr.png" - 2>/dev/null | tr -s ' \n' ' ')
+  text=$(tesseract "$png" - 2>/dev/null | tr -s ' \n' ' ')
   printf '%s\n' "$text" >"$out/$name.txt"
   for word in "$@"; do
     if grep -qiF -- "$word" <<<"$text"; then
@@ -204,10 +199,11 @@ else
   # Runs named as users name them (not the demo's): each its own folder, two ranks each.
   "$cli" demo --out "$work/held-out/ppo-baseline-0412" --ranks 2 >/dev/null
   "$cli" demo --out "$work/held-out/grpo-candidate-0419" --ranks 2 --seed 11 >/dev/null
-  snap "$out/15-ocr-two-runs.png" "$work/held-out/ppo-baseline-0412" "$work/held-out/grpo-candidate-0419"
+  # Rendered at twice the pixels: tesseract misreads 8-9 pt UI text at 1x ("sqlit").
+  snap_scale=2 snap "$out/15-ocr-two-runs.png" "$work/held-out/ppo-baseline-0412" "$work/held-out/grpo-candidate-0419"
   ocr_check 15-ocr-two-runs "$out/15-ocr-two-runs.png" ppo-baseline-0412 grpo-candidate-0419
   printf 'SQLite format 3\0 but cut short' >"$work/held-out/rank3_truncated.sqlite"
-  snap "$out/16-ocr-failed-file.png" "$work/held-out/rank3_truncated.sqlite" \
+  snap_scale=2 snap "$out/16-ocr-failed-file.png" "$work/held-out/rank3_truncated.sqlite" \
     "$testdata/traces/nsys/extrap__concurrent.s1.sqlite"
   ocr_check 16-ocr-failed-file "$out/16-ocr-failed-file.png" rank3_truncated.sqlite
 fi

@@ -78,8 +78,12 @@ CollectivePhaseRow finishRow(RowAcc &acc)
 std::vector<PhaseOccurrence> phaseOccurrencesOf(const trace::Report &report, const PhaseMapping &mapping,
                                                 const trace::CancelToken *cancel)
 {
-    if (trace::hasEvents(report))
-        return findPhases(*report.store, mapping, report.identity.step);
+    if (trace::hasEvents(report)) { // numbered as the phase table numbers them
+        bool counted = false;
+        std::vector<PhaseOccurrence> occurrences = findPhases(*report.store, mapping, report.identity.step, &counted);
+        numberCountedSteps(occurrences, counted, report.path);
+        return occurrences;
+    }
     if (mapping.rules() != PhaseMapping::defaults().rules())
         return {};
     std::string error; // a digest without a sound summary: no phases to put its collectives in

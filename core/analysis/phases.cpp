@@ -148,25 +148,25 @@ PhaseColumn columnOf(const trace::Report &r, size_t index)
     return c;
 }
 
-// A report whose steps were counted takes the profiled steps of the config beside it, when it
-// lists as many (stepnumbering.h): before its cells are made, so a digest keeps them numbered.
-void numberReportSteps(ReportPhaseCells &cells, const std::string &path)
+} // namespace
+
+void numberCountedSteps(std::vector<PhaseOccurrence> &occurrences, bool &stepsCounted, const std::string &path,
+                        std::string *stepsFrom)
 {
-    if (!cells.counted || cells.occurrences.empty())
+    if (!stepsCounted || occurrences.empty())
         return;
     int64_t counted = 0;
-    for (const PhaseOccurrence &o : cells.occurrences)
+    for (const PhaseOccurrence &o : occurrences)
         counted = std::max(counted, o.step);
     const std::optional<ProfiledSteps> profiled = profiledStepsNear({path});
     if (!profiled || !profiledStepOf(*profiled, 1, counted))
         return; // stays counted; the table says why (numberProfiledSteps)
-    for (PhaseOccurrence &o : cells.occurrences)
+    for (PhaseOccurrence &o : occurrences)
         o.step = *profiledStepOf(*profiled, o.step, counted);
-    cells.counted = false;
-    cells.stepsFrom = profiled->source();
+    stepsCounted = false;
+    if (stepsFrom)
+        *stepsFrom = profiled->source();
 }
-
-} // namespace
 
 ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mapping, const trace::CancelToken *cancel,
                               bool direct)
@@ -178,8 +178,9 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
     if (!events)
         return out;
     const trace::EventStore &store = *events;
+    // Numbered before the cells are made, so a digest keeps the profiled steps.
     out.occurrences = findPhases(store, mapping, r.identity.step, &out.counted);
-    numberReportSteps(out, r.path);
+    numberCountedSteps(out.occurrences, out.counted, r.path, &out.stepsFrom);
     const std::optional<WorkClassTable> classes = direct ? std::optional<WorkClassTable>(store) : std::nullopt;
     std::map<int64_t, size_t> nextPosition;
     for (const PhaseOccurrence &o : out.occurrences) {

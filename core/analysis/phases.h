@@ -40,6 +40,11 @@ struct PhaseOccurrence
 // were counted from repeats (no per-step report, no ProfilerStep#N ranges).
 std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const PhaseMapping &mapping,
                                         std::optional<int> reportStep, bool *stepsCounted = nullptr);
+// Counted steps 1..N of the report at `path` renumbered as the config beside it says the run
+// profiled them, when it lists N steps (stepnumbering.h); `stepsCounted` is then cleared and the
+// config named in `stepsFrom`. Unchanged otherwise.
+void numberCountedSteps(std::vector<PhaseOccurrence> &occurrences, bool &stepsCounted, const std::string &path,
+                        std::string *stepsFrom = nullptr);
 
 struct PhaseCell
 {

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <set>
+
 using namespace ps::core::analysis;
 namespace tr = ps::core::trace;
 
@@ -191,6 +193,19 @@ private slots:
         QCOMPARE(o["steps_counted"].toBool(), false);
         QCOMPARE(o["steps_from"].toString(), QString::fromStdString("cluster.profiling.steps in " + m_demo.configPath));
         QCOMPARE(o["rows"].toArray().first().toObject()["step"].toInt(), 5);
+    }
+
+    // `trace collectives` puts its instances in the same steps as `trace phases`: 5 and 6.
+    void collectivesPerPhaseSayTheSameSteps()
+    {
+        const QString dir = QString::fromStdString(m_demo.reportDir);
+        const ps::test::CliRun r = ps::test::runCli({"trace", "collectives", "--no-cache", "--format", "json", dir},
+                                                    QProcessEnvironment::systemEnvironment());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        std::set<int> steps;
+        for (const QJsonValue &p : QJsonDocument::fromJson(r.out.toUtf8()).object()["phases"].toArray())
+            steps.insert(p.toObject()["step"].toInt());
+        QCOMPARE(steps, (std::set<int>{5, 6}));
     }
 };
 
