@@ -2,7 +2,6 @@
 
 #include "core/common/jsonwriter.h"
 #include "core/trace/digest.h"
-#include "core/trace/identity.h"
 
 #include <simdjson.h>
 
@@ -192,29 +191,6 @@ trace::DigestSection phaseSummarySection(const trace::Report &report)
     // Digesting reads each report once: a pass per phase window costs less than an index.
     const ReportPhaseCells cells = phaseCellsOf(report, PhaseMapping::defaults(), nullptr, true);
     return {std::string(kPhaseCells.tag), kPhaseCells.encode(cells)};
-}
-
-std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,
-                                                std::vector<trace::ReportPtr> &columns, std::string &error)
-{
-    // As `trace phases` reads them: each digest opened as its outline, its cells asked of the
-    // report source (the PHAS section), the stragglers found from its COLL section.
-    std::vector<ReportPhaseCells> perReport;
-    columns.clear();
-    for (const std::string &path : paths) {
-        trace::ReportPtr report = trace::readDigestOutline(path, error);
-        if (!report) {
-            if (error.empty())
-                error = path + ": not a digest";
-            return std::nullopt;
-        }
-        std::optional<ReportPhaseCells> cells = reportPhaseCells(*report, PhaseMapping::defaults(), error);
-        if (!cells)
-            return std::nullopt;
-        perReport.push_back(std::move(*cells));
-        columns.push_back(std::move(report));
-    }
-    return assemblePhaseTable(columns, perReport, PhaseMapping::defaults());
 }
 
 } // namespace ps::core::analysis

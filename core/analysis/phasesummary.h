@@ -32,11 +32,4 @@ extern const trace::SummaryKind<ReportPhaseCells> kPhaseCells;
 // The report's phase summary (built-in mapping) as a digest section.
 trace::DigestSection phaseSummarySection(const trace::Report &report);
 
-// The phase table of a run of digests without their events, as `trace phases` reads them: each
-// opened as its outline, cells from its phase summary, stragglers from its collective summary.
-// Nullopt when a file is not a digest with them (`error` names it). `columns` receives the
-// outlines, one per file.
-std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths,
-                                                std::vector<trace::ReportPtr> &columns, std::string &error);
-
 } // namespace ps::core::analysis

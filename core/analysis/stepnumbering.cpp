@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <set>
 #include <system_error>
 
@@ -39,7 +41,7 @@ std::optional<std::vector<int64_t>> intList(const config::Node &node)
     return std::vector<int64_t>(steps.begin(), steps.end());
 }
 
-void addYamlFilesOf(const fs::path &dir, std::vector<fs::path> &out)
+std::vector<fs::path> listYamlFiles(const fs::path &dir)
 {
     std::error_code ec;
     std::vector<fs::path> found;
@@ -48,9 +50,36 @@ void addYamlFilesOf(const fs::path &dir, std::vector<fs::path> &out)
         if ((p.extension() == ".yaml" || p.extension() == ".yml") && it->is_regular_file(ec))
             found.push_back(p);
         if (found.size() > kMaxYamlPerFolder)
-            return;
+            return {};
     }
     std::sort(found.begin(), found.end());
+    return found;
+}
+
+// Every report of a run asks about the same folder (1024 reports: 1024 listings of a folder of
+// 1024 files). Listings are kept per folder while its modification time stays.
+std::vector<fs::path> yamlFilesOf(const fs::path &dir)
+{
+    static std::mutex mutex;
+    static std::map<fs::path, std::pair<fs::file_time_type, std::vector<fs::path>>> listings;
+    std::error_code ec;
+    const fs::file_time_type stamp = fs::last_write_time(dir, ec);
+    if (ec)
+        return {};
+    {
+        const std::lock_guard lock(mutex);
+        if (auto it = listings.find(dir); it != listings.end() && it->second.first == stamp)
+            return it->second.second;
+    }
+    std::vector<fs::path> found = listYamlFiles(dir);
+    const std::lock_guard lock(mutex);
+    listings[dir] = {stamp, found};
+    return found;
+}
+
+void addYamlFilesOf(const fs::path &dir, std::vector<fs::path> &out)
+{
+    const std::vector<fs::path> found = yamlFilesOf(dir);
     out.insert(out.end(), found.begin(), found.end());
 }
 
@@ -81,11 +110,10 @@ std::string ProfiledSteps::source() const
     return key + " in " + file;
 }
 
-std::optional<ProfiledSteps> profiledStepsInFile(const std::string &yamlPath)
+namespace {
+
+std::optional<ProfiledSteps> readProfiledSteps(const std::string &yamlPath)
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(yamlPath, ec) || fs::file_size(yamlPath, ec) > kMaxConfigBytes || ec)
-        return std::nullopt;
     config::LoadedYaml yaml;
     try {
         yaml = config::loadYamlFile(yamlPath);
@@ -99,6 +127,31 @@ std::optional<ProfiledSteps> profiledStepsInFile(const std::string &yamlPath)
             if (auto steps = intList(*node))
                 return ProfiledSteps{std::move(*steps), std::string(key), yamlPath};
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<ProfiledSteps> profiledStepsInFile(const std::string &yamlPath)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(yamlPath, ec) || fs::file_size(yamlPath, ec) > kMaxConfigBytes || ec)
+        return std::nullopt;
+    // Parsed once per file version: each report of a run reads the same config.
+    using Stamp = std::pair<fs::file_time_type, uintmax_t>;
+    static std::mutex mutex;
+    static std::map<std::string, std::pair<Stamp, std::optional<ProfiledSteps>>> parsed;
+    const Stamp stamp{fs::last_write_time(yamlPath, ec), fs::file_size(yamlPath, ec)};
+    if (ec)
+        return std::nullopt;
+    {
+        const std::lock_guard lock(mutex);
+        if (auto it = parsed.find(yamlPath); it != parsed.end() && it->second.first == stamp)
+            return it->second.second;
+    }
+    std::optional<ProfiledSteps> steps = readProfiledSteps(yamlPath);
+    const std::lock_guard lock(mutex);
+    parsed[yamlPath] = {stamp, steps};
+    return steps;
 }
 
 std::optional<ProfiledSteps> profiledStepsNear(const std::vector<std::string> &reportPaths, std::string *why)

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <chrono>
+#include <filesystem>
 #include <set>
 
 using namespace ps::core::analysis;
@@ -99,6 +101,24 @@ private slots:
                  std::string("trainer.profile_steps"));
         for (const char *none : {"null.yaml", "strings.yaml", "broken.yaml", "missing.yaml"})
             QVERIFY2(!profiledStepsInFile(d.filePath(none).toStdString()), none);
+    }
+
+    // Configs and folder listings are read once per version (every report of a run asks): a config
+    // edited afterwards, or one added to the folder, is read again.
+    void editedConfigsAreReadAgain()
+    {
+        QTemporaryDir d;
+        const std::string report = d.filePath("rank0.sqlite").toStdString();
+        QVERIFY(!profiledStepsNear({report}));
+        writeText(d.filePath("run.yaml"), "global_profiler:\n  steps: [5, 6]\n");
+        std::filesystem::last_write_time(d.path().toStdString(),
+                                         std::filesystem::file_time_type::clock::now() + std::chrono::seconds(1));
+        QCOMPARE(profiledStepsNear({report})->steps, (std::vector<int64_t>{5, 6}));
+        const std::string config = d.filePath("run.yaml").toStdString();
+        writeText(d.filePath("run.yaml"), "global_profiler:\n  steps: [7, 8]\n"); // the same size
+        std::filesystem::last_write_time(config,
+                                         std::filesystem::file_time_type::clock::now() + std::chrono::seconds(2));
+        QCOMPARE(profiledStepsNear({report})->steps, (std::vector<int64_t>{7, 8}));
     }
 
     // Where configs are looked for: the demo's config/ beside profiling/, Hydra's .hydra/; two

@@ -55,6 +55,18 @@ bool headerOnScreen(const TimelineCanvas &c, int entry)
     return !r.collapsed && r.y >= c.scrollY() && r.bottom() <= c.scrollY() + c.height();
 }
 
+// Shows the dialog and types `text` into it: the completion list that opens under the field, or
+// null when it does not.
+QAbstractItemView *typeIntoGoToRank(GoToRankDialog &dialog, const QString &text)
+{
+    dialog.show();
+    if (!QTest::qWaitForWindowExposed(&dialog))
+        return nullptr;
+    QTest::keyClicks(dialog.edit(), text);
+    QAbstractItemView *list = dialog.edit()->completer()->popup();
+    return QTest::qWaitFor([list] { return list->isVisible(); }) ? list : nullptr;
+}
+
 } // namespace
 
 class TestClusterOverview : public QObject
@@ -149,21 +161,15 @@ private slots:
 
         // Typed into the dialog, Enter goes, though the completion list is open under the field.
         GoToRankDialog dialog(*w.scene(), &w);
-        dialog.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        QTest::keyClicks(dialog.edit(), "ActorGroup:17");
-        QAbstractItemView *list = dialog.edit()->completer()->popup();
-        QTRY_VERIFY(list->isVisible());
+        QAbstractItemView *list = typeIntoGoToRank(dialog, "ActorGroup:17");
+        QVERIFY(list);
         QTest::keyClick(list, Qt::Key_Return);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.chosenEntry(), e17);
         // A line picked with the arrows: that line's rank.
         GoToRankDialog picked(*w.scene(), &w);
-        picked.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&picked));
-        QTest::keyClicks(picked.edit(), "ActorGroup:1");
-        QAbstractItemView *lines = picked.edit()->completer()->popup();
-        QTRY_VERIFY(lines->isVisible());
+        QAbstractItemView *lines = typeIntoGoToRank(picked, "ActorGroup:1");
+        QVERIFY(lines);
         QTest::keyClick(lines, Qt::Key_Down);
         const QString first = lines->currentIndex().data().toString();
         QVERIFY(first.startsWith("ActorGroup:1"));

@@ -24,6 +24,33 @@ using namespace ps::core::analysis;
 using benchscan::Clock;
 using benchscan::seconds;
 
+namespace {
+
+// The phase table of a run of digests without their events, as `trace phases` reads them: each
+// opened as its outline, cells from its phase summary, stragglers from its collective summary.
+std::optional<PhaseTable> phaseTableFromDigests(const std::vector<std::string> &paths, std::vector<ReportPtr> &columns,
+                                                std::string &error)
+{
+    std::vector<ReportPhaseCells> perReport;
+    columns.clear();
+    for (const std::string &path : paths) {
+        ReportPtr report = readDigestOutline(path, error);
+        if (!report) {
+            if (error.empty())
+                error = path + ": not a digest";
+            return std::nullopt;
+        }
+        std::optional<ReportPhaseCells> cells = reportPhaseCells(*report, PhaseMapping::defaults(), error);
+        if (!cells)
+            return std::nullopt;
+        perReport.push_back(std::move(*cells));
+        columns.push_back(std::move(report));
+    }
+    return assemblePhaseTable(columns, perReport, PhaseMapping::defaults());
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
     const size_t reports = benchscan::argValue(argc, argv, "--reports", 1024);
