@@ -81,9 +81,10 @@ void writeRankTotals(JsonWriter &w, const an::CollectiveRankTotals &r)
 // whole analysis's when nothing is filtered).
 struct Selection
 {
-    std::vector<const an::CollectiveInstance *> instances;
+    std::vector<const an::CollectiveInstance *> instances; // those kept (text: the worst and first incomplete)
     std::vector<an::CollectiveGroupSummary> groups;
     std::vector<an::CollectiveRankTotals> ranks;
+    size_t count = 0, complete = 0; // every instance selected
 };
 
 void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
@@ -191,9 +192,9 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
                const Selection &selection, size_t top)
 {
     std::vector<const an::CollectiveInstance *> sel = selection.instances;
-    const size_t complete = size_t(std::count_if(sel.begin(), sel.end(), [](auto *i) { return i->complete; }));
+    const size_t complete = selection.complete;
     const std::vector<an::CollectiveGroupSummary> &groups = selection.groups;
-    out << "Collectives: " << sel.size() << " instance(s) in " << groups.size() << " group(s), " << complete
+    out << "Collectives: " << selection.count << " instance(s) in " << groups.size() << " group(s), " << complete
         << " complete (bandwidths in 10^9 B/s as nccl-tests)\n\n";
     if (!groups.empty())
         writeGroupsText(out, groups);
@@ -214,7 +215,7 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
     }
     writeRanksText(out, selection.ranks, top);
     writePhasesText(out, phases);
-    size_t shown = 0, incomplete = sel.size() - complete;
+    size_t shown = 0, incomplete = selection.count - complete;
     if (incomplete)
         out << "\nIncomplete instances (" << incomplete << "):\n";
     for (const an::CollectiveInstance *i : sel)
@@ -227,41 +228,43 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         out << "note: " << n << "\n";
 }
 
-bool selected(const an::CollectiveInstance &i, const ParsedArgs &a)
+// What --group and --op ask for, as the analysis' filter.
+an::CollectiveQuery queryOf(const ParsedArgs &a, const std::string &format, size_t top)
 {
-    if (a.has("group") && i.group != a.value("group"))
-        return false;
-    if (a.has("op") && i.op != a.value("op") && an::collectiveKindName(an::collectiveKind(i.op)) != a.value("op"))
-        return false;
-    return true;
+    an::CollectiveQuery q;
+    if (format == "text") { // the worst instances and the first incomplete ones are all it lists
+        q.keep = an::CollectiveQuery::Keep::Worst;
+        q.worst = top;
+    }
+    if (!a.has("group") && !a.has("op"))
+        return q;
+    const std::optional<std::string> group = a.has("group") ? std::optional(a.value("group")) : std::nullopt;
+    const std::optional<std::string> op = a.has("op") ? std::optional(a.value("op")) : std::nullopt;
+    q.select = [group, op](std::string_view g, std::string_view o) {
+        if (group && g != *group)
+            return false;
+        return !op || o == *op || an::collectiveKindName(an::collectiveKind(o)) == *op;
+    };
+    return q;
 }
 
-Selection selectInstances(const an::CollectiveAnalysis &c, const ParsedArgs &a)
+Selection selectionOf(const an::CollectiveAnalysis &c)
 {
     Selection s;
     for (const an::CollectiveInstance &i : c.instances)
-        if (selected(i, a))
-            s.instances.push_back(&i);
-    if (!a.has("group") && !a.has("op")) {
-        s.groups = c.groups;
-        s.ranks = c.ranks;
-        return s;
-    }
-    // Instances come grouped (analyzeCollectives lists them by group): each run is one group.
-    for (size_t b = 0, e = 0; b < s.instances.size(); b = e) {
-        while (e < s.instances.size() && s.instances[e]->group == s.instances[b]->group)
-            ++e;
-        s.groups.push_back(an::summarizeGroup(std::span(s.instances).subspan(b, e - b)));
-    }
-    s.ranks = an::totalsPerRank(s.instances);
+        s.instances.push_back(&i);
+    s.groups = c.groups;
+    s.ranks = c.ranks;
+    s.count = c.instanceCount;
+    s.complete = c.completeCount;
     return s;
 }
 
 // A run given as digests only (a large run's usual shape): each opened as its outline, its
 // collectives and phases taken, and released, so 1024 ranks cost the memory of their instances.
 // Nullopt when some input is no digest: the run is then loaded as a whole.
-std::optional<an::RunCollectives> streamDigests(const ParsedArgs &a, std::ostream &err, int &status,
-                                                std::vector<tr::ReportPtr> &opened)
+std::optional<an::RunCollectives> streamDigests(const ParsedArgs &a, const an::CollectiveQuery &query,
+                                                std::ostream &err, int &status, std::vector<tr::ReportPtr> &opened)
 {
     std::vector<tr::LoadFailure> missing;
     const std::vector<std::string> files = tr::findReports(a.positionals(), &missing);
@@ -273,7 +276,8 @@ std::optional<an::RunCollectives> streamDigests(const ParsedArgs &a, std::ostrea
         return an::RunCollectives{};
     std::vector<std::string> errors;
     an::RunCollectives run = an::collectivesOfDigests(
-        files, opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency())), errors, opened);
+        files, opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency())), errors, opened,
+        nullptr, query);
     status = 0;
     for (const std::string &e : errors)
         if (!e.empty()) {
@@ -333,22 +337,26 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
     // digests (summary-only too) is matched without decompressing any event.
     tr::LoadResult r;
     int status = 0;
+    const an::CollectiveQuery query = queryOf(a, format, *top);
     std::optional<an::RunCollectives> streamed;
     if (!a.positionals().empty())
-        streamed = streamDigests(a, err, status, r.reports);
+        streamed = streamDigests(a, query, err, status, r.reports);
     if (status == 2)
         return status;
     if (!streamed && !loadFromArgs(a, err, r, status, /*digestOutlines=*/true))
         return status;
-    const an::RunCollectives run = streamed ? std::move(*streamed) : an::collectivesOfRun(r.reports, [&](size_t i) {
-        return an::phaseOccurrencesOf(*r.reports[i], an::PhaseMapping::defaults());
-    });
+    const an::RunCollectives run =
+        streamed ? std::move(*streamed)
+                 : an::collectivesOfRun(
+                       r.reports,
+                       [&](size_t i) { return an::phaseOccurrencesOf(*r.reports[i], an::PhaseMapping::defaults()); },
+                       nullptr, query);
     const an::CollectiveAnalysis &c = run.analysis;
     for (const std::string &e : c.errors)
         err << "error: " << e << "\n";
     if (!c.errors.empty())
         return 1;
-    const Selection sel = selectInstances(c, a);
+    const Selection sel = selectionOf(c);
     if (format == "json")
         writeJson(out, c, run.phases, sel);
     else if (format == "csv")

@@ -1,9 +1,14 @@
-// Step 1 of the matching (collectiveinput.h): one report's collective records copied into compact
-// lists by shape, in one pass over its records with the names looked up once per report.
+// Step 1 of the matching (collectiveinput.h): one report's collective records sorted into lists
+// by shape, in one pass over its records with the names looked up once per report.
 
 #include "core/analysis/collectiveinput.h"
+#include "core/common/parallelfor.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
 
+#include <algorithm>
+#include <numeric>
+#include <thread>
 #include <unordered_map>
 
 namespace ps::core::analysis::detail {
@@ -11,37 +16,6 @@ namespace ps::core::analysis::detail {
 using trace::CollectiveRecord;
 using trace::CollectiveSource;
 using trace::EventStore;
-
-std::vector<Observed> ObservedQueue::drain()
-{
-    std::vector<Observed> all;
-    all.reserve(size());
-    for (size_t i = m_head; i < m_end; ++i)
-        all.push_back(slot(i));
-    m_blocks.clear();
-    m_head = m_end = 0;
-    return all;
-}
-
-void ObservedQueue::append(ObservedQueue &&other)
-{
-    if (empty()) {
-        *this = std::move(other);
-        return;
-    }
-    for (const Observed &o : other.drain())
-        push_back(o);
-}
-
-void ObservedQueue::rebase(int64_t offset, const std::vector<uint32_t> &ops)
-{
-    for (size_t i = m_head; i < m_end; ++i) {
-        Observed &o = slot(i);
-        o.start += offset;
-        o.end += offset;
-        o.op = ops[o.op];
-    }
-}
 
 namespace {
 
@@ -67,78 +41,74 @@ struct ShapeKeyHash
     }
 };
 
-// The report's NCCL streams numbered by their first collective, for kernels known by name only.
-std::unordered_map<uint32_t, int> streamOrdinals(std::span<const CollectiveRecord> recs)
+// A shape's list as the records are taken: indexes into the report's records (in place) or
+// copies (held), and whether they come in order.
+struct ShapeBuild
 {
-    std::unordered_map<uint32_t, int64_t> firstOf;
-    for (const CollectiveRecord &c : recs)
-        if (c.source == CollectiveSource::KernelName) {
-            auto [it, fresh] = firstOf.try_emplace(c.stream, c.start);
-            it->second = std::min(it->second, c.start);
-        }
-    std::vector<std::pair<int64_t, uint32_t>> firsts;
-    for (const auto &[stream, start] : firstOf)
-        firsts.emplace_back(start, stream);
-    std::sort(firsts.begin(), firsts.end());
-    std::unordered_map<uint32_t, int> ordinal;
-    for (size_t i = 0; i < firsts.size(); ++i)
-        ordinal[firsts[i].second] = int(i);
-    return ordinal;
+    std::vector<uint32_t> indexes;
+    std::unique_ptr<HeldRecords> held;
+    size_t count = 0;
+    int64_t lastStart = INT64_MIN, lastSeq = INT64_MIN, minStart = INT64_MAX;
+    uint32_t stream = 0;
+    bool startSorted = true, seqSorted = true, allSeq = true;
+    RecordRun run;
+    bool isRun = true; // so far the records lie one after another (RecordRun)
+
+    void note(const CollectiveRecord &c)
+    {
+        startSorted = startSorted && c.start >= lastStart;
+        seqSorted = seqSorted && c.seq >= lastSeq;
+        allSeq = allSeq && c.seq >= 0;
+        lastStart = c.start;
+        lastSeq = c.seq;
+        minStart = std::min(minStart, c.start);
+        ++count;
+    }
+    // Whether record k (the count-th of the shape, with its op and bytes) continues the run.
+    void noteRun(const EventStore &s, const CollectiveRecord &c, size_t k, uint32_t op, uint64_t bytes);
+};
+
+void ShapeBuild::noteRun(const EventStore &s, const CollectiveRecord &c, size_t k, uint32_t op, uint64_t bytes)
+{
+    if (!isRun)
+        return;
+    const uint32_t i = uint32_t(count - 1);
+    if (i == 0)
+        run = {c.event, uint32_t(k), op, bytes, c.seq < 0 ? -1 : c.seq};
+    const bool onTrack = c.event.track < s.tracks().size() && c.event.index < s.track(c.event.track).size();
+    isRun = onTrack && k <= UINT32_MAX && c.event.track == run.first.track && c.event.index == run.first.index + i &&
+            k == run.firstRecord + i && op == run.op && bytes == run.bytes &&
+            (run.firstSeq < 0 ? c.seq < 0 : c.seq == run.firstSeq + i) &&
+            s.track(c.event.track).start(c.event.index) == c.start &&
+            s.track(c.event.track).end(c.event.index) == c.end;
 }
 
 class Extractor
 {
 public:
-    Extractor(const trace::Report &r, ReportCollectives &out) : m_r(r), m_s(*r.store), m_out(out) {}
+    Extractor(const trace::Report &r, std::span<const CollectiveRecord> recs, bool inPlace, ReportCollectives &out)
+        : m_r(r), m_s(*r.store), m_recs(recs), m_inPlace(inPlace), m_out(out), m_vocabulary(*r.store)
+    {
+    }
     void run(const trace::CancelToken *cancel);
 
 private:
-    struct OpInfo
-    {
-        uint32_t index = 0;
-        CollectiveKind kind = CollectiveKind::Other;
-    };
-    const OpInfo &opOf(const CollectiveRecord &c);
-    size_t shapeOf(const CollectiveRecord &c, const OpInfo &op); // index into m_out.shapes
-    std::optional<int> dtypeOf(trace::NameId dtype);
+    size_t shapeOf(const CollectiveRecord &c, const RecordVocabulary::Op &op); // index into m_out.shapes
+    void take(size_t shape, size_t k, const CollectiveRecord &c, const RecordVocabulary::Op &op);
+    void finish();
 
     const trace::Report &m_r;
     const EventStore &m_s;
+    std::span<const CollectiveRecord> m_recs;
+    const bool m_inPlace;
     ReportCollectives &m_out;
-    std::unordered_map<uint32_t, int> m_streams;
-    std::unordered_map<uint64_t, OpInfo> m_ops;
-    std::unordered_map<std::string_view, uint32_t> m_opIndex;
-    std::unordered_map<trace::NameId, std::optional<int>> m_dtypes;
+    RecordVocabulary m_vocabulary;
     std::unordered_map<ShapeKey, size_t, ShapeKeyHash> m_shapes;
+    std::vector<ShapeBuild> m_builds; // per shape
+    bool m_oneShape = true;           // every record so far in shape 0: no index list needed yet
 };
 
-// An op name classified once per report and name id.
-const Extractor::OpInfo &Extractor::opOf(const CollectiveRecord &c)
-{
-    const uint64_t key = uint64_t(c.op) << 1 | (c.source == CollectiveSource::KernelName ? 1 : 0);
-    auto [it, fresh] = m_ops.try_emplace(key);
-    if (fresh) {
-        std::string_view name = m_s.name(c.op);
-        if (c.source == CollectiveSource::KernelName)
-            if (const std::string_view op = trace::collectiveOpOfKernel(name); !op.empty())
-                name = op;
-        auto [at, added] = m_opIndex.try_emplace(name, uint32_t(m_out.ops.size()));
-        if (added)
-            m_out.ops.emplace_back(name);
-        it->second = {at->second, collectiveKind(name)};
-    }
-    return it->second;
-}
-
-std::optional<int> Extractor::dtypeOf(trace::NameId dtype)
-{
-    auto [it, fresh] = m_dtypes.try_emplace(dtype);
-    if (fresh)
-        it->second = dtypeBytes(m_s.name(dtype));
-    return it->second;
-}
-
-size_t Extractor::shapeOf(const CollectiveRecord &c, const OpInfo &op)
+size_t Extractor::shapeOf(const CollectiveRecord &c, const RecordVocabulary::Op &op)
 {
     const bool p2p = op.kind == CollectiveKind::SendRecv;
     const bool byName = c.source == CollectiveSource::KernelName;
@@ -155,53 +125,166 @@ size_t Extractor::shapeOf(const CollectiveRecord &c, const OpInfo &op)
     s.ranks = m_s.name(c.groupRanks);
     s.size = c.groupSize;
     s.peer = k.peer;
-    s.streamOrdinal = byName ? m_streams[c.stream] : 0;
-    s.place = m_r.path + ": " + std::string(m_s.name(c.op)) + " kernel at " + std::to_string(c.start) +
-              " ns (group \"" + s.group + "\")";
+    // Without the report's path, which a reading adds: in place, the shapes are kept with the
+    // store, which reports of other paths may share.
+    s.place = std::string(m_s.name(c.op)) + " kernel at " + std::to_string(c.start) + " ns (group \"" + s.group + "\")";
+    m_builds.emplace_back().stream = c.stream;
+    if (!m_inPlace)
+        m_builds.back().held = std::make_unique<HeldRecords>();
     return it->second;
+}
+
+void Extractor::take(size_t shape, size_t k, const CollectiveRecord &c, const RecordVocabulary::Op &op)
+{
+    ShapeBuild &b = m_builds[shape];
+    b.note(c);
+    if (m_inPlace)
+        b.noteRun(m_s, c, k, op.index, m_vocabulary.bytesOf(c, op));
+    if (!m_inPlace) {
+        b.held->push_back({c.event, c.start, c.end, c.seq, m_vocabulary.bytesOf(c, op), uint32_t(k), op.index});
+        return;
+    }
+    if (shape != 0 && m_oneShape) { // a second shape: shape 0 had every record before this one
+        m_oneShape = false;
+        m_builds[0].indexes.resize(k);
+        std::iota(m_builds[0].indexes.begin(), m_builds[0].indexes.end(), 0u);
+    }
+    if (!m_oneShape)
+        b.indexes.push_back(uint32_t(k));
+}
+
+// Each shape's list, and the report's NCCL streams numbered by their first collective (kernels
+// known by name only are matched by order per stream).
+void Extractor::finish()
+{
+    std::vector<std::pair<int64_t, uint32_t>> firsts; // (first start, stream) of streams known by name
+    for (size_t i = 0; i < m_out.shapes.size(); ++i)
+        if (m_out.shapes[i].source == CollectiveSource::KernelName)
+            firsts.emplace_back(m_builds[i].minStart, m_builds[i].stream);
+    std::sort(firsts.begin(), firsts.end());
+    for (size_t i = 0; i < m_out.shapes.size(); ++i) {
+        ShapeBuild &b = m_builds[i];
+        RecordShape &shape = m_out.shapes[i];
+        if (shape.source == CollectiveSource::KernelName)
+            shape.streamOrdinal =
+                int(std::lower_bound(firsts.begin(), firsts.end(), std::pair{b.minStart, b.stream}) - firsts.begin());
+        std::unique_ptr<RecordSource> list;
+        if (m_inPlace) {
+            auto inPlace = std::make_unique<StoreRecords>(
+                nullptr, nullptr,
+                m_oneShape ? nullptr : std::make_shared<const std::vector<uint32_t>>(std::move(b.indexes)),
+                m_recs.size());
+            if (b.isRun && b.count > 0)
+                inPlace->setRun(b.run);
+            list = std::move(inPlace);
+        } else {
+            list = std::move(b.held);
+        }
+        list->startSorted = b.startSorted;
+        list->seqSorted = b.seqSorted;
+        list->allSeq = b.allSeq;
+        shape.records = std::move(list);
+    }
+    m_out.ops = m_vocabulary.ops();
 }
 
 void Extractor::run(const trace::CancelToken *cancel)
 {
-    const std::span<const CollectiveRecord> recs = m_s.collectives();
-    m_out.path = m_r.path;
-    m_out.rank = m_r.identity.rank;
-    m_out.records = recs.size();
     for (const trace::ProcessGroupInfo &g : m_s.processGroups())
         m_out.groups.push_back({std::string(m_s.name(g.name)), std::string(m_s.name(g.ranks)), g.size, g.isWorld != 0});
-    m_streams = streamOrdinals(recs);
-    // Records mostly repeat the op, dtype and shape of the one before: looked up only on a change.
+    // Records mostly repeat the shape of the one before: looked up only on a change.
     const CollectiveRecord *prev = nullptr;
-    const OpInfo *op = nullptr;
     size_t shape = 0;
-    std::optional<int> bytesPer;
-    for (size_t k = 0; k < recs.size(); ++k) {
+    for (size_t k = 0; k < m_recs.size(); ++k) {
         if (k % 65536 == 0 && cancel && cancel->cancelled())
             return;
-        const CollectiveRecord &c = recs[k];
-        const bool sameOp = prev && c.op == prev->op && c.source == prev->source;
-        if (!sameOp)
-            op = &opOf(c);
-        if (!prev || c.dtype != prev->dtype)
-            bytesPer = dtypeOf(c.dtype);
-        const bool sameShape = sameOp && c.groupName == prev->groupName && c.groupRanks == prev->groupRanks &&
-                               c.groupDesc == prev->groupDesc && c.groupSize == prev->groupSize &&
-                               c.peer == prev->peer && c.stream == prev->stream;
+        const CollectiveRecord &c = m_recs[k];
+        const RecordVocabulary::Op &op = m_vocabulary.opOf(c);
+        const bool sameShape = prev && c.op == prev->op && c.source == prev->source && c.groupName == prev->groupName &&
+                               c.groupRanks == prev->groupRanks && c.groupDesc == prev->groupDesc &&
+                               c.groupSize == prev->groupSize && c.peer == prev->peer && c.stream == prev->stream;
         if (!sameShape)
-            shape = shapeOf(c, *op);
-        const int64_t n = op->kind == CollectiveKind::AllGather ? c.outNelems : c.inNelems;
-        const uint64_t bytes = bytesPer && n >= 0 ? uint64_t(n) * uint64_t(*bytesPer) : Observed::kNoBytes;
-        m_out.shapes[shape].records.push_back({c.event, c.start, c.end, c.seq, bytes, uint32_t(k), op->index});
+            shape = shapeOf(c, op);
+        take(shape, k, c, op);
         prev = &c;
     }
+    finish();
+}
+
+// The key of a store's records sorted into shapes (EventStore::derived).
+const char kShapesKey = 0;
+
+// The report's records sorted into shapes, in place: once per store, kept with it (a shape's
+// index list is 4 bytes a record, none when every record has one shape), so that each analysis
+// of the report (phase table, breakdown, Collectives tab, compare) reads the records only to match
+// them. Null when cancelled.
+std::shared_ptr<const ReportCollectives> shapesInPlace(const trace::Report &report, const trace::CancelToken *cancel)
+{
+    const auto made = report.store->derived(&kShapesKey, [&]() -> std::shared_ptr<const void> {
+        auto out = std::make_shared<ReportCollectives>();
+        out->records = report.store->collectives().size();
+        Extractor(report, report.store->collectives(), true, *out).run(cancel);
+        if (cancel && cancel->cancelled())
+            return nullptr;
+        return out;
+    });
+    return std::static_pointer_cast<const ReportCollectives>(made);
+}
+
+// A reading of the kept shapes for one report: its own path, rank and vocabulary.
+ReportCollectives readingOf(const ReportCollectives &kept, const trace::Report &report)
+{
+    ReportCollectives out;
+    out.path = report.path;
+    out.rank = report.identity.rank;
+    out.records = kept.records;
+    out.groups = kept.groups;
+    out.ops = kept.ops;
+    auto vocabulary = std::make_shared<RecordVocabulary>(*report.store, kept.ops);
+    for (const RecordShape &k : kept.shapes) {
+        RecordShape &s = out.shapes.emplace_back();
+        s.source = k.source;
+        s.hasGroup = k.hasGroup;
+        s.group = k.group;
+        s.desc = k.desc;
+        s.ranks = k.ranks;
+        s.size = k.size;
+        s.peer = k.peer;
+        s.streamOrdinal = k.streamOrdinal;
+        s.place = report.path + ": " + k.place;
+        s.records = static_cast<const StoreRecords &>(*k.records).readingOf(report.store, vocabulary);
+    }
+    return out;
 }
 
 } // namespace
 
-ReportCollectives extractCollectives(const trace::Report &report, const trace::CancelToken *cancel)
+ReportCollectives extractCollectives(const trace::Report &report, bool inPlace, const trace::CancelToken *cancel)
 {
+    if (inPlace && trace::hasEvents(report)) {
+        const std::shared_ptr<const ReportCollectives> kept = shapesInPlace(report, cancel);
+        return kept ? readingOf(*kept, report)
+                    : ReportCollectives{report.path, {}, report.identity.rank, 0, {}, {}, {}};
+    }
     ReportCollectives out;
-    Extractor(report, out).run(cancel);
+    out.path = report.path;
+    out.rank = report.identity.rank;
+    const std::optional<trace::CollectiveRecords> records = trace::collectiveRecordsOf(report, out.error);
+    if (!records)
+        return out;
+    out.records = records->records().size();
+    Extractor(report, records->records(), false, out).run(cancel);
+    for (RecordShape &s : out.shapes)
+        s.place = report.path + ": " + s.place;
+    return out;
+}
+
+std::vector<ReportCollectives> extractAll(std::span<const trace::ReportPtr> reports, const trace::CancelToken *cancel,
+                                          int threads)
+{
+    std::vector<ReportCollectives> out(reports.size());
+    const int workers = threads > 0 ? threads : int(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    parallelFor(reports.size(), workers, [&](size_t i) { out[i] = extractCollectives(*reports[i], true, cancel); });
     return out;
 }
 

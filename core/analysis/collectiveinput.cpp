@@ -59,7 +59,7 @@ public:
 private:
     bool resolveRanks(const std::vector<size_t> &withData, std::vector<int> &ranks);
     void readGroups(size_t report);
-    void addShape(size_t report, int rank, RecordShape &shape, const std::vector<uint32_t> &ops);
+    void addShape(size_t report, int rank, RecordShape &shape, const std::shared_ptr<const Placement> &place);
     Communicator *addTo(const std::string &key, int rank, const Communicator &shape, const std::string &origin);
     Communicator *communicatorOf(size_t report, int rank, const RecordShape &s);
     std::shared_ptr<const std::vector<int>> membersOf(const RecordShape &s, int rank);
@@ -270,22 +270,27 @@ std::vector<uint32_t> Gatherer::internOps(const ReportCollectives &r)
     return index;
 }
 
-void Gatherer::addShape(size_t report, int rank, RecordShape &shape, const std::vector<uint32_t> &ops)
+void Gatherer::addShape(size_t report, int rank, RecordShape &shape, const std::shared_ptr<const Placement> &place)
 {
     Communicator *c = communicatorOf(report, rank, shape);
     if (!c)
         return;
-    shape.records.rebase(offset(report), ops);
+    shape.records->place(place);
     RankRecords &list = c->byRank[rank];
     list.report = uint32_t(report);
-    list.records.append(std::move(shape.records));
+    if (!list.records)
+        list.records = std::move(shape.records);
+    else
+        list.records = HeldRecords::concatenation(*list.records, *shape.records);
 }
 
 void Gatherer::run()
 {
     std::vector<size_t> withData;
     for (size_t i = 0; i < m_reports.size(); ++i) {
-        if (m_reports[i].records > 0)
+        if (!m_reports[i].error.empty())
+            m_in.errors.push_back(m_reports[i].error);
+        else if (m_reports[i].records > 0)
             withData.push_back(i);
         else
             m_in.notes.push_back(m_reports[i].path + ": no collective kernels (no NCCL/RCCL kernel, c10d kernel "
@@ -293,7 +298,7 @@ void Gatherer::run()
     }
     std::vector<int> &ranks = m_in.reportRanks;
     ranks.assign(m_reports.size(), -1);
-    if (!resolveRanks(withData, ranks))
+    if (!m_in.errors.empty() || !resolveRanks(withData, ranks))
         return;
     for (size_t i : withData)
         readGroups(i);
@@ -305,10 +310,12 @@ void Gatherer::run()
         m_in.ranks.insert(ranks[i]);
         m_members.clear();
         m_checkedKeys.clear();
-        const std::vector<uint32_t> ops = internOps(m_reports[i]);
+        auto place = std::make_shared<Placement>();
+        place->offset = offset(i);
+        place->ops = internOps(m_reports[i]);
         for (RecordShape &shape : m_reports[i].shapes)
             if (m_in.errors.empty())
-                addShape(i, ranks[i], shape, ops);
+                addShape(i, ranks[i], shape, place);
         m_reports[i].shapes.clear(); // folded in
     }
 }

@@ -1,6 +1,7 @@
 #include "core/analysis/collectivephases.h"
 
 #include "core/analysis/collectiveinput.h"
+#include "core/analysis/collectivesink.h"
 #include "core/analysis/phasesummary.h"
 #include "core/trace/alignment.h"
 #include "core/trace/reportsource.h"
@@ -73,6 +74,149 @@ CollectivePhaseRow finishRow(RowAcc &acc)
     return row;
 }
 
+// A member of a complete instance, as the rows need it.
+struct PhaseMember
+{
+    uint32_t report;
+    int rank;
+    int64_t startNs, endNs, waitNs; // shared axis
+};
+
+// The rows of collectivesByPhase, a member at a time: each member goes to the phase occurrence
+// its kernel started in, on its report's own clock.
+class PhaseRows final : public detail::InstanceSink
+{
+public:
+    PhaseRows(std::span<const int64_t> offsets, std::vector<std::vector<PhaseOccurrence>> phases);
+    void instance(const detail::MatchedInstance &inst) override;
+    void block(const detail::InstanceBlock &b) override;
+    // Of a complete instance: `instanceWaits` is the sum of its members' waits.
+    void add(const PhaseMember &m, int lastRank, int64_t transferNs, int64_t instanceWaits);
+    std::vector<CollectivePhaseRow> rows();
+
+private:
+    bool relocate(uint32_t report, int rank, int64_t own, int64_t offset);
+    std::span<const int64_t> m_offsets;
+    std::vector<std::vector<PhaseOccurrence>> m_phases;
+    std::map<std::pair<int64_t, std::string>, RowAcc> m_rows;
+    std::unordered_map<const PhaseOccurrence *, RowAcc *> m_rowOf; // occurrences are many, rows few
+    // Per report, the occurrence its last member fell in: the next ones mostly fall there too.
+    std::vector<LastPlace> m_lastOf;
+};
+
+PhaseRows::PhaseRows(std::span<const int64_t> offsets, std::vector<std::vector<PhaseOccurrence>> phases)
+    : m_offsets(offsets), m_phases(std::move(phases)), m_lastOf(m_phases.size())
+{
+    for (std::vector<PhaseOccurrence> &p : m_phases)
+        std::sort(p.begin(), p.end(),
+                  [](const PhaseOccurrence &x, const PhaseOccurrence &y) { return x.window.start < y.window.start; });
+}
+
+void PhaseRows::instance(const detail::MatchedInstance &inst)
+{
+    if (!inst.complete())
+        return;
+    int64_t waits = 0;
+    for (const detail::Arrival &a : inst.members)
+        waits += inst.waitOf(a);
+    for (const detail::Arrival &a : inst.members)
+        add({a.report, a.rank, a.o.start, a.o.end, inst.waitOf(a)}, inst.lastRank, inst.transferNs, waits);
+}
+
+// A member at a time, its instances in order: they mostly fall in the phase of the one before.
+void PhaseRows::block(const detail::InstanceBlock &b)
+{
+    for (size_t m = 0; m < b.ranks.size(); ++m) {
+        const uint32_t report = b.reports[m];
+        if (report >= m_phases.size())
+            continue;
+        const int64_t offset = report < m_offsets.size() ? m_offsets[report] : 0;
+        const std::vector<PhaseOccurrence> &occ = m_phases[report];
+        const size_t at = b.at(m, 0);
+        for (size_t k = 0; k < b.count; ++k) {
+            if (!b.handled[k])
+                continue;
+            const int64_t own = b.start[at + k] - offset;
+            if (!m_lastOf[report].holds(occ, own) && !relocate(report, b.ranks[m], own, offset))
+                continue;
+            const LastPlace &last = m_lastOf[report];
+            const int64_t wait = b.wait[at + k];
+            RowAcc &acc = *last.acc;
+            CollectiveRankTotals &t = *last.totals;
+            acc.row.waitNs += wait;
+            ++t.collectives;
+            t.waitNs += wait;
+            t.transferNs += (b.end[at + k] - b.start[at + k]) - wait;
+            if (b.lastMember[k] == m) {
+                ++t.arrivedLast;
+                t.waitCausedNs += b.waits[k];
+                ++acc.row.instances;
+                acc.row.transferNs += b.transfer[k];
+                ++acc.lastCounts[b.ranks[m]];
+            }
+        }
+    }
+}
+
+// Points the report's last place at the occurrence holding `own` (its own clock); false when
+// none does.
+bool PhaseRows::relocate(uint32_t report, int rank, int64_t own, int64_t offset)
+{
+    const std::vector<PhaseOccurrence> &occ = m_phases[report];
+    const PhaseOccurrence *p = containing(occ, own);
+    if (!p)
+        return false;
+    auto [it, fresh] = m_rowOf.try_emplace(p, nullptr);
+    if (fresh) {
+        it->second = &m_rows[{p->step, p->phase}];
+        it->second->row.step = p->step;
+        it->second->row.phase = p->phase;
+        it->second->firstStart = std::min(it->second->firstStart, p->window.start + offset);
+    }
+    CollectiveRankTotals &t = it->second->ranks[rank];
+    t.rank = rank;
+    m_lastOf[report] = {size_t(p - occ.data()), it->second, &t};
+    return true;
+}
+
+void PhaseRows::add(const PhaseMember &m, int lastRank, int64_t transferNs, int64_t instanceWaits)
+{
+    if (m.report >= m_phases.size())
+        return;
+    const int64_t offset = m.report < m_offsets.size() ? m_offsets[m.report] : 0;
+    LastPlace &last = m_lastOf[m.report];
+    if (!last.holds(m_phases[m.report], m.startNs - offset) && !relocate(m.report, m.rank, m.startNs - offset, offset))
+        return;
+    RowAcc &acc = *last.acc;
+    acc.row.waitNs += m.waitNs;
+    CollectiveRankTotals &t = *last.totals;
+    t.rank = m.rank;
+    ++t.collectives;
+    t.waitNs += m.waitNs;
+    t.transferNs += (m.endNs - m.startNs) - m.waitNs;
+    if (m.rank == lastRank) {
+        ++t.arrivedLast;
+        t.waitCausedNs += instanceWaits;
+        ++acc.row.instances;
+        acc.row.transferNs += transferNs;
+        ++acc.lastCounts[m.rank];
+    }
+}
+
+std::vector<CollectivePhaseRow> PhaseRows::rows()
+{
+    std::vector<RowAcc *> order;
+    for (auto &[key, acc] : m_rows)
+        order.push_back(&acc);
+    std::sort(order.begin(), order.end(), [](const RowAcc *x, const RowAcc *y) {
+        return x->row.step != y->row.step ? x->row.step < y->row.step : x->firstStart < y->firstStart;
+    });
+    std::vector<CollectivePhaseRow> out;
+    for (RowAcc *acc : order)
+        out.push_back(finishRow(*acc));
+    return out;
+}
+
 } // namespace
 
 std::vector<PhaseOccurrence> phaseOccurrencesOf(const trace::Report &report, const PhaseMapping &mapping,
@@ -105,74 +249,50 @@ std::vector<PhaseOccurrence> phaseOccurrencesOf(const ReportPhaseCells &cells)
 std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offsets, const CollectiveAnalysis &a,
                                                    std::vector<std::vector<PhaseOccurrence>> phases)
 {
-    for (std::vector<PhaseOccurrence> &p : phases)
-        std::sort(p.begin(), p.end(),
-                  [](const PhaseOccurrence &x, const PhaseOccurrence &y) { return x.window.start < y.window.start; });
-    std::map<std::pair<int64_t, std::string>, RowAcc> rows;
-    std::unordered_map<const PhaseOccurrence *, RowAcc *> rowOf; // occurrences are many, rows few
-    // Per report, the occurrence its last member fell in: the next ones mostly fall there too.
-    std::vector<LastPlace> lastOf(phases.size());
+    PhaseRows rows(offsets, std::move(phases));
     for (const CollectiveInstance &inst : a.instances) {
         if (!inst.complete)
             continue;
-        for (const CollectiveMember &m : inst.members) {
-            if (m.report >= phases.size())
-                continue;
-            const int64_t offset = m.report < offsets.size() ? offsets[m.report] : 0;
-            const std::vector<PhaseOccurrence> &occ = phases[m.report];
-            LastPlace &last = lastOf[m.report];
-            if (!last.holds(occ, m.startNs - offset)) {
-                const PhaseOccurrence *p = containing(occ, m.startNs - offset);
-                if (!p)
-                    continue;
-                auto [it, fresh] = rowOf.try_emplace(p, nullptr);
-                if (fresh) {
-                    it->second = &rows[{p->step, p->phase}];
-                    it->second->row.step = p->step;
-                    it->second->row.phase = p->phase;
-                    it->second->firstStart = std::min(it->second->firstStart, p->window.start + offset);
-                }
-                last = {size_t(p - occ.data()), it->second, &it->second->ranks[m.rank]};
-            }
-            RowAcc &acc = *last.acc;
-            acc.row.waitNs += m.waitNs;
-            detail::addToTotals(*last.totals, m, inst);
-            if (m.rank == inst.lastRank) {
-                ++acc.row.instances;
-                acc.row.transferNs += inst.transferNs;
-                ++acc.lastCounts[m.rank];
-            }
-        }
+        int64_t waits = 0;
+        for (const CollectiveMember &m : inst.members)
+            waits += m.waitNs;
+        for (const CollectiveMember &m : inst.members)
+            rows.add({m.report, m.rank, m.startNs, m.endNs, m.waitNs}, inst.lastRank, inst.transferNs, waits);
     }
-    std::vector<RowAcc *> order;
-    for (auto &[key, acc] : rows)
-        order.push_back(&acc);
-    std::sort(order.begin(), order.end(), [](const RowAcc *x, const RowAcc *y) {
-        return x->row.step != y->row.step ? x->row.step < y->row.step : x->firstStart < y->firstStart;
-    });
-    std::vector<CollectivePhaseRow> out;
-    for (RowAcc *acc : order)
-        out.push_back(finishRow(*acc));
-    return out;
+    return rows.rows();
 }
 
 RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
                                 const std::function<std::vector<PhaseOccurrence>(size_t)> &occurrencesOf,
-                                const trace::CancelToken *cancel)
+                                const trace::CancelToken *cancel, const CollectiveQuery &query)
 {
     RunCollectives out;
     const auto stopped = [cancel] { return cancel && cancel->cancelled(); };
     if (!stopped()) {
         const trace::AlignResult aligned = trace::alignReports(reports, trace::AlignSpec{});
-        out.analysis = analyzeCollectives(reports, aligned.offsets, cancel);
-        if (!stopped() && out.analysis.errors.empty() && !out.analysis.instances.empty()) {
-            std::vector<std::vector<PhaseOccurrence>> phases(reports.size());
-            for (size_t r = 0; r < reports.size() && !stopped(); ++r)
-                phases[r] = occurrencesOf(r);
-            out.phases = collectivesByPhase(aligned.offsets, out.analysis, std::move(phases));
-        }
+        std::vector<detail::ReportCollectives> extracted = detail::extractAll(reports, cancel);
+        // Phases are found only for a run with collectives to put in them.
+        const bool any = std::any_of(extracted.begin(), extracted.end(), [](const auto &e) { return e.records > 0; });
+        std::vector<std::vector<PhaseOccurrence>> phases(reports.size());
+        for (size_t r = 0; any && r < reports.size() && !stopped(); ++r)
+            phases[r] = occurrencesOf(r);
+        out = detail::matchWithPhases(extracted, aligned.offsets, std::move(phases), query, cancel);
     }
     out.cancelled = stopped();
+    return out;
+}
+
+RunCollectives detail::matchWithPhases(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
+                                       std::vector<std::vector<PhaseOccurrence>> phases, const CollectiveQuery &query,
+                                       const trace::CancelToken *cancel)
+{
+    RunCollectives out;
+    PhaseRows rows(offsets, std::move(phases));
+    detail::InstanceSink *const sinks[] = {&rows};
+    out.analysis = matchCollectives(reports, offsets, query, sinks, cancel);
+    out.cancelled = cancel && cancel->cancelled();
+    if (!out.cancelled && out.analysis.errors.empty())
+        out.phases = rows.rows();
     return out;
 }
 

@@ -54,7 +54,7 @@ struct RunCollectives
 // their phases: `occurrencesOf(i)` gives reports[i]'s, asked only when there are instances.
 RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
                                 const std::function<std::vector<PhaseOccurrence>(size_t)> &occurrencesOf,
-                                const trace::CancelToken *cancel = nullptr);
+                                const trace::CancelToken *cancel = nullptr, const CollectiveQuery &query = {});
 
 // The same for a run opened one report at a time (a large run of digests): open(i) gives report i,
 // or null when it cannot (the caller says why). Each report is held only while its collective
@@ -64,12 +64,13 @@ RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
 RunCollectives
 collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> &open,
                     const std::function<std::vector<PhaseOccurrence>(const trace::Report &)> &occurrencesOf,
-                    int threads, std::vector<trace::ReportPtr> &opened, const trace::CancelToken *cancel = nullptr);
+                    int threads, std::vector<trace::ReportPtr> &opened, const trace::CancelToken *cancel = nullptr,
+                    const CollectiveQuery &query = {});
 
 // collectivesOfOpened over digests, each opened as its outline (whole when made before outlines)
 // with the built-in phases of its summary. errors[i] says why files[i] did not open, "" when it did.
 RunCollectives collectivesOfDigests(const std::vector<std::string> &files, int threads,
                                     std::vector<std::string> &errors, std::vector<trace::ReportPtr> &opened,
-                                    const trace::CancelToken *cancel = nullptr);
+                                    const trace::CancelToken *cancel = nullptr, const CollectiveQuery &query = {});
 
 } // namespace ps::core::analysis

@@ -31,9 +31,11 @@
 #include "core/trace/report.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ps::core::trace {
@@ -103,9 +105,31 @@ struct CollectiveGroupSummary
     std::vector<CollectiveRankTotals> ranks; // per member rank over the group's complete instances, ascending
 };
 
+// What an analysis keeps of its instances. Groups, ranks and phases are summed over every
+// instance the filter accepts whatever is kept: a large run is triaged without its instances.
+struct CollectiveQuery
+{
+    enum class Keep {
+        All,   // every instance the filter accepts
+        Worst, // the `worst` complete ones of the largest skew (ties: the first matched) and the
+               // first `worst` incomplete ones
+        None,
+    };
+    Keep keep = Keep::All;
+    size_t worst = 0;
+    bool totals = true; // groups and ranks (false: a caller that needs only the phases or the waits)
+    // Instances of ranks that agree are matched a block at a time (the same answers, sooner);
+    // false matches every instance one at a time, so that tests can compare the two.
+    bool inBlocks = true;
+    // Only instances whose group and op it accepts are kept and summed into groups and ranks
+    // (phases see them all); null: every instance.
+    std::function<bool(std::string_view group, std::string_view op)> select;
+};
+
 struct CollectiveAnalysis
 {
-    std::vector<CollectiveInstance> instances; // by group, then index
+    std::vector<CollectiveInstance> instances;   // those the query keeps: by group, then index
+    size_t instanceCount = 0, completeCount = 0; // every instance the query's filter accepts
     std::vector<CollectiveGroupSummary> groups;
     std::vector<CollectiveRankTotals> ranks; // ranks with complete instances, ascending
     std::vector<int> reportRanks;            // per report given: its rank, -1 when it has no collectives
@@ -126,6 +150,7 @@ std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstan
 // `offsets` per report (trace/alignment.h; empty = all 0). The reports' records are read on
 // `threads` threads (0: a few).
 CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,
-                                      const trace::CancelToken *cancel = nullptr, int threads = 0);
+                                      const trace::CancelToken *cancel = nullptr, int threads = 0,
+                                      const CollectiveQuery &query = {});
 
 } // namespace ps::core::analysis

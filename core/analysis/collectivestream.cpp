@@ -2,6 +2,7 @@
 
 #include "core/analysis/collectiveinput.h"
 #include "core/analysis/collectivephases.h"
+#include "core/analysis/collectivesink.h"
 #include "core/common/parallelfor.h"
 #include "core/trace/alignment.h"
 #include "core/trace/digest.h"
@@ -24,7 +25,8 @@ struct Taken
 RunCollectives
 collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> &open,
                     const std::function<std::vector<PhaseOccurrence>(const trace::Report &)> &occurrencesOf,
-                    int threads, std::vector<trace::ReportPtr> &opened, const trace::CancelToken *cancel)
+                    int threads, std::vector<trace::ReportPtr> &opened, const trace::CancelToken *cancel,
+                    const CollectiveQuery &query)
 {
     std::vector<Taken> taken(count);
     parallelFor(count, std::max(1, threads), [&](size_t i) {
@@ -33,7 +35,8 @@ collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> 
         const trace::ReportPtr r = open(i);
         if (!r)
             return;
-        taken[i] = {trace::withoutEvents(*r), detail::extractCollectives(*r, cancel), occurrencesOf(*r)};
+        taken[i] = {trace::withoutEvents(*r), detail::extractCollectives(*r, /*inPlace=*/false, cancel),
+                    occurrencesOf(*r)};
     }); // each report released here, once taken
     std::vector<detail::ReportCollectives> collectives;
     std::vector<std::vector<PhaseOccurrence>> phases;
@@ -45,21 +48,15 @@ collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> 
             phases.push_back(std::move(t.phases));
         }
     std::vector<Taken>().swap(taken);
-    RunCollectives out;
-    const auto stopped = [cancel] { return cancel && cancel->cancelled(); };
-    if (!stopped()) {
-        const trace::AlignResult aligned = trace::alignReports(opened, trace::AlignSpec{});
-        out.analysis = detail::matchCollectives(collectives, aligned.offsets, cancel, std::max(1, threads));
-        if (!stopped() && out.analysis.errors.empty() && !out.analysis.instances.empty())
-            out.phases = collectivesByPhase(aligned.offsets, out.analysis, std::move(phases));
-    }
-    out.cancelled = stopped();
-    return out;
+    if (cancel && cancel->cancelled())
+        return RunCollectives{{}, {}, true};
+    const trace::AlignResult aligned = trace::alignReports(opened, trace::AlignSpec{});
+    return detail::matchWithPhases(collectives, aligned.offsets, std::move(phases), query, cancel);
 }
 
 RunCollectives collectivesOfDigests(const std::vector<std::string> &files, int threads,
                                     std::vector<std::string> &errors, std::vector<trace::ReportPtr> &opened,
-                                    const trace::CancelToken *cancel)
+                                    const trace::CancelToken *cancel, const CollectiveQuery &query)
 {
     errors.assign(files.size(), {});
     return collectivesOfOpened(
@@ -68,8 +65,8 @@ RunCollectives collectivesOfDigests(const std::vector<std::string> &files, int t
             trace::ReportPtr r = trace::readDigestOutline(files[i], errors[i]);
             return r || !errors[i].empty() ? r : trace::readDigest(files[i], errors[i]);
         },
-        [](const trace::Report &r) { return phaseOccurrencesOf(r, PhaseMapping::defaults()); }, threads, opened,
-        cancel);
+        [](const trace::Report &r) { return phaseOccurrencesOf(r, PhaseMapping::defaults()); }, threads, opened, cancel,
+        query);
 }
 
 } // namespace ps::core::analysis

@@ -1,5 +1,6 @@
 #include "core/analysis/collectivewait.h"
 
+#include "core/analysis/collectivesink.h"
 #include "core/analysis/digestsummary.h"
 #include "core/analysis/workunions.h"
 #include "core/trace/alignment.h"
@@ -173,10 +174,16 @@ RunWaits collectiveWaitsOfRun(std::span<const trace::ReportPtr> reports, const t
 {
     RunWaits out;
     const trace::AlignResult aligned = trace::alignReports(reports, trace::AlignSpec{});
-    const CollectiveAnalysis a = analyzeCollectives(reports, aligned.offsets, cancel);
+    std::vector<detail::ReportCollectives> extracted = detail::extractAll(reports, cancel);
+    detail::ReportWaits waits(aligned.offsets, reports.size());
+    detail::InstanceSink *const sinks[] = {&waits};
+    CollectiveQuery none;
+    none.keep = CollectiveQuery::Keep::None;
+    none.totals = false;
+    const CollectiveAnalysis a = detail::matchCollectives(extracted, aligned.offsets, none, sinks, cancel);
     out.cancelled = a.cancelled || (cancel && cancel->cancelled());
     out.problems = a.errors;
-    out.byReport = memberWaitsByReport(a, aligned.offsets, reports.size());
+    out.byReport = waits.take();
     return out;
 }
 
@@ -189,9 +196,9 @@ std::optional<CommunicationSplit> wholeCommunicationSplit(const trace::Report &r
     const auto summary = trace::summaryOf(report, kCollectiveSummary, error, cancel);
     if (!summary)
         return std::nullopt;
-    if (summary->records() != report.store->collectives().size()) {
+    if (summary->records() != trace::collectiveRecordCount(report)) {
         error = report.path + ": damaged digest: section COLL has " + std::to_string(summary->records()) +
-                " collective records, the report " + std::to_string(report.store->collectives().size());
+                " collective records, the report " + std::to_string(trace::collectiveRecordCount(report));
         return std::nullopt;
     }
     return splitCommunication(communicationNs, *summary, waits);

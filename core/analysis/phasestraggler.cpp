@@ -75,8 +75,11 @@ void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const s
 void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports,
                     std::span<const ReportPhaseCells> perReport, const trace::CancelToken *cancel)
 {
+    CollectiveQuery none; // the rows need every instance's waits, not the instances
+    none.keep = CollectiveQuery::Keep::None;
+    none.totals = false;
     const RunCollectives run = collectivesOfRun(
-        reports, [&](size_t r) { return phaseOccurrencesOf(perReport[r]); }, cancel);
+        reports, [&](size_t r) { return phaseOccurrencesOf(perReport[r]); }, cancel, none);
     if (run.cancelled) {
         table.cancelled = true;
         return;

@@ -1,6 +1,7 @@
 #include "core/trace/collectiverecord.h"
 
 #include <array>
+#include <cstring>
 #include <utility>
 
 namespace ps::core::trace {
@@ -35,6 +36,23 @@ std::string_view collectiveOpOfKernel(std::string_view name)
         if (coll == kernel)
             return op;
     return "nccl"; // a generic or unknown NCCL kernel: a collective of unknown type
+}
+
+std::string encodeCollectiveRecords(std::span<const CollectiveRecord> records)
+{
+    return std::string(reinterpret_cast<const char *>(records.data()), records.size_bytes());
+}
+
+std::optional<std::vector<CollectiveRecord>> decodeCollectiveRecords(std::string_view bytes, std::string &why)
+{
+    if (bytes.size() % sizeof(CollectiveRecord) != 0) {
+        why = std::to_string(bytes.size()) + " bytes is not a whole number of " +
+              std::to_string(sizeof(CollectiveRecord)) + "-byte records";
+        return std::nullopt;
+    }
+    std::vector<CollectiveRecord> out(bytes.size() / sizeof(CollectiveRecord));
+    std::memcpy(static_cast<void *>(out.data()), bytes.data(), bytes.size());
+    return out;
 }
 
 } // namespace ps::core::trace

@@ -11,8 +11,12 @@
 #include "core/trace/tracetypes.h"
 
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace ps::core::trace {
 
@@ -63,5 +67,12 @@ static_assert(sizeof(ProcessGroupInfo) == 24 && std::has_unique_object_represent
 // name is not an NCCL/RCCL/HCCL collective kernel. Matches ncclKernel_* (NCCL < 2.19),
 // ncclDevKernel_* (2.19+) and their RCCL names.
 std::string_view collectiveOpOfKernel(std::string_view kernelName);
+
+// A digest's section CREC: the records as the store holds them. A digest opened without its events
+// (an outline) reads them only when an analysis asks (reportsource.h: collectiveRecordsOf).
+inline constexpr std::string_view kCollectiveRecordsTag = "CREC";
+std::string encodeCollectiveRecords(std::span<const CollectiveRecord> records);
+// Nullopt with `why` when the bytes are not a whole number of records.
+std::optional<std::vector<CollectiveRecord>> decodeCollectiveRecords(std::string_view bytes, std::string &why);
 
 } // namespace ps::core::trace

@@ -64,6 +64,30 @@ std::optional<std::string> digestSection(const Report &report, std::string_view 
     return bytes;
 }
 
+std::optional<CollectiveRecords> collectiveRecordsOf(const Report &report, std::string &error)
+{
+    if (hasEvents(report))
+        return CollectiveRecords(report.store->collectives());
+    const std::optional<std::string> bytes = digestSection(report, kCollectiveRecordsTag, "collective records", error);
+    if (!bytes)
+        return std::nullopt;
+    std::string why;
+    std::optional<std::vector<CollectiveRecord>> records = decodeCollectiveRecords(*bytes, why);
+    if (!records) {
+        error = report.path + ": damaged digest: section " + std::string(kCollectiveRecordsTag) + ": " + why;
+        return std::nullopt;
+    }
+    return CollectiveRecords(std::move(*records));
+}
+
+size_t collectiveRecordCount(const Report &report)
+{
+    if (hasEvents(report))
+        return report.store->collectives().size();
+    const StoredSection *s = report.outline ? report.outline->stored(kCollectiveRecordsTag) : nullptr;
+    return s ? size_t(s->rawSize / sizeof(CollectiveRecord)) : 0;
+}
+
 namespace detail {
 
 bool cancelled(const CancelToken *cancel)

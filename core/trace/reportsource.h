@@ -29,12 +29,14 @@
 //   4. every caller, CLI and GUI alike, asks summaryOf(report, kCollectiveSummary, error).
 // A digest made before the kind existed answers with an error naming the digest and the section.
 
+#include "core/trace/collectiverecord.h"
 #include "core/trace/report.h"
 #include "core/trace/reportoutline.h"
 #include "core/trace/tracetypes.h"
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +62,26 @@ bool digestHasEvents(const Report &report);
 // its digest lacks the section, or the section does not decode.
 std::optional<std::string> digestSection(const Report &report, std::string_view tag, std::string_view what,
                                          std::string &error);
+
+// A report's collective records (collectiverecord.h): its store's when it has its events, else
+// decoded from its digest's CREC section. Not kept with the report: an analysis takes what it
+// needs and lets them go, so 1024 outlines do not hold 17 k records each.
+class CollectiveRecords
+{
+public:
+    CollectiveRecords() = default;
+    explicit CollectiveRecords(std::span<const CollectiveRecord> held) : m_held(held) {}
+    explicit CollectiveRecords(std::vector<CollectiveRecord> decoded) : m_decoded(std::move(decoded)) {}
+    std::span<const CollectiveRecord> records() const { return m_decoded.empty() ? m_held : m_decoded; }
+
+private:
+    std::span<const CollectiveRecord> m_held;
+    std::vector<CollectiveRecord> m_decoded;
+};
+// Nullopt with `error` when the digest's section is absent or damaged.
+std::optional<CollectiveRecords> collectiveRecordsOf(const Report &report, std::string &error);
+// How many records the report has (a digest's section says it without decoding).
+size_t collectiveRecordCount(const Report &report);
 
 template <class T> struct SummaryKind
 {

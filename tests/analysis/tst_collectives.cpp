@@ -6,9 +6,12 @@
 #include "core/analysis/collectivekinds.h"
 #include "core/analysis/collectives.h"
 #include "core/trace/collectiverecord.h"
+#include "core/trace/digest.h"
+#include "core/trace/reportsource.h"
 #include "core/trace/storebuilder.h"
 #include "core/trace/traceloader.h"
 #include "tests/support/clirun.h"
+#include "tests/support/digestdamage.h"
 #include "tests/support/syncloop.h"
 
 #include <QDir>
@@ -20,6 +23,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 
 using namespace ps::core::analysis;
@@ -485,6 +489,36 @@ private slots:
         // Their phase summaries place the collectives in the phases the traces' ranges do.
         QCOMPARE(fromTraces["phases"].toArray().size(), 16); // update_actor in each step
         QCOMPARE(fromDigests["phases"], fromTraces["phases"]);
+        // An outline holds no records (its digest's CREC section has them, read when asked for),
+        // and knows how many there are.
+        const QStringList files = QDir(digests.path()).entryList({"*.psdigest"});
+        QVERIFY(!files.isEmpty());
+        std::string error;
+        const ps::core::trace::ReportPtr outline =
+            ps::core::trace::readDigestOutline((digests.path() + "/" + files.front()).toStdString(), error);
+        QVERIFY2(outline, error.c_str());
+        QVERIFY(outline->store->collectives().empty());
+        const auto records = ps::core::trace::collectiveRecordsOf(*outline, error);
+        QVERIFY2(records && !records->records().empty(), error.c_str());
+        QCOMPARE(ps::core::trace::collectiveRecordCount(*outline), records->records().size());
+    }
+
+    // A damaged CREC section is an error naming the digest and the section, never zero records.
+    void damagedCollectiveRecordsAreNamed()
+    {
+        QTemporaryDir dir, digests;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        QCOMPARE(ps::test::runCli({"trace", "digest", "--summary-only", "--out", digests.path(), dir.path()}).exitCode,
+                 0);
+        const QString path = digests.path() + "/" + QDir(digests.path()).entryList({"*.psdigest"}).front();
+        QCOMPARE(ps::test::flipSectionByte(path, "CREC", 9), 1);
+        const ps::test::CliRun r = ps::test::runCli({"trace", "collectives", "--no-cache", digests.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(path) && r.err.contains("CREC"), qPrintable(r.err));
+        // Bytes that are no whole number of records are refused with the reason.
+        std::string why;
+        QVERIFY(!ps::core::trace::decodeCollectiveRecords(std::string(95, '\0'), why));
+        QVERIFY2(why.find("95 bytes") != std::string::npos, why.c_str());
     }
 
     // The breakdown's communication splits at each instance's last arrival: wait + transfer =

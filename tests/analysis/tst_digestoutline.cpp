@@ -13,6 +13,7 @@
 #include "core/trace/reportsource.h"
 #include "core/trace/storebuilder.h"
 #include "core/trace/tracestats.h"
+#include "tests/support/digestdamage.h"
 #include "tests/support/reportload.h"
 #include "tests/support/testdata.h"
 
@@ -293,22 +294,7 @@ private slots:
     {
         const ReportPtr source = ps::test::loadTestReport(ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite");
         const std::string path = digestOf(source, "damaged.sqlite", true);
-        QFile f(QString::fromStdString(path));
-        QVERIFY(f.open(QIODevice::ReadWrite));
-        QByteArray bytes = f.readAll();
-        const qsizetype tableEnd = 24 + 40 * qsizetype(bytes.at(12));
-        int flipped = 0;
-        for (qsizetype entry = 24; entry < tableEnd; entry += 40)
-            if (bytes.mid(entry, 4) == "PYRD") {
-                qint64 offset = 0;
-                std::memcpy(&offset, bytes.constData() + entry + 8, sizeof offset);
-                bytes[offset + 5] = char(bytes[offset + 5] ^ 0x5a);
-                ++flipped;
-            }
-        QCOMPARE(flipped, 1);
-        f.seek(0);
-        f.write(bytes);
-        f.close();
+        QCOMPARE(ps::test::flipSectionByte(QString::fromStdString(path), "PYRD", 5), 1);
         std::string error;
         QVERIFY(!readDigestOutline(path, error));
         QVERIFY2(error.find("PYRD") != std::string::npos && error.find(path) == 0, error.c_str());

@@ -169,16 +169,17 @@ int main(int argc, char **argv)
     std::vector<std::string> errors;
     std::vector<ReportPtr> opened;
     const std::vector<std::string> files = findReports({dir}, nullptr);
-    const RunCollectives run = collectivesOfDigests(files, threads, errors, opened);
+    CollectiveQuery text; // what the text output keeps: the 10 worst instances and the first 10 incomplete
+    text.keep = CollectiveQuery::Keep::Worst;
+    text.worst = 10;
+    const RunCollectives run = collectivesOfDigests(files, threads, errors, opened, nullptr, text);
     const double total = seconds(t0);
     const double cpu = cpuSeconds() - cpu0;
     if (opened.size() != ranks) {
         std::fprintf(stderr, "open failed: %zu of %zu\n", opened.size(), ranks);
         return 1;
     }
-    size_t complete = 0;
-    for (const CollectiveInstance &i : run.analysis.instances)
-        complete += i.complete ? 1 : 0;
+    const size_t complete = run.analysis.completeCount;
     int straggler = -1;
     for (const CollectivePhaseRow &p : run.phases)
         straggler = p.straggler >= 0 ? p.straggler : straggler;
@@ -189,8 +190,8 @@ int main(int argc, char **argv)
                 "  %zu instances, %zu complete, %zu phase rows, straggler rank %d, planted %zu\n"
                 "CPU time: baseline %.3f s, trace collectives %.3f s = %.1f x baseline (%d threads)\n"
                 "peak RSS %.2f GB   target <= 1 GB\n",
-                baseline, total, total / baseline, run.analysis.instances.size(), complete, run.phases.size(),
-                straggler, ranks / 3, baselineCpu, cpu, cpu / baselineCpu, threads, benchscan::peakRssGb());
+                baseline, total, total / baseline, run.analysis.instanceCount, complete, run.phases.size(), straggler,
+                ranks / 3, baselineCpu, cpu, cpu / baselineCpu, threads, benchscan::peakRssGb());
     for (const std::string &e : run.analysis.errors)
         std::printf("error: %s\n", e.c_str());
     return 0;
