@@ -64,23 +64,27 @@ struct ShapeBuild
         minStart = std::min(minStart, c.start);
         ++count;
     }
-    // Whether record k (the count-th of the shape, with its op and bytes) continues the run.
-    void noteRun(const EventStore &s, const CollectiveRecord &c, size_t k, uint32_t op, uint64_t bytes);
+    // Whether record k (the count-th of the shape, with its op and bytes) continues the run. With
+    // the store (records read in place), its kernel's times must be the record's, since a run is
+    // read from the track's columns.
+    void noteRun(const EventStore *s, const CollectiveRecord &c, size_t k, uint32_t op, uint64_t bytes);
 };
 
-void ShapeBuild::noteRun(const EventStore &s, const CollectiveRecord &c, size_t k, uint32_t op, uint64_t bytes)
+void ShapeBuild::noteRun(const EventStore *s, const CollectiveRecord &c, size_t k, uint32_t op, uint64_t bytes)
 {
     if (!isRun)
         return;
     const uint32_t i = uint32_t(count - 1);
     if (i == 0)
         run = {c.event, uint32_t(k), op, bytes, c.seq < 0 ? -1 : c.seq};
-    const bool onTrack = c.event.track < s.tracks().size() && c.event.index < s.track(c.event.track).size();
-    isRun = onTrack && k <= UINT32_MAX && c.event.track == run.first.track && c.event.index == run.first.index + i &&
+    isRun = k <= UINT32_MAX && c.event.track == run.first.track && c.event.index == run.first.index + i &&
             k == run.firstRecord + i && op == run.op && bytes == run.bytes &&
-            (run.firstSeq < 0 ? c.seq < 0 : c.seq == run.firstSeq + i) &&
-            s.track(c.event.track).start(c.event.index) == c.start &&
-            s.track(c.event.track).end(c.event.index) == c.end;
+            (run.firstSeq < 0 ? c.seq < 0 : c.seq == run.firstSeq + i);
+    if (isRun && s) {
+        const bool onTrack = c.event.track < s->tracks().size() && c.event.index < s->track(c.event.track).size();
+        isRun = onTrack && s->track(c.event.track).start(c.event.index) == c.start &&
+                s->track(c.event.track).end(c.event.index) == c.end;
+    }
 }
 
 class Extractor
@@ -138,10 +142,10 @@ void Extractor::take(size_t shape, size_t k, const CollectiveRecord &c, const Re
 {
     ShapeBuild &b = m_builds[shape];
     b.note(c);
-    if (m_inPlace)
-        b.noteRun(m_s, c, k, op.index, m_vocabulary.bytesOf(c, op));
+    const uint64_t bytes = m_vocabulary.bytesOf(c, op);
+    b.noteRun(m_inPlace ? &m_s : nullptr, c, k, op.index, bytes);
     if (!m_inPlace) {
-        b.held->push_back({c.event, c.start, c.end, c.seq, m_vocabulary.bytesOf(c, op), uint32_t(k), op.index});
+        b.held->push_back({c.event, c.start, c.end, c.seq, bytes, uint32_t(k), op.index});
         return;
     }
     if (shape != 0 && m_oneShape) { // a second shape: shape 0 had every record before this one
@@ -177,6 +181,15 @@ void Extractor::finish()
             if (b.isRun && b.count > 0)
                 inPlace->setRun(b.run);
             list = std::move(inPlace);
+        } else if (b.isRun && b.count > 0) { // only the times need holding
+            std::vector<int64_t> start(b.count), end(b.count);
+            std::vector<Observed> chunk(b.count);
+            b.held->read(0, b.count, chunk.data());
+            for (size_t r = 0; r < b.count; ++r) {
+                start[r] = chunk[r].start;
+                end[r] = chunk[r].end;
+            }
+            list = std::make_unique<HeldRun>(b.run, std::move(start), std::move(end));
         } else {
             list = std::move(b.held);
         }

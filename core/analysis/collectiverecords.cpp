@@ -207,4 +207,47 @@ void StoreRecords::readColumns(size_t from, size_t count, const ObservedColumns 
     }
 }
 
+HeldRun::HeldRun(const RecordRun &run, std::vector<int64_t> start, std::vector<int64_t> end)
+    : m_run(run), m_start(std::move(start)), m_end(std::move(end))
+{
+}
+
+RunStretch HeldRun::stretchFrom(size_t from) const
+{
+    RunStretch r;
+    r.on = true;
+    r.first = {m_run.first.track, m_run.first.index + uint32_t(from)};
+    r.firstRecord = m_run.firstRecord + uint32_t(from);
+    r.op = m_place ? m_place->ops[m_run.op] : m_run.op;
+    r.bytes = m_run.bytes;
+    r.seq = m_run.firstSeq < 0 ? m_run.firstSeq : m_run.firstSeq + int64_t(from);
+    r.seqStep = m_run.firstSeq < 0 ? 0 : 1;
+    return r;
+}
+
+void HeldRun::read(size_t from, size_t count, Observed *out) const
+{
+    const int64_t offset = m_place ? m_place->offset : 0;
+    const RunStretch r = stretchFrom(from);
+    for (size_t i = 0; i < count; ++i)
+        out[i] = {{r.first.track, r.first.index + uint32_t(i)},
+                  m_start[from + i] + offset,
+                  m_end[from + i] + offset,
+                  r.seq + r.seqStep * int64_t(i),
+                  r.bytes,
+                  r.firstRecord + uint32_t(i),
+                  r.op};
+}
+
+bool HeldRun::readStretch(size_t from, size_t count, int64_t *start, int64_t *end, RunStretch &stretch) const
+{
+    const int64_t offset = m_place ? m_place->offset : 0;
+    for (size_t i = 0; i < count; ++i) {
+        start[i] = m_start[from + i] + offset;
+        end[i] = m_end[from + i] + offset;
+    }
+    stretch = stretchFrom(from);
+    return true;
+}
+
 } // namespace ps::core::analysis::detail

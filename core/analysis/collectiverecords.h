@@ -210,6 +210,22 @@ struct RecordRun
     int64_t firstSeq = -1; // the i-th record's Seq is firstSeq + i, or -1 for all when absent
 };
 
+// A run's records held as their times alone (16 bytes a record, not 48): a digest's records,
+// taken one report at a time, whose report is let go.
+class HeldRun final : public RecordSource
+{
+public:
+    HeldRun(const RecordRun &run, std::vector<int64_t> start, std::vector<int64_t> end);
+    size_t size() const override { return m_start.size(); }
+    void read(size_t from, size_t count, Observed *out) const override;
+    bool readStretch(size_t from, size_t count, int64_t *start, int64_t *end, RunStretch &stretch) const override;
+
+private:
+    RunStretch stretchFrom(size_t from) const;
+    RecordRun m_run;
+    std::vector<int64_t> m_start, m_end; // own clock
+};
+
 // A report's records in place: all of them, or those whose indexes a shape lists.
 class StoreRecords final : public RecordSource
 {

@@ -82,23 +82,23 @@ std::string optionParsing(const LaunchPlan &plan)
     return s;
 }
 
-} // namespace
-
-std::string exportCollectScript(const LaunchPlan &plan, const std::string &configLabel)
+// Unique (node, folder) pairs, in plan order: "/a/b/" and "/a/b" are one folder (the script
+// appends its own slashes).
+std::vector<std::pair<long long, std::string>> foldersOf(const LaunchPlan &plan)
 {
-    // Unique (node, folder) pairs, in plan order.
     std::vector<std::pair<long long, std::string>> folders;
     for (auto entry : plan.collect) {
-        // "/a/b/" and "/a/b" are one folder; the script appends its own slashes.
         while (entry.second.size() > 1 && entry.second.back() == '/')
             entry.second.pop_back();
         if (std::find(folders.begin(), folders.end(), entry) == folders.end())
             folders.push_back(entry);
     }
-    long long nodes = 1;
-    for (const auto &[node, dir] : folders)
-        nodes = std::max(nodes, node + 1);
+    return folders;
+}
 
+// The shebang, the usage and the folders the profiled workers write, as comments.
+std::string header(const std::string &configLabel, const std::vector<std::pair<long long, std::string>> &folders)
+{
     std::string s = "#!/usr/bin/env bash\n"
                     "# Collects the reports of " +
                     ps::core::commentText(configLabel) +
@@ -117,14 +117,14 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
         s += "#   " + (node < 0 ? std::string("any node (Ray places the worker)") : "node " + std::to_string(node)) +
              ": " + ps::core::commentText(dir) +
              (dir.empty() || dir[0] != '/' ? "   (relative: to the worker's working directory)" : "") + "\n";
-    s += "set -euo pipefail\n\n";
-    if (folders.empty()) {
-        s += "echo 'this configuration profiles no worker: there are no reports to collect' >&2\nexit 1\n";
-        return s;
-    }
+    return s + "set -euo pipefail\n\n";
+}
+
+// The hosts given (one per node) and DEST checked, the rsync filters, the run's marker.
+std::string hostsAndFilters(long long nodes, const std::string &configLabel)
+{
     const std::string n = std::to_string(nodes);
-    s += optionParsing(plan);
-    s += "if [ \"$#\" -lt " + n + " ]; then\n";
+    std::string s = "if [ \"$#\" -lt " + n + " ]; then\n";
     s += "  echo \"usage: $0 [--all] [--full RANK[,RANK...]]... HOST...  (" + n + " host" + (nodes > 1 ? "s" : "") +
          ", one per node, node 0 first; localhost copies locally)\" >&2\n";
     s += "  exit 2\nfi\n";
@@ -145,26 +145,46 @@ std::string exportCollectScript(const LaunchPlan &plan, const std::string &confi
          "fi\n"
          "# The marker makes the tree one run when opened (hosts are the folders below it).\n"
          "mkdir -p \"$DEST\" && touch \"$DEST/.profstudio-collected\"\n\n";
-    s += "# fetch HOST FOLDER: copies FOLDER of HOST into DEST/HOST/FOLDER; a folder that is not there\n"
-         "# (no worker of that group ran on the host) is reported, and the others are still fetched.\n"
-         "# Names reach rsync as they are: --protect-args (-s) sends them to the remote rsync without\n"
-         "# its shell (no word splitting, $(...), ; or quotes there), -- ends the options, and a\n"
-         "# relative folder gets ./ so that neither a - nor a : in it changes its meaning.\n"
-         "fetch() {\n"
-         "  local host=$1 dir=$2 src dest\n"
-         "  dest=\"$DEST/$host/${dir#/}\"\n"
-         "  case \"$dir\" in /*) src=\"$dir/\" ;; *) src=\"./$dir/\" ;; esac\n"
-         "  if [ \"$host\" != localhost ]; then src=\"$host:$src\"; fi\n"
-         "  mkdir -p -- \"$dest\"\n"
-         "  if ! rsync -a -s \"${filters[@]}\" -- \"$src\" \"$dest/\"; then\n"
-         "    echo \"warning: could not copy $(printf '%q' \"$src\")\" >&2\n"
-         "    status=1\n"
-         "  elif [ \"$all\" = 0 ] && [ -z \"$(find \"$dest\" -name '*.psdigest' -print -quit)\" ]; then\n"
-         "    echo \"warning: no digest in $(printf '%q' \"$src\") (digest the reports on the nodes first, or use "
-         "--all)\" >&2\n"
-         "    status=1\n"
-         "  fi\n"
-         "}\n\n";
+    return s;
+}
+
+// The script's fetch function: one folder of one host.
+std::string fetchFunction()
+{
+    return "# fetch HOST FOLDER: copies FOLDER of HOST into DEST/HOST/FOLDER; a folder that is not there\n"
+           "# (no worker of that group ran on the host) is reported, and the others are still fetched.\n"
+           "# Names reach rsync as they are: --protect-args (-s) sends them to the remote rsync without\n"
+           "# its shell (no word splitting, $(...), ; or quotes there), -- ends the options, and a\n"
+           "# relative folder gets ./ so that neither a - nor a : in it changes its meaning.\n"
+           "fetch() {\n"
+           "  local host=$1 dir=$2 src dest\n"
+           "  dest=\"$DEST/$host/${dir#/}\"\n"
+           "  case \"$dir\" in /*) src=\"$dir/\" ;; *) src=\"./$dir/\" ;; esac\n"
+           "  if [ \"$host\" != localhost ]; then src=\"$host:$src\"; fi\n"
+           "  mkdir -p -- \"$dest\"\n"
+           "  if ! rsync -a -s \"${filters[@]}\" -- \"$src\" \"$dest/\"; then\n"
+           "    echo \"warning: could not copy $(printf '%q' \"$src\")\" >&2\n"
+           "    status=1\n"
+           "  elif [ \"$all\" = 0 ] && [ -z \"$(find \"$dest\" -name '*.psdigest' -print -quit)\" ]; then\n"
+           "    echo \"warning: no digest in $(printf '%q' \"$src\") (digest the reports on the nodes first, or use "
+           "--all)\" >&2\n"
+           "    status=1\n"
+           "  fi\n"
+           "}\n\n";
+}
+
+} // namespace
+
+std::string exportCollectScript(const LaunchPlan &plan, const std::string &configLabel)
+{
+    const std::vector<std::pair<long long, std::string>> folders = foldersOf(plan);
+    long long nodes = 1;
+    for (const auto &[node, dir] : folders)
+        nodes = std::max(nodes, node + 1);
+    std::string s = header(configLabel, folders);
+    if (folders.empty())
+        return s + "echo 'this configuration profiles no worker: there are no reports to collect' >&2\nexit 1\n";
+    s += optionParsing(plan) + hostsAndFilters(nodes, configLabel) + fetchFunction();
     for (const auto &[node, dir] : folders) {
         if (node < 0)
             s += "for host in \"${hosts[@]}\"; do fetch \"$host\" " + ps::core::shellQuote(dir) + "; done\n";

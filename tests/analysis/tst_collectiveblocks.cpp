@@ -178,6 +178,12 @@ private:
         QVERIFY2(a.completeCount >= a.instanceCount * 8 / 10 && a.completeCount < a.instanceCount,
                  qPrintable(QString("%1 of %2 complete").arg(a.completeCount).arg(a.instanceCount)));
         QCOMPARE(blocks, analyzed(run, oneAtATime({})));
+        // Held as copies (a run of digests read one report at a time): the same again.
+        std::vector<ReportPtr> opened;
+        const RunCollectives held = collectivesOfOpened(
+            run.size(), [&](size_t i) { return run[i]; },
+            [](const Report &r) { return phaseOccurrencesOf(r, PhaseMapping::defaults()); }, 2, opened);
+        QCOMPARE(describe(held.analysis, held.phases), blocks);
         // The worst ten and the first ten incomplete, filtered by op: kept and summed alike.
         CollectiveQuery worst;
         worst.keep = CollectiveQuery::Keep::Worst;
