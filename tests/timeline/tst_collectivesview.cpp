@@ -254,6 +254,31 @@ private slots:
         QVERIFY(selectedCellsText(pane.table(), CellFormat::Csv).startsWith(QStringLiteral("0,allreduce,")));
     }
 
+    // Past its member budget (a large run), the view keeps the instances with the largest skew:
+    // here the late steps' world allreduces, for a budget of 3 instances' members; the groups
+    // still sum every instance, and the pane says what the table holds.
+    void largeRunKeepsTheWorstInstances()
+    {
+        CancelToken never;
+        const CollectiveViewPtr all = match();
+        const CollectiveViewPtr capped = buildCollectiveView(*m_run.scene, m_run.entries, never, 3 * kRanks);
+        QVERIFY(capped && capped->capped && !all->capped);
+        QCOMPARE(capped->analysis.instances.size(), size_t(3));
+        QCOMPARE(capped->analysis.instanceCount, all->analysis.instances.size());
+        for (const an::CollectiveInstance &inst : capped->analysis.instances)
+            QCOMPARE(inst.lastRank, 5); // the planted rank made the three longest waits
+        QCOMPARE(capped->analysis.groups.size(), all->analysis.groups.size());
+        for (size_t g = 0; g < all->analysis.groups.size(); ++g) {
+            QCOMPARE(capped->analysis.groups[g].waitNs, all->analysis.groups[g].waitNs);
+            QCOMPARE(capped->analysis.groups[g].instances, all->analysis.groups[g].instances);
+        }
+        // A kernel of a kept instance still finds it; one of another instance finds none.
+        const an::CollectiveMember &kept = capped->analysis.instances.front().members.front();
+        QVERIFY(capped->instanceOf(int(kept.report), capped->reports[kept.report], kept.event));
+        const an::CollectiveMember &early = all->analysis.instances.front().members.front();
+        QVERIFY(!capped->instanceOf(int(early.report), capped->reports[early.report], early.event));
+    }
+
     // A row selects its instance in the timeline: the last rank's kernel selected, the instance
     // focused with its arrows, every member's kernel in the window, the details line shown.
     void rowSelectsInstance()

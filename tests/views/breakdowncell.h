@@ -3,8 +3,11 @@
 // compare them with `profstudio-cli trace breakdown`.
 
 #include "views/stats/breakdownmodel.h"
+#include "views/stats/breakdownpane.h"
+#include "views/timeline/timelineworkspace.h"
 
 #include <QString>
+#include <QTabWidget>
 #include <QtGlobal>
 
 namespace ps::test {
@@ -17,6 +20,12 @@ inline double breakdownCell(const ps::views::BreakdownModel &m, int row, const Q
         if (m.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == header)
             return m.data(m.index(row, c), Qt::UserRole).toDouble();
     qFatal("no column %s", qPrintable(header));
+}
+
+// Brings the Breakdown tab to the front, as a user opens it: a hidden one computes nothing.
+inline void showBreakdownTab(ps::views::TimelineWorkspace &w)
+{
+    w.findChild<QTabWidget *>()->setCurrentWidget(w.breakdownPane());
 }
 
 } // namespace ps::test

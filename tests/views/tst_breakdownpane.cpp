@@ -27,6 +27,7 @@ using namespace ps::views;
 namespace an = ps::core::analysis;
 
 using ps::test::breakdownCell;
+using ps::test::showBreakdownTab;
 using ps::test::waitIdle;
 
 class TestBreakdownPane : public QObject
@@ -72,6 +73,7 @@ private slots:
         TimelineWorkspace w;
         w.resize(1366, 768);
         w.show();
+        showBreakdownTab(w); // the user opens the tab
         w.openPaths({QString::fromStdString(m_demo.reportDir)});
         QVERIFY(waitIdle(w));
         checkPerReport(w);
@@ -100,6 +102,7 @@ private slots:
         TimelineWorkspace w;
         w.resize(1366, 768);
         w.show();
+        showBreakdownTab(w); // the user opens the tab
         w.openPaths({digests});
         QVERIFY(waitIdle(w));
         QVERIFY(w.scene()->entries.front().report->isOutline());
@@ -112,6 +115,7 @@ private slots:
         TimelineWorkspace w;
         w.resize(1366, 768);
         w.show();
+        showBreakdownTab(w); // the user opens the tab
         w.openPaths({QString::fromStdString(m_demo.reportDir)});
         QVERIFY(waitIdle(w));
         w.breakdownPane()->setScope(BreakdownPane::Scope::PerPhase);
@@ -124,6 +128,23 @@ private slots:
         QCOMPARE(m.data(m.index(row, 1), Qt::DisplayRole).toString(), QString::fromStdString(t.rows[1].phase));
         QCOMPARE(breakdownCell(m, row, "Compute %"), double(c.gpu.computeNs()));
         QCOMPARE(breakdownCell(m, row, "Idle %"), double(c.gpu.idleNs));
+    }
+
+    // A tab nobody looks at computes nothing (at 1024 ranks its waits are millions of members):
+    // it starts when opened, and shows the same figures.
+    void hiddenTabComputesWhenOpened()
+    {
+        TimelineWorkspace w;
+        w.resize(1366, 768);
+        w.show();
+        w.openPaths({QString::fromStdString(m_demo.reportDir)});
+        QVERIFY(waitIdle(w));
+        QVERIFY(!w.breakdownPane()->isVisible());
+        QCOMPARE(w.breakdownPane()->model()->rowCount(), 0);
+        QVERIFY(!w.breakdownPane()->isBusy());
+        showBreakdownTab(w);
+        QVERIFY(waitIdle(w));
+        checkPerReport(w);
     }
 };
 

@@ -17,6 +17,7 @@
 
 using namespace ps::views;
 using ps::test::breakdownCell;
+using ps::test::showBreakdownTab;
 
 class TestBreakdownSplit : public QObject
 {
@@ -43,6 +44,7 @@ private slots:
         TimelineWorkspace w;
         w.resize(1366, 768);
         w.show();
+        showBreakdownTab(w); // the user opens the tab
         w.openPaths({dir});
         QVERIFY(ps::test::waitIdle(w));
         const BreakdownModel &m = *w.breakdownPane()->model();

@@ -142,8 +142,13 @@ void CollectivesPane::showSummary()
     QStringList lines;
     for (const std::string &e : a.errors)
         lines << QStringLiteral("error: %1").arg(QString::fromStdString(e));
-    if (a.instances.empty() && a.errors.empty())
+    if (a.instanceCount == 0 && a.errors.empty())
         lines << QStringLiteral("No collectives found in %1 reports.").arg(m_view->reports.size());
+    if (m_view->capped)
+        lines << QStringLiteral("A large run: the table lists the %1 instances with the largest skew (and the first "
+                                "incomplete ones) of %2; the groups below sum them all.")
+                     .arg(a.instances.size())
+                     .arg(a.instanceCount);
     for (size_t g = 0; g < a.groups.size() && g < kGroupLines; ++g)
         lines << groupLine(a.groups[g]);
     if (a.groups.size() > kGroupLines)

@@ -1,5 +1,6 @@
 #include "views/collectives/collectiveview.h"
 
+#include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
 #include "views/scene/timeformat.h"
 
@@ -45,6 +46,20 @@ void indexMembers(CollectiveView &v, const std::vector<int64_t> &offsets)
     }
 }
 
+// Every instance, or within the budget the worst ones.
+an::CollectiveQuery queryFor(const std::vector<ReportPtr> &reports, size_t memberBudget)
+{
+    size_t members = 0; // every record is one instance's member
+    for (const ReportPtr &r : reports)
+        members += collectiveRecordCount(*r);
+    an::CollectiveQuery q;
+    if (members > memberBudget) {
+        q.keep = an::CollectiveQuery::Keep::Worst;
+        q.worst = std::max<size_t>(1, memberBudget / std::max<size_t>(1, reports.size()));
+    }
+    return q;
+}
+
 } // namespace
 
 int CollectiveView::reportOf(int entry, const Report *report) const
@@ -85,7 +100,7 @@ std::span<const WaitSpan> CollectiveView::waitsIn(int report, uint32_t track, in
 }
 
 CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vector<int> &entries,
-                                      const CancelToken &cancel)
+                                      const CancelToken &cancel, size_t memberBudget)
 {
     auto v = std::make_shared<CollectiveView>();
     if (scene.overlay) {
@@ -110,7 +125,8 @@ CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vec
         v->unavailable = QStringLiteral("No reports open.");
         return v;
     }
-    v->analysis = an::analyzeCollectives(reports, offsets, &cancel);
+    v->analysis = an::analyzeCollectives(reports, offsets, &cancel, 0, queryFor(reports, memberBudget));
+    v->capped = v->analysis.instances.size() < v->analysis.instanceCount;
     if (v->analysis.cancelled || cancel.cancelled())
         return nullptr;
     for (size_t r = 0; r < reports.size(); ++r)

@@ -38,6 +38,7 @@ struct CollectiveView
     std::vector<int64_t> medianWait, totalWait; // by instance (0 for incomplete ones): the table's
     QString unavailable;                        // why nothing could be matched (step overlay, no reports), else empty
     int needsEvents = 0;                        // digests opened without events that carry no collective records
+    bool capped = false; // a large run: `analysis.instances` holds the worst (and first incomplete) only
 
     // The analysis report of a scene entry showing `report`, or -1 (not analysed, or stale).
     int reportOf(int entry, const core::trace::Report *report) const;
@@ -51,8 +52,14 @@ using CollectiveViewPtr = std::shared_ptr<const CollectiveView>;
 
 // Matches the collectives of `entries` of `scene`; empty (with `unavailable`) for the step
 // overlay, where one rank's reports are stacked. Stops early when `cancel` is set.
+// Past `memberBudget` members (each collective record of the reports is one: a 1024-rank run of
+// 17 k collectives has 17 M, 1 GB as instances), the view keeps the instances with the largest
+// skew, and the first incomplete ones, for about that many members (`capped`); its groups and ranks
+// still sum every instance.
+inline constexpr size_t kCollectiveMemberBudget = 2'000'000;
 CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vector<int> &entries,
-                                      const core::trace::CancelToken &cancel);
+                                      const core::trace::CancelToken &cancel,
+                                      size_t memberBudget = kCollectiveMemberBudget);
 
 // "94 GB/s", "3.5 GB/s", "-" when unknown.
 QString bandwidthText(const std::optional<double> &gbps);

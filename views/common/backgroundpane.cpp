@@ -1,12 +1,30 @@
 #include "views/common/backgroundpane.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ps::views {
 
 bool BackgroundPane::isBusy() const
 {
     return std::any_of(m_jobs.begin(), m_jobs.end(), [](const LatestJobBase *job) { return job->isBusy(); });
+}
+
+void BackgroundPane::whenShown(std::function<void()> start)
+{
+    if (isVisible()) {
+        m_waiting = nullptr;
+        start();
+        return;
+    }
+    m_waiting = std::move(start);
+}
+
+void BackgroundPane::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (auto start = std::exchange(m_waiting, nullptr))
+        start();
 }
 
 void BackgroundPane::watch(LatestJobBase *job)

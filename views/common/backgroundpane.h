@@ -32,12 +32,18 @@ protected:
         watch(job);
         return job;
     }
+    // Runs `start` now when the pane can be seen, else when it is next shown (a newer call
+    // replaces a waiting one): a tab nobody looks at does not sum 17 M collective members of a
+    // 1024-rank run. For panes whose results only they show.
+    void whenShown(std::function<void()> start);
+    void showEvent(QShowEvent *event) override;
 
 private:
     void watch(LatestJobBase *job);
 
     std::vector<LatestJobBase *> m_jobs;
     bool m_wasBusy = false;
+    std::function<void()> m_waiting; // a start deferred until the pane is shown
 };
 
 } // namespace ps::views

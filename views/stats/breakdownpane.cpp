@@ -78,9 +78,14 @@ void BreakdownPane::inputChanged()
     showRows();
     if (reports.empty()) {
         m_job->cancel();
+        whenShown([] {});
         return;
     }
-    m_job->run([reports](const CancelToken &cancel) { return reportBreakdowns(reports, cancel); });
+    // Matching every collective of the run for the waits: only when the tab is looked at.
+    whenShown([this, reports] {
+        m_job->run([reports](const CancelToken &cancel) { return reportBreakdowns(reports, cancel); });
+        showRows(); // "Reading…"
+    });
 }
 
 QString BreakdownPane::runName() const
