@@ -91,7 +91,7 @@ class Extractor
 {
 public:
     Extractor(const trace::Report &r, std::span<const CollectiveRecord> recs, bool inPlace, ReportCollectives &out)
-        : m_r(r), m_s(*r.store), m_recs(recs), m_inPlace(inPlace), m_out(out), m_vocabulary(*r.store)
+        : m_r(r), m_s(r.layout()), m_recs(recs), m_inPlace(inPlace), m_out(out), m_vocabulary(r.layout())
     {
     }
     void run(const trace::CancelToken *cancel);

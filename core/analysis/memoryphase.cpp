@@ -2,6 +2,7 @@
 
 #include "core/analysis/phases.h"
 #include "core/trace/formats/torchmemoryreader.h"
+#include "core/trace/reportsource.h"
 
 #include <string_view>
 
@@ -56,16 +57,18 @@ std::optional<MemoryPhase> phaseAtUtc(int64_t utcNs, std::span<const trace::Repo
                                       const PhaseMapping &mapping)
 {
     for (const trace::ReportPtr &r : traces) {
-        if (!r->meta.utcStartNs)
+        std::string noEvents; // a digest's outline: its ranges are not here, so it places nothing
+        const trace::EventStore *events = trace::eventsOf(*r, noEvents);
+        if (!r->meta.utcStartNs || !events)
             continue;
         const int64_t t = utcNs - *r->meta.utcStartNs; // the trace's own clock
-        for (const PhaseOccurrence &p : findPhases(*r->store, mapping, r->identity.step))
+        for (const PhaseOccurrence &p : findPhases(*events, mapping, r->identity.step))
             if (p.window.start <= t && t < p.window.end) {
-                const trace::Track &track = r->store->track(p.range.track);
-                return MemoryPhase{p.phase, true, p.step, std::string(r->store->name(track.name(p.range.index))),
+                const trace::Track &track = events->track(p.range.track);
+                return MemoryPhase{p.phase, true, p.step, std::string(events->name(track.name(p.range.index))),
                                    r->path};
             }
-        if (auto label = outermostRange(*r->store, t))
+        if (auto label = outermostRange(*events, t))
             return MemoryPhase{*label, false, std::nullopt, *label, r->path};
     }
     return std::nullopt;

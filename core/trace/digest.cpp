@@ -568,10 +568,11 @@ ReportPtr readDigestOutline(const std::string &path, std::string &error)
     std::shared_ptr<Report> report = reportFromImage(path, d, image, outl->raw, error);
     if (!report)
         return nullptr;
+    report->layoutOnly = std::move(report->store); // no events here: the report says so
     auto outline = std::make_shared<ReportOutline>();
     outline->digestPath = path;
     outline->hasEvents = hasSection(d, kEvents);
-    if (!fillOutline(d, *report->store, *outline, why)) {
+    if (!fillOutline(d, *report->layoutOnly, *outline, why)) {
         error = path + ": " + why;
         return nullptr;
     }

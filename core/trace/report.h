@@ -90,12 +90,22 @@ struct Report
     int64_t fileMtimeNs = 0;
     ReportMeta meta;
     ReportIdentity identity;
+    // The report's events (and its processes, threads, names, tracks). Null for a digest opened
+    // without its events: code that needs events asks the report source (reportsource.h:
+    // eventsOf) and gets an error for such a report, never an empty store that reads as zeros.
     std::shared_ptr<const EventStore> store;
     bool fromCache = false;
-    // Set for a digest opened without its events (reportoutline.h): `store` then holds the
-    // report's processes, threads, names and tracks, but every track is empty; the outline
-    // has the tracks' event counts, pyramids and the summaries analyses use instead.
+    // Set for a digest opened without its events (reportoutline.h): the tracks' event counts,
+    // pyramids and the summaries analyses use instead; `layoutOnly` then holds the report's
+    // processes, threads, names and tracks, with no events.
     std::shared_ptr<const ReportOutline> outline;
+    std::shared_ptr<const EventStore> layoutOnly;
+
+    // Processes, threads, names and tracks (rows, labels, grouping): the events' store, or the
+    // outline's layout. Not for events: an outline's tracks are empty.
+    const EventStore &layout() const { return store ? *store : *layoutOnly; }
+    const std::shared_ptr<const EventStore> &layoutPtr() const { return store ? store : layoutOnly; }
+    bool hasLayout() const { return store || layoutOnly; }
 };
 
 using ReportPtr = std::shared_ptr<const Report>;

@@ -98,14 +98,16 @@ bool cancelled(const CancelToken *cancel)
 std::shared_ptr<const void> keptSummary(const Report &report, const void *key)
 {
     // derived() keeps what `make` returns unless it is null: a lookup that adds nothing.
-    return report.store ? report.store->derived(key, [] { return std::shared_ptr<const void>(); }) : nullptr;
+    const auto &kept = report.layoutPtr(); // an outline's summaries are kept with its layout
+    return kept ? kept->derived(key, [] { return std::shared_ptr<const void>(); }) : nullptr;
 }
 
 std::shared_ptr<const void> keepSummary(const Report &report, const void *key, std::shared_ptr<const void> value)
 {
     // Made outside derived()'s lock (a summary may ask for another, e.g. the activity index);
     // when two threads made it, the first kept wins.
-    return report.store ? report.store->derived(key, [&] { return value; }) : value;
+    const auto &kept = report.layoutPtr();
+    return kept ? kept->derived(key, [&] { return value; }) : value;
 }
 
 } // namespace detail
@@ -134,7 +136,7 @@ std::optional<TrackPyramids> trackPyramidsOf(const Report &report, std::string &
     if (const ReportOutline *o = digestOutlineOf(report); o && !o->stored(kTrackPyramids.tag))
         return TrackPyramids{}; // a digest without pyramids draws its tracks empty
     std::optional<TrackPyramids> p = readSummary(report, kTrackPyramids, error);
-    const size_t tracks = report.store ? report.store->tracks().size() : 0;
+    const size_t tracks = report.hasLayout() ? report.layout().tracks().size() : 0;
     if (p && p->size() != tracks) {
         error = report.path + ": damaged digest: section PYRD: its track count does not match";
         return std::nullopt;

@@ -314,7 +314,7 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const 
     StatsResult out;
     Groups all;
     for (size_t ri : which) {
-        if (!reports[ri] || !reports[ri]->store)
+        if (!reports[ri] || !reports[ri]->hasLayout())
             continue;
         const int64_t offset = ri < options.offsets.size() ? options.offsets[ri] : 0;
         const bool colon = colonForDefaultDomain(*reports[ri], options);

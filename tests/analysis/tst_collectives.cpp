@@ -497,7 +497,7 @@ private slots:
         const ps::core::trace::ReportPtr outline =
             ps::core::trace::readDigestOutline((digests.path() + "/" + files.front()).toStdString(), error);
         QVERIFY2(outline, error.c_str());
-        QVERIFY(outline->store->collectives().empty());
+        QVERIFY(!outline->store && outline->layout().collectives().empty());
         const auto records = ps::core::trace::collectiveRecordsOf(*outline, error);
         QVERIFY2(records && !records->records().empty(), error.c_str());
         QCOMPARE(ps::core::trace::collectiveRecordCount(*outline), records->records().size());

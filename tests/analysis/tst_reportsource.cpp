@@ -85,6 +85,13 @@ private slots:
         QVERIFY(tr::hasEvents(*m_reports[0]));
         QVERIFY(!tr::eventsOf(*outline, error));
         QVERIFY2(error.find(digests[0]) == 0 && error.find("summary-only") != std::string::npos, error.c_str());
+        // It says so in its type: no event store at all (code that reached for one would fail,
+        // not read an empty store as zeros), and a layout of the report's tracks for the rows.
+        QVERIFY(!outline->store && outline->hasLayout());
+        QCOMPARE(outline->layout().tracks().size(), m_reports[0]->store->tracks().size());
+        QCOMPARE(outline->layout().eventCount(), size_t(0));
+        QCOMPARE(&outline->layout(), outline->layoutPtr().get());
+        QCOMPARE(&m_reports[0]->layout(), m_reports[0]->store.get());
 
         error.clear();
         const auto cells = tr::summaryOf(*outline, kPhaseCells, error);

@@ -25,7 +25,7 @@ void indexMembers(CollectiveView &v, const std::vector<int64_t> &offsets)
     v.waits.assign(reports, {});
     v.byEvent.assign(reports, {});
     for (size_t r = 0; r < reports; ++r)
-        v.waits[r].resize(v.reports[r]->store->tracks().size());
+        v.waits[r].resize(v.reports[r]->layout().tracks().size());
     const auto &instances = v.analysis.instances;
     for (size_t i = 0; i < instances.size(); ++i) {
         for (const an::CollectiveMember &m : instances[i].members) {

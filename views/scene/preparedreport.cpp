@@ -25,7 +25,7 @@ std::shared_ptr<const PreparedReport> PreparedReport::prepare(ReportPtr report, 
 {
     auto p = std::make_shared<PreparedReport>();
     p->m_report = std::move(report);
-    const EventStore &store = *p->m_report->store;
+    const EventStore &store = p->m_report->layout();
     p->m_colors = colorsOf(store.names());
     if (p->isOutline()) { // a lane per device with GPU work, as deviceBusy() makes them
         std::set<uint32_t> devices;

@@ -46,7 +46,9 @@ public:
 
     const core::trace::Report &report() const { return *m_report; }
     const core::trace::ReportPtr &reportPtr() const { return m_report; }
-    const core::trace::EventStore &store() const { return *m_report->store; }
+    // The report's store: its events, or for an outline its layout (tracks without events; what
+    // the views draw of it comes from its pyramids).
+    const core::trace::EventStore &store() const { return m_report->layout(); }
 
     // Event indices of `level` in `track`, ascending; empty for tracks with one level, where
     // every event is on level 0 (callers then walk the track directly).

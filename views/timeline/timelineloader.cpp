@@ -129,7 +129,7 @@ bool TimelineLoader::load(const QStringList &paths)
         // Each report is prepared on the worker that loaded it and shown as soon as it is ready.
         auto shown = std::make_shared<FilesShown>(files.size());
         opt.onReport = [this, cancel, shown](size_t index, const ReportPtr &rep) {
-            if (!rep->store)
+            if (!rep->hasLayout())
                 return;
             if (PreparedReportPtr p = PreparedReport::prepare(rep, cancel)) {
                 shown->mark(index);
@@ -166,7 +166,7 @@ bool TimelineLoader::addReports(std::vector<ReportPtr> reports)
         for (const ReportPtr &rep : reports) {
             if (cancel.cancelled())
                 break;
-            if (rep && rep->store)
+            if (rep && rep->hasLayout())
                 if (auto p = PreparedReport::prepare(rep, &cancel))
                     out.ready.push_back(std::move(p));
         }
