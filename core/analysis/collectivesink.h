@@ -61,6 +61,24 @@ struct MatchedInstance
 // The instance as a whole, for sinks that keep it.
 CollectiveInstance makeInstance(const MatchedInstance &m);
 
+// A synchronizing collective holds every member in its kernel until the last one arrives: a
+// member that ended longer than this before another arrived is not the same instance (runs mixed,
+// or clocks far apart). The slack allows for hosts' clock offsets.
+inline constexpr int64_t kOverlapSlackNs = 1'000'000'000;
+
+// Checks and measures (collectivecheck.cpp). Why an instance cannot be measured, "" when it can:
+// the communicator cannot be matched, a rank recorded it twice, the ranks' ops or sizes differ, its
+// members do not overlap in time, or members are missing.
+std::string problemOf(const Communicator &c, std::span<const Arrival> obs, const CollectiveInput &in);
+// The members the instance lacks (by the communicator's members, else the ranks that recorded
+// it), "" when none.
+std::string absentProblem(const Communicator &c, std::span<const Arrival> obs, const CollectiveInput &in);
+// The last arrival, skew, transfer and bandwidth of a complete instance.
+void measure(MatchedInstance &m, CollectiveKind kind);
+// Counts that differ between the ranks of a communicator, named by rank; "" when they agree.
+// Taken before matching, which empties the lists.
+std::string countsNote(const Communicator &c);
+
 // Complete instances of one communicator that every member rank has, at the same place in each
 // rank's list: how the matcher hands its sinks the instances of a communicator whose ranks agree
 // (the usual case), so that each sink sums them a rank at a time. Member m's record of instance k
