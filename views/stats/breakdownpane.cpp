@@ -47,6 +47,7 @@ BreakdownPane::BreakdownPane(PhasesPane *phases, QWidget *parent) : BackgroundPa
     connect(phases, &PhasesPane::tableShown, this, &BreakdownPane::inputChanged);
     m_job = addJob<PerReport>([this](PerReport r) {
         m_perReport = std::move(r);
+        m_reading = false; // the job still counts as busy while its result is handed over
         showRows();
     });
 }
@@ -78,12 +79,14 @@ void BreakdownPane::inputChanged()
     showRows();
     if (reports.empty()) {
         m_job->cancel();
+        m_reading = false;
         whenShown([] {});
         return;
     }
     // Matching every collective of the run for the waits: only when the tab is looked at.
     whenShown([this, reports] {
         m_job->run([reports](const CancelToken &cancel) { return reportBreakdowns(reports, cancel); });
+        m_reading = true;
         showRows(); // "Reading…"
     });
 }
@@ -113,11 +116,12 @@ void BreakdownPane::showRows()
         m_model->setRows({QStringLiteral("Report")}, std::move(rows));
         m_summary->setText(
             m_entries.empty() ? QStringLiteral("Open reports to see where their GPU time goes.")
-            : isBusy() ? QStringLiteral("Reading the GPU breakdown of %1 report(s)%2…").arg(m_entries.size()).arg(ofRun)
-                       : QStringLiteral("GPU time of %1 report(s)%2, as profstudio-cli trace breakdown computes it%3")
-                             .arg(m_model->rowCount())
-                             .arg(ofRun, missing.isEmpty() ? QString()
-                                                           : QStringLiteral("; without one: ") + missing.join("; ")));
+            : m_reading
+                ? QStringLiteral("Reading the GPU breakdown of %1 report(s)%2…").arg(m_entries.size()).arg(ofRun)
+                : QStringLiteral("GPU time of %1 report(s)%2, as profstudio-cli trace breakdown computes it%3")
+                      .arg(m_model->rowCount())
+                      .arg(ofRun,
+                           missing.isEmpty() ? QString() : QStringLiteral("; without one: ") + missing.join("; ")));
     } else {
         const an::PhaseTable &t = m_phases->shownTable();
         for (const an::PhaseRow &r : t.rows)

@@ -53,6 +53,7 @@ private:
     std::shared_ptr<const TimelineScene> m_scene;
     std::vector<int> m_entries;
     PerReport m_perReport;
+    bool m_reading = false; // a job for these reports was started and has not answered
 };
 
 } // namespace ps::views
