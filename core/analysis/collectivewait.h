@@ -12,7 +12,7 @@
 //
 // A digest carries what the wait needs without its events: the COLL summary holds, per collective
 // record of the report's store, the parts of its kernel the breakdown counts as communication.
-// The waits come from matching the run's records (they travel in the digest's outline), so a run of
+// The waits come from matching the run's records (they travel in the digest's CREC), so a run of
 // summary-only digests splits its communication as its reports do.
 
 #include "core/analysis/breakdown.h"

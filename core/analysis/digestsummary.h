@@ -21,7 +21,7 @@ namespace ps::core::analysis {
 inline constexpr std::string_view kBreakdownTag = "GPUB";
 inline constexpr std::string_view kDeviceBusyTag = "BUSY";
 
-// Adds PHAS, GPUB, BUSY and COLL for `report` (with its events) to the digest's sections, made while
+// Adds PHAS, GPUB, BUSY, COLL and MEMS for `report` (with its events) to the digest's sections, made while
 // encodeDigest() compresses the events (`report` must outlive that call).
 void addDigestSummaries(const trace::Report &report, trace::DigestOptions &options);
 

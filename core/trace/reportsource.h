@@ -23,8 +23,8 @@
 //
 // Adding one (the collectives summary, say), all in the analysis's own files:
 //   1. the value type (struct CollectiveSummary) and encode/decode between it and section bytes;
-//   2. inline const SummaryKind<CollectiveSummary> kCollectiveSummary{"COLL", "collective
-//      summary", &computeCollectives, &encodeCollectives, &decodeCollectives};
+//   2. const SummaryKind<CollectiveSummary> kCollectiveSummary{kCollectiveSummaryTag, "collective
+//      summary", &computeSummary, &encodeSummary, &decodeSummary};
 //   3. add summarySection(report, kCollectiveSummary) to what addDigestSummaries() writes;
 //   4. every caller, CLI and GUI alike, asks summaryOf(report, kCollectiveSummary, error).
 // A digest made before the kind existed answers with an error naming the digest and the section.
