@@ -72,8 +72,9 @@ std::string writeDigest(const Report &report, const std::string &path, const Dig
 ReportPtr readDigest(const std::string &path, std::string &error);
 
 // Opens a digest without decompressing its events: the report with an outline (reportoutline.h),
-// no event store (Report::store is null) and its layout (Report::layoutOnly: tracks, no events). Null with `error` empty for a digest made before outlines existed
-// (open it with readDigest), null with `error` when the file is not a sound digest.
+// no event store (Report::store is null) and its layout (Report::layoutOnly: tracks, no events).
+// Null with `error` empty for a digest made before outlines existed (open it with readDigest),
+// null with `error` when the file is not a sound digest.
 ReportPtr readDigestOutline(const std::string &path, std::string &error);
 
 // One section of a digest, decoded, read without decompressing the events: nullopt with `error`
