@@ -3,6 +3,7 @@
 
 #include "core/analysis/collectiveinput.h"
 #include "core/common/parallelfor.h"
+#include "core/trace/namedcollectives.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
 
@@ -233,10 +234,13 @@ const char kShapesKey = 0;
 // them. Null when cancelled.
 std::shared_ptr<const ReportCollectives> shapesInPlace(const trace::Report &report, const trace::CancelToken *cancel)
 {
+    // The records first: made on first use and kept with the store too, and derived() holds one
+    // lock for every key.
+    const std::span<const CollectiveRecord> records = trace::collectivesOf(*report.store);
     const auto made = report.store->derived(&kShapesKey, [&]() -> std::shared_ptr<const void> {
         auto out = std::make_shared<ReportCollectives>();
-        out->records = report.store->collectives().size();
-        Extractor(report, report.store->collectives(), true, *out).run(cancel);
+        out->records = records.size();
+        Extractor(report, records, true, *out).run(cancel);
         if (cancel && cancel->cancelled())
             return nullptr;
         return out;

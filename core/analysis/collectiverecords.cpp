@@ -1,5 +1,7 @@
 #include "core/analysis/collectiverecords.h"
 
+#include "core/trace/namedcollectives.h"
+
 #include <algorithm>
 
 namespace ps::core::analysis::detail {
@@ -111,6 +113,8 @@ StoreRecords::StoreRecords(std::shared_ptr<const trace::EventStore> store, std::
                            std::shared_ptr<const std::vector<uint32_t>> indexes, size_t all)
     : m_store(std::move(store)), m_vocabulary(std::move(vocabulary)), m_indexes(std::move(indexes)), m_all(all)
 {
+    if (m_store)
+        m_records = trace::collectivesOf(*m_store);
 }
 
 std::unique_ptr<StoreRecords> StoreRecords::readingOf(std::shared_ptr<const trace::EventStore> store,
@@ -144,7 +148,7 @@ void StoreRecords::read(size_t from, size_t count, Observed *out) const
         }
         return;
     }
-    const std::span<const CollectiveRecord> recs = m_store->collectives();
+    const std::span<const CollectiveRecord> recs = m_records;
     for (size_t i = 0; i < count; ++i) {
         const uint32_t r = m_indexes ? (*m_indexes)[from + i] : uint32_t(from + i);
         const CollectiveRecord &c = recs[r];

@@ -249,6 +249,7 @@ private:
     std::shared_ptr<const std::vector<uint32_t>> m_indexes;
     size_t m_all = 0;
     std::optional<RecordRun> m_run;
+    std::span<const trace::CollectiveRecord> m_records; // the store's (trace::collectivesOf)
 };
 
 } // namespace ps::core::analysis::detail

@@ -5,6 +5,7 @@
 #include "core/analysis/workunions.h"
 #include "core/trace/alignment.h"
 #include "core/trace/bytefields.h"
+#include "core/trace/namedcollectives.h"
 #include "core/trace/tracereader.h"
 
 #include <algorithm>
@@ -121,7 +122,7 @@ const trace::SummaryKind<CollectiveSummary> kCollectiveSummary{kCollectiveSummar
 std::optional<CollectiveSummary> collectiveSummaryOf(const trace::EventStore &store, const WorkClassTable &classes,
                                                      const BreakdownFilter &filter, const trace::CancelToken *cancel)
 {
-    const std::span<const trace::CollectiveRecord> records = store.collectives();
+    const std::span<const trace::CollectiveRecord> records = trace::collectivesOf(store);
     CollectiveSummary s;
     s.first.reserve(records.size() + 1);
     if (records.empty())

@@ -7,6 +7,7 @@
 #include "core/trace/eventtimes.h"
 #include "core/trace/identity.h"
 #include "core/trace/mappedfile.h"
+#include "core/trace/namedcollectives.h"
 #include "core/trace/reportoutline.h"
 #include "core/trace/tracesummary.h"
 #include "core/trace/zstdcodec.h"
@@ -202,7 +203,7 @@ std::vector<DigestSection> sectionsOf(const Report &report, const CacheKey &key,
         {"OUTL", encodeCache(outlineOf(report), key), true},
         {"TRKS", encodeTrackExtents(*report.store), false},
         {"PYRD", encodeTrackPyramids(*report.store), true},
-        {std::string(kCollectiveRecordsTag), encodeCollectiveRecords(report.store->collectives()), true},
+        {std::string(kCollectiveRecordsTag), encodeCollectiveRecords(collectivesOf(*report.store)), true},
         {std::string(kTraceSummaryTag), encodeTraceSummary(summarizeForDigest(report)), true}};
     sections.insert(sections.end(), options.extraSections.begin(), options.extraSections.end());
     for (const auto &make : options.deferredSections)

@@ -51,7 +51,28 @@ bool SqliteStmt::isInteger(int col) const
 
 bool hasUsableTimes(const SqliteStmt &s, int startCol, int endCol)
 {
-    return s.isInteger(startCol) && isPlausibleTime(s.int64(startCol)) && (s.isNull(endCol) || s.isInteger(endCol));
+    return rowTimes(s, startCol, endCol).usable;
+}
+
+RowTimes rowTimes(const SqliteStmt &s, int startCol, int endCol)
+{
+    RowTimes t;
+    if (sqlite3_column_type(s.get(), startCol) != SQLITE_INTEGER)
+        return t;
+    t.start = s.int64(startCol);
+    if (!isPlausibleTime(t.start))
+        return t;
+    const int endType = sqlite3_column_type(s.get(), endCol);
+    if (endType == SQLITE_NULL) {
+        t.endNull = true;
+        t.end = t.start;
+    } else if (endType == SQLITE_INTEGER) {
+        t.end = s.int64(endCol);
+    } else {
+        return t;
+    }
+    t.usable = true;
+    return t;
 }
 
 int64_t SqliteStmt::int64(int col) const

@@ -49,6 +49,17 @@ private:
 // count them (eventtimes.h).
 bool hasUsableTimes(const SqliteStmt &s, int startCol = 0, int endCol = 1);
 
+// The same check with the row's times, each column read once (a reader of 10 M rows paid 1 s
+// of CPU for asking SQLite each column's type and value twice): `usable` as hasUsableTimes,
+// `end` the start when the end is NULL.
+struct RowTimes
+{
+    bool usable = false;
+    bool endNull = false;
+    int64_t start = 0, end = 0;
+};
+RowTimes rowTimes(const SqliteStmt &s, int startCol = 0, int endCol = 1);
+
 class ReadOnlySqlite
 {
 public:

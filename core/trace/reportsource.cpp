@@ -1,5 +1,6 @@
 #include "core/trace/reportsource.h"
 
+#include "core/trace/namedcollectives.h"
 #include "core/trace/reportoutline.h"
 #include "core/trace/tracereader.h"
 
@@ -67,7 +68,7 @@ std::optional<std::string> digestSection(const Report &report, std::string_view 
 std::optional<CollectiveRecords> collectiveRecordsOf(const Report &report, std::string &error)
 {
     if (hasEvents(report))
-        return CollectiveRecords(report.store->collectives());
+        return CollectiveRecords(collectivesOf(*report.store));
     const std::optional<std::string> bytes = digestSection(report, kCollectiveRecordsTag, "collective records", error);
     if (!bytes)
         return std::nullopt;
@@ -83,7 +84,7 @@ std::optional<CollectiveRecords> collectiveRecordsOf(const Report &report, std::
 size_t collectiveRecordCount(const Report &report)
 {
     if (hasEvents(report))
-        return report.store->collectives().size();
+        return collectivesOf(*report.store).size();
     const StoredSection *s = report.outline ? report.outline->stored(kCollectiveRecordsTag) : nullptr;
     return s ? size_t(s->rawSize / sizeof(CollectiveRecord)) : 0;
 }

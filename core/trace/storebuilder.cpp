@@ -263,37 +263,6 @@ void appendCollectives(std::vector<std::pair<uint32_t, CollectiveRecord>> &recor
     }
 }
 
-// A reader that recorded no collectives (nsys, rocpd) still has kernels whose NCCL/RCCL names
-// say what they are: one record each, so the records travel with the store into the cache and
-// into digests, and a digest opened without its events matches its collectives as the report does.
-void recordNamedCollectives(std::vector<BuildTrack> &tracks, const std::vector<char> &chars,
-                            const std::vector<uint32_t> &offsets)
-{
-    for (const BuildTrack &t : tracks)
-        if (!t.collectives.empty())
-            return;
-    std::unordered_map<NameId, bool> isCollective; // classified once per distinct kernel name
-    for (BuildTrack &t : tracks) {
-        if (t.key.kind != TrackKind::Kernel)
-            continue;
-        for (size_t i = 0; i < t.name.size(); ++i) {
-            const NameId n = t.name[i];
-            auto it = isCollective.find(n);
-            if (it == isCollective.end()) {
-                const std::string_view text(chars.data() + offsets[n], offsets[n + 1] - offsets[n]);
-                it = isCollective.emplace(n, !collectiveOpOfKernel(text).empty()).first;
-            }
-            if (!it->second)
-                continue;
-            CollectiveRecord r;
-            r.op = n; // the kernel's own name; the analysis classifies it
-            r.stream = t.key.id;
-            r.source = CollectiveSource::KernelName;
-            t.collectives.emplace_back(uint32_t(i), r);
-        }
-    }
-}
-
 } // namespace
 
 struct StoreBuilder::Impl
@@ -449,7 +418,6 @@ void StoreBuilder::clipImpossibleTimes(EventTimeAudit &audit,
 EventStore StoreBuilder::build() &&
 {
     auto owned = std::make_shared<OwnedStore>();
-    recordNamedCollectives(d->tracks, d->chars, d->offsets);
     std::vector<uint32_t> order(d->tracks.size());
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(),

@@ -7,6 +7,7 @@
 #include "core/analysis/collectives.h"
 #include "core/trace/collectiverecord.h"
 #include "core/trace/digest.h"
+#include "core/trace/namedcollectives.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/storebuilder.h"
 #include "core/trace/traceloader.h"
@@ -141,6 +142,38 @@ private slots:
         QCOMPARE(*busBandwidthFactor(CollectiveKind::Broadcast, 8), 1.0);
         QCOMPARE(*busBandwidthFactor(CollectiveKind::SendRecv, 2), 1.0);
         QVERIFY(!busBandwidthFactor(CollectiveKind::Barrier, 8));
+    }
+
+    // Kernels known only by their NCCL/RCCL names (nsys without payloads, rocpd): the store holds
+    // no record for them (3 bytes an event of every load and cache); collectivesOf makes one per
+    // such kernel, with its event, times and stream, once, when collectives are first matched.
+    void kernelsKnownByNameGetRecordsWhenAsked()
+    {
+        namespace tr = ps::core::trace;
+        tr::StoreBuilder b;
+        const tr::TrackHandle compute = b.track({tr::TrackKind::Kernel, 1, 7, 0});
+        const tr::TrackHandle nccl = b.track({tr::TrackKind::Kernel, 1, 20, 0});
+        b.add(compute, 0, 50, b.intern("void gemm<float>(float*)"));
+        for (int64_t i = 4; i >= 0; --i) // out of order: build() sorts the track
+            b.add(nccl, 100 + i * 100, 150 + i * 100,
+                  b.intern(i % 2 ? "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
+                                 : "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
+        b.add(nccl, 700, 750, b.intern("not_a_collective_kernel"));
+        const tr::EventStore s = std::move(b).build();
+        QVERIFY(s.collectives().empty());
+        const std::span<const tr::CollectiveRecord> named = tr::collectivesOf(s);
+        QCOMPARE(named.size(), size_t(5));
+        for (size_t k = 0; k < named.size(); ++k) {
+            const tr::CollectiveRecord &c = named[k];
+            const tr::Track &t = s.track(c.event.track);
+            QCOMPARE(c.source, tr::CollectiveSource::KernelName);
+            QCOMPARE(c.stream, 20u);
+            QCOMPARE(c.start, t.start(c.event.index));
+            QCOMPARE(c.end, t.end(c.event.index));
+            QCOMPARE(c.start, int64_t(100 + k * 100)); // in event order
+            QCOMPARE(s.name(c.op), s.name(t.name(c.event.index)));
+        }
+        QCOMPARE(tr::collectivesOf(s).data(), named.data()); // made once, kept with the store
     }
 
     void recordsPointAtTheirKernelsAfterSorting()

@@ -158,13 +158,13 @@ void nvtxRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
 }
 
 // The shared columns (start, end, gid) here, the rest in `row`.
-template <class RowFn> void addRow(const SqliteStmt &s, Table table, Chunk &c, JobShared &sh, RowFn &row)
+template <class RowFn>
+void addRow(const SqliteStmt &s, const RowTimes &t, Table table, Chunk &c, JobShared &sh, RowFn &row)
 {
-    const int64_t start = s.int64(0);
-    c.start.push_back(start);
-    c.end.push_back(s.isNull(1) ? start : s.int64(1));
+    c.start.push_back(t.start);
+    c.end.push_back(t.end);
     // A mark has no end by nature; a range without one was never closed.
-    if (table == Table::Nvtx && s.isNull(1) && s.int64(3) != number(NvtxEventType::Mark))
+    if (table == Table::Nvtx && t.endNull && s.int64(3) != number(NvtxEventType::Mark))
         c.openEnds.push_back(uint32_t(c.start.size() - 1));
     c.gid.push_back(s.int64(2));
     row(s, c, sh);
@@ -175,8 +175,8 @@ template <class RowFn> void stepRows(SqliteStmt &s, Table table, Chunk &c, JobSh
 {
     size_t rows = 0, reported = 0;
     while (s.step()) {
-        if (hasUsableTimes(s))
-            addRow(s, table, c, sh, row);
+        if (const RowTimes t = rowTimes(s); t.usable)
+            addRow(s, t, table, c, sh, row);
         else
             ++c.droppedRows;
         if (++rows % kPollRows == 0) {
