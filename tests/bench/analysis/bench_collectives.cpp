@@ -7,9 +7,10 @@
 // R reports (default 64, one rank each) of N GPU events (default 1 M; a sixth of them NCCL
 // allreduce kernels on one stream). Two runs: "records" gives every NCCL kernel a collective
 // record (Kineto's c10d args: world group, Seq-less, so instances go by k-th in the group),
-// "names" gives none (nsys, rocpd): StoreBuilder::build records the kernels it knows by name
-// (storebuilder.cpp), so the analysis matches those by order per stream. Neither timing
-// includes that detection: it happens when the stores are built, before the clock starts.
+// "names" gives none (nsys, rocpd): the analysis makes a record per kernel known by its NCCL name
+// (core/trace/namedcollectives.h) and matches those by order per stream. The first analysis of a
+// store makes those records and sorts its records into shapes, both kept with the store; it is
+// printed on its own, and the best of the repeats after it is the ratio.
 // Timed: matching with the group and rank summaries (none of the instances kept); the same with
 // every instance put in its RL phase (what the phase table asks); and with every instance kept
 // (what the JSON output and the Collectives tab hold), for comparison.
