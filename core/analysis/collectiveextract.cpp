@@ -91,8 +91,9 @@ void ShapeBuild::noteRun(const EventStore *s, const CollectiveRecord &c, size_t 
 class Extractor
 {
 public:
-    Extractor(const trace::Report &r, std::span<const CollectiveRecord> recs, bool inPlace, ReportCollectives &out)
-        : m_r(r), m_s(r.layout()), m_recs(recs), m_inPlace(inPlace), m_out(out), m_vocabulary(r.layout())
+    // `names`: the store whose names the records use (the report's layout).
+    Extractor(const EventStore &names, std::span<const CollectiveRecord> recs, bool inPlace, ReportCollectives &out)
+        : m_s(names), m_recs(recs), m_inPlace(inPlace), m_out(out), m_vocabulary(names)
     {
     }
     void run(const trace::CancelToken *cancel);
@@ -102,7 +103,6 @@ private:
     void take(size_t shape, size_t k, const CollectiveRecord &c, const RecordVocabulary::Op &op);
     void finish();
 
-    const trace::Report &m_r;
     const EventStore &m_s;
     std::span<const CollectiveRecord> m_recs;
     const bool m_inPlace;
@@ -240,7 +240,7 @@ std::shared_ptr<const ReportCollectives> shapesInPlace(const trace::Report &repo
     const auto made = report.store->derived(&kShapesKey, [&]() -> std::shared_ptr<const void> {
         auto out = std::make_shared<ReportCollectives>();
         out->records = records.size();
-        Extractor(report, records, true, *out).run(cancel);
+        Extractor(*report.store, records, true, *out).run(cancel);
         if (cancel && cancel->cancelled())
             return nullptr;
         return out;
@@ -290,7 +290,7 @@ ReportCollectives extractCollectives(const trace::Report &report, bool inPlace, 
     if (!records)
         return out;
     out.records = records->records().size();
-    Extractor(report, records->records(), false, out).run(cancel);
+    Extractor(report.layout(), records->records(), false, out).run(cancel);
     for (RecordShape &s : out.shapes)
         s.place = report.path + ": " + s.place;
     return out;
