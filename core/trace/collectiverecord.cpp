@@ -40,6 +40,8 @@ std::string_view collectiveOpOfKernel(std::string_view name)
 
 std::string encodeCollectiveRecords(std::span<const CollectiveRecord> records)
 {
+    if (records.empty()) // no pointer to copy from
+        return {};
     return std::string(reinterpret_cast<const char *>(records.data()), records.size_bytes());
 }
 
@@ -51,7 +53,8 @@ std::optional<std::vector<CollectiveRecord>> decodeCollectiveRecords(std::string
         return std::nullopt;
     }
     std::vector<CollectiveRecord> out(bytes.size() / sizeof(CollectiveRecord));
-    std::memcpy(static_cast<void *>(out.data()), bytes.data(), bytes.size());
+    if (!out.empty()) // memcpy takes no null pointer, even for nothing
+        std::memcpy(static_cast<void *>(out.data()), bytes.data(), bytes.size());
     return out;
 }
 
