@@ -3,7 +3,8 @@
 // cross-rank analysis (core/analysis/collectives.h) needs no generic event arguments:
 //   - one CollectiveRecord per collective kernel (or HCCL op) whose trace says what it was:
 //     Kineto kernel args (`Collective name`, `Process Group Name`, ..., `Seq`), HCCL ops with
-//     their group, or a kernel known only by its NCCL/RCCL name;
+//     their group; a kernel known only by its NCCL/RCCL name gets one when an analysis asks
+//     (namedcollectives.h: collectivesOf, which every reader of records uses);
 //   - one ProcessGroupInfo per process group the report declares (Kineto
 //     distributedInfo.pg_config), plus an entry for the world (distributedInfo.world_size).
 // Both are plain data so the cache maps them in place. Strings are NameIds of the store.
