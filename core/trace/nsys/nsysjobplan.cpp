@@ -115,8 +115,11 @@ std::string planJobs(const ReadOnlySqlite &db, const std::string &path, const st
         const std::set<std::string> c = db.columnSet(t.name);
         if (!c.count("start"))
             continue;
+        // Two scalar subqueries: SQLite answers min() or max() of the rowid from the b-tree's ends
+        // only when each stands alone; "SELECT min(rowid), max(rowid)" scans the whole table.
+        const std::string from = std::string(" FROM \"") + t.name + "\")";
         std::string error;
-        SqliteStmt s = db.prepare(std::string("SELECT min(rowid), max(rowid) FROM \"") + t.name + "\"", error);
+        SqliteStmt s = db.prepare("SELECT (SELECT min(rowid)" + from + ", (SELECT max(rowid)" + from, error);
         if (!s.get())
             return error;
         if (!s.step()) {
