@@ -260,14 +260,7 @@ ReportCollectives readingOf(const ReportCollectives &kept, const trace::Report &
     auto vocabulary = std::make_shared<RecordVocabulary>(*report.store, kept.ops);
     for (const RecordShape &k : kept.shapes) {
         RecordShape &s = out.shapes.emplace_back();
-        s.source = k.source;
-        s.hasGroup = k.hasGroup;
-        s.group = k.group;
-        s.desc = k.desc;
-        s.ranks = k.ranks;
-        s.size = k.size;
-        s.peer = k.peer;
-        s.streamOrdinal = k.streamOrdinal;
+        static_cast<ShapeFacts &>(s) = k;
         s.place = report.path + ": " + k.place;
         s.records = static_cast<const StoreRecords &>(*k.records).readingOf(report.store, vocabulary);
     }

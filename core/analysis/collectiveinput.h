@@ -27,7 +27,8 @@
 namespace ps::core::analysis::detail {
 
 // What decides a record's communicator, as the report writes it (strings: the store may be gone).
-struct RecordShape
+// A reading of a kept shape for another report copies these and takes records of its own.
+struct ShapeFacts
 {
     trace::CollectiveSource source = trace::CollectiveSource::KernelArgs;
     bool hasGroup = false; // the record names its group
@@ -36,6 +37,11 @@ struct RecordShape
     int32_t peer = -2;     // send/recv: the other rank (-1 unknown); -2 for other collectives
     int streamOrdinal = 0; // kernels known by name: the report's j-th NCCL stream by first kernel
     std::string place;     // "file: op kernel at T ns (group "G")" of its first record, for errors
+};
+
+// A shape and its records.
+struct RecordShape : ShapeFacts
+{
     std::unique_ptr<RecordSource> records;
 };
 

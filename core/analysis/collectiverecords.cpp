@@ -9,6 +9,24 @@ namespace ps::core::analysis::detail {
 using trace::CollectiveRecord;
 using trace::CollectiveSource;
 
+namespace {
+
+// What a run says of its records from the from-th on, placed on the shared axis when placed.
+RunStretch stretchOf(const RecordRun &run, const Placement *place, size_t from)
+{
+    RunStretch r;
+    r.on = true;
+    r.first = {run.first.track, run.first.index + uint32_t(from)};
+    r.firstRecord = run.firstRecord + uint32_t(from);
+    r.op = place ? place->ops[run.op] : run.op;
+    r.bytes = run.bytes;
+    r.seq = run.firstSeq < 0 ? run.firstSeq : run.firstSeq + int64_t(from);
+    r.seqStep = run.firstSeq < 0 ? 0 : 1;
+    return r;
+}
+
+} // namespace
+
 RecordVocabulary::RecordVocabulary(const trace::EventStore &store, const std::vector<std::string> &ops)
     : m_store(store), m_names(ops)
 {
@@ -185,13 +203,7 @@ bool StoreRecords::readStretch(size_t from, size_t count, int64_t *start, int64_
     else
         for (size_t i = 0; i < count; ++i)
             end[i] = start[i] + t.duration(e0 + i);
-    stretch.on = true;
-    stretch.first = {run.first.track, uint32_t(e0)};
-    stretch.firstRecord = run.firstRecord + uint32_t(from);
-    stretch.op = m_place ? m_place->ops[run.op] : run.op;
-    stretch.bytes = run.bytes;
-    stretch.seq = run.firstSeq < 0 ? run.firstSeq : run.firstSeq + int64_t(from);
-    stretch.seqStep = run.firstSeq < 0 ? 0 : 1;
+    stretch = stretchOf(run, m_place.get(), from);
     return true;
 }
 
@@ -216,23 +228,10 @@ HeldRun::HeldRun(const RecordRun &run, std::vector<int64_t> start, std::vector<i
 {
 }
 
-RunStretch HeldRun::stretchFrom(size_t from) const
-{
-    RunStretch r;
-    r.on = true;
-    r.first = {m_run.first.track, m_run.first.index + uint32_t(from)};
-    r.firstRecord = m_run.firstRecord + uint32_t(from);
-    r.op = m_place ? m_place->ops[m_run.op] : m_run.op;
-    r.bytes = m_run.bytes;
-    r.seq = m_run.firstSeq < 0 ? m_run.firstSeq : m_run.firstSeq + int64_t(from);
-    r.seqStep = m_run.firstSeq < 0 ? 0 : 1;
-    return r;
-}
-
 void HeldRun::read(size_t from, size_t count, Observed *out) const
 {
     const int64_t offset = m_place ? m_place->offset : 0;
-    const RunStretch r = stretchFrom(from);
+    const RunStretch r = stretchOf(m_run, m_place.get(), from);
     for (size_t i = 0; i < count; ++i)
         out[i] = {{r.first.track, r.first.index + uint32_t(i)},
                   m_start[from + i] + offset,
@@ -250,7 +249,7 @@ bool HeldRun::readStretch(size_t from, size_t count, int64_t *start, int64_t *en
         start[i] = m_start[from + i] + offset;
         end[i] = m_end[from + i] + offset;
     }
-    stretch = stretchFrom(from);
+    stretch = stretchOf(m_run, m_place.get(), from);
     return true;
 }
 

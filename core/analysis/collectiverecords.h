@@ -221,7 +221,6 @@ public:
     bool readStretch(size_t from, size_t count, int64_t *start, int64_t *end, RunStretch &stretch) const override;
 
 private:
-    RunStretch stretchFrom(size_t from) const;
     RecordRun m_run;
     std::vector<int64_t> m_start, m_end; // own clock
 };
