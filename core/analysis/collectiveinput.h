@@ -115,8 +115,10 @@ CollectiveAnalysis matchCollectives(std::vector<ReportCollectives> &reports, std
                                     const CollectiveQuery &query, std::span<InstanceSink *const> extra = {},
                                     const trace::CancelToken *cancel = nullptr);
 
-// Adds a member of a complete instance to its rank's totals.
-void addToTotals(CollectiveRankTotals &t, const CollectiveMember &m, const CollectiveInstance &inst);
+// Adds a member of a complete instance to its rank's totals: its wait, its time in the kernel, and
+// when it arrived last, the sum of the instance's waits (the wait it caused).
+void addMember(CollectiveRankTotals &t, int rank, int64_t waitNs, int64_t kernelNs, bool arrivedLast,
+               int64_t instanceWaitsNs);
 
 // Per rank, the groups' totals added up; ascending by rank.
 std::vector<CollectiveRankTotals> sumTotals(std::span<const CollectiveGroupSummary> groups);

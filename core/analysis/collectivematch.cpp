@@ -228,7 +228,7 @@ void CommunicatorMatch::arrivals(std::vector<int64_t> &first, std::vector<int64_
 {
     InstanceBlock &b = m_block;
     const size_t n = b.count;
-    b.handled.assign(n, 1);
+    b.handled.resize(n);
     b.lastMember.assign(n, 0);
     b.lastStart.assign(b.start.begin(), b.start.begin() + std::ptrdiff_t(n));
     first.assign(b.start.begin(), b.start.begin() + std::ptrdiff_t(n));

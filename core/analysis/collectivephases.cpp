@@ -82,8 +82,8 @@ struct PhaseMember
     int64_t startNs, endNs, waitNs; // shared axis
 };
 
-// The rows of collectivesByPhase, a member at a time: each member goes to the phase occurrence
-// its kernel started in, on its report's own clock.
+// The phase rows, a member at a time: each member goes to the phase occurrence its kernel started
+// in, on its report's own clock.
 class PhaseRows final : public detail::InstanceSink
 {
 public:
@@ -96,6 +96,8 @@ public:
 
 private:
     bool relocate(uint32_t report, int rank, int64_t own, int64_t offset);
+    void tally(const LastPlace &last, int rank, int64_t waitNs, int64_t kernelNs, bool arrivedLast,
+               int64_t instanceWaits, int64_t transferNs);
     std::span<const int64_t> m_offsets;
     std::vector<std::vector<PhaseOccurrence>> m_phases;
     std::map<std::pair<int64_t, std::string>, RowAcc> m_rows;
@@ -139,21 +141,8 @@ void PhaseRows::block(const detail::InstanceBlock &b)
             const int64_t own = b.start[at + k] - offset;
             if (!m_lastOf[report].holds(occ, own) && !relocate(report, b.ranks[m], own, offset))
                 continue;
-            const LastPlace &last = m_lastOf[report];
-            const int64_t wait = b.wait[at + k];
-            RowAcc &acc = *last.acc;
-            CollectiveRankTotals &t = *last.totals;
-            acc.row.waitNs += wait;
-            ++t.collectives;
-            t.waitNs += wait;
-            t.transferNs += (b.end[at + k] - b.start[at + k]) - wait;
-            if (b.lastMember[k] == m) {
-                ++t.arrivedLast;
-                t.waitCausedNs += b.waits[k];
-                ++acc.row.instances;
-                acc.row.transferNs += b.transfer[k];
-                ++acc.lastCounts[b.ranks[m]];
-            }
+            tally(m_lastOf[report], b.ranks[m], b.wait[at + k], b.end[at + k] - b.start[at + k], b.lastMember[k] == m,
+                  b.waits[k], b.transfer[k]);
         }
     }
 }
@@ -187,19 +176,20 @@ void PhaseRows::add(const PhaseMember &m, int lastRank, int64_t transferNs, int6
     LastPlace &last = m_lastOf[m.report];
     if (!last.holds(m_phases[m.report], m.startNs - offset) && !relocate(m.report, m.rank, m.startNs - offset, offset))
         return;
+    tally(last, m.rank, m.waitNs, m.endNs - m.startNs, m.rank == lastRank, instanceWaits, transferNs);
+}
+
+// A member to its phase row and its rank's totals there; the last to arrive counts the instance.
+void PhaseRows::tally(const LastPlace &last, int rank, int64_t waitNs, int64_t kernelNs, bool arrivedLast,
+                      int64_t instanceWaits, int64_t transferNs)
+{
     RowAcc &acc = *last.acc;
-    acc.row.waitNs += m.waitNs;
-    CollectiveRankTotals &t = *last.totals;
-    t.rank = m.rank;
-    ++t.collectives;
-    t.waitNs += m.waitNs;
-    t.transferNs += (m.endNs - m.startNs) - m.waitNs;
-    if (m.rank == lastRank) {
-        ++t.arrivedLast;
-        t.waitCausedNs += instanceWaits;
+    acc.row.waitNs += waitNs;
+    detail::addMember(*last.totals, rank, waitNs, kernelNs, arrivedLast, instanceWaits);
+    if (arrivedLast) {
         ++acc.row.instances;
         acc.row.transferNs += transferNs;
-        ++acc.lastCounts[m.rank];
+        ++acc.lastCounts[rank];
     }
 }
 
@@ -244,22 +234,6 @@ std::vector<PhaseOccurrence> phaseOccurrencesOf(const ReportPhaseCells &cells)
         if (cell.present)
             out.push_back({key.second, key.first, {cell.startNs, cell.startNs + cell.wallNs}, {}});
     return out;
-}
-
-std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offsets, const CollectiveAnalysis &a,
-                                                   std::vector<std::vector<PhaseOccurrence>> phases)
-{
-    PhaseRows rows(offsets, std::move(phases));
-    for (const CollectiveInstance &inst : a.instances) {
-        if (!inst.complete)
-            continue;
-        int64_t waits = 0;
-        for (const CollectiveMember &m : inst.members)
-            waits += m.waitNs;
-        for (const CollectiveMember &m : inst.members)
-            rows.add({m.report, m.rank, m.startNs, m.endNs, m.waitNs}, inst.lastRank, inst.transferNs, waits);
-    }
-    return rows.rows();
 }
 
 RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,

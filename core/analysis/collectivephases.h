@@ -39,11 +39,6 @@ std::vector<PhaseOccurrence> phaseOccurrencesOf(const trace::Report &report, con
 // The same from the report's cells already made: the ranges they were made of, else their windows.
 std::vector<PhaseOccurrence> phaseOccurrencesOf(const ReportPhaseCells &cells);
 
-// Rows by step, then phase start, from each report's phase occurrences (phases[report]). Members
-// whose kernel starts outside every phase are left out.
-std::vector<CollectivePhaseRow> collectivesByPhase(std::span<const int64_t> offsets, const CollectiveAnalysis &a,
-                                                   std::vector<std::vector<PhaseOccurrence>> phases);
-
 struct RunCollectives
 {
     CollectiveAnalysis analysis;

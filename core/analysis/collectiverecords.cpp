@@ -150,19 +150,18 @@ void StoreRecords::read(size_t from, size_t count, Observed *out) const
 {
     const int64_t offset = m_place ? m_place->offset : 0;
     if (m_run) {
-        const RecordRun &run = *m_run;
-        const trace::Track &t = m_store->track(run.first.track);
-        const uint32_t op = m_place ? m_place->ops[run.op] : run.op;
+        const trace::Track &t = m_store->track(m_run->first.track);
+        const RunStretch r = stretchOf(*m_run, m_place.get(), from);
         for (size_t i = 0; i < count; ++i) {
-            const uint32_t e = run.first.index + uint32_t(from + i);
+            const uint32_t e = r.first.index + uint32_t(i);
             const int64_t start = t.start(e);
-            out[i] = {{run.first.track, e},
+            out[i] = {{r.first.track, e},
                       start + offset,
                       start + t.duration(e) + offset,
-                      run.firstSeq < 0 ? run.firstSeq : run.firstSeq + int64_t(from + i),
-                      run.bytes,
-                      run.firstRecord + uint32_t(from + i),
-                      op};
+                      r.seq + r.seqStep * int64_t(i),
+                      r.bytes,
+                      r.firstRecord + uint32_t(i),
+                      r.op};
         }
         return;
     }
@@ -205,22 +204,6 @@ bool StoreRecords::readStretch(size_t from, size_t count, int64_t *start, int64_
             end[i] = start[i] + t.duration(e0 + i);
     stretch = stretchOf(run, m_place.get(), from);
     return true;
-}
-
-void StoreRecords::readColumns(size_t from, size_t count, const ObservedColumns &out) const
-{
-    RunStretch stretch;
-    if (!readStretch(from, count, out.start, out.end, stretch)) {
-        RecordSource::readColumns(from, count, out);
-        return;
-    }
-    for (size_t i = 0; i < count; ++i) {
-        out.event[i] = {stretch.first.track, stretch.first.index + uint32_t(i)};
-        out.seq[i] = stretch.seq + stretch.seqStep * int64_t(i);
-        out.bytes[i] = stretch.bytes;
-        out.record[i] = stretch.firstRecord + uint32_t(i);
-        out.op[i] = stretch.op;
-    }
 }
 
 HeldRun::HeldRun(const RecordRun &run, std::vector<int64_t> start, std::vector<int64_t> end)

@@ -133,7 +133,7 @@ public:
     // Records [from, from + count), on the shared axis with the run's op indexes.
     virtual void read(size_t from, size_t count, Observed *out) const = 0;
     // The same into columns, from their position 0.
-    virtual void readColumns(size_t from, size_t count, const ObservedColumns &out) const;
+    void readColumns(size_t from, size_t count, const ObservedColumns &out) const;
     // When the records lie one after another: only their times, and the stretch they are.
     virtual bool readStretch(size_t from, size_t count, int64_t *start, int64_t *end, RunStretch &stretch) const
     {
@@ -235,7 +235,6 @@ public:
                  std::shared_ptr<const std::vector<uint32_t>> indexes, size_t all);
     size_t size() const override { return m_indexes ? m_indexes->size() : m_all; }
     void read(size_t from, size_t count, Observed *out) const override;
-    void readColumns(size_t from, size_t count, const ObservedColumns &out) const override;
     bool readStretch(size_t from, size_t count, int64_t *start, int64_t *end, RunStretch &stretch) const override;
     void setRun(const RecordRun &run) { m_run = run; }
     // The same records of `store`, read through `vocabulary` (a reading of its own).

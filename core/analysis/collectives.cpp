@@ -31,16 +31,16 @@ std::string_view matchMethodName(MatchMethod m)
     return "";
 }
 
-void detail::addToTotals(CollectiveRankTotals &t, const CollectiveMember &m, const CollectiveInstance &inst)
+void detail::addMember(CollectiveRankTotals &t, int rank, int64_t waitNs, int64_t kernelNs, bool arrivedLast,
+                       int64_t instanceWaitsNs)
 {
-    t.rank = m.rank;
+    t.rank = rank;
     ++t.collectives;
-    t.waitNs += m.waitNs;
-    t.transferNs += (m.endNs - m.startNs) - m.waitNs; // its time in the kernel after the last arrival
-    if (m.rank == inst.lastRank) {
+    t.waitNs += waitNs;
+    t.transferNs += kernelNs - waitNs; // its time in the kernel after the last arrival
+    if (arrivedLast) {
         ++t.arrivedLast;
-        for (const CollectiveMember &other : inst.members)
-            t.waitCausedNs += other.waitNs;
+        t.waitCausedNs += instanceWaitsNs;
     }
 }
 
@@ -81,62 +81,6 @@ std::pair<int, size_t> detail::mostOftenLast(const std::map<int, size_t> &lastCo
     return tie ? std::pair{-1, most} : std::pair{best, most};
 }
 
-CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const> instances)
-{
-    CollectiveGroupSummary g;
-    if (instances.empty())
-        return g;
-    g.group = instances.front()->group;
-    g.groupDesc = instances.front()->groupDesc;
-    g.method = instances.front()->method;
-    std::vector<double> busbw;
-    std::map<int, size_t> lastCounts;
-    for (const CollectiveInstance *inst : instances) {
-        ++g.instances;
-        if (!inst->complete)
-            continue;
-        ++g.complete;
-        g.transferNs += inst->transferNs;
-        for (const CollectiveMember &m : inst->members)
-            g.waitNs += m.waitNs;
-        if (inst->busbwGBps)
-            busbw.push_back(*inst->busbwGBps);
-        ++lastCounts[inst->lastRank];
-    }
-    g.medianBusbwGBps = median(std::move(busbw));
-    std::tie(g.mostOftenLast, g.timesLast) = detail::mostOftenLast(lastCounts);
-    g.ranks = totalsPerRank(instances);
-    return g;
-}
-
-std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstance *const> instances)
-{
-    // Ranks are small numbers: a slot per rank up to the highest (a map past a sane bound).
-    constexpr int kDenseRanks = 1 << 22;
-    int highest = -1;
-    for (const CollectiveInstance *inst : instances)
-        if (inst->complete)
-            for (const CollectiveMember &m : inst->members)
-                highest = std::max(highest, m.rank);
-    std::vector<CollectiveRankTotals> dense(highest >= 0 && highest < kDenseRanks ? size_t(highest) + 1 : 0);
-    std::map<int, CollectiveRankTotals> sparse;
-    for (const CollectiveInstance *inst : instances) {
-        if (!inst->complete)
-            continue;
-        for (const CollectiveMember &m : inst->members)
-            detail::addToTotals(m.rank >= 0 && size_t(m.rank) < dense.size() ? dense[size_t(m.rank)] : sparse[m.rank],
-                                m, *inst);
-    }
-    std::vector<CollectiveRankTotals> out;
-    for (const CollectiveRankTotals &t : dense)
-        if (t.rank >= 0)
-            out.push_back(t);
-    for (auto &[rank, t] : sparse)
-        out.push_back(t);
-    std::sort(out.begin(), out.end(), [](const auto &x, const auto &y) { return x.rank < y.rank; });
-    return out;
-}
-
 CollectiveAnalysis detail::matchCollectives(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
                                             const CollectiveQuery &query, std::span<InstanceSink *const> extra,
                                             const trace::CancelToken *cancel)
@@ -144,7 +88,9 @@ CollectiveAnalysis detail::matchCollectives(std::vector<ReportCollectives> &repo
     detail::CollectiveInput in = detail::gatherCollectives(reports, offsets, cancel);
     detail::GroupTotals totals(query);
     detail::InstanceKeeper keeper(query);
-    std::vector<InstanceSink *> sinks{&keeper};
+    std::vector<InstanceSink *> sinks;
+    if (query.keep != CollectiveQuery::Keep::None)
+        sinks.push_back(&keeper);
     if (query.totals)
         sinks.push_back(&totals);
     sinks.insert(sinks.end(), extra.begin(), extra.end());
@@ -154,9 +100,11 @@ CollectiveAnalysis detail::matchCollectives(std::vector<ReportCollectives> &repo
     a.errors = std::move(in.errors);
     a.reportRanks = std::move(in.reportRanks);
     a.instances = keeper.take();
-    a.instanceCount = totals.instances();
-    a.completeCount = totals.complete();
     a.groups = totals.take();
+    for (const CollectiveGroupSummary &g : a.groups) {
+        a.instanceCount += g.instances;
+        a.completeCount += g.complete;
+    }
     a.cancelled = cancel && cancel->cancelled();
     a.ranks = detail::sumTotals(a.groups); // the groups hold every instance once
     return a;

@@ -124,6 +124,15 @@ struct CollectiveQuery
     // Only instances whose group and op it accepts are kept and summed into groups and ranks
     // (phases see them all); null: every instance.
     std::function<bool(std::string_view group, std::string_view op)> select;
+
+    // Neither instances nor totals: for callers whose own sinks take every instance.
+    static CollectiveQuery sinksOnly()
+    {
+        CollectiveQuery q;
+        q.keep = Keep::None;
+        q.totals = false;
+        return q;
+    }
 };
 
 struct CollectiveAnalysis
@@ -138,14 +147,9 @@ struct CollectiveAnalysis
     bool cancelled = false;                  // stopped by the cancel token: the rest is partial
 };
 
-// The summary of one group's instances (all of the same group), e.g. those a filter selected.
 // The median of the members' waits, the last rank left out (its wait is 0 by definition); the
 // upper middle one when their count is even. The CLI's text and the GUI's table both show it.
 int64_t medianWaitNs(const CollectiveInstance &inst);
-
-CollectiveGroupSummary summarizeGroup(std::span<const CollectiveInstance *const> instances);
-// Per rank, totals over the complete instances given; ascending by rank.
-std::vector<CollectiveRankTotals> totalsPerRank(std::span<const CollectiveInstance *const> instances);
 
 // `offsets` per report (trace/alignment.h; empty = all 0). The reports' records are read on
 // `threads` threads (0: a few).

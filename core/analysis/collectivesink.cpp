@@ -105,9 +105,7 @@ CollectiveRankTotals &GroupTotals::totalsOf(int rank)
 void GroupTotals::addComplete(int64_t transferNs, double busbw)
 {
     ++m_current.instances;
-    ++m_instances;
     ++m_current.complete;
-    ++m_complete;
     m_current.transferNs += transferNs;
     if (busbw >= 0)
         m_busbw.push_back(busbw);
@@ -119,7 +117,6 @@ void GroupTotals::instance(const MatchedInstance &inst)
         return;
     if (!inst.complete()) {
         ++m_current.instances;
-        ++m_instances;
         return;
     }
     addComplete(inst.transferNs, inst.busbwGBps.value_or(-1.0));
@@ -128,18 +125,8 @@ void GroupTotals::instance(const MatchedInstance &inst)
     for (const Arrival &a : inst.members)
         waits += inst.waitOf(a);
     m_current.waitNs += waits;
-    for (const Arrival &a : inst.members) {
-        CollectiveRankTotals &t = totalsOf(a.rank);
-        const int64_t wait = inst.waitOf(a);
-        t.rank = a.rank;
-        ++t.collectives;
-        t.waitNs += wait;
-        t.transferNs += (a.o.end - a.o.start) - wait; // its time in the kernel after the last arrival
-        if (a.rank == inst.lastRank) {
-            ++t.arrivedLast;
-            t.waitCausedNs += waits;
-        }
-    }
+    for (const Arrival &a : inst.members)
+        addMember(totalsOf(a.rank), a.rank, inst.waitOf(a), a.o.end - a.o.start, a.rank == inst.lastRank, waits);
 }
 
 // A rank at a time: each member's totals over the block's instances.
@@ -233,19 +220,16 @@ template <typename Make> void InstanceKeeper::offer(size_t position, bool comple
 
 void InstanceKeeper::instance(const MatchedInstance &inst)
 {
-    if (m_query.keep == CollectiveQuery::Keep::None || !selectedBy(m_query, inst))
+    if (!selectedBy(m_query, inst))
         return;
     offer(inst.position, inst.complete(), inst.skewNs, [&] { return makeInstance(inst); });
 }
 
 void InstanceKeeper::block(const InstanceBlock &b)
 {
-    if (m_query.keep == CollectiveQuery::Keep::None)
-        return;
-    std::vector<uint8_t> selected;
-    selectIn(m_query, b, selected);
+    selectIn(m_query, b, m_selected);
     for (size_t k = 0; k < b.count; ++k)
-        if (selected[k])
+        if (m_selected[k])
             offer(b.firstPosition + k, true, b.skew[k], [&] { return makeInstance(b, k); });
 }
 

@@ -170,8 +170,6 @@ public:
     void block(const InstanceBlock &b) override;
     void communicatorEnds(const Communicator &c, MatchMethod method) override;
     std::vector<CollectiveGroupSummary> take() { return std::move(m_groups); }
-    size_t instances() const { return m_instances; }
-    size_t complete() const { return m_complete; }
 
 private:
     CollectiveRankTotals &totalsOf(int rank);
@@ -184,7 +182,6 @@ private:
     std::vector<CollectiveRankTotals> m_dense; // by rank; ranks past kDenseRanks go to m_sparse
     std::map<int, CollectiveRankTotals> m_sparse;
     std::map<int, size_t> m_lastCounts;
-    size_t m_instances = 0, m_complete = 0;
 };
 
 // The instances the query keeps, as CollectiveInstance, in match order.
@@ -204,6 +201,7 @@ private:
     // CollectiveQuery::Keep::Worst: a min-heap of the complete ones by (skew, -position)
     std::vector<std::pair<size_t, CollectiveInstance>> m_worst;
     size_t m_incomplete = 0;
+    std::vector<uint8_t> m_selected; // the block's instances the filter accepts (kept between blocks)
 };
 
 // Each member of a complete instance with a wait, on its report's own clock.
@@ -221,7 +219,7 @@ private:
 };
 
 // The reports matched as `query` asks, each complete instance's members also put in their phases
-// (phases[report], on its own clock; collectivesByPhase).
+// (phases[report], on its own clock; PhaseRows in collectivephases.cpp).
 RunCollectives matchWithPhases(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
                                std::vector<std::vector<PhaseOccurrence>> phases, const CollectiveQuery &query,
                                const trace::CancelToken *cancel);

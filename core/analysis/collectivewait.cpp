@@ -178,10 +178,8 @@ RunWaits collectiveWaitsOfRun(std::span<const trace::ReportPtr> reports, const t
     std::vector<detail::ReportCollectives> extracted = detail::extractAll(reports, cancel);
     detail::ReportWaits waits(aligned.offsets, reports.size());
     detail::InstanceSink *const sinks[] = {&waits};
-    CollectiveQuery none;
-    none.keep = CollectiveQuery::Keep::None;
-    none.totals = false;
-    const CollectiveAnalysis a = detail::matchCollectives(extracted, aligned.offsets, none, sinks, cancel);
+    const CollectiveAnalysis a =
+        detail::matchCollectives(extracted, aligned.offsets, CollectiveQuery::sinksOnly(), sinks, cancel);
     out.cancelled = a.cancelled || (cancel && cancel->cancelled());
     out.problems = a.errors;
     out.byReport = waits.take();

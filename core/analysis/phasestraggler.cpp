@@ -75,11 +75,9 @@ void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const s
 void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports,
                     std::span<const ReportPhaseCells> perReport, const trace::CancelToken *cancel)
 {
-    CollectiveQuery none; // the rows need every instance's waits, not the instances
-    none.keep = CollectiveQuery::Keep::None;
-    none.totals = false;
+    // The rows need every instance's waits, not the instances.
     const RunCollectives run = collectivesOfRun(
-        reports, [&](size_t r) { return phaseOccurrencesOf(perReport[r]); }, cancel, none);
+        reports, [&](size_t r) { return phaseOccurrencesOf(perReport[r]); }, cancel, CollectiveQuery::sinksOnly());
     if (run.cancelled) {
         table.cancelled = true;
         return;
