@@ -1,6 +1,7 @@
 // LatestJob (views/common/latestjob.h): only the newest job's result is delivered, a superseded
 // job sees its CancelToken set, cancel() drops the result, and runAfterCurrent coalesces a burst
 // of requests into one follow-up job built from the newest state.
+#include "tests/support/jobgate.h"
 #include "views/common/latestjob.h"
 
 #include <QSignalSpy>
@@ -13,18 +14,7 @@ using ps::views::CancelToken;
 using ps::views::LatestJob;
 using ps::views::LatestJobBase;
 
-namespace {
-// Waits (on the worker) until the test opens the gate, so that jobs overlap for certain.
-struct Gate
-{
-    std::atomic<bool> open{false};
-    void wait() const
-    {
-        while (!open.load())
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-};
-} // namespace
+using Gate = ps::test::JobGate;
 
 class TestLatestJob : public QObject
 {

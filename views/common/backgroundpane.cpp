@@ -12,12 +12,18 @@ bool BackgroundPane::isBusy() const
 
 void BackgroundPane::whenShown(std::function<void()> start)
 {
-    if (isVisible()) {
-        m_waiting = nullptr;
+    cancelJobs();
+    if (isVisible())
         start();
-        return;
-    }
-    m_waiting = std::move(start);
+    else
+        m_waiting = std::move(start);
+}
+
+void BackgroundPane::cancelJobs()
+{
+    m_waiting = nullptr;
+    for (LatestJobBase *job : m_jobs)
+        job->cancel();
 }
 
 void BackgroundPane::showEvent(QShowEvent *event)

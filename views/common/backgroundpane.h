@@ -32,10 +32,13 @@ protected:
         watch(job);
         return job;
     }
-    // Runs `start` now when the pane can be seen, else when it is next shown (a newer call
-    // replaces a waiting one): a tab nobody looks at does not sum 17 M collective members of a
-    // 1024-rank run. For panes whose results only they show.
+    // Runs `start` now when the pane can be seen, else when it is next shown: a tab nobody looks
+    // at does not sum 17 M collective members of a 1024-rank run. `start` is for new inputs, so
+    // the pane's running jobs and a start still waiting are dropped first (their results would
+    // be of the inputs before). For panes whose results only they show.
     void whenShown(std::function<void()> start);
+    // Cancels every job of the pane and forgets a start waiting to be shown.
+    void cancelJobs();
     void showEvent(QShowEvent *event) override;
 
 private:

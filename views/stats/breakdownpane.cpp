@@ -76,11 +76,10 @@ void BreakdownPane::inputChanged()
         return;
     }
     m_perReport = {};
+    m_reading = false;
     showRows();
     if (reports.empty()) {
-        m_job->cancel();
-        m_reading = false;
-        whenShown([] {});
+        cancelJobs();
         return;
     }
     // Matching every collective of the run for the waits: only when the tab is looked at.

@@ -4,7 +4,7 @@
 // equal to `profstudio-cli trace breakdown` (the same core functions: per report
 // core::analysis::wholeBreakdown, which reads a digest's GPUB summary; per phase the table's
 // cells). It follows the RL Phases pane's input (the reports of the run shown), so both name
-// the same run. Per report is computed in the background.
+// the same run. Per report is computed in the background, once the tab is shown.
 
 #include "views/common/backgroundpane.h"
 #include "views/stats/breakdownmodel.h"
