@@ -77,39 +77,28 @@ void writeRankTotals(JsonWriter &w, const an::CollectiveRankTotals &r)
     w.key("arrived_last").value(uint64_t(r.arrivedLast)).key("wait_caused_ns").value(r.waitCausedNs).endObject();
 }
 
-// What --group and --op select: the instances, and the groups and rank totals over them (the
-// whole analysis's when nothing is filtered).
-struct Selection
+// The instances, groups and ranks are those the query kept and summed (queryOf).
+void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases)
 {
-    std::vector<const an::CollectiveInstance *> instances; // those kept (text: the worst and first incomplete)
-    std::vector<an::CollectiveGroupSummary> groups;
-    std::vector<an::CollectiveRankTotals> ranks;
-    size_t count = 0, complete = 0; // every instance selected
-};
-
-void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
-               const Selection &selection)
-{
-    const std::vector<const an::CollectiveInstance *> &sel = selection.instances;
     JsonWriter w;
     w.beginObject().key("collectives").beginArray();
-    for (const an::CollectiveInstance *i : sel) {
-        w.beginObject().key("group").value(i->group).key("group_desc").value(i->groupDesc).key("op").value(i->op);
-        w.key("index").value(i->index).key("match").value(an::matchMethodName(i->method));
-        w.key("ranks").value(int64_t(i->groupSize >= 0 ? i->groupSize : int(i->members.size())));
-        w.key("complete").value(i->complete).key("problem").value(i->problem);
-        w.key("bytes").value(i->bytes);
-        w.key("last_rank").value(i->complete ? std::optional<int64_t>(i->lastRank) : std::nullopt);
-        w.key("skew_ns").value(i->skewNs).key("transfer_ns").value(i->transferNs);
-        w.key("algbw_gbps").value(i->algbwGBps).key("busbw_gbps").value(i->busbwGBps).key("members").beginArray();
-        for (const an::CollectiveMember &m : i->members) {
+    for (const an::CollectiveInstance &i : a.instances) {
+        w.beginObject().key("group").value(i.group).key("group_desc").value(i.groupDesc).key("op").value(i.op);
+        w.key("index").value(i.index).key("match").value(an::matchMethodName(i.method));
+        w.key("ranks").value(int64_t(i.groupSize >= 0 ? i.groupSize : int(i.members.size())));
+        w.key("complete").value(i.complete).key("problem").value(i.problem);
+        w.key("bytes").value(i.bytes);
+        w.key("last_rank").value(i.complete ? std::optional<int64_t>(i.lastRank) : std::nullopt);
+        w.key("skew_ns").value(i.skewNs).key("transfer_ns").value(i.transferNs);
+        w.key("algbw_gbps").value(i.algbwGBps).key("busbw_gbps").value(i.busbwGBps).key("members").beginArray();
+        for (const an::CollectiveMember &m : i.members) {
             w.beginObject().key("rank").value(m.rank).key("start_ns").value(m.startNs);
             w.key("end_ns").value(m.endNs).key("wait_ns").value(m.waitNs).endObject();
         }
         w.endArray().endObject();
     }
     w.endArray().key("groups").beginArray();
-    for (const an::CollectiveGroupSummary &g : selection.groups) {
+    for (const an::CollectiveGroupSummary &g : a.groups) {
         w.beginObject().key("group").value(g.group).key("group_desc").value(g.groupDesc);
         w.key("match").value(an::matchMethodName(g.method)).key("instances").value(uint64_t(g.instances));
         w.key("complete").value(uint64_t(g.complete)).key("wait_ns").value(g.waitNs);
@@ -121,7 +110,7 @@ void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         w.endArray().endObject();
     }
     w.endArray().key("ranks").beginArray();
-    for (const an::CollectiveRankTotals &r : selection.ranks)
+    for (const an::CollectiveRankTotals &r : a.ranks)
         writeRankTotals(w, r);
     w.endArray().key("phases").beginArray();
     for (const an::CollectivePhaseRow &p : phases) {
@@ -143,18 +132,18 @@ void writeJson(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
     out << w.str() << "\n";
 }
 
-void writeCsv(std::ostream &out, const std::vector<const an::CollectiveInstance *> &sel)
+void writeCsv(std::ostream &out, const std::vector<an::CollectiveInstance> &instances)
 {
     out << "group,op,index,match,complete,rank,start_ns,end_ns,wait_ns,last_rank,skew_ns,transfer_ns,bytes,"
            "algbw_gbps,busbw_gbps,problem\n";
-    for (const an::CollectiveInstance *i : sel)
-        for (const an::CollectiveMember &m : i->members)
-            out << tr::csvField(i->group) << "," << tr::csvField(i->op) << "," << i->index << ","
-                << an::matchMethodName(i->method) << "," << (i->complete ? "true" : "false") << "," << m.rank << ","
+    for (const an::CollectiveInstance &i : instances)
+        for (const an::CollectiveMember &m : i.members)
+            out << tr::csvField(i.group) << "," << tr::csvField(i.op) << "," << i.index << ","
+                << an::matchMethodName(i.method) << "," << (i.complete ? "true" : "false") << "," << m.rank << ","
                 << m.startNs << "," << m.endNs << "," << m.waitNs << ","
-                << (i->complete ? std::to_string(i->lastRank) : "") << "," << i->skewNs << "," << i->transferNs << ","
-                << (i->bytes ? std::to_string(*i->bytes) : "") << "," << (i->algbwGBps ? gbps(i->algbwGBps) : "") << ","
-                << (i->busbwGBps ? gbps(i->busbwGBps) : "") << "," << tr::csvField(i->problem) << "\n";
+                << (i.complete ? std::to_string(i.lastRank) : "") << "," << i.skewNs << "," << i.transferNs << ","
+                << (i.bytes ? std::to_string(*i.bytes) : "") << "," << (i.algbwGBps ? gbps(i.algbwGBps) : "") << ","
+                << (i.busbwGBps ? gbps(i.busbwGBps) : "") << "," << tr::csvField(i.problem) << "\n";
 }
 
 void writeGroupsText(std::ostream &out, const std::vector<an::CollectiveGroupSummary> &groups)
@@ -188,13 +177,17 @@ void writePhasesText(std::ostream &out, const std::vector<an::CollectivePhaseRow
     t.print(out);
 }
 
+// The instances the query kept (the worst and the first incomplete ones), and every selected
+// instance's groups and ranks.
 void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::vector<an::CollectivePhaseRow> &phases,
-               const Selection &selection, size_t top)
+               size_t top)
 {
-    std::vector<const an::CollectiveInstance *> sel = selection.instances;
-    const size_t complete = selection.complete;
-    const std::vector<an::CollectiveGroupSummary> &groups = selection.groups;
-    out << "Collectives: " << selection.count << " instance(s) in " << groups.size() << " group(s), " << complete
+    std::vector<const an::CollectiveInstance *> sel;
+    for (const an::CollectiveInstance &i : a.instances)
+        sel.push_back(&i);
+    const size_t complete = a.completeCount;
+    const std::vector<an::CollectiveGroupSummary> &groups = a.groups;
+    out << "Collectives: " << a.instanceCount << " instance(s) in " << groups.size() << " group(s), " << complete
         << " complete (bandwidths in 10^9 B/s as nccl-tests)\n\n";
     if (!groups.empty())
         writeGroupsText(out, groups);
@@ -213,9 +206,9 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         out << "\nWorst instances by skew:\n";
         t.print(out);
     }
-    writeRanksText(out, selection.ranks, top);
+    writeRanksText(out, a.ranks, top);
     writePhasesText(out, phases);
-    size_t shown = 0, incomplete = selection.count - complete;
+    size_t shown = 0, incomplete = a.instanceCount - complete;
     if (incomplete)
         out << "\nIncomplete instances (" << incomplete << "):\n";
     for (const an::CollectiveInstance *i : sel)
@@ -228,7 +221,8 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         out << "note: " << n << "\n";
 }
 
-// What --group and --op ask for, as the analysis' filter.
+// What --group and --op ask for, as the analysis' filter; text output keeps only the `top` worst
+// instances and the first `top` incomplete ones, which are all it lists.
 an::CollectiveQuery queryOf(const ParsedArgs &a, const std::string &format, size_t top)
 {
     an::CollectiveQuery q;
@@ -246,18 +240,6 @@ an::CollectiveQuery queryOf(const ParsedArgs &a, const std::string &format, size
         return !op || o == *op || an::collectiveKindName(an::collectiveKind(o)) == *op;
     };
     return q;
-}
-
-Selection selectionOf(const an::CollectiveAnalysis &c)
-{
-    Selection s;
-    for (const an::CollectiveInstance &i : c.instances)
-        s.instances.push_back(&i);
-    s.groups = c.groups;
-    s.ranks = c.ranks;
-    s.count = c.instanceCount;
-    s.complete = c.completeCount;
-    return s;
 }
 
 // A run given as digests only (a large run's usual shape): each opened as its outline, its
@@ -333,8 +315,8 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
     const auto top = countArg(a, "top", 10, err);
     if (!top)
         return 2;
-    // Digests open as outlines: their collective records travel in the outline, so a run of
-    // digests (summary-only too) is matched without decompressing any event.
+    // Digests open as outlines: their collective records travel in the digest's CREC section, so
+    // a run of digests (summary-only too) is matched without decompressing any event.
     tr::LoadResult r;
     int status = 0;
     const an::CollectiveQuery query = queryOf(a, format, *top);
@@ -356,13 +338,12 @@ int cmdTraceCollectives(const Args &args, std::ostream &out, std::ostream &err)
         err << "error: " << e << "\n";
     if (!c.errors.empty())
         return 1;
-    const Selection sel = selectionOf(c);
     if (format == "json")
-        writeJson(out, c, run.phases, sel);
+        writeJson(out, c, run.phases);
     else if (format == "csv")
-        writeCsv(out, sel.instances);
+        writeCsv(out, c.instances);
     else
-        writeText(out, c, run.phases, sel, *top);
+        writeText(out, c, run.phases, *top);
     return status;
 }
 

@@ -46,7 +46,7 @@ struct RunCollectives
     bool cancelled = false;                 // then the rest is partial
 };
 // The reports' collectives matched (clock-aligned as trace/alignment.h does by default) and put in
-// their phases: `occurrencesOf(i)` gives reports[i]'s, asked only when there are instances.
+// their phases: `occurrencesOf(i)` gives reports[i]'s, asked only when some report has collective records.
 RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
                                 const std::function<std::vector<PhaseOccurrence>(size_t)> &occurrencesOf,
                                 const trace::CancelToken *cancel = nullptr, const CollectiveQuery &query = {});

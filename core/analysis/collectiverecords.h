@@ -3,10 +3,14 @@
 //   - StoreRecords: in place, from the report's store (its records, or the subset of one shape by
 //     index). Nothing is copied: 64 ranks x 166 k records are 10 M records, and copying them cost
 //     more than matching them (the copies' fresh pages alone).
-//   - HeldRecords: copies, for a report that is let go once its records are taken (a run of 1024
-//     digests read one at a time) or whose records must be re-sorted.
-// Either gives its records as Observed on the shared axis with the run's op indexes, a block at a
-// time, in the order the matching takes them (sorted by start, or by Seq).
+//   - HeldRun: a run of records (kernels one after another on a track, one op and size, Seqs absent
+//     or counting up) held as their times alone: most of a digest's records, read one at a time
+//     in a run of 1024 digests.
+//   - HeldRecords: copies of any other records of a report that is let go once they are taken,
+//     or whose records must be re-sorted.
+// Each gives its records as Observed on the shared axis with the run's op indexes, a block at a
+// time, in the order they were extracted; the matching sorts them first where it must (by start,
+// or by Seq).
 
 #include "core/analysis/collectivekinds.h"
 #include "core/trace/collectiverecord.h"

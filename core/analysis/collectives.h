@@ -62,7 +62,7 @@ struct CollectiveMember
     int64_t startNs = 0;   // shared axis
     int64_t endNs = 0;
     int64_t waitNs = 0;  // 0 for incomplete instances
-    uint32_t record = 0; // index into that report's store->collectives()
+    uint32_t record = 0; // index into trace::collectivesOf(that report's store)
 };
 
 struct CollectiveInstance
@@ -105,8 +105,9 @@ struct CollectiveGroupSummary
     std::vector<CollectiveRankTotals> ranks; // per member rank over the group's complete instances, ascending
 };
 
-// What an analysis keeps of its instances. Groups, ranks and phases are summed over every
-// instance the filter accepts whatever is kept: a large run is triaged without its instances.
+// What an analysis keeps of its instances. Groups and ranks are summed over every instance the
+// filter accepts, phases over every instance, whatever is kept: a large run is triaged without
+// its instances.
 struct CollectiveQuery
 {
     enum class Keep {

@@ -30,7 +30,7 @@ namespace ps::core::analysis {
 
 struct CollectiveSummary
 {
-    // Per record of store->collectives(): pieces[first[i], first[i + 1]) are the parts of its
+    // Per record of trace::collectivesOf(store): pieces[first[i], first[i + 1]) are the parts of its
     // kernel counted as communication, ascending and disjoint (usually the whole kernel).
     std::vector<uint64_t> first{0};
     std::vector<Interval> pieces;

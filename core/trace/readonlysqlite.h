@@ -49,9 +49,10 @@ private:
 // count them (eventtimes.h).
 bool hasUsableTimes(const SqliteStmt &s, int startCol = 0, int endCol = 1);
 
-// The same check with the row's times, each column read once (a reader of 10 M rows paid 1 s
-// of CPU for asking SQLite each column's type and value twice): `usable` as hasUsableTimes,
-// `end` the start when the end is NULL.
+// The same check with the row's times, each column read once (the nsys reader of 10 M rows paid
+// 1 s of CPU for asking SQLite each column's type and value twice): `usable` as hasUsableTimes,
+// `end` the start when the end is NULL. The Ascend and rocpd row handlers still read their times
+// again after the check.
 struct RowTimes
 {
     bool usable = false;

@@ -1,9 +1,10 @@
 #pragma once
-// A report opened from its digest without its events (read it through reportsource.h): what the desktop needs to show a
-// 1024-rank run at once. The report's store keeps its processes, threads, names and tracks with
-// no events (so that rows, labels and grouping work as usual); the outline says how many events
-// each track has and where they lie, and holds the digest's other sections as stored (compressed),
-// decoded on demand: the level-of-detail pyramids the timeline draws from (lodpyramid.h) and the
+// A report opened from its digest without its events (read it through reportsource.h): what the
+// desktop needs to show a 1024-rank run at once. The report has no store: its layout
+// (Report::layoutOnly, read through Report::layout()) keeps its processes, threads, names and
+// tracks with no events (so that rows, labels and grouping work as usual); the outline says how
+// many events each track has and where they lie, and holds the digest's other sections as stored
+// (compressed), decoded on demand: the level-of-detail pyramids the timeline draws from (lodpyramid.h) and the
 // summaries analyses read instead of the events (analysis/digestsummary.h, phasesummary.h).
 // When the digest has its events (not --summary-only), they can be paged in with readDigest().
 

@@ -10,7 +10,8 @@
 // (its digest section), how to compute it from the events, how to encode and decode the section,
 // and (when partial answers add up, e.g. totals of two reports) how two merge. summaryOf() takes
 // the digest's section when the report is an outline, computes from the events otherwise, and
-// keeps the value with the report's store (EventStore::derived), so a report is summarised once.
+// keeps the value with the report's layout (its store, or an outline's layoutOnly;
+// EventStore::derived), so a report is summarised once.
 // A question about a window (a view's visible range) asks for the whole report's summary and
 // selects from it when the summary holds per-event detail (range occurrences); otherwise it needs
 // the events (eventsOf) and says so when they are not there.
@@ -98,7 +99,7 @@ template <class T> struct SummaryKind
 
 namespace detail {
 bool cancelled(const CancelToken *cancel);
-// The value kept under `key` with the report's store, or null.
+// The value kept under `key` with the report's layout, or null.
 std::shared_ptr<const void> keptSummary(const Report &report, const void *key);
 // Keeps `value` under `key` unless one is there already; returns the one kept.
 std::shared_ptr<const void> keepSummary(const Report &report, const void *key, std::shared_ptr<const void> value);
@@ -127,7 +128,7 @@ std::optional<T> readSummary(const Report &report, const SummaryKind<T> &kind, s
     return value;
 }
 
-// readSummary(), computed or decoded once and kept with the report's store.
+// readSummary(), computed or decoded once and kept with the report's layout.
 template <class T>
 std::shared_ptr<const T> summaryOf(const Report &report, const SummaryKind<T> &kind, std::string &error,
                                    const CancelToken *cancel = nullptr)

@@ -144,9 +144,10 @@ void CollectivesPane::showSummary()
         lines << QStringLiteral("error: %1").arg(QString::fromStdString(e));
     if (a.instanceCount == 0 && a.errors.empty())
         lines << QStringLiteral("No collectives found in %1 reports.").arg(m_view->reports.size());
-    if (m_view->capped)
+    if (m_view->capped())
         lines << QStringLiteral("A large run: the table lists the %1 instances with the largest skew (and the first "
-                                "incomplete ones) of %2; the groups below sum them all.")
+                                "incomplete ones) of %2, and the timeline hatches their waits only; the groups "
+                                "below sum them all.")
                      .arg(a.instances.size())
                      .arg(a.instanceCount);
     for (size_t g = 0; g < a.groups.size() && g < kGroupLines; ++g)

@@ -126,7 +126,6 @@ CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vec
         return v;
     }
     v->analysis = an::analyzeCollectives(reports, offsets, &cancel, 0, queryFor(reports, memberBudget));
-    v->capped = v->analysis.instances.size() < v->analysis.instanceCount;
     if (v->analysis.cancelled || cancel.cancelled())
         return nullptr;
     for (size_t r = 0; r < reports.size(); ++r)

@@ -38,7 +38,6 @@ struct CollectiveView
     std::vector<int64_t> medianWait, totalWait; // by instance (0 for incomplete ones): the table's
     QString unavailable;                        // why nothing could be matched (step overlay, no reports), else empty
     int needsEvents = 0;                        // digests opened without events that carry no collective records
-    bool capped = false; // a large run: `analysis.instances` holds the worst (and first incomplete) only
 
     // The analysis report of a scene entry showing `report`, or -1 (not analysed, or stale).
     int reportOf(int entry, const core::trace::Report *report) const;
@@ -46,6 +45,8 @@ struct CollectiveView
     std::optional<size_t> instanceOf(int entry, const core::trace::Report *report, core::trace::EventRef ref) const;
     // Wait spans of a track that may intersect [ownFrom, ownTo) (own clock of the report).
     std::span<const WaitSpan> waitsIn(int report, uint32_t track, int64_t ownFrom, int64_t ownTo) const;
+    // A large run: `analysis.instances`, and so `waits`, hold the worst (and first incomplete) only.
+    bool capped() const { return analysis.instances.size() < analysis.instanceCount; }
 };
 
 using CollectiveViewPtr = std::shared_ptr<const CollectiveView>;
@@ -53,8 +54,9 @@ using CollectiveViewPtr = std::shared_ptr<const CollectiveView>;
 // Matches the collectives of `entries` of `scene`; empty (with `unavailable`) for the step
 // overlay, where one rank's reports are stacked. Stops early when `cancel` is set.
 // Past `memberBudget` members (each collective record of the reports is one: a 1024-rank run of
-// 17 k collectives has 17 M, 1 GB as instances), the view keeps the instances with the largest
-// skew, and the first incomplete ones, for about that many members (`capped`); its groups and ranks
+// 17 k collectives has 17 M, 1 GB as instances), the view keeps the budget / reports instances
+// with the largest skew, and as many of the first incomplete ones (`capped()`): about the budget's
+// members when each instance has a member per report, fewer with subgroups; its groups and ranks
 // still sum every instance.
 inline constexpr size_t kCollectiveMemberBudget = 2'000'000;
 CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vector<int> &entries,

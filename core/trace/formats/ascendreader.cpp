@@ -162,10 +162,10 @@ template <typename Fn> std::string Reader::eachRow(const std::string &sql, const
     const bool timed = std::string_view(what) != "STRING_IDS";
     TableSpan span{what, INT64_MAX, INT64_MIN};
     while (s.step()) {
-        if (hasUsableTimes(s, 0, endCol)) {
+        if (const RowTimes t = rowTimes(s, 0, endCol); t.usable) {
             if (timed) {
-                span.first = std::min(span.first, s.int64(0));
-                span.last = std::max(span.last, s.int64(0));
+                span.first = std::min(span.first, t.start);
+                span.last = std::max(span.last, t.start);
             }
             fn(s);
         } else {
