@@ -8,6 +8,7 @@
 #include "core/analysis/collectivephases.h"
 #include "core/analysis/collectives.h"
 #include "core/common/jsonwriter.h"
+#include "core/common/terminaltext.h"
 #include "core/trace/digest.h"
 #include "core/trace/eventtimes.h"
 #include "core/trace/statscsv.h"
@@ -213,12 +214,12 @@ void writeText(std::ostream &out, const an::CollectiveAnalysis &a, const std::ve
         out << "\nIncomplete instances (" << incomplete << "):\n";
     for (const an::CollectiveInstance *i : sel)
         if (!i->complete && shown++ < top)
-            out << "  " << i->group << " " << i->op << " #" << i->index << " (" << i->members.size()
-                << " member(s)): " << i->problem << "\n";
+            out << "  " << core::terminalSafe(i->group) << " " << core::terminalSafe(i->op) << " #" << i->index << " ("
+                << i->members.size() << " member(s)): " << core::terminalSafe(i->problem) << "\n";
     if (incomplete > top)
         out << "  ... and " << incomplete - top << " more (--top, or --format json for all)\n";
     for (const std::string &n : a.notes)
-        out << "note: " << n << "\n";
+        out << "note: " << core::terminalSafe(n) << "\n";
 }
 
 // What --group and --op ask for, as the analysis' filter; text output keeps only the `top` worst

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -44,6 +45,7 @@ CommandSpec digestSpec()
             "the reason while the others go on.",
             {
                 {"out", "DIR", "write the digests under DIR instead of beside the reports"},
+                {"force", "", "replace a digest that was written for another report (its recorded source differs)"},
                 {"verl-hook", "",
                  "digest the reports of the verl worker that runs this command as its finish_hook_cmd (verl "
                  "main): the reports of process $VERL_PROFILE_PID (else rank $VERL_PROFILE_RANK) under "
@@ -115,8 +117,27 @@ std::string distinctDigests(std::vector<Job> &jobs)
     return error;
 }
 
+// A digest already at a job's path that was made from another report (a/x.sqlite and b/x.sqlite
+// digested into one --out by two runs) is not replaced silently: that job fails, unless --force.
+void keepForeignDigests(std::vector<Job> &jobs)
+{
+    for (Job &j : jobs) {
+        std::error_code ec;
+        if (!fs::exists(j.digest, ec))
+            continue;
+        const std::optional<tr::DigestSource> source = tr::recordedDigestSource(j.digest);
+        if (!source)
+            j.error = j.digest + " exists and is not a readable digest; not replaced (--force replaces it)";
+        else if (comparable(source->path) != comparable(j.report))
+            j.error = j.digest + " was written for " + source->path + ", not for " + j.report +
+                      "; not replaced (digest into another --out, or --force replaces it)";
+    }
+}
+
 void digestOne(Job &job, const tr::DigestOptions &options)
 {
+    if (!job.error.empty())
+        return;
     if (tr::isDigestPath(job.report)) {
         job.error = job.report + ": already a digest";
         return;
@@ -286,6 +307,8 @@ int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
         err << "error: " << clash << "; nothing was written (digest such folders into different --out folders)\n";
         return 2;
     }
+    if (!a.has("force"))
+        keepForeignDigests(jobs);
     runJobs(jobs, int(std::min<long long>(*threads, std::max<size_t>(1, jobs.size()))), options);
     if (format == "json") {
         printJson(jobs, out);

@@ -6,6 +6,7 @@
 #include "core/analysis/memorypeak.h"
 #include "core/analysis/memoryphase.h"
 #include "core/common/jsonwriter.h"
+#include "core/common/terminaltext.h"
 #include "core/trace/formats/torchmemoryhistory.h"
 #include "core/trace/formats/torchmemoryreader.h"
 
@@ -78,11 +79,11 @@ void findPhasesAtPeaks(MemoryReport &r, const std::vector<tr::ReportPtr> &traces
 
 std::string phaseText(const an::MemoryPhase &p)
 {
-    std::string s = p.mapped ? "phase " + p.phase : "range '" + p.range + "'";
+    std::string s = p.mapped ? "phase " + core::terminalSafe(p.phase) : "range '" + core::terminalSafe(p.range) + "'";
     if (p.step)
         s += " (step " + std::to_string(*p.step) + ")";
     if (p.mapped && p.range != p.phase)
-        s += ", range '" + p.range + "'";
+        s += ", range '" + core::terminalSafe(p.range) + "'";
     return s + ", in " + fs::path(p.trace).filename().string();
 }
 
@@ -171,7 +172,7 @@ std::string readReport(const std::string &path, MemoryReport &r)
 
 std::string frameText(const tr::MemFrame &f)
 {
-    return f.name + " (" + f.file + ":" + std::to_string(f.line) + ")";
+    return core::terminalSafe(f.name) + " (" + core::terminalSafe(f.file) + ":" + std::to_string(f.line) + ")";
 }
 
 void writeDeviceText(std::ostream &out, const MemoryReport &r, size_t device, size_t top)
@@ -388,6 +389,15 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
         return status;
     std::vector<std::string> tracePaths;
     const std::vector<std::string> paths = memoryPaths(a.positionals(), tracePaths, err, status);
+    if (paths.empty() && status == 0) {
+        // Only traces were given: nothing to answer, and saying nothing would read as "no peak".
+        for (const std::string &t : tracePaths)
+            err << "error: " << t
+                << ": not a memory snapshot or memory timeline (trace memory reads *.pickle / *.pkl snapshots, and "
+                   "export_memory_timeline's .json / .json.gz / .raw.json.gz named with \"memory\"); traces given "
+                   "beside memory files place their peaks in phases\n";
+        return 1;
+    }
     tr::LoadResult traces;
     // The traces only place the peaks in phases: one that cannot be read (a folder's stray .json)
     // is said, and the memory reports stand.

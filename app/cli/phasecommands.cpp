@@ -6,6 +6,7 @@
 #include "app/cli/traceload.h"
 #include "core/analysis/phases.h"
 #include "core/common/jsonwriter.h"
+#include "core/common/terminaltext.h"
 #include "core/trace/analysisguard.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/statscsv.h"
@@ -109,9 +110,9 @@ void writePhasesText(std::ostream &out, const an::PhaseTable &t)
             gpu = fixed1(100 * b.computeNs() / span) + "/" + fixed1(100 * b.communicationNs() / span) + "/" +
                   fixed1(100 * b.memoryNs() / span) + "/" + fixed1(100 * b.idleNs / span);
         }
-        const std::string straggler = r.straggler >= 0 ? t.columns[size_t(r.straggler)].label : "-";
+        const std::string straggler = r.straggler >= 0 ? core::terminalSafe(t.columns[size_t(r.straggler)].label) : "-";
         std::snprintf(line, sizeof line, "%5lld  %-18s %5zu %12s %12s  %-20s %6s%%  %s\n", (long long)r.step,
-                      r.phase.c_str(), ranks, millisecondsText(r.medianWallNs).c_str(),
+                      core::terminalSafe(r.phase).c_str(), ranks, millisecondsText(r.medianWallNs).c_str(),
                       millisecondsText(r.maxWallNs).c_str(), straggler.c_str(), fixed1(r.lagPct()).c_str(),
                       gpu.c_str());
         out << line;

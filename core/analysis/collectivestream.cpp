@@ -6,6 +6,7 @@
 #include "core/common/parallelfor.h"
 #include "core/trace/alignment.h"
 #include "core/trace/digest.h"
+#include "core/trace/duplicatereports.h"
 #include "core/trace/reportsource.h"
 #include "core/trace/tracereader.h"
 
@@ -38,20 +39,32 @@ collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> 
         taken[i] = {trace::withoutEvents(*r), detail::extractCollectives(*r, /*inPlace=*/false, cancel),
                     occurrencesOf(*r)};
     }); // each report released here, once taken
+    std::erase_if(taken, [](const Taken &t) { return !t.shell; });
+    // One rank, one report, as every load decides it (duplicatereports.h).
+    std::vector<trace::ReportPtr> shells;
+    for (const Taken &t : taken)
+        shells.push_back(t.shell);
+    const std::vector<trace::LeftOutReport> leftOut = trace::duplicateReports(shells);
+    std::vector<bool> drop(taken.size(), false);
+    for (const trace::LeftOutReport &l : leftOut)
+        drop[l.index] = true;
     std::vector<detail::ReportCollectives> collectives;
     std::vector<std::vector<PhaseOccurrence>> phases;
     opened.clear();
-    for (Taken &t : taken)
-        if (t.shell) {
-            opened.push_back(std::move(t.shell));
-            collectives.push_back(std::move(t.collectives));
-            phases.push_back(std::move(t.phases));
+    for (size_t i = 0; i < taken.size(); ++i)
+        if (!drop[i]) {
+            opened.push_back(std::move(taken[i].shell));
+            collectives.push_back(std::move(taken[i].collectives));
+            phases.push_back(std::move(taken[i].phases));
         }
     std::vector<Taken>().swap(taken);
     if (cancel && cancel->cancelled())
         return RunCollectives{{}, {}, true};
     const trace::AlignResult aligned = trace::alignReports(opened, trace::AlignSpec{});
-    return detail::matchWithPhases(collectives, aligned.offsets, std::move(phases), query, cancel);
+    RunCollectives run = detail::matchWithPhases(collectives, aligned.offsets, std::move(phases), query, cancel);
+    for (const trace::LeftOutReport &l : leftOut)
+        run.analysis.notes.push_back(l.reason);
+    return run;
 }
 
 RunCollectives collectivesOfDigests(const std::vector<std::string> &files, int threads,

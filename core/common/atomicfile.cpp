@@ -4,8 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,20 +47,44 @@ std::string writeFileAtomically(const std::string &path, std::string_view conten
     return {};
 }
 
-bool readWholeFile(const std::string &path, std::string &content, std::string &error)
+bool readWholeFile(const std::string &path, std::string &content, std::string &error, uint64_t maxBytes)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         error = "cannot open " + path + ": " + std::strerror(errno);
         return false;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) {
-        error = "cannot read " + path;
+    struct stat st = {};
+    std::string why;
+    if (::fstat(fd, &st) != 0)
+        why = "cannot read " + path + ": " + std::strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "cannot read " + path + ": not a regular file";
+    else if (uint64_t(st.st_size) > maxBytes)
+        why = "cannot read " + path + ": " + std::to_string(st.st_size) + " bytes, more than the " +
+              std::to_string(maxBytes) + " this file may have";
+    if (!why.empty()) {
+        ::close(fd);
+        error = why;
         return false;
     }
-    content = ss.str();
+    content.assign(size_t(st.st_size), '\0');
+    size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t n = ::read(fd, content.data() + done, content.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += size_t(n);
+    }
+    const bool short_read = done != content.size();
+    ::close(fd);
+    if (short_read) {
+        error = "cannot read " + path + ": it changed while being read";
+        return false;
+    }
     return true;
 }
 

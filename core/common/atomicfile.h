@@ -3,6 +3,7 @@
 // flushed, and is renamed over the target, so a crash or a full disk never leaves a half-written
 // file where the user's file was.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,7 +13,11 @@ namespace ps::core {
 // human-readable reason ("cannot create /x/y.tmp: Permission denied").
 std::string writeFileAtomically(const std::string &path, std::string_view content);
 
-// Reads a whole file. Returns false and fills `error` when it cannot be read.
-bool readWholeFile(const std::string &path, std::string &content, std::string &error);
+// Reads a whole regular file of at most `maxBytes`. Returns false and fills `error` when it cannot
+// be read, is not a regular file (a FIFO would block the caller forever, a device never end), or
+// is larger.
+inline constexpr uint64_t kMaxWholeFileBytes = uint64_t(256) << 20;
+bool readWholeFile(const std::string &path, std::string &content, std::string &error,
+                   uint64_t maxBytes = kMaxWholeFileBytes);
 
 } // namespace ps::core

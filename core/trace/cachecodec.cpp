@@ -1,10 +1,13 @@
 #include "core/trace/cachecodec.h"
 
+#include "core/trace/eventtimes.h"
+
 #include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/identity.h"
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -421,6 +424,23 @@ TrackColumns readColumns(In &in)
 }
 
 // One track: its key, label and flags, then its columns, which must agree in size.
+// Starts and ends within kMaxEventTimeNs (eventtimes.h), as every reader makes them, so that an
+// end (start + duration) can never overflow: one pass over the starts, at memory speed.
+bool timesPlausible(const TrackColumns &c)
+{
+    int64_t lo = 0, hi = 0;
+    for (const int64_t t : c.start) {
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+    }
+    if (!isPlausibleTime(lo) || !isPlausibleTime(hi))
+        return false;
+    // Ends, too, lie within the range (a reader clips both), so a long duration stops short of it.
+    return std::all_of(c.longDurations.begin(), c.longDurations.end(), [&](const LongDuration &d) {
+        return d.index < c.start.size() && d.duration >= 0 && d.duration < kMaxEventTimeNs - c.start[d.index];
+    });
+}
+
 bool readTrack(In &in, StoreParts &p, std::string &reason)
 {
     TrackKey k;
@@ -456,6 +476,10 @@ bool readTrack(In &in, StoreParts &p, std::string &reason)
         (!c.attr.empty() && c.attr.size() != n) || (!c.bytes.empty() && c.bytes.size() != n) ||
         c.blockMaxEnd.size() != (n + Track::kBlock - 1) / Track::kBlock) {
         reason = "corrupt: column sizes disagree";
+        return false;
+    }
+    if (!timesPlausible(c)) {
+        reason = "corrupt: an event time beyond any clock";
         return false;
     }
     p.tracks.emplace_back(k, label, levels, auxSorted, c);

@@ -1,9 +1,12 @@
 #include "core/trace/traceloader.h"
 
+#include "core/trace/duplicatereports.h"
+
 #include "core/common/naturalorder.h"
 #include "core/common/parallelfor.h"
 
 #include "core/trace/digest.h"
+#include "core/trace/duplicatereports.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/formats/torchmemoryreader.h"
@@ -339,19 +342,10 @@ struct SourceKey
 // The report a digest was made from, from its META section.
 std::optional<SourceKey> digestSourceKey(const std::string &digestPath)
 {
-    std::string error;
-    const std::optional<std::string> meta = readDigestSection(digestPath, "META", error);
-    simdjson::dom::parser parser;
-    simdjson::dom::element doc;
-    std::string_view path;
-    uint64_t size = 0;
-    int64_t mtime = 0;
-    if (!meta || parser.parse(*meta).get(doc) != simdjson::SUCCESS ||
-        doc.at_pointer("/source/path").get(path) != simdjson::SUCCESS ||
-        doc.at_pointer("/source/size").get(size) != simdjson::SUCCESS ||
-        doc.at_pointer("/source/mtime_ns").get(mtime) != simdjson::SUCCESS)
+    const std::optional<DigestSource> source = recordedDigestSource(digestPath);
+    if (!source)
         return std::nullopt;
-    return SourceKey{fs::path(path).filename().string(), size, mtime};
+    return SourceKey{fs::path(source->path).filename().string(), source->size, source->mtimeNs};
 }
 
 // A digest whose report is loaded too, from another folder (a run's raw reports opened with the
@@ -376,7 +370,35 @@ void countCapturesOnce(LoadResult &result)
     });
 }
 
+// One rank, one report (duplicatereports.h): the others are named and left out of every answer.
+void leaveOutDuplicates(LoadResult &result)
+{
+    for (const LeftOutReport &l : duplicateReports(result.reports)) {
+        result.leftOut.push_back({result.reports[l.index]->path, l.reason});
+        result.warnings.push_back(l.reason);
+    }
+    std::vector<std::string> reasons;
+    result.reports = withoutDuplicates(result.reports, reasons);
+}
+
 } // namespace
+
+std::optional<DigestSource> recordedDigestSource(const std::string &digestPath)
+{
+    std::string error;
+    const std::optional<std::string> meta = readDigestSection(digestPath, "META", error);
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    std::string_view path;
+    DigestSource source;
+    if (!meta || parser.parse(*meta).get(doc) != simdjson::SUCCESS ||
+        doc.at_pointer("/source/path").get(path) != simdjson::SUCCESS ||
+        doc.at_pointer("/source/size").get(source.size) != simdjson::SUCCESS ||
+        doc.at_pointer("/source/mtime_ns").get(source.mtimeNs) != simdjson::SUCCESS)
+        return std::nullopt;
+    source.path = std::string(path);
+    return source;
+}
 
 LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions &options,
                        const ProgressCallback &progress, const CancelToken *cancel)
@@ -394,6 +416,7 @@ LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions 
     run.evict();
     run.collect(result);
     countCapturesOnce(result);
+    leaveOutDuplicates(result);
     result.cancelled = cancel && cancel->cancelled();
     return result;
 }

@@ -59,6 +59,9 @@ struct LoadResult
     // About the load, not one report: e.g. a cache that could not be written (it costs the next
     // open a full read, so it is said rather than ignored).
     std::vector<std::string> warnings;
+    // Reports that claim a rank another report holds, left out of `reports` (duplicatereports.h);
+    // their reasons are among the warnings too.
+    std::vector<LoadFailure> leftOut;
     bool cancelled = false;
 };
 
@@ -74,6 +77,16 @@ std::vector<std::string> findReports(const std::vector<std::string> &paths, std:
 // Loads one report (no cache, no threads besides ctx.threads). Returns nullptr and sets `error`
 // on failure.
 ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::string &error);
+
+// The report a digest says it was made from (its META section): nullopt when the file is not a
+// readable digest.
+struct DigestSource
+{
+    std::string path; // as the digest's maker was given it
+    uint64_t size = 0;
+    int64_t mtimeNs = 0;
+};
+std::optional<DigestSource> recordedDigestSource(const std::string &digestPath);
 
 LoadResult loadReports(const std::vector<std::string> &paths, const LoadOptions &options = {},
                        const ProgressCallback &progress = {}, const CancelToken *cancel = nullptr);

@@ -11,6 +11,7 @@
 #include "tests/support/memoryfixtures.h"
 
 #include <QJsonArray>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -351,6 +352,37 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("more allocation sites")));
         const ps::test::CliRun bad = ps::test::runCli({QStringLiteral("trace"), QStringLiteral("memory")});
         QCOMPARE(bad.exitCode, 2);
+    }
+
+    // A trace alone is not a memory file: exit 1 with the reason, not silence and 0.
+    void cliRefusesATrace()
+    {
+        const QString sqlite = QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.s1.sqlite");
+        const ps::test::CliRun r = ps::test::runCli({QStringLiteral("trace"), QStringLiteral("memory"), sqlite});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(sqlite + QStringLiteral(": not a memory snapshot or memory timeline")),
+                 qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // The memo bomb of #37 beside a healthy snapshot: the bomb fails at once, the healthy file is
+    // still reported.
+    void cliBombBesideHealthy()
+    {
+        const QString bomb = m_dir.filePath(QStringLiteral("bomb_memory.pickle"));
+        QProcess p;
+        p.start(QStringLiteral("/usr/bin/python3"),
+                {QStringLiteral("-c"),
+                 QStringLiteral("import pickle,sys\ne = {'action': 'alloc', 'addr': 1, 'size': 512, 'stream': 0}\n"
+                                "pickle.dump({'segments': [], 'device_traces': [[e]*200000]*1000}, "
+                                "open(sys.argv[1], 'wb'), protocol=4)"),
+                 bomb});
+        QVERIFY(p.waitForFinished(60000) && p.exitCode() == 0);
+        const ps::test::CliRun r = ps::test::runCli(
+            {QStringLiteral("trace"), QStringLiteral("memory"), bomb, m_dir.filePath(QStringLiteral("small.pickle"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(bomb + QStringLiteral(": device_traces[0][1]: the same object")), qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("device 0: peak ")), qPrintable(r.out));
     }
 };
 

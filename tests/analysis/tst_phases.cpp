@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace ps::core::analysis;
 namespace tr = ps::core::trace;
 
@@ -266,6 +268,13 @@ private slots:
         r = ps::test::runCli({"trace", "phases", "--no-cache", "--phases", map.fileName(), runDir}, env);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.startsWith(map.fileName() + ":2: error:"), qPrintable(r.err));
+
+        // A FIFO as the --phases file: refused at once (it hung, waiting for a writer).
+        const QByteArray fifo = dir.filePath("phases.fifo").toLocal8Bit();
+        QCOMPARE(::mkfifo(fifo.constData(), 0600), 0);
+        r = ps::test::runCli({"trace", "phases", "--no-cache", "--phases", QString::fromLocal8Bit(fifo), runDir}, env);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QString::fromLocal8Bit(fifo) + ": not a regular file"), qPrintable(r.err));
     }
 };
 

@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 class TestAtomicFile : public QObject
 {
     Q_OBJECT
@@ -40,6 +42,23 @@ private slots:
         std::string content, error;
         QVERIFY(!ps::core::readWholeFile("/nonexistent/x.yaml", content, error));
         QVERIFY(QString::fromStdString(error).contains("/nonexistent/x.yaml"));
+    }
+    // A FIFO, a folder and a file over the bound are refused, not waited on or read in full.
+    void readRefusesWhatIsNotARegularFileOrTooLarge()
+    {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("f").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        std::string content, error;
+        QVERIFY(!ps::core::readWholeFile(fifo, content, error));
+        QCOMPARE(error, "cannot read " + fifo + ": not a regular file");
+        QVERIFY(!ps::core::readWholeFile(dir.path().toStdString(), content, error));
+        const std::string big = dir.filePath("big").toStdString();
+        QVERIFY(ps::core::writeFileAtomically(big, std::string(100, 'x')).empty());
+        QVERIFY(!ps::core::readWholeFile(big, content, error, 99));
+        QVERIFY2(error.find("100 bytes, more than the 99") != std::string::npos, error.c_str());
+        QVERIFY(ps::core::readWholeFile(big, content, error, 100));
+        QCOMPARE(content, std::string(100, 'x'));
     }
 };
 

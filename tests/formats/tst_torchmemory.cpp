@@ -6,6 +6,8 @@
 
 #include "tests/support/memoryfixtures.h"
 
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -30,6 +32,7 @@ class TestTorchMemory : public QObject
 
     QTemporaryDir m_dir;
     QJsonObject m_expected;
+    QString m_bombEntry;
 
     std::string path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)).toStdString(); }
 
@@ -145,6 +148,75 @@ private slots:
             QCOMPARE(int64_t(time % (uint64_t(1) << 63)), sums[QStringLiteral("time_sum")].toInteger());
             QCOMPARE(frames, sums[QStringLiteral("frames_sum")].toInteger());
         }
+    }
+
+    // The memo bomb: a 400 KB file that shares one list of 200 000 references to one entry 1000
+    // times is 2 * 10^8 entries expanded. Each record is converted once: the second reference is
+    // refused where it stands, at once and at memory in proportion to the file. The same for a list
+    // of distinct entries shared between devices, and for a block shared between segments.
+    void memoSharedRecordsRefused_data()
+    {
+        QTest::addColumn<QString>("expr");
+        QTest::addColumn<QString>("where");
+        const QString e = QStringLiteral("{'action': 'alloc', 'addr': 1, 'size': 512, 'stream': 0, 'time_us': 1}");
+        QTest::newRow("one entry, shared") << QStringLiteral("{'segments': [], 'device_traces': [[e]*200000]*1000}")
+                                           << QStringLiteral("device_traces[0][1]");
+        QTest::newRow("one trace, shared")
+            << QStringLiteral("{'segments': [], 'device_traces': [[dict(e, addr=i) for i in range(1000)]]*500}")
+            << QStringLiteral("device_traces[1]:");
+        QTest::newRow("one block, shared")
+            << QStringLiteral("{'segments': [{'address': 0, 'total_size': 4096, 'blocks': [{'size': 4096}]*100}]}")
+            << QStringLiteral("segments[0].blocks[1]");
+        QTest::newRow("one segment, shared")
+            << QStringLiteral("{'segments': [{'address': 0, 'total_size': 4096, 'blocks': []}]*100}")
+            << QStringLiteral("segments[1]");
+        m_bombEntry = e;
+    }
+    void memoSharedRecordsRefused()
+    {
+        QFETCH(QString, expr);
+        QFETCH(QString, where);
+        const QString file = m_dir.filePath(QStringLiteral("bomb.pickle"));
+        QProcess p;
+        p.start(QString::fromLatin1(ps::test::kFixturePython),
+                {QStringLiteral("-c"),
+                 QStringLiteral("import pickle,sys\ne = %1\n"
+                                "pickle.dump(%2, open(sys.argv[1], 'wb'), protocol=4)")
+                     .arg(m_bombEntry, expr),
+                 file});
+        QVERIFY(p.waitForFinished(60000) && p.exitCode() == 0);
+        QVERIFY(QFileInfo(file).size() < 1 << 20);
+        QElapsedTimer clock;
+        clock.start();
+        MemorySnapshot s;
+        const std::string error = readMemorySnapshot(file.toStdString(), s);
+        QVERIFY2(error.find(file.toStdString() + ": " + where.toStdString()) == 0, error.c_str());
+        QVERIFY2(error.find("shared through the pickle's memo") != std::string::npos, error.c_str());
+        size_t entries = 0;
+        for (const auto &t : s.traces)
+            entries += t.size();
+        QVERIFY2(entries <= 1000 && s.blocks.size() <= 1 && s.segments.size() <= 1, qPrintable(expr));
+        QVERIFY2(clock.elapsed() < 20000, "refused at once, not after converting every reference");
+    }
+
+    // A gzip bomb named as a memory timeline: refused once it inflates past its bound (128x its
+    // size, at least 256 MiB), not after 4 GiB.
+    void gzipBombRefused()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("bomb_memory.raw.json.gz"));
+        QProcess p;
+        p.start(QString::fromLatin1(ps::test::kFixturePython),
+                {QStringLiteral("-c"),
+                 QStringLiteral("import gzip,sys\nf = gzip.open(sys.argv[1], 'wb', 9)\n"
+                                "f.write(b'[')\n[f.write(b' ' * (1 << 24)) for _ in range(24)]\n"
+                                "f.write(b']')\nf.close()"),
+                 file});
+        QVERIFY(p.waitForFinished(120000) && p.exitCode() == 0);
+        QVERIFY(QFileInfo(file).size() < 4 << 20);
+        MemoryTimeline t;
+        const std::string error = readMemoryTimeline(file.toStdString(), t);
+        QVERIFY2(error.find(file.toStdString() + ": more than 256 MiB of JSON once decompressed") == 0, error.c_str());
+        QVERIFY2(error.find("gzip bomb") != std::string::npos, error.c_str());
     }
 
     void identity()

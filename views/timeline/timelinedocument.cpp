@@ -1,6 +1,7 @@
 #include "views/timeline/timelinedocument.h"
 
 #include "core/trace/alignment.h"
+#include "core/trace/duplicatereports.h"
 #include "core/trace/reportsource.h"
 #include "views/common/latestjob.h"
 #include "views/timeline/reportpager.h"
@@ -191,8 +192,40 @@ void TimelineDocument::recordOpened()
     m_requested.clear();
 }
 
+// One rank, one report, decided as the CLI decides it (duplicatereports.h), over every report
+// open, so a load that adds a second copy of a rank leaves one of them out too.
+void TimelineDocument::leaveOutDuplicates()
+{
+    std::vector<core::trace::ReportPtr> reports;
+    for (const auto &r : m_reports)
+        reports.push_back(r->reportPtr());
+    const std::vector<core::trace::LeftOutReport> leftOut = core::trace::duplicateReports(reports);
+    if (leftOut.empty())
+        return;
+    m_pager->clear(); // back to outlines, as closeRun does: paged copies may be among them
+    QStringList lines;
+    std::vector<bool> drop(m_reports.size(), false);
+    for (const core::trace::LeftOutReport &l : leftOut) {
+        drop[l.index] = true;
+        lines << QString::fromStdString(l.reason);
+        m_nudges.remove(QString::fromStdString(reports[l.index]->path));
+    }
+    std::vector<PreparedReportPtr> kept;
+    for (size_t i = 0; i < m_reports.size(); ++i)
+        if (!drop[i])
+            kept.push_back(m_reports[i]);
+    m_reports = std::move(kept);
+    m_alignOffsets.assign(m_reports.size(), 0);
+    m_overlay.reset(); // its rank indices were the old reports'
+    m_fitOnNextScene = true;
+    realign();
+    emit problem(QStringLiteral("%1 report(s) left out: another report holds the same rank").arg(leftOut.size()),
+                 lines);
+}
+
 void TimelineDocument::onLoadFinished(bool cancelled)
 {
+    leaveOutDuplicates();
     recordOpened();
     emit loadFinished(cancelled);
     if (!m_queuedPaths.isEmpty()) {

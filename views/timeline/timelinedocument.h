@@ -153,6 +153,7 @@ private:
     void setBusyState(bool wasBusy);
     void onReportsReady(const std::vector<PreparedReportPtr> &reports);
     void onLoadFinished(bool cancelled);
+    void leaveOutDuplicates();
     void recordOpened();
     void realign();
     void chooseDefaultAlignment(const std::vector<core::trace::ReportPtr> &reports);

@@ -76,6 +76,15 @@ public:
     std::optional<uint32_t> findText(std::string_view s) const;
 
     bool isContainer(PyValue v) const;
+    // Containers are numbered 0..containerCount()-1 in the order the file makes them; the memo
+    // shares a container by handing out the same number again. A reader that converts each
+    // container it walks into a record of its own asks for the number to convert it once only:
+    // what the memo shares must not multiply what the file's bytes can hold.
+    size_t containerCount() const { return m_nodes.size(); }
+    std::optional<uint32_t> containerNumber(PyValue v) const
+    {
+        return isContainer(v) ? std::optional<uint32_t>(nodeOf(v)) : std::nullopt;
+    }
     // Items of a list, tuple or set; pairs of a dict. 0 for other kinds.
     size_t size(PyValue v) const;
     // The value for a str key (by interned id); the last one set wins, as in Python. Absent when

@@ -17,6 +17,23 @@ namespace {
 
 // A decompressed timeline larger than this is refused (a gzip bomb, not a profile).
 constexpr uint64_t kMaxTimelineBytes = uint64_t(4) << 30;
+// And larger than this many times its compressed size: export_memory_timeline's JSON compresses
+// about 5-15x with gzip, a bomb 1000x. Below kMinInflateBound any ratio passes (small files).
+constexpr uint64_t kMaxInflateRatio = 128;
+constexpr uint64_t kMinInflateBound = uint64_t(256) << 20;
+
+// What the file may grow to once decompressed, stated before anything is allocated for it.
+uint64_t inflateBound(const formats::ByteSource &src)
+{
+    if (!src.compressed())
+        return std::min(kMaxTimelineBytes, src.fileSize());
+    return std::min(kMaxTimelineBytes, std::max(kMinInflateBound, src.fileSize() * kMaxInflateRatio));
+}
+
+std::string mib(uint64_t bytes)
+{
+    return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
 
 std::string fileName(std::string_view path)
 {
@@ -32,14 +49,19 @@ std::string readPadded(const std::string &path, std::string &text, size_t &size)
     if (std::string e = src.open(path); !e.empty())
         return e;
     constexpr size_t kChunk = 1 << 16;
+    const uint64_t bound = inflateBound(src);
     size = 0;
     for (;;) {
         text.resize(size + kChunk + simdjson::SIMDJSON_PADDING); // grows geometrically, zero-filled
         const size_t n = src.read(text.data() + size, kChunk);
         if (n == 0)
             break;
-        if (size + n > kMaxTimelineBytes)
-            return path + ": more than 4 GiB of JSON once decompressed; not read";
+        if (size + n > bound) {
+            text = std::string();
+            return path + ": more than " + mib(bound) + " of JSON once decompressed (" + mib(src.fileSize()) +
+                   " on disk; a memory timeline compresses far less than " + std::to_string(kMaxInflateRatio) +
+                   "x): a gzip bomb, not a profile; not read";
+        }
         size += n;
     }
     text.resize(size + simdjson::SIMDJSON_PADDING);

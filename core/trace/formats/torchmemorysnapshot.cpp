@@ -7,6 +7,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ps::core::trace {
 
@@ -119,6 +120,7 @@ private:
     uint16_t streamIndex(int64_t stream);
     void readSettings(PyValue dict);
     std::string displayText(PyValue v, int depth) const;
+    bool convertOnce(PyValue dict, const Where &where);
 
     PickleDoc &d;
     const Keys k;
@@ -127,8 +129,30 @@ private:
     std::unordered_map<std::string, uint32_t> m_stackByKey; // frame indices as bytes -> stack
     std::unordered_map<uint64_t, uint32_t> m_frameByDict;
     std::unordered_map<std::string, uint32_t> m_frameByKey;
+    // One bit per container of the file: the entries, blocks and segments converted so far.
+    std::vector<bool> m_converted;
     std::string m_error;
 };
+
+// The bound on what a snapshot may cost: torch writes every trace entry, block and segment as a
+// dict of its own, so each is converted at most once. A file that shares one through the memo
+// (`[[entry] * 200000] * 1000` is 400 KB and would be 2 * 10^8 entries) is refused where the
+// second reference stands: the model then holds at most one record per container the file makes,
+// memory in proportion to the file's bytes. (Frames and stacks are shared legitimately and are
+// kept once per list and per dict: stackOf, frameOf.)
+bool SnapshotBuilder::convertOnce(PyValue dict, const Where &where)
+{
+    const auto number = d.containerNumber(dict);
+    if (!number)
+        return fail(where, "not a container");
+    if (m_converted.empty())
+        m_converted.resize(d.containerCount());
+    if (m_converted[*number])
+        return fail(where, "the same object as an earlier record (shared through the pickle's memo): a "
+                           "snapshot lists each record once, and shared records would multiply the file");
+    m_converted[*number] = true;
+    return true;
+}
 
 bool SnapshotBuilder::intField(PyValue dict, uint32_t key, const Where &where, const char *name, int64_t &out,
                                bool required)
@@ -242,7 +266,7 @@ bool SnapshotBuilder::readBlocks(PyValue list, MemSegment &seg, const Where &whe
         const Where at{&where, ".blocks", int64_t(i++)};
         MemBlock blk;
         int64_t addr = int64_t(next), req = 0;
-        ok = d.kind(b) == PyKind::Dict ? true : fail(at, "not a dict");
+        ok = d.kind(b) == PyKind::Dict ? convertOnce(b, at) : fail(at, "not a dict");
         ok = ok && sizeField(b, k.size, at, "size", blk.size);
         ok = ok && sizeField(b, k.requestedSize, at, "requested_size", req, false);
         ok = ok && intField(b, k.addr, at, "addr", addr, false) && intField(b, k.address, at, "address", addr, false);
@@ -264,6 +288,8 @@ bool SnapshotBuilder::readSegment(PyValue s, const Where &where)
 {
     if (d.kind(s) != PyKind::Dict)
         return fail(where, "not a dict");
+    if (!convertOnce(s, where))
+        return false;
     MemSegment seg;
     int64_t addr = 0;
     bool ok =
@@ -303,6 +329,8 @@ bool SnapshotBuilder::readEntry(PyValue e, size_t device, size_t index, std::vec
     const Where where{&trace, "", int64_t(index)};
     if (d.kind(e) != PyKind::Dict)
         return fail(where, "not a dict");
+    if (!convertOnce(e, where))
+        return false;
     MemTraceEntry t;
     t.action = actionOf(d.text(d.get(e, k.action)));
     int64_t addr = 0, stream = 0;
@@ -329,8 +357,11 @@ bool SnapshotBuilder::readTraces(PyValue list)
     d.forEach(list, [&](PyValue trace) {
         const size_t device = m_out.traces.size();
         m_out.traces.emplace_back();
+        const Where where{nullptr, "device_traces", int64_t(device)};
         if (d.kind(trace) != PyKind::List)
-            return ok = fail(Where{nullptr, "device_traces", int64_t(device)}, "not a list");
+            return ok = fail(where, "not a list");
+        if (!convertOnce(trace, where))
+            return ok = false;
         auto &entries = m_out.traces.back();
         entries.reserve(d.size(trace));
         size_t i = 0;
@@ -382,9 +413,17 @@ std::string SnapshotBuilder::displayText(PyValue v, int depth) const
     return d.kind(v) == PyKind::Dict ? "{" + s + "}" : "[" + s + "]";
 }
 
+// allocator_settings is a dozen keys; its text is bounded (kMaxSettings of at most about 8 KB
+// each) so that one value shared under many keys cannot multiply the file either.
 void SnapshotBuilder::readSettings(PyValue dict)
 {
+    constexpr size_t kMaxSettings = 256;
     d.forEachItem(dict, [&](PyValue key, PyValue val) {
+        if (m_out.allocatorSettings.size() == kMaxSettings) {
+            m_out.warnings.push_back("allocator_settings: only the first " + std::to_string(kMaxSettings) + " of " +
+                                     std::to_string(d.size(dict)) + " settings are shown");
+            return false;
+        }
         m_out.allocatorSettings.emplace_back(displayText(key, 0), displayText(val, 0));
         return true;
     });
