@@ -10,6 +10,7 @@
 
 #include "app/cli/cli.h"
 #include "core/common/decimalround.h"
+#include "core/trace/digest.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/clirun.h"
 #include "tests/support/reportload.h"
@@ -331,6 +332,47 @@ private slots:
         const auto bad = ps::test::runCli({"trace", "stats", "--report", "osrtsum", dlprof});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("osrt_sum"));
+    }
+
+    // A digest with its events answers as its report does; a summary-only digest says why it cannot.
+    void digests()
+    {
+        const QString exgpu = ps::test::nsysDir() + "/extrap__ex-gpu.s10.sqlite";
+        const auto direct = ps::test::runCli({"trace", "stats", "--report", "osrt_sum", "--format", "csv", exgpu});
+        QCOMPARE(direct.exitCode, 0);
+        for (const bool summaryOnly : {false, true}) {
+            QTemporaryDir dir;
+            QStringList args{"trace", "digest", "--out", dir.path(), exgpu};
+            if (summaryOnly)
+                args.insert(2, "--summary-only");
+            const auto made = ps::test::runCli(args);
+            QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+            const QStringList digests = QDir(dir.path()).entryList({"*.psdigest"});
+            QCOMPARE(digests.size(), 1);
+            const QString digest = dir.filePath(digests[0]);
+            const auto stats = ps::test::runCli({"trace", "stats", "--report", "osrt_sum", "--format", "csv", digest});
+            if (!summaryOnly) {
+                QCOMPARE(stats.exitCode, 0);
+                QCOMPARE(stats.out.section('\n', 1).replace(digest, exgpu), direct.out.section('\n', 1));
+                continue;
+            }
+            // The CLI refuses a summary-only digest as it loads it, naming it.
+            QCOMPARE(stats.exitCode, 1);
+            QVERIFY2(stats.err.contains(digest) && stats.err.contains("summary-only"), qPrintable(stats.err));
+            // Opened as an outline (the desktop, trace phases), the report says why it has no rows.
+            std::string error;
+            const ReportPtr outline = readDigestOutline(digest.toStdString(), error);
+            QVERIFY2(outline, error.c_str());
+            const ReportPtr one[] = {outline};
+            for (const StatsKind kind : {StatsKind::OsrtSum, StatsKind::CudaApiSum, StatsKind::GpuMemSizeSum}) {
+                const StatsResult r = summarize(one, kind);
+                QVERIFY(r.overall.empty());
+                QCOMPARE(r.problems.size(), size_t(1));
+                const std::string want =
+                    digest.toStdString() + ": " + std::string(statsKindName(kind)) + " needs the report's events";
+                QVERIFY2(r.problems[0].starts_with(want), r.problems[0].c_str());
+            }
+        }
     }
 };
 

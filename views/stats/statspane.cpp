@@ -232,18 +232,23 @@ void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
 }
 
 // Reports opened from their digests' summaries count their ranges from the occurrences the digest
-// carries, but their kernels only once their events are paged in (zoomed into).
+// carries, but their kernels, calls and memory operations only once their events are paged in
+// (zoomed into): the note says so rather than let their rows read as none.
 QString StatsPane::outlineNote() const
 {
-    if (!m_scene || kind() != StatsKind::KernelSum)
+    if (!m_scene || kind() == StatsKind::NvtxSum)
         return {};
     int outlines = 0;
     for (int e : m_entries)
         outlines += e >= 0 && size_t(e) < m_scene->entries.size() && m_scene->entries[size_t(e)].report->isOutline();
+    const QString what = kind() == StatsKind::KernelSum ? QStringLiteral("kernels") : QStringLiteral("rows");
+    const QString compare =
+        kind() == StatsKind::KernelSum ? QStringLiteral(" (Compare Runs has their totals)") : QString();
     return outlines == 0 ? QString()
-                         : QStringLiteral(" · the kernels of %1 report(s) opened from digest summaries are counted "
-                                          "once zoomed into (Compare Runs has their totals)")
-                               .arg(outlines);
+                         : QStringLiteral(" · the %2 of %1 report(s) opened from digest summaries are counted "
+                                          "once zoomed into%3")
+                               .arg(outlines)
+                               .arg(what, compare);
 }
 
 void StatsPane::showCrossRank(const QString &rangeName, const QString &style)
