@@ -135,6 +135,8 @@ bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset,
         for (size_t i = a; i < b; ++i) {
             if (tasks && t.taskClass(i) != DeviceTaskClass::Compute)
                 continue; // an Ascend communication or other device task, not a kernel
+            if (kind == StatsKind::OsrtSum && t.attr(i) != uint16_t(OsrtClass::Call))
+                continue; // the profiler's own mark, not an OS call
             uint64_t key = t.name(i);
             if (kind == StatsKind::NvtxSum) {
                 const uint16_t attr = t.attr(i);

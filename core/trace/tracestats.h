@@ -7,8 +7,8 @@
 //               roctx / mstx / Kineto annotation ranges of the other readers are summarised the
 //               same way (their scopes carry the domain name those readers give them).
 //   kernel_sum  per kernel (demangled) name; no style.
-//   osrt_sum    per OS runtime function (nsys OSRT_API rows of eventClass 27; the reader keeps
-//               only those, the profiler's own start/finish marks are not calls).
+//   osrt_sum    per OS runtime function (nsys OSRT_API rows of eventClass 27: OsrtClass::Call;
+//               the profiler's own start/finish marks are not calls).
 //   cuda_api_sum  per CUDA runtime or driver API name, a "_vNNNN" version suffix dropped as nsys
 //               drops it (CUDA backtrace duplicates, eventClass 67, are not read: spec 1.3).
 //   gpu_mem_time_sum / gpu_mem_size_sum  per memory operation: "[CUDA memcpy <copy kind>]" for
@@ -34,6 +34,11 @@
 namespace ps::core::trace {
 
 class CancelToken; // tracereader.h
+
+// The attr of OsRuntime events (tracetypes.h's table still says 0: every row of the readers
+// but nsys's): a call (nsys eventClass 27) or one of the profiler's own marks (eventClass 31/32,
+// "OS runtime libraries profiling started"), which osrt_sum does not count.
+enum class OsrtClass : uint16_t { Call = 0, Mark = 1 };
 
 enum class StatsKind { NvtxSum, KernelSum, OsrtSum, CudaApiSum, GpuMemTimeSum, GpuMemSizeSum };
 

@@ -53,11 +53,9 @@ std::pair<std::string, std::string> columnsAndFilter(Table t, const std::set<std
                     ", " + column(c, "eventClass", "0"),
                 c.count("eventClass") ? "eventClass IN (0,1)" : ""};
     case Table::Osrt:
-        // eventClass 27 rows are the calls; 31 and 32 mark the profiler's own start and finish
-        // ("OS runtime libraries profiling started"), zero-length and not calls (nsys osrt_sum
-        // counts 27 only).
-        return {column(c, "globalTid", "0") + ", " + column(c, "nameId", "0"),
-                c.count("eventClass") ? "eventClass == 27" : ""};
+        // eventClass: 27 for the calls (osrtRow tells them from the profiler's own marks).
+        return {column(c, "globalTid", "0") + ", " + column(c, "nameId", "0") + ", " + column(c, "eventClass", "27"),
+                ""};
     case Table::Nvtx:
         return {nvtxColumns(c), "eventType IN (" + drawnTypesSql() + ")"};
     }

@@ -167,7 +167,7 @@ void ChunkMerger::mergeCpu(Table table, const Chunk &c)
         if (table == Table::Runtime)
             m_b.add(h, c.start[i], c.end[i], c.name[i], c.aux[i], c.attr[i]);
         else
-            m_b.add(h, c.start[i], c.end[i], c.name[i]);
+            m_b.add(h, c.start[i], c.end[i], c.name[i], 0, c.attr[i]); // OsrtClass
     }
 }
 
