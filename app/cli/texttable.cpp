@@ -8,21 +8,34 @@
 
 namespace ps::cli {
 
-std::string groupedNumber(long double v, int decimals)
+namespace {
+
+// Thousands separators in the integer part of a formatted number.
+std::string withSeparators(std::string digits)
 {
-    std::string digits;
-    if (decimals > 0) {
-        digits = core::fixedHalfAwayFromZero(double(v), decimals);
-    } else {
-        std::ostringstream f;
-        f << std::fixed << std::setprecision(0) << v; // integers: exact in long double
-        digits = f.str();
-    }
     const size_t sign = digits[0] == '-' ? 1 : 0;
     const size_t point = std::min(digits.find('.'), digits.size());
     for (size_t i = point; i > sign + 3; i -= 3)
         digits.insert(i - 3, 1, ',');
     return digits;
+}
+
+} // namespace
+
+std::string groupedNumber(long double v, int decimals)
+{
+    if (decimals > 0)
+        return withSeparators(core::fixedHalfAwayFromZero(double(v), decimals));
+    std::ostringstream f;
+    f << std::fixed << std::setprecision(0) << v; // integers: exact in long double
+    return withSeparators(f.str());
+}
+
+std::string megabytesText(double bytes)
+{
+    std::ostringstream f; // printf's rounding: 62,500 bytes (0.0625 MB, exact) print as 0.062
+    f << std::fixed << std::setprecision(3) << bytes / 1e6;
+    return withSeparators(f.str());
 }
 
 std::string millisecondsText(int64_t ns)

@@ -12,6 +12,10 @@ namespace ps::cli {
 // `decimals` digits after the point (1 -> "1,234,567.5"), a tie rounded away from zero as nsys
 // stats' SQL rounds (core/common/decimalround.h).
 std::string groupedNumber(long double v, int decimals = 0);
+// Bytes as MB (10^6) with three decimals and thousands separators, as nsys stats prints its size
+// columns: rounded on the binary value to nearest, ties to even (0.0625 -> "0.062"), not as its SQL
+// rounds.
+std::string megabytesText(double bytes);
 // One digit after the point: 66.66 -> "66.7", 12.25 -> "12.3" (as nsys stats rounds).
 std::string fixed1(double v);
 // Nanoseconds as milliseconds with three decimals: 1234567 -> "1.235".

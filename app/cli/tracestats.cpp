@@ -1,4 +1,5 @@
-// profstudio-cli trace stats: nvtx_sum, kernel_sum and compare as a table, CSV or JSON
+// profstudio-cli trace stats: nvtx_sum, kernel_sum, osrt_sum, cuda_api_sum, cuda_gpu_mem_time_sum,
+// cuda_gpu_mem_size_sum and compare as a table, CSV or JSON
 // (../shared/spec/cli.md, "Trace commands").
 
 #include "core/trace/tracestats.h"
@@ -24,11 +25,12 @@ using ps::core::JsonWriter;
 // What `trace stats` was asked for, once its options are checked.
 struct StatsRequest
 {
-    std::string which;  // nvtx_sum, kernel_sum or compare
+    std::string which;  // a statsKindName() or compare
     std::string format; // table, csv or json
     tr::StatsKind kind = tr::StatsKind::NvtxSum;
     size_t top = SIZE_MAX; // rows per section
     bool nvtx() const { return kind == tr::StatsKind::NvtxSum; }
+    bool bytes() const { return tr::isByteStats(kind); }
 };
 
 // The loaded reports and a report index's path ("" for none), for the writers below.
@@ -40,19 +42,25 @@ struct LoadedReports
 
 CommandSpec statsSpec()
 {
-    CommandSpec spec{"profstudio-cli trace stats --report nvtx_sum|kernel_sum|compare [options] REPORT...",
+    CommandSpec spec{"profstudio-cli trace stats --report nvtx_sum|kernel_sum|osrt_sum|cuda_api_sum|"
+                     "cuda_gpu_mem_time_sum|cuda_gpu_mem_size_sum|compare [options] REPORT...",
                      "Summaries with `nsys stats` semantics (time %, total, count, avg, median, min, max, stddev in "
                      "ns) over all reports and per report: nvtx_sum per range and style (PushPop / StartEnd; the "
                      "range is \"domain:name\" for ranges of a named NVTX domain, and \":name\" for default-domain "
                      "ranges of reports exported by nsys 2024.6, as that release prints them), kernel_sum per "
-                     "kernel name (on Ascend: the compute tasks, see trace info's device tasks); `compare` puts "
+                     "kernel name (on Ascend: the compute tasks, see trace info's device tasks); osrt_sum per OS "
+                     "runtime function, cuda_api_sum per CUDA API (version suffix dropped), "
+                     "cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum per memory operation (memcpy kind, "
+                     "memset; the size report in MB in the table, bytes in csv and json); `compare` puts "
                      "reports side by side per row and flags the slowest one (the straggler); past 8 reports its "
                      "table shows the min / median / max per row and the slowest instead (csv and json list every "
                      "report). Decimals round "
                      "half away from zero, as nsys stats does.",
                      traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace stats --report nvtx_sum --top 10 runs/exp1/"};
-    spec.options.push_back({"report", "NAME", "nvtx_sum, kernel_sum or compare (default nvtx_sum)"});
+    spec.options.push_back({"report", "NAME",
+                            "nvtx_sum, kernel_sum, osrt_sum, cuda_api_sum, cuda_gpu_mem_time_sum, "
+                            "cuda_gpu_mem_size_sum or compare (default nvtx_sum)"});
     spec.options.push_back({"of", "KIND", "for compare: nvtx (default) or kernel"});
     spec.options.push_back({"format", "table|csv|json", "output format (default table)"});
     spec.options.push_back({"top", "N", "at most N rows per section"});
@@ -65,8 +73,11 @@ int parseStatsRequest(const Args &args, ParsedArgs &a, StatsRequest &req, std::o
     if (int s = parseCommand(statsSpec(), args, a, {"table", "csv", "json"}, req.format, out, err); s >= 0)
         return s;
     req.which = a.value("report", "nvtx_sum");
-    if (req.which != "nvtx_sum" && req.which != "kernel_sum" && req.which != "compare") {
-        err << "error: --report expects nvtx_sum, kernel_sum or compare, got '" << req.which << "'\n";
+    const std::optional<tr::StatsKind> kind = tr::statsKindOf(req.which);
+    if (!kind && req.which != "compare") {
+        err << "error: --report expects nvtx_sum, kernel_sum, osrt_sum, cuda_api_sum, cuda_gpu_mem_time_sum, "
+               "cuda_gpu_mem_size_sum or compare, got '"
+            << req.which << "'\n";
         return 2;
     }
     const std::string of = a.value("of", "nvtx");
@@ -78,8 +89,10 @@ int parseStatsRequest(const Args &args, ParsedArgs &a, StatsRequest &req, std::o
     if (!top)
         return 2;
     req.top = *top;
-    const bool kernels = req.which == "kernel_sum" || (req.which == "compare" && of == "kernel");
-    req.kind = kernels ? tr::StatsKind::KernelSum : tr::StatsKind::NvtxSum;
+    if (kind)
+        req.kind = *kind;
+    else
+        req.kind = of == "kernel" ? tr::StatsKind::KernelSum : tr::StatsKind::NvtxSum;
     return -1;
 }
 
@@ -266,32 +279,78 @@ void writeStatsJson(std::ostream &out, const LoadedReports &loaded, const std::v
             w.value(loaded.path(row.report));
         else
             w.null();
-        w.key("count").value(uint64_t(row.count)).key("total_ns").value(row.totalNs);
-        w.key("avg_ns").value(row.avgNs).key("med_ns").value(row.medNs);
-        w.key("min_ns").value(row.minNs).key("max_ns").value(row.maxNs).key("stddev_ns").value(row.stddevNs);
-        w.key("time_pct").value(row.timePct);
+        const std::string unit = req.bytes() ? "_bytes" : "_ns";
+        w.key("count").value(uint64_t(row.count)).key("total" + unit).value(row.totalNs);
+        w.key("avg" + unit).value(row.avgNs).key("med" + unit).value(row.medNs);
+        w.key("min" + unit)
+            .value(row.minNs)
+            .key("max" + unit)
+            .value(row.maxNs)
+            .key("stddev" + unit)
+            .value(row.stddevNs);
+        if (!req.bytes())
+            w.key("time_pct").value(row.timePct);
         w.endObject();
     }
     w.endArray().endObject();
     out << w.str() << "\n";
 }
 
-void writeStatsCsv(std::ostream &out, const LoadedReports &loaded, const std::vector<tr::StatRow> &rows, bool nvtx)
+void writeStatsCsv(std::ostream &out, const LoadedReports &loaded, const std::vector<tr::StatRow> &rows,
+                   const StatsRequest &req)
 {
-    const tr::StatsCsvColumns columns{true, nvtx};
+    const tr::StatsCsvColumns columns{true, req.nvtx(), req.bytes()};
     out << tr::statsCsvHeader(columns);
     for (const auto &row : rows)
         out << tr::statsCsvLine(row, columns, row.report ? loaded.path(row.report) : "(all)");
 }
 
-// One section of nvtx_sum / kernel_sum in nsys's column order.
-void printStatsTable(std::ostream &out, std::span<const tr::StatRow> rows, bool nvtx)
+// The count column's and the name column's titles, as nsys titles them per report.
+std::pair<const char *, const char *> countAndNameTitles(tr::StatsKind kind)
+{
+    switch (kind) {
+    case tr::StatsKind::NvtxSum:
+        return {"Instances", "Range"};
+    case tr::StatsKind::KernelSum:
+        return {"Instances", "Name"};
+    case tr::StatsKind::OsrtSum:
+    case tr::StatsKind::CudaApiSum:
+        return {"Num Calls", "Name"};
+    case tr::StatsKind::GpuMemTimeSum:
+    case tr::StatsKind::GpuMemSizeSum:
+        return {"Count", "Operation"};
+    }
+    return {"Count", "Name"};
+}
+
+// The size report's table: MB (10^6 bytes) with three decimals, as nsys prints it.
+void printSizeTable(std::ostream &out, std::span<const tr::StatRow> rows)
 {
     TextTable t;
-    for (const char *h :
-         {"Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)"})
+    for (const char *h : {"Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)", "Max (MB)", "StdDev (MB)"})
         t.column(h, false);
-    t.nameColumns(nvtx);
+    t.column("Operation", true);
+    const auto mb = [](double bytes) { return megabytesText(bytes); };
+    for (const auto &r : rows)
+        t.rows.push_back({mb(double(r.totalNs)), groupedNumber(r.count), mb(r.avgNs), mb(r.medNs), mb(double(r.minNs)),
+                          mb(double(r.maxNs)), mb(r.stddevNs), r.name});
+    t.print(out);
+}
+
+// One section of a report in nsys's column order.
+void printStatsTable(std::ostream &out, std::span<const tr::StatRow> rows, tr::StatsKind kind)
+{
+    if (tr::isByteStats(kind))
+        return printSizeTable(out, rows);
+    const bool nvtx = kind == tr::StatsKind::NvtxSum;
+    const auto [countTitle, nameTitle] = countAndNameTitles(kind);
+    TextTable t;
+    for (const char *h :
+         {"Time (%)", "Total Time (ns)", countTitle, "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)"})
+        t.column(h, false);
+    if (nvtx)
+        t.column("Style", true);
+    t.column(nameTitle, true);
     for (const auto &r : rows) {
         std::vector<std::string> cells{fixed1(r.timePct),         groupedNumber(r.totalNs),    groupedNumber(r.count),
                                        groupedNumber(r.avgNs, 1), groupedNumber(r.medNs, 1),   groupedNumber(r.minNs),
@@ -318,10 +377,29 @@ void printStatsSections(std::ostream &out, const LoadedReports &loaded, const st
                 << "== " << (rows[i].report ? loaded.path(rows[i].report) : std::string("all reports")) << " ("
                 << req.which << ")\n\n";
             firstSection = false;
-            printStatsTable(out, std::span(rows).subspan(i, j - i), req.nvtx());
+            printStatsTable(out, std::span(rows).subspan(i, j - i), req.kind);
         }
         i = j;
     }
+}
+
+// What an empty table says it did not find.
+const char *noRowsText(tr::StatsKind kind)
+{
+    switch (kind) {
+    case tr::StatsKind::NvtxSum:
+        return "no NVTX push/pop or start/end ranges";
+    case tr::StatsKind::KernelSum:
+        return "no kernels";
+    case tr::StatsKind::OsrtSum:
+        return "no OS runtime calls";
+    case tr::StatsKind::CudaApiSum:
+        return "no CUDA API calls";
+    case tr::StatsKind::GpuMemTimeSum:
+    case tr::StatsKind::GpuMemSizeSum:
+        return "no CUDA memcpy or memset";
+    }
+    return "no rows";
 }
 
 void writeSummary(std::ostream &out, const LoadedReports &loaded, const tr::StatsResult &s, const StatsRequest &req)
@@ -330,9 +408,9 @@ void writeSummary(std::ostream &out, const LoadedReports &loaded, const tr::Stat
     if (req.format == "json")
         return writeStatsJson(out, loaded, rows, req);
     if (req.format == "csv")
-        return writeStatsCsv(out, loaded, rows, req.nvtx());
+        return writeStatsCsv(out, loaded, rows, req);
     if (s.overall.empty())
-        out << (req.nvtx() ? "no NVTX push/pop or start/end ranges" : "no kernels") << " in the given reports\n";
+        out << noRowsText(req.kind) << " in the given reports\n";
     printStatsSections(out, loaded, rows, req);
 }
 
@@ -361,6 +439,10 @@ int cmdTraceStats(const Args &args, std::ostream &out, std::ostream &err)
         options.nsysReleaseNames = true; // the tables read as the exporting nsys's own
         summary = tr::summarize(reports, req.kind, options);
     });
+    for (const std::string &p : summary.problems) { // a report that could not answer is named, never zeros
+        err << "error: " << p << "\n";
+        status = 1;
+    }
     for (const std::string &e : errors) {
         err << "error: " << e << "\n";
         status = 1;

@@ -21,9 +21,10 @@ std::string csvField(std::string_view text)
 
 std::string statsCsvHeader(StatsCsvColumns columns)
 {
-    return std::string(columns.report ? "report," : "") +
-           "name,count,total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct" + (columns.style ? ",style" : "") +
-           "\n";
+    const std::string head = columns.report ? "report,name,count," : "name,count,";
+    const std::string values = columns.bytes ? "total_bytes,avg_bytes,med_bytes,min_bytes,max_bytes,stddev_bytes"
+                                             : "total_ns,avg_ns,med_ns,min_ns,max_ns,stddev_ns,time_pct";
+    return head + values + (columns.style ? ",style" : "") + "\n";
 }
 
 std::string statsCsvLine(const StatRow &row, StatsCsvColumns columns, std::string_view report)
@@ -34,7 +35,9 @@ std::string statsCsvLine(const StatRow &row, StatsCsvColumns columns, std::strin
     if (columns.report)
         line << csvField(report) << ',';
     line << csvField(row.name) << ',' << row.count << ',' << row.totalNs << ',' << d1(row.avgNs) << ',' << d1(row.medNs)
-         << ',' << row.minNs << ',' << row.maxNs << ',' << d1(row.stddevNs) << ',' << d1(row.timePct);
+         << ',' << row.minNs << ',' << row.maxNs << ',' << d1(row.stddevNs);
+    if (!columns.bytes)
+        line << ',' << d1(row.timePct);
     if (columns.style)
         line << ',' << csvField(row.style);
     line << '\n';

@@ -21,8 +21,46 @@ constexpr std::string_view kStyles[] = {"", "PushPop", "StartEnd"};
 
 bool counts(StatsKind kind, TrackKind t)
 {
-    return kind == StatsKind::NvtxSum ? isRangeKind(t) : t == TrackKind::Kernel;
+    switch (kind) {
+    case StatsKind::NvtxSum:
+        return isRangeKind(t);
+    case StatsKind::KernelSum:
+        return t == TrackKind::Kernel;
+    case StatsKind::OsrtSum:
+        return t == TrackKind::OsRuntime;
+    case StatsKind::CudaApiSum:
+        return t == TrackKind::CudaApi;
+    case StatsKind::GpuMemTimeSum:
+    case StatsKind::GpuMemSizeSum:
+        return t == TrackKind::Memcpy || t == TrackKind::Memset;
+    }
+    return false;
 }
+
+bool isMemoryStats(StatsKind kind)
+{
+    return kind == StatsKind::GpuMemTimeSum || kind == StatsKind::GpuMemSizeSum;
+}
+
+// The gpumem reports' key of a memset; a memcpy's key is its copy kind (< 2^16).
+constexpr uint64_t kMemsetKey = uint64_t(1) << 16;
+constexpr std::string_view kMemsetName = "[CUDA memset]";
+
+// ENUM_CUDA_MEMCPY_OPER ids 0..13, named as nsys's gpumem reports name them.
+constexpr std::string_view kMemcpyNames[] = {"[CUDA memcpy Unknown]",
+                                             "[CUDA memcpy HtoD]",
+                                             "[CUDA memcpy DtoH]",
+                                             "[CUDA memcpy HtoA]",
+                                             "[CUDA memcpy AtoH]",
+                                             "[CUDA memcpy AtoA]",
+                                             "[CUDA memcpy AtoD]",
+                                             "[CUDA memcpy DtoA]",
+                                             "[CUDA memcpy DtoD]",
+                                             "[CUDA memcpy HtoH]",
+                                             "[CUDA memcpy PtoP]",
+                                             "[CUDA Unified Memory memcpy HtoD]",
+                                             "[CUDA Unified Memory memcpy DtoH]",
+                                             "[CUDA Unified Memory memcpy DtoD]"};
 
 uint8_t styleCode(StatsKind kind, TrackKind t)
 {
@@ -93,15 +131,22 @@ bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset,
         }
         const uint8_t style = styleCode(kind, t.kind());
         const bool tasks = kind == StatsKind::KernelSum && t.trackClass() == TrackClass::DeviceTasks;
+        const bool memset = t.kind() == TrackKind::Memset;
         for (size_t i = a; i < b; ++i) {
             if (tasks && t.taskClass(i) != DeviceTaskClass::Compute)
                 continue; // an Ascend communication or other device task, not a kernel
+            if (kind == StatsKind::OsrtSum && t.attr(i) != uint16_t(OsrtClass::Call))
+                continue; // the profiler's own mark, not an OS call
             uint64_t key = t.name(i);
             if (kind == StatsKind::NvtxSum) {
                 const uint16_t attr = t.attr(i);
                 key = key << 32 | (attr < domainOf.size() ? domainOf[attr] : kNoName);
+            } else if (isMemoryStats(kind)) {
+                key = memset ? kMemsetKey : t.attr(i);
+                if (!memset && memcpyOperationName(t.attr(i)).empty())
+                    continue; // a copy kind nsys does not name: its join leaves the row out
             }
-            add(style, key, t.duration(i));
+            add(style, key, isByteStats(kind) ? int64_t(t.bytes(i)) : t.duration(i));
             if (++sincePoll == kCancelPollEvents) {
                 sincePoll = 0;
                 if (isCancelled(cancel))
@@ -115,7 +160,11 @@ bool forEachKeyed(const EventStore &store, StatsKind kind, int64_t offset,
 // `colonDefault`: the range of the default domain reads ":name", as nsys 2024.6 prints it.
 std::string keyName(const EventStore &store, StatsKind kind, uint64_t key, bool colonDefault = false)
 {
-    if (kind == StatsKind::KernelSum)
+    if (isMemoryStats(kind))
+        return std::string(key == kMemsetKey ? kMemsetName : memcpyOperationName(uint16_t(key)));
+    if (kind == StatsKind::CudaApiSum)
+        return std::string(cudaApiBaseName(store.name(NameId(key))));
+    if (kind != StatsKind::NvtxSum)
         return std::string(store.name(NameId(key)));
     std::string name = rangeName(store, NameId(key >> 32), NameId(key));
     if (colonDefault && NameId(key) == kNoName)
@@ -210,7 +259,58 @@ void finishGroup(std::vector<StatRow> &rows)
         r.timePct = sum > 0 ? double((long double)r.totalNs * 100 / sum) : 0.0;
 }
 
+// finishGroup, then no Time (%) for the size report (its totals are bytes).
+void finishGroup(std::vector<StatRow> &rows, StatsKind kind)
+{
+    finishGroup(rows);
+    if (isByteStats(kind))
+        for (StatRow &r : rows)
+            r.timePct = 0;
+}
+
 } // namespace
+
+namespace {
+
+constexpr std::pair<StatsKind, std::string_view> kKindNames[] = {
+    {StatsKind::NvtxSum, "nvtx_sum"},
+    {StatsKind::KernelSum, "kernel_sum"},
+    {StatsKind::OsrtSum, "osrt_sum"},
+    {StatsKind::CudaApiSum, "cuda_api_sum"},
+    {StatsKind::GpuMemTimeSum, "cuda_gpu_mem_time_sum"},
+    {StatsKind::GpuMemSizeSum, "cuda_gpu_mem_size_sum"},
+};
+
+} // namespace
+
+std::string_view statsKindName(StatsKind kind)
+{
+    for (const auto &[k, name] : kKindNames)
+        if (k == kind)
+            return name;
+    return {};
+}
+
+std::optional<StatsKind> statsKindOf(std::string_view name)
+{
+    for (const auto &[k, n] : kKindNames)
+        if (n == name)
+            return k;
+    return std::nullopt;
+}
+
+std::string_view memcpyOperationName(uint16_t copyKind)
+{
+    return copyKind < std::size(kMemcpyNames) ? kMemcpyNames[copyKind] : std::string_view();
+}
+
+std::string_view cudaApiBaseName(std::string_view name)
+{
+    // nsys: CASE substr(name, -6, 2) WHEN '_v' THEN the name without its last six characters.
+    if (name.size() >= 6 && name.substr(name.size() - 6, 2) == "_v")
+        return name.substr(0, name.size() - 6);
+    return name;
+}
 
 std::string_view nvtxStyleName(TrackKind kind)
 {
@@ -260,8 +360,15 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind)
 bool collectSummary(const Report &report, StatsKind kind, int64_t offset, const std::optional<core::TimeWindow> &window,
                     Groups &out, std::string &problem)
 {
-    if (kind != StatsKind::NvtxSum)
+    if (kind == StatsKind::KernelSum)
         return true;
+    if (kind != StatsKind::NvtxSum) {
+        problem = report.path + ": " + std::string(statsKindName(kind)) +
+                  " needs the report's events, and this digest has none (its statistics summary, SUMS, "
+                  "holds nvtx_sum and kernel_sum only): run it on the report, or on a digest made "
+                  "without --summary-only";
+        return false;
+    }
     const auto summary = summaryOf(report, kTraceSummary, problem);
     if (!summary)
         return false;
@@ -336,7 +443,7 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const 
             else
                 dst.insert(dst.end(), d.begin(), d.end());
         }
-        finishGroup(rows);
+        finishGroup(rows, kind);
         out.perReport.insert(out.perReport.end(), std::make_move_iterator(rows.begin()),
                              std::make_move_iterator(rows.end()));
     }
@@ -345,7 +452,7 @@ StatsResult summarize(std::span<const ReportPtr> reports, StatsKind kind, const 
     out.overall.reserve(all.size());
     for (auto &[key, d] : all)
         out.overall.push_back(statRow(key, std::nullopt, d));
-    finishGroup(out.overall);
+    finishGroup(out.overall, kind);
     return out;
 }
 
@@ -415,6 +522,13 @@ std::optional<std::map<std::string, int64_t>> totalsByName(std::span<const Repor
     for (const ReportPtr &r : reports) {
         if (!hasEvents(*r)) { // opened from a digest without its events: the totals it carries
             std::string error;
+            if (kind != StatsKind::KernelSum && kind != StatsKind::NvtxSum) {
+                Groups none;
+                collectSummary(*r, kind, 0, std::nullopt, none, error);
+                if (problems)
+                    problems->push_back(error);
+                continue;
+            }
             const auto summary = summaryOf(*r, kTraceSummary, error);
             if (!summary) { // adds nothing, and says why
                 if (problems)

@@ -7,6 +7,14 @@
 //               roctx / mstx / Kineto annotation ranges of the other readers are summarised the
 //               same way (their scopes carry the domain name those readers give them).
 //   kernel_sum  per kernel (demangled) name; no style.
+//   osrt_sum    per OS runtime function (nsys OSRT_API rows of eventClass 27: OsrtClass::Call;
+//               the profiler's own start/finish marks are not calls).
+//   cuda_api_sum  per CUDA runtime or driver API name, a "_vNNNN" version suffix dropped as nsys
+//               drops it (CUDA backtrace duplicates, eventClass 67, are not read: spec 1.3).
+//   gpu_mem_time_sum / gpu_mem_size_sum  per memory operation: "[CUDA memcpy <copy kind>]" for
+//               the copy kinds nsys names (0..13; other kinds are left out, as nsys's join does)
+//               and "[CUDA memset]"; by duration, or by bytes (the size report's "ns" fields
+//               then hold bytes, and its Time (%) is 0: nsys prints none).
 // Each row: count, total, average, median (mean of the two middle values for even counts),
 // min, max and sample standard deviation (n-1; 0 for a single instance), all in ns, and the
 // Time (%) of nsys: the row's total as a share of the sum of the totals of its group (one
@@ -27,7 +35,26 @@ namespace ps::core::trace {
 
 class CancelToken; // tracereader.h
 
-enum class StatsKind { NvtxSum, KernelSum };
+// The attr of OsRuntime events (tracetypes.h's table still says 0: every row of the readers
+// but nsys's): a call (nsys eventClass 27) or one of the profiler's own marks (eventClass 31/32,
+// "OS runtime libraries profiling started"), which osrt_sum does not count.
+enum class OsrtClass : uint16_t { Call = 0, Mark = 1 };
+
+enum class StatsKind { NvtxSum, KernelSum, OsrtSum, CudaApiSum, GpuMemTimeSum, GpuMemSizeSum };
+
+// The report's name as the CLI takes it ("nvtx_sum", ..., "cuda_gpu_mem_size_sum"), and back.
+std::string_view statsKindName(StatsKind kind);
+std::optional<StatsKind> statsKindOf(std::string_view name);
+// True for the size report, whose values are bytes, not ns.
+constexpr bool isByteStats(StatsKind kind)
+{
+    return kind == StatsKind::GpuMemSizeSum;
+}
+// The name nsys's gpumem reports give a memcpy of ENUM_CUDA_MEMCPY_OPER `copyKind`; empty for a
+// kind they do not name.
+std::string_view memcpyOperationName(uint16_t copyKind);
+// A CUDA API name as cuda_api_sum prints it: "cudaMalloc_v3020" -> "cudaMalloc".
+std::string_view cudaApiBaseName(std::string_view name);
 
 struct StatRow
 {

@@ -21,6 +21,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <iterator>
 
 namespace ps::views {
 
@@ -34,6 +35,11 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
     m_kind = new QComboBox(this);
     m_kind->addItem(QStringLiteral("NVTX ranges (nvtx_sum)"));
     m_kind->addItem(QStringLiteral("Kernels (kernel_sum)"));
+    // The other reports, in the order of kPickerKinds (index 2 on).
+    m_kind->addItem(QStringLiteral("OS runtime calls (osrt_sum)"));
+    m_kind->addItem(QStringLiteral("CUDA API calls (cuda_api_sum)"));
+    m_kind->addItem(QStringLiteral("GPU memory ops by time (cuda_gpu_mem_time_sum)"));
+    m_kind->addItem(QStringLiteral("GPU memory ops by size (cuda_gpu_mem_size_sum)"));
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(QStringLiteral("Filter names"));
     m_filter->setClearButtonEnabled(true);
@@ -162,14 +168,25 @@ void StatsPane::nameKindsInFormatWords()
     m_kind->setItemText(1, kernelStatsLabel(formats));
 }
 
+namespace {
+
+// The picker's entries, in its order.
+constexpr StatsKind kPickerKinds[] = {StatsKind::NvtxSum,    StatsKind::KernelSum,     StatsKind::OsrtSum,
+                                      StatsKind::CudaApiSum, StatsKind::GpuMemTimeSum, StatsKind::GpuMemSizeSum};
+
+} // namespace
+
 void StatsPane::setKind(StatsKind kind)
 {
-    m_kind->setCurrentIndex(kind == StatsKind::NvtxSum ? 0 : 1);
+    for (size_t i = 0; i < std::size(kPickerKinds); ++i)
+        if (kPickerKinds[i] == kind)
+            m_kind->setCurrentIndex(int(i));
 }
 
 StatsKind StatsPane::kind() const
 {
-    return m_kind->currentIndex() == 0 ? StatsKind::NvtxSum : StatsKind::KernelSum;
+    const int i = m_kind->currentIndex();
+    return i >= 0 && size_t(i) < std::size(kPickerKinds) ? kPickerKinds[size_t(i)] : StatsKind::NvtxSum;
 }
 
 void StatsPane::recompute()
@@ -215,18 +232,23 @@ void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
 }
 
 // Reports opened from their digests' summaries count their ranges from the occurrences the digest
-// carries, but their kernels only once their events are paged in (zoomed into).
+// carries, but their kernels, calls and memory operations only once their events are paged in
+// (zoomed into): the note says so rather than let their rows read as none.
 QString StatsPane::outlineNote() const
 {
-    if (!m_scene || kind() != StatsKind::KernelSum)
+    if (!m_scene || kind() == StatsKind::NvtxSum)
         return {};
     int outlines = 0;
     for (int e : m_entries)
         outlines += e >= 0 && size_t(e) < m_scene->entries.size() && m_scene->entries[size_t(e)].report->isOutline();
+    const QString what = kind() == StatsKind::KernelSum ? QStringLiteral("kernels") : QStringLiteral("rows");
+    const QString compare =
+        kind() == StatsKind::KernelSum ? QStringLiteral(" (Compare Runs has their totals)") : QString();
     return outlines == 0 ? QString()
-                         : QStringLiteral(" · the kernels of %1 report(s) opened from digest summaries are counted "
-                                          "once zoomed into (Compare Runs has their totals)")
-                               .arg(outlines);
+                         : QStringLiteral(" · the %2 of %1 report(s) opened from digest summaries are counted "
+                                          "once zoomed into%3")
+                               .arg(outlines)
+                               .arg(what, compare);
 }
 
 void StatsPane::showCrossRank(const QString &rangeName, const QString &style)

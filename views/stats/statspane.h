@@ -1,5 +1,6 @@
 #pragma once
-// The Stats pane: nvtx_sum / kernel_sum over the visible reports and the visible time range
+// The Stats pane: nvtx_sum, kernel_sum, osrt_sum, cuda_api_sum and the gpu_mem reports over the
+// visible reports and the visible time range
 // (core::trace::summarize with the entries' offsets and the window; sortable, filterable, copy
 // as CSV; the Style column only for nvtx_sum), and the cross-rank chart of the range selected
 // in the table. Everything is computed on worker threads; a newer request supersedes an older one.

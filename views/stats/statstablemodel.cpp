@@ -8,6 +8,8 @@
 
 namespace ps::views {
 
+using core::trace::isByteStats;
+
 void StatsTableModel::setRows(std::vector<core::trace::StatRow> rows, core::trace::StatsKind kind)
 {
     beginResetModel();
@@ -65,14 +67,16 @@ QVariant StatsTableModel::data(const QModelIndex &index, int role) const
         if (text || col == Count)
             return raw();
         if (col == TimePct)
-            return QStringLiteral("%1 %").arg(r.timePct, 0, 'f', 1);
+            return isByteStats(m_kind) ? QString() : QStringLiteral("%1 %").arg(r.timePct, 0, 'f', 1);
+        if (isByteStats(m_kind)) // the size report: MB, as nsys prints it
+            return QStringLiteral("%1 MB").arg(raw().toDouble() / 1e6, 0, 'f', 3);
         return formatDuration(int64_t(std::llround(raw().toDouble())));
     case Qt::ToolTipRole:
         if (text)
             return raw();
         if (col == TimePct)
             return QStringLiteral("%1 % of the total time of the rows").arg(r.timePct, 0, 'f', 3);
-        return QVariant(raw().toString() + QStringLiteral(" ns"));
+        return QVariant(raw().toString() + (isByteStats(m_kind) ? QStringLiteral(" bytes") : QStringLiteral(" ns")));
     case Qt::TextAlignmentRole:
         return text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -90,7 +94,7 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation o, int role) c
 
 QString StatsTableModel::toCsv(const QList<int> &sourceRows) const
 {
-    const core::trace::StatsCsvColumns columns{false, m_kind == core::trace::StatsKind::NvtxSum};
+    const core::trace::StatsCsvColumns columns{false, m_kind == core::trace::StatsKind::NvtxSum, isByteStats(m_kind)};
     std::string out = core::trace::statsCsvHeader(columns);
     auto line = [&](const core::trace::StatRow &r) { out += core::trace::statsCsvLine(r, columns); };
     if (sourceRows.isEmpty())

@@ -1,8 +1,8 @@
 #pragma once
-// The rows of an nvtx_sum / kernel_sum table as an item model: Name (the Range for nvtx_sum),
-// Style (nvtx_sum: PushPop / StartEnd; empty for kernels), Count, Total, Time % (share of the
-// table's total), Avg, Med, Min, Max, StdDev (times formatted for display; Qt::UserRole gives
-// the raw value for sorting), and the rows as CSV in ns.
+// The rows of a stats table (nvtx_sum, kernel_sum, osrt_sum, ...; tracestats.h) as an item model: Name (the Range for
+// nvtx_sum), Style (nvtx_sum: PushPop / StartEnd; empty for kernels), Count, Total, Time % (share of the table's
+// total), Avg, Med, Min, Max, StdDev (times formatted for display; Qt::UserRole gives the raw value for sorting), and
+// the rows as CSV in ns (the size report: MB shown, bytes in the CSV, no Time %).
 
 #include "core/trace/tracestats.h"
 

@@ -53,7 +53,9 @@ std::pair<std::string, std::string> columnsAndFilter(Table t, const std::set<std
                     ", " + column(c, "eventClass", "0"),
                 c.count("eventClass") ? "eventClass IN (0,1)" : ""};
     case Table::Osrt:
-        return {column(c, "globalTid", "0") + ", " + column(c, "nameId", "0"), ""};
+        // eventClass: 27 for the calls (osrtRow tells them from the profiler's own marks).
+        return {column(c, "globalTid", "0") + ", " + column(c, "nameId", "0") + ", " + column(c, "eventClass", "27"),
+                ""};
     case Table::Nvtx:
         return {nvtxColumns(c), "eventType IN (" + drawnTypesSql() + ")"};
     }

@@ -4,6 +4,7 @@
 #include "core/trace/nsys/nvtxeventtype.h"
 #include "core/trace/readonlysqlite.h"
 #include "core/trace/tracereader.h"
+#include "core/trace/tracestats.h"
 
 #include <sqlite3.h>
 
@@ -134,11 +135,14 @@ void runtimeRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
                                                 : ApiClass::Other));
 }
 
+// eventClass 27 rows are the calls; 31 and 32 mark the profiler's own start and finish ("OS
+// runtime libraries profiling started"), zero-length, kept for the timeline but not calls (nsys
+// osrt_sum counts 27 only).
 void osrtRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)
 {
     c.aux.push_back(0);
     c.name.push_back(sh.nameOf(s.int64(3), c));
-    c.attr.push_back(0);
+    c.attr.push_back(uint16_t(s.int64(4) == 27 ? OsrtClass::Call : OsrtClass::Mark));
 }
 
 void nvtxRow(const SqliteStmt &s, Chunk &c, const JobShared &sh)

@@ -1,6 +1,7 @@
 #include "core/trace/nsys/nsysmerge.h"
 
 #include "core/trace/nsys/nvtxeventtype.h"
+#include "core/trace/tracestats.h"
 #include "core/trace/tracklookup.h"
 
 #include <algorithm>
@@ -12,26 +13,12 @@ namespace ps::core::trace::nsys {
 
 namespace {
 
-// Names as nsys stats prints them, by ENUM_CUDA_MEMCPY_OPER (copyKind).
-const char *memcpyName(uint16_t kind)
+// Names as nsys stats prints them, by ENUM_CUDA_MEMCPY_OPER (copyKind); an unknown kind (0, or
+// one nsys does not name) is "[CUDA memcpy]" on the timeline.
+std::string_view memcpyName(uint16_t kind)
 {
-    static const char *const names[] = {
-        "[CUDA memcpy]",
-        "[CUDA memcpy HtoD]",
-        "[CUDA memcpy DtoH]",
-        "[CUDA memcpy HtoA]",
-        "[CUDA memcpy AtoH]",
-        "[CUDA memcpy AtoA]",
-        "[CUDA memcpy AtoD]",
-        "[CUDA memcpy DtoA]",
-        "[CUDA memcpy DtoD]",
-        "[CUDA memcpy HtoH]",
-        "[CUDA memcpy PtoP]",
-        "[CUDA Unified Memory memcpy HtoD]",
-        "[CUDA Unified Memory memcpy DtoH]",
-        "[CUDA Unified Memory memcpy DtoD]",
-    };
-    return kind < std::size(names) ? names[kind] : names[0];
+    const std::string_view name = memcpyOperationName(kind);
+    return kind == 0 || name.empty() ? std::string_view("[CUDA memcpy]") : name;
 }
 
 // By ENUM_CUPTI_SYNC_TYPE (syncType).
@@ -167,7 +154,7 @@ void ChunkMerger::mergeCpu(Table table, const Chunk &c)
         if (table == Table::Runtime)
             m_b.add(h, c.start[i], c.end[i], c.name[i], c.aux[i], c.attr[i]);
         else
-            m_b.add(h, c.start[i], c.end[i], c.name[i]);
+            m_b.add(h, c.start[i], c.end[i], c.name[i], 0, c.attr[i]); // OsrtClass
     }
 }
 
