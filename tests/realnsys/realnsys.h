@@ -46,6 +46,22 @@ inline QString scriptPath(const char *name)
     return QStringLiteral(PS_SOURCE_DIR "/tests/realnsys/") + name;
 }
 
+// Kills the agent an `nsys profile` (process `nsysPid`) started: it outlives a killed nsys
+// (reparented to init, it may spin for many minutes). Its command line names the session
+// "profile-<program>-<nsys's pid>".
+inline void killAgentOf(qint64 nsysPid)
+{
+    const QString tail = "-" + QString::number(nsysPid);
+    for (const QString &pid : QDir("/proc").entryList(QDir::Dirs)) {
+        QFile f("/proc/" + pid + "/cmdline");
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &arg : f.readAll().split('\0'))
+            if (arg.startsWith("--session-name=profile-") && QString::fromUtf8(arg).endsWith(tail))
+                QProcess::execute("kill", {"-9", pid});
+    }
+}
+
 // Runs a program to its end (at most `seconds`); its output, stdout and stderr merged.
 inline int run(const QString &program, const QStringList &args, QString *output = nullptr, int seconds = 180)
 {
@@ -53,8 +69,12 @@ inline int run(const QString &program, const QStringList &args, QString *output 
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(program, args);
     if (!p.waitForFinished(seconds * 1000)) {
+        const qint64 pid = p.processId();
         p.kill();
         p.waitForFinished();
+        killAgentOf(pid);
+        if (output)
+            *output = QString::fromUtf8(p.readAll()) + "\n(killed after " + QString::number(seconds) + " s)";
         return -1;
     }
     if (output)
