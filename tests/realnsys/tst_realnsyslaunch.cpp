@@ -116,7 +116,8 @@ private slots:
         QVERIFY(QDir().mkpath(QFileInfo(output).absolutePath()));
         QString said;
         // nsys 2022.4 with --trace=cuda on a machine without libcuda sometimes never ends (its
-        // agent spins; seen on every argv here, about one run in two under load): a hang is
+        // agent spins after "Generating …qdstrm"; seen on every argv here, most runs on a loaded
+        // 2-core machine, with or without --kill=none or ucx): a hang is
         // said and skipped, an option nsys refuses still fails at once.
         const int code = realnsys::run(argv[0], argv.mid(1), &said, 90);
         if (code == -1)
