@@ -18,9 +18,15 @@ fi
 "$root/scripts/check-format.sh"
 
 build="$root/build/test"
+# The real Nsight Systems 2022.4 (Debian non-free, ~172 MB once; quick when present) for
+# tests/realnsys: CPU processes under `nsys profile`. PS_NSYS=/path/to/nsys uses another one.
+if [[ -z "${PS_NSYS:-}" ]]; then
+  "$root/scripts/fetch-nsys.sh" "$build/nsys"
+  PS_NSYS="$build/nsys/bin/nsys"
+fi
 # Shared libraries: the ~110 executables share one copy of the code (static, they took ~15 GB).
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPS_WERROR=ON -DPS_SANITIZE=ON \
-  -DPS_SHARED_LIBS=ON -DPS_SHARED_DIR="$shared" \
+  -DPS_SHARED_LIBS=ON -DPS_SHARED_DIR="$shared" -DPS_NSYS="$PS_NSYS" \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 # clang-tidy (.clang-tidy) over core/, views/ and app/, about 10 minutes on 2 cores (views/ ~7 of

@@ -1,6 +1,7 @@
 #include "core/analysis/phasestraggler.h"
 
 #include "core/analysis/median.h"
+#include "core/analysis/osrtwait.h"
 #include "core/trace/tracereader.h"
 
 #include <algorithm>
@@ -21,9 +22,12 @@ std::vector<int64_t> waitsOf(size_t columns, const CollectivePhaseRow *byArrival
     return waits;
 }
 
-void chooseByWorkTime(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank)
+void chooseByWorkTime(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank,
+                      std::span<const int64_t> osWaits)
 {
-    const std::vector<int64_t> waits = waitsOf(row.cells.size(), byArrival, columnOfRank);
+    std::vector<int64_t> waits = waitsOf(row.cells.size(), byArrival, columnOfRank);
+    for (size_t c = 0; c < waits.size() && c < osWaits.size(); ++c)
+        waits[c] += osWaits[c];
     std::vector<int64_t> work;
     int best = -1;
     int64_t bestWork = 0;
@@ -49,7 +53,8 @@ void chooseByWorkTime(PhaseRow &row, const CollectivePhaseRow *byArrival, const 
 
 } // namespace
 
-void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank)
+void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const std::map<int, size_t> &columnOfRank,
+                     std::span<const int64_t> osWaits)
 {
     row.straggler = -1;
     row.lagNs = 0;
@@ -69,7 +74,7 @@ void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const s
         if (byArrival->lagNs == 0 && byArrival->waitNs == 0)
             return; // collectives where nobody waited: no late rank
     }
-    chooseByWorkTime(row, byArrival, columnOfRank);
+    chooseByWorkTime(row, byArrival, columnOfRank, osWaits);
 }
 
 void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports,
@@ -91,9 +96,19 @@ void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports
     std::map<std::pair<int64_t, std::string>, const CollectivePhaseRow *> rowOf;
     for (const CollectivePhaseRow &r : run.phases)
         rowOf[{r.step, r.phase}] = &r;
+    std::vector<std::map<std::pair<int64_t, std::string>, int64_t>> osWaitsOf;
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+        const size_t r = table.columns[c].report;
+        osWaitsOf.push_back(r < reports.size() && r < perReport.size() ? osrtWaitsOf(*reports[r], perReport[r])
+                                                                       : decltype(osWaitsOf)::value_type{});
+    }
     for (PhaseRow &row : table.rows) {
         auto it = rowOf.find({row.step, row.phase});
-        chooseStraggler(row, it == rowOf.end() ? nullptr : it->second, columnOfRank);
+        std::vector<int64_t> osWaits(row.cells.size(), 0);
+        for (size_t c = 0; c < osWaits.size() && c < osWaitsOf.size(); ++c)
+            if (auto w = osWaitsOf[c].find({row.step, row.phase}); w != osWaitsOf[c].end())
+                osWaits[c] = w->second;
+        chooseStraggler(row, it == rowOf.end() ? nullptr : it->second, columnOfRank, osWaits);
     }
 }
 

@@ -170,6 +170,16 @@ void checkMultiStepStop(const ConfigReader &cfg, const Node &prof, const RLinfPr
                              : base + ".options.stop-on-range-end");
 }
 
+// `o` with the rank each worker's environment holds (%q{RANK}) before its %p, or at its end.
+std::string withRankVariable(const std::string &o)
+{
+    const size_t pid = o.find("%p");
+    if (pid == std::string::npos)
+        return o + "_rank%q{RANK}";
+    const size_t at = pid > 0 && (o[pid - 1] == '_' || o[pid - 1] == '-') ? pid - 1 : pid;
+    return o.substr(0, at) + "_rank%q{RANK}" + o.substr(at);
+}
+
 // Checks beyond NsightConfig's own: options that are accepted but do not do what users expect.
 void checkNsightOptions(const ConfigReader &cfg, const Node &prof, const RLinfProfiling &out, Diagnostics &diags)
 {
@@ -187,6 +197,14 @@ void checkNsightOptions(const ConfigReader &cfg, const Node &prof, const RLinfPr
         cfg.report(diags, "rlinf.o-without-pid",
                    "option 'o' (" + *o +
                        ") has no %p: every process of a profiled group writes the same report path; add %p",
+                   base + ".options.o");
+    if (const std::string *o = findOption(out.options, "o"); o && o->find("RANK}") == std::string::npos)
+        cfg.report(diags, "rlinf.o-without-rank",
+                   "option 'o' (" + *o +
+                       ") names no rank, in the file or a folder: RLinf's default names the worker's rank "
+                       "(rlinf_profile_<Group>_<rank>_%p), and nsys before 2023.4 records no environment to read "
+                       "it from; use o: " +
+                       withRankVariable(*o),
                    base + ".options.o");
     checkMultiStepStop(cfg, prof, out, diags);
     if (const std::string *cr = findOption(out.options, "capture-range"); cr && toLower(*cr) == "nvtx") {

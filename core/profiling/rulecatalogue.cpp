@@ -42,6 +42,7 @@ const std::vector<RuleInfo> &ruleCatalogue()
         {"rlinf.rocprof-bool-arg", W, false, "a bool rocprof arg (RLinf renders True/False)"},
         {"rlinf.option-output", W, false, "output given: nsys gets both --output and the default -o"},
         {"rlinf.o-without-pid", W, false, "o without %p: every process of a group writes one file"},
+        {"rlinf.o-without-rank", W, false, "o names no rank (%q{RANK}, in the file or a folder): ranks by PID only"},
         {"rlinf.multi-step-stop", W, false, "several steps with capture-range-end=stop: only the first is captured"},
         {"rlinf.capture-range-nvtx", W, false, "capture-range=nvtx needs NVTX ranges outside the windows"},
         {"rlinf.no-worker-groups", W, false, "profiling enabled but no worker group listed"},

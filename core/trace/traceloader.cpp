@@ -39,7 +39,7 @@ bool looksLikeReport(const fs::path &p)
     };
     return endsWith(".sqlite") || endsWith(".db") || endsWith(kDigestSuffix) || endsWith(".pt.trace.json") ||
            endsWith(".pt.trace.json.gz") || endsWith(".json.gz") || endsWith(".json") || endsWith(".nsys-rep") ||
-           endsWith(".qdrep") ||
+           endsWith(".qdrep") || endsWith(".qdstrm") ||
            endsWith("trace_events.jsonl") || // RLinf tracer; other .jsonl in a run folder are logs
            isMemoryReportName(name);
 }
@@ -62,9 +62,12 @@ bool isRegisteredFormat(const fs::path &p)
 bool hasSqliteExportBeside(const fs::path &p)
 {
     const std::string ext = p.extension().string();
-    if (ext != ".nsys-rep" && ext != ".qdrep")
+    if (ext != ".nsys-rep" && ext != ".qdrep" && ext != ".qdstrm")
         return false;
     std::error_code ec;
+    // A stream nsys left and imported later (by hand) is its .nsys-rep.
+    if (ext == ".qdstrm" && fs::is_regular_file(fs::path(p).replace_extension(".nsys-rep"), ec))
+        return true;
     return fs::is_regular_file(fs::path(p).replace_extension(".sqlite"), ec);
 }
 

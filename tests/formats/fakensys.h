@@ -1,6 +1,7 @@
 #pragma once
 // Stand-in `nsys` scripts for tst_nsysrepreader: each records its argv (one argument per line)
-// and behaves like one outcome of `nsys export`.
+// and behaves like one outcome of `nsys export`; each says it is release 2025.6.1 when asked
+// (`nsys --version`, which the reader asks first).
 
 #include <QFile>
 #include <QString>
@@ -10,6 +11,7 @@ namespace fakensys {
 // Copies testdata/traces/nsys/<stem>.sqlite (the pair of the .nsys-rep) to the --output path,
 // printing nsys-like progress.
 inline const char *const kCopy = R"SH(#!/bin/sh
+[ "$1" = "--version" ] && { echo "NVIDIA Nsight Systems version 2025.6.1.190-fake"; exit 0; }
 printf '%s\n' "$@" > "$FAKE_NSYS_ARGV"
 out=""
 prev=""
@@ -27,6 +29,7 @@ cp "$FAKE_NSYS_TESTDATA/traces/nsys/$stem.sqlite" "$out" || exit 1
 
 // Hangs until killed (for Cancel).
 inline const char *const kHang = R"SH(#!/bin/sh
+[ "$1" = "--version" ] && { echo "NVIDIA Nsight Systems version 2025.6.1.190-fake"; exit 0; }
 printf '%s\n' "$@" > "$FAKE_NSYS_ARGV"
 echo "Processing [>                    ] 1%"
 exec sleep 60
@@ -34,6 +37,7 @@ exec sleep 60
 
 // Fails like nsys does on a damaged report.
 inline const char *const kFail = R"SH(#!/bin/sh
+[ "$1" = "--version" ] && { echo "NVIDIA Nsight Systems version 2025.6.1.190-fake"; exit 0; }
 printf '%s\n' "$@" > "$FAKE_NSYS_ARGV"
 echo "Failed to open the report: boom" >&2
 exit 3

@@ -1,13 +1,17 @@
 #pragma once
-// Raw Nsight Systems reports (.nsys-rep, and .qdrep from 2021 and earlier). The only documented
-// way to read them is `nsys export` (spec 1.8), and nsys is not in Debian, so:
-//   - with nsys on PATH (or configured: setNsysExecutable(), e.g. from the preferences, or
-//     $PROFSTUDIO_NSYS), the report is converted into the cache with
+// Raw Nsight Systems reports (.nsys-rep, .qdrep from 2021 and earlier, and the .qdstrm stream
+// nsys leaves when its import failed). The only documented way to read them is `nsys export`
+// (spec 1.8), so:
+//   - the nsys used is the first found (nsyslocator.h: configured, $PROFSTUDIO_NSYS, PATH,
+//     /opt/nvidia/nsight-systems/*/bin, /usr/local/cuda*/bin) whose release reads the report's
+//     (its header says which release wrote it); a .qdstrm is first imported by the
+//     QdstrmImporter beside that nsys (qdstrmimport.h). The report is converted into the cache with
 //       nsys export --type sqlite --force-overwrite true --output <cache>/nsys-export/<key>.sqlite <file>
 //     while nsys's progress is forwarded and Cancel kills it; the export is then read by the
 //     nsys SQLite reader. A finished export is reused while the report's path, size and mtime
 //     are unchanged (a ".done" stamp marks it complete, so a conversion that was cut off is redone).
-//   - without nsys, reading fails with a message that gives the exact command to run.
+//   - without nsys, or none new enough, reading fails with a message that names the report's
+//     release and every nsys found, and gives the exact command to run.
 // The report's format is nsys-sqlite: what is read is the export.
 
 #include "core/trace/tracereader.h"
@@ -37,7 +41,7 @@ public:
     static void setNsysExecutable(const std::string &path);
     static std::string nsysExecutable();
 
-    // The nsys that would be used ("" when none is found).
+    // The first nsys found ("" when none is).
     std::string resolveNsys() const;
     // Where the export of `report` goes: <cacheDir>/nsys-export/<stem>-<hash of path, size, mtime>.sqlite.
     std::string exportPathFor(const std::string &report) const;
@@ -48,6 +52,8 @@ public:
     std::string convert(const std::string &report, std::string &sqlitePath, const ReadContext &ctx) const;
 
 private:
+    std::string configuredNsys() const; // the option, else the preferences' ("" = none)
+
     NsysRepOptions m_options;
 };
 
