@@ -1,5 +1,7 @@
 #include "app/cli/texttable.h"
 
+#include "core/common/terminaltext.h"
+
 #include "core/common/decimalround.h"
 
 #include <algorithm>
@@ -72,6 +74,13 @@ void TextTable::nameCells(std::vector<std::string> &cells, bool nvtx, const std:
 
 void TextTable::print(std::ostream &out) const
 {
+    // Cells hold names from traces: their control characters are escaped before widths are
+    // measured, so a name can neither drive the terminal nor break the columns.
+    std::vector<std::vector<std::string>> rows = this->rows;
+    for (auto &row : rows)
+        for (std::string &cell : row)
+            if (core::needsTerminalEscape(cell))
+                cell = core::terminalSafe(cell);
     std::vector<size_t> width;
     for (const auto &h : headers)
         width.push_back(h.size());
