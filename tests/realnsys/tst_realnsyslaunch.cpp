@@ -119,7 +119,7 @@ private slots:
         // agent spins after "Generating …qdstrm"; seen on every argv here, most runs on a loaded
         // 2-core machine, with or without --kill=none or ucx): a hang is
         // said and skipped, an option nsys refuses still fails at once.
-        const int code = realnsys::run(argv[0], argv.mid(1), &said, 90);
+        const int code = realnsys::run(argv[0], argv.mid(1), &said, 60);
         if (code == -1)
             QSKIP(qPrintable(worker + ": nsys 2022.4 hung (no libcuda here); not checked this run"));
         QVERIFY2(code == 0, qPrintable(said));
