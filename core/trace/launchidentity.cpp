@@ -125,8 +125,6 @@ LaunchReading launchIdentityOf(std::span<const EnvironmentVariable> environment,
             readFamily(r, f, out.identity);
             break;
         }
-    if (!out.identity.nodeRank && !out.identity.rank)
-        out.identity.nodeRank = r.number("GROUP_RANK", "a node rank");
     if (!out.identity.nodeRank)
         out.identity.nodeRank = r.number("SLURM_NODEID", "a node rank");
     out.identity.group = groupOf(environment, commandLine);

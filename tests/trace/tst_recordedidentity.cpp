@@ -117,6 +117,31 @@ private slots:
             QVERIFY2(i.text.contains("identity aB3dEf r3/4 pid 158702"), qPrintable(i.text));
         }
     }
+    // Two of verl's rankless names: the phase table's columns are named by the recorded ranks.
+    void phasesNameRanksNotPids()
+    {
+        QTemporaryDir dir;
+        for (const auto &[pid, rank] : {std::pair{"158702", "1"}, std::pair{"158703", "0"}}) {
+            const QString path = copyWithRows(dir, QString("worker_process_%1.sqlite").arg(pid),
+                                              {{"PROCESS_0:ENVIRONMENT_VARIABLE", QString("RANK=\"%1\"").arg(rank)},
+                                               {"PROCESS_0:ENVIRONMENT_VARIABLE", "WORLD_SIZE=\"2\""},
+                                               {"PROCESS_0:ENVIRONMENT_VARIABLE", "WG_PREFIX=\"aB3dEf\""}});
+            QVERIFY(!path.isEmpty());
+        }
+        const ps::test::CliRun r = cli({"trace", "phases", "--format", "json", dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray columns = QJsonDocument::fromJson(r.out.toUtf8()).object()["columns"].toArray();
+        QStringList labels;
+        QList<int> ranks;
+        for (const QJsonValue &c : columns) {
+            labels << c.toObject()["label"].toString();
+            ranks << c.toObject()["rank"].toInt(-1);
+        }
+        labels.sort();
+        std::sort(ranks.begin(), ranks.end());
+        QCOMPARE(labels, QStringList({"aB3dEf:0", "aB3dEf:1"}));
+        QCOMPARE(ranks, QList<int>({0, 1}));
+    }
     void theNameDisagreeing()
     {
         QTemporaryDir dir;

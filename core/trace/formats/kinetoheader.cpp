@@ -101,7 +101,6 @@ void readDistributedInfo(od::value value, Header &h)
         std::string_view k;
         if (std::move(fr).get(f) || f.unescaped_key().get(k))
             break;
-        int64_t n = 0;
         if (k == "rank")
             h.rank = rankField(f.value(), "distributedInfo.rank", h.problems);
         else if (k == "world_size")
