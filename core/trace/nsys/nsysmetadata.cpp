@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 
 namespace ps::core::trace::nsys {
 
@@ -164,7 +165,7 @@ public:
             meta.warnings.push_back(std::string(kInvalidDataWarning) + t);
         if (m_count > kShown)
             meta.warnings.push_back(std::string(kInvalidDataWarning) + std::to_string(m_count - kShown) +
-                                    " more malformed META_DATA_CAPTURE process rows");
+                                    " more problems in META_DATA_CAPTURE's process rows");
     }
 
 private:
