@@ -46,6 +46,73 @@ size_t eventCount(const tr::Report &rep, const CountKey &k)
     return n;
 }
 
+// Each recorded field of an identity as {"value", "from"} under its key; absent fields are left out.
+void writeRecordedJson(JsonWriter &w, const tr::LaunchIdentity &id)
+{
+    const auto number = [&](const char *key, const std::optional<tr::Recorded<int>> &f) {
+        if (f)
+            w.key(key).beginObject().key("value").value(int64_t(f->value)).key("from").value(f->from).endObject();
+    };
+    w.beginObject();
+    number("rank", id.rank);
+    number("world_size", id.worldSize);
+    number("local_rank", id.localRank);
+    number("node_rank", id.nodeRank);
+    if (id.group)
+        w.key("group").beginObject().key("value").value(id.group->value).key("from").value(id.group->from).endObject();
+    w.endObject();
+}
+
+void writeIdentityJson(JsonWriter &w, const tr::Report &rep)
+{
+    w.key("recorded");
+    writeRecordedJson(w, rep.identity.recorded);
+    w.key("name_disagrees").value(rep.identity.nameDisagrees);
+    w.key("processes").beginArray();
+    for (const tr::ProcessIdentity &p : rep.meta.processIdentities) {
+        w.beginObject().key("pid").value(p.pid ? std::optional<int64_t>(p.pid) : std::nullopt);
+        w.key("where").value(p.where).key("identity");
+        writeRecordedJson(w, p.launch);
+        w.endObject();
+    }
+    w.endArray();
+}
+
+// "rank 3 (RANK, recorded), world size 4 (WORLD_SIZE, recorded)"; a field the name alone gave
+// says "(its name)".
+std::string identitySources(const tr::ReportIdentity &id, const tr::LaunchIdentity &recorded)
+{
+    std::string out;
+    const auto add = [&](const char *what, const std::string &text) {
+        if (!text.empty())
+            out += (out.empty() ? "" : ", ") + std::string(what) + " " + text;
+    };
+    add("rank", recorded.rank ? tr::recordedText(recorded.rank)
+                : id.rank     ? std::to_string(*id.rank) + " (its name)"
+                              : "");
+    add("world size", recorded.worldSize ? tr::recordedText(recorded.worldSize)
+                      : id.worldSize     ? std::to_string(*id.worldSize) + " (its name)"
+                                         : "");
+    add("local rank", tr::recordedText(recorded.localRank));
+    add("node rank", tr::recordedText(recorded.nodeRank));
+    add("group", tr::recordedText(recorded.group));
+    return out;
+}
+
+void printIdentity(std::ostream &out, const tr::Report &rep)
+{
+    if (const std::string sources = identitySources(rep.identity, rep.identity.recorded); !sources.empty())
+        out << "  " << sources << "\n";
+    if (!rep.identity.nameDisagrees.empty())
+        out << "  warning: the name disagrees with the recorded identity (" << rep.identity.nameDisagrees
+            << "): the recorded one is used\n";
+    if (rep.meta.processIdentities.size() < 2)
+        return;
+    for (const tr::ProcessIdentity &p : rep.meta.processIdentities)
+        out << "  process " << (p.pid ? "pid " + std::to_string(p.pid) + " " : std::string()) << "(" << p.where
+            << "): " << identitySources({}, p.launch) << "\n";
+}
+
 void writeInfoJson(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
 {
     JsonWriter w;
@@ -64,6 +131,7 @@ void writeInfoJson(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         w.key("scope").value(id.scope);
         w.key("world_size").value(id.worldSize ? std::optional<int64_t>(*id.worldSize) : std::nullopt);
         w.key("parallel").value(id.parallel);
+        writeIdentityJson(w, *rep);
         w.key("utc_start_ns").value(rep->meta.utcStartNs);
         w.key("duration_ns").value(int64_t(rep->store->lastEnd() - rep->store->firstStart()));
         w.key("counts").beginObject();
@@ -108,7 +176,9 @@ void printInfo(std::ostream &out, const std::vector<tr::ReportPtr> &reports)
         out << "\n  identity " << (id.label.empty() ? "-" : id.label);
         if (!id.host.empty())
             out << " on " << id.host;
-        out << "\n  utc start "
+        out << "\n";
+        printIdentity(out, *rep);
+        out << "  utc start "
             << (rep->meta.utcStartNs ? std::to_string(*rep->meta.utcStartNs) + " ns" : std::string("none"))
             << ", duration " << (rep->store->lastEnd() - rep->store->firstStart()) << " ns\n  counts";
         for (const auto &k : countKeys())
@@ -224,7 +294,8 @@ void writeAlign(std::ostream &out, const std::string &format, const std::vector<
 int cmdTraceInfo(const Args &args, std::ostream &out, std::ostream &err)
 {
     CommandSpec spec{"profstudio-cli trace info [options] REPORT...",
-                     "Per report: format, exporter version, host, pid, rank and step where known, UTC start, "
+                     "Per report: format, exporter version, host, pid, rank and step where known (and for each "
+                     "recorded field the variable it came from: rank 3 (RANK, recorded)), UTC start, "
                      "duration, event counts per kind and the peak of each device-memory series.",
                      traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
                      "Example: profstudio-cli trace info --format json runs/exp1/"};

@@ -8,6 +8,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -17,7 +18,7 @@ namespace ps::core::trace {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'T', 'R', 'A', 'C', 'E', '\x01'};
-constexpr uint64_t kVersion = 11; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
+constexpr uint64_t kVersion = 12; // 2: process streams, 3: rank, 4: uniform level/attr columns elided,
                                   // 5: readers other than nsys give categories, not domains,
                                   // 6: device memory series, 7: Ascend HCCL lanes named "HCCL <ip:port>" and
                                   // Ascend device tasks in MindStudio's classes, 8: XXH3 checksums,
@@ -25,7 +26,8 @@ constexpr uint64_t kVersion = 11; // 2: process streams, 3: rank, 4: uniform lev
                                   // 10: NCCL/RCCL kernels known by name have records too,
                                   // 11: a track class after each track's kind (Ascend device tasks
                                   // and HCCL lanes no longer told by attr ids and a name prefix)
-                                  // and memory snapshots' peaks (ReportMeta::memoryPeaks)
+                                  // and memory snapshots' peaks (ReportMeta::memoryPeaks),
+                                  // 12: each process's recorded identity (ReportMeta::processIdentities)
 constexpr size_t kHeaderSize = kCacheHeaderSize;
 
 struct Header
@@ -148,6 +150,33 @@ void writeHeader(std::string &buf)
     std::memcpy(buf.data(), &h, sizeof h);
 }
 
+// A recorded field: present, value, what it came from.
+void writeRecorded(Out &o, const std::optional<Recorded<int>> &f)
+{
+    o.u64(f ? 1 : 0);
+    o.u64(uint64_t(int64_t(f ? f->value : 0)));
+    o.str(f ? std::string_view(f->from) : std::string_view());
+}
+
+void writeRecorded(Out &o, const std::optional<Recorded<std::string>> &f)
+{
+    o.u64(f ? 1 : 0);
+    o.str(f ? std::string_view(f->value) : std::string_view());
+    o.str(f ? std::string_view(f->from) : std::string_view());
+}
+
+void writeProcessIdentities(Out &o, const std::vector<ProcessIdentity> &processes)
+{
+    o.u64(processes.size());
+    for (const ProcessIdentity &p : processes) {
+        o.u64(p.pid);
+        o.str(p.where);
+        for (const auto *f : {&p.launch.rank, &p.launch.worldSize, &p.launch.localRank, &p.launch.nodeRank})
+            writeRecorded(o, *f);
+        writeRecorded(o, p.launch.group);
+    }
+}
+
 } // namespace
 
 uint64_t cacheHash(const void *data, size_t size)
@@ -201,6 +230,7 @@ void writeBody(const Report &report, const CacheKey &key, const CacheSink &sink)
         o.array(std::span<const int64_t>(ms.bytes));
     }
     o.str(encodeMemoryPeaks(m.memoryPeaks));
+    writeProcessIdentities(o, m.processIdentities);
 
     const EventStore &s = *report.store;
     o.array(s.names().offsets());
@@ -336,6 +366,41 @@ bool keyMatches(const CacheKey &stored, const CacheKey &key, std::string &reason
     return !stale;
 }
 
+void readRecorded(In &in, std::optional<Recorded<int>> &f)
+{
+    const bool present = in.u64() != 0;
+    const int64_t value = int64_t(in.u64());
+    std::string from = in.str();
+    if (present && value >= 0 && value <= INT32_MAX)
+        f = Recorded<int>{int(value), std::move(from)};
+    else if (present)
+        in.ok = false;
+}
+
+void readRecorded(In &in, std::optional<Recorded<std::string>> &f)
+{
+    const bool present = in.u64() != 0;
+    std::string value = in.str();
+    std::string from = in.str();
+    if (present)
+        f = Recorded<std::string>{std::move(value), std::move(from)};
+}
+
+void readProcessIdentities(In &in, std::vector<ProcessIdentity> &out)
+{
+    const uint64_t n = in.u64();
+    for (uint64_t i = 0; in.ok && i < n && i < 65536; ++i) {
+        ProcessIdentity p;
+        p.pid = uint32_t(in.u64());
+        p.where = in.str();
+        for (auto *f : {&p.launch.rank, &p.launch.worldSize, &p.launch.localRank, &p.launch.nodeRank})
+            readRecorded(in, *f);
+        readRecorded(in, p.launch.group);
+        out.push_back(std::move(p));
+    }
+    in.ok = in.ok && n <= 65536;
+}
+
 // The GPUs, processes, counts, warnings and process streams of ReportMeta after its scalars.
 void readMetaLists(In &in, ReportMeta &m)
 {
@@ -382,6 +447,7 @@ void readMetaLists(In &in, ReportMeta &m)
     const std::string peaks = in.str();
     std::string peaksError;
     in.ok = in.ok && decodeMemoryPeaks(peaks, m.memoryPeaks, peaksError);
+    readProcessIdentities(in, m.processIdentities);
 }
 
 bool readMeta(In &in, ReportMeta &m, std::string &reason)

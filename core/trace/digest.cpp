@@ -100,6 +100,17 @@ std::string metaJson(const Report &r, const DigestOptions &options)
     w.key("identity").beginObject();
     w.key("group").value(r.identity.group).key("rank").value(r.identity.rank).key("step").value(r.identity.step);
     w.key("host").value(r.identity.host.empty() ? r.meta.host : r.identity.host);
+    w.key("world_size").value(r.identity.worldSize);
+    // Which variable each recorded field came from ("RANK"), for tools that list digests.
+    const LaunchIdentity &rec = r.identity.recorded;
+    w.key("recorded").beginObject();
+    for (const auto &[key, f] : {std::pair{"rank", &rec.rank}, std::pair{"world_size", &rec.worldSize},
+                                 std::pair{"local_rank", &rec.localRank}, std::pair{"node_rank", &rec.nodeRank}})
+        if (*f)
+            w.key(key).beginObject().key("value").value(int64_t((*f)->value)).key("from").value((*f)->from).endObject();
+    if (rec.group)
+        w.key("group").beginObject().key("value").value(rec.group->value).key("from").value(rec.group->from).endObject();
+    w.endObject();
     w.endObject();
     w.endObject();
     return w.str();

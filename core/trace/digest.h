@@ -29,8 +29,10 @@ namespace ps::core::trace {
 inline constexpr std::string_view kDigestSuffix = ".psdigest";
 // 2: XXH3 checksums (1 folded its tail with a XOR); 3: the COLL section (the GPU breakdown's
 // communication split into wait and transfer needs it), so a digest without one is refused; 4: the
-// collective records in their own section CREC instead of OUTL, read only when asked for.
-inline constexpr uint32_t kDigestVersion = 4;
+// collective records in their own section CREC instead of OUTL, read only when asked for; 5: each
+// process's recorded identity in OUTL (cache format 12) and META's identity with world size and
+// the variables its fields came from.
+inline constexpr uint32_t kDigestVersion = 5;
 
 // "x.sqlite.psdigest" -> true.
 bool isDigestPath(std::string_view path);

@@ -37,10 +37,10 @@ std::vector<std::string> splitPath(std::string_view path)
     return parts;
 }
 
-// File name without the report extensions (.sqlite, .nsys-rep, .qdrep, .db, .json[.gz]).
+// File name without the report extensions (.sqlite, .nsys-rep, .qdrep, .qdstrm, .db, .json[.gz]).
 std::string stem(std::string name)
 {
-    for (const char *ext : {".gz", ".json", ".sqlite", ".nsys-rep", ".qdrep", ".db"}) {
+    for (const char *ext : {".gz", ".json", ".sqlite", ".nsys-rep", ".qdrep", ".qdstrm", ".db"}) {
         const std::string e = ext;
         if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0)
             name.resize(name.size() - e.size());
@@ -231,8 +231,44 @@ std::string applyRecordedIdentity(ReportIdentity &id, const ReportIdentity &reco
     return differs;
 }
 
+namespace {
+
+// The group a name gives that says nothing of the worker group: Ray's own report name.
+bool isGenericGroup(const std::string &group)
+{
+    return group.empty() || group == "worker_process";
+}
+
+} // namespace
+
+void applyLaunchIdentity(ReportIdentity &id, const ReportMeta &meta)
+{
+    id.recorded = reportLaunchIdentity(meta.processIdentities, nullptr);
+    id.nameDisagrees.clear();
+    const auto note = [&](const char *what, const std::optional<int> &named, const Recorded<int> &kept) {
+        if (!named || *named == kept.value)
+            return;
+        id.nameDisagrees += (id.nameDisagrees.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(*named) +
+                            " (its name) vs " + std::to_string(kept.value) + " (" + kept.from + ", recorded)";
+    };
+    if (const auto &r = id.recorded.rank) {
+        note("rank", id.rank, *r);
+        id.rank = r->value;
+    }
+    if (const auto &w = id.recorded.worldSize) {
+        note("world size", id.worldSize, *w);
+        id.worldSize = w->value;
+    }
+    // A role the name gives (verl's relocated "<role>_<host>_worker_process_<pid>", RLinf's
+    // group) is another naming of the same worker group than verl's random WG_PREFIX: the
+    // recorded group replaces only a name that gives none.
+    if (const auto &g = id.recorded.group; g && isGenericGroup(id.group))
+        id.group = g->value;
+}
+
 void completeIdentity(ReportIdentity &id, const ReportMeta &meta)
 {
+    applyLaunchIdentity(id, meta);
     if (!id.pid && meta.pids.size() == 1)
         id.pid = meta.pids.front();
     if (id.host.empty())

@@ -39,6 +39,12 @@ ReportIdentity identityOfFile(const std::string &path);
 // name) vs 3 (recorded)", "" when nothing did.
 std::string applyRecordedIdentity(ReportIdentity &id, const ReportIdentity &recorded);
 
+// The identity the report recorded (ReportMeta::processIdentities, where its processes agree)
+// wins over the one its name gave: rank and world size replace the name's, the recorded worker
+// group replaces a name's generic one ("worker_process"). What the name said that the recording
+// contradicts goes to id.nameDisagrees ("rank 5 (its name) vs 3 (RANK, recorded)").
+void applyLaunchIdentity(ReportIdentity &id, const ReportMeta &meta);
+
 // Fills what the path did not give from the data (pid when the report has one process, host).
 void completeIdentity(ReportIdentity &id, const ReportMeta &meta);
 

@@ -4,6 +4,7 @@
 // shared between threads and views through std::shared_ptr<const Report>.
 
 #include "core/trace/eventstore.h"
+#include "core/trace/launchidentity.h"
 #include "core/trace/memorypeaks.h"
 #include "core/trace/memoryseries.h"
 
@@ -57,6 +58,10 @@ struct ReportMeta
     // The rank the file states about itself (Kineto distributedInfo.rank, Ascend
     // ascend_pytorch_profiler_<rank>.db / RANK_DEVICE_MAP); absent for nsys.
     std::optional<int> rank;
+    // What the file recorded of each launched process's identity (its launcher's environment:
+    // launchidentity.h), one entry per process; the report's identity comes from them when they
+    // agree (identity.h, finishReport).
+    std::vector<ProcessIdentity> processIdentities;
     std::vector<ProcessStreamInfo> processStreams;
     // Device memory over time, per device and source, in the events' clock (memoryseries.h).
     std::vector<MemorySeries> memory;
@@ -79,6 +84,12 @@ struct ReportIdentity
     std::string part;             // verl torch trace file suffix "part1" / "mb0-3" as written
     std::string host;             // from the path (Ray node folder) or the data
     std::string label;            // short display name, e.g. "ActorGroup r3 pid 4242"
+    // The identity the report recorded (ReportMeta::processIdentities agreed), which wins over
+    // the one its name gives; each field says which variable it came from.
+    LaunchIdentity recorded;
+    // What the name said that the recording contradicts, e.g. "rank 5 (its name) vs 3 (RANK,
+    // recorded)"; "" when they agree. trace info and the GUI's load problems say it.
+    std::string nameDisagrees;
 };
 
 struct ReportOutline; // reportoutline.h

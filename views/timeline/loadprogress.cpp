@@ -68,9 +68,14 @@ void LoadProgressRow::connectLoader()
     // kept in a report's metadata where no one looks.
     connect(loader, &TimelineLoader::reportsReady, this, [this](const std::vector<PreparedReportPtr> &reports) {
         QStringList lines;
-        for (const PreparedReportPtr &r : reports)
+        for (const PreparedReportPtr &r : reports) {
             for (const std::string &w : r->report().meta.warnings)
                 lines << QString::fromStdString(r->report().path + ": " + w);
+            // As for a digest whose name disagrees with it: the recorded identity is used, and said.
+            if (const std::string &d = r->report().identity.nameDisagrees; !d.empty())
+                lines << QString::fromStdString(r->report().path + ": the name disagrees with the recorded identity (" +
+                                                d + "): the recorded one is used");
+        }
         if (!lines.isEmpty())
             m_problems->addProblems(
                 QStringLiteral("%1 warning(s) while reading; the report(s) are open").arg(lines.size()), lines);

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -464,10 +465,15 @@ std::string AscendReader::read(const std::string &path, StoreBuilder &b, ReportM
         while (s.get() && s.step())
             meta.gpus.push_back({uint32_t(s.int64(0)), std::string(s.text(1)), {}, {}});
     }
-    if (!rank && tables.count("RANK_DEVICE_MAP")) {
+    // The rank table of a one-rank database is the rank torch_npu recorded: the report's identity.
+    if (tables.count("RANK_DEVICE_MAP")) {
         SqliteStmt s = db.prepare("SELECT min(rankId), count(*) FROM RANK_DEVICE_MAP", error);
-        if (s.get() && s.step() && s.int64(1) == 1 && s.int64(0) >= 0 && s.int64(0) != kNone)
-            rank = int(s.int64(0));
+        if (s.get() && s.step() && s.int64(1) == 1 && s.int64(0) >= 0 && s.int64(0) <= INT32_MAX) {
+            LaunchIdentity id;
+            id.rank = Recorded<int>{int(s.int64(0)), "RANK_DEVICE_MAP.rankId"};
+            meta.processIdentities.push_back({0, "RANK_DEVICE_MAP", std::move(id)});
+            rank = rank ? rank : int(s.int64(0));
+        }
     }
     meta.rank = rank;
 

@@ -1,5 +1,7 @@
 #include "core/trace/formats/kinetoheader.h"
 
+#include "core/trace/launchidentity.h"
+
 #include <simdjson.h>
 
 #include <algorithm>
@@ -74,6 +76,20 @@ void readProcessGroups(od::value value, std::vector<ProcessGroupConfig> &groups)
     }
 }
 
+// A rank or world size: a whole number in [0, 2^31), else nullopt and a problem naming the key
+// (a rank of 2^32 + 1 once wrapped to 1 and passed for another rank's).
+std::optional<int> rankField(od::value value, const char *key, std::vector<std::string> &problems)
+{
+    std::string_view raw = value.raw_json_token();
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+        raw.remove_suffix(1);
+    if (const std::optional<int> n = parseRankNumber(raw))
+        return n;
+    problems.push_back(std::string(key) + " is " + std::string(raw.substr(0, 40)) +
+                       ", expected a whole number in [0, 2^31); not used");
+    return std::nullopt;
+}
+
 // distributedInfo: {backend, rank, world_size, pg_count, pg_config, nccl_version}.
 void readDistributedInfo(od::value value, Header &h)
 {
@@ -85,11 +101,10 @@ void readDistributedInfo(od::value value, Header &h)
         std::string_view k;
         if (std::move(fr).get(f) || f.unescaped_key().get(k))
             break;
-        int64_t n = 0;
-        if (k == "rank" && f.value().get_int64().get(n) == simdjson::SUCCESS)
-            h.rank = int(n);
-        else if (k == "world_size" && f.value().get_int64().get(n) == simdjson::SUCCESS)
-            h.worldSize = int(std::clamp<int64_t>(n, -1, 1 << 30));
+        if (k == "rank")
+            h.rank = rankField(f.value(), "distributedInfo.rank", h.problems);
+        else if (k == "world_size")
+            h.worldSize = rankField(f.value(), "distributedInfo.world_size", h.problems);
         else if (k == "pg_config")
             readProcessGroups(f.value(), h.processGroups);
     }

@@ -26,6 +26,7 @@ struct Header
     std::vector<GpuInfo> gpus;
     std::optional<int> worldSize; // distributedInfo.world_size
     std::vector<ProcessGroupConfig> processGroups;
+    std::vector<std::string> problems; // distributedInfo values refused, e.g. a rank outside [0, 2^31)
 };
 
 // "" or why the text is unreadable; a bare array has no header and is fine.

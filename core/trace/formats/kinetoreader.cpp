@@ -45,6 +45,25 @@ std::string ingestEvents(const std::string &path, ByteSource &src, TraceEventSpl
     return {};
 }
 
+// distributedInfo's rank and world size as the process's recorded identity (they name the
+// ranks torch.distributed, and so NCCL, use).
+void recordDistributedInfo(const kineto::Header &h, ReportMeta &meta)
+{
+    LaunchIdentity id;
+    if (h.rank)
+        id.rank = Recorded<int>{*h.rank, "distributedInfo.rank"};
+    if (h.worldSize)
+        id.worldSize = Recorded<int>{*h.worldSize, "distributedInfo.world_size"};
+    if (id.rank && id.worldSize && id.rank->value >= id.worldSize->value) {
+        meta.warnings.push_back(std::string(kInvalidDataWarning) + "distributedInfo.rank " +
+                                std::to_string(id.rank->value) + " is not below distributedInfo.world_size " +
+                                std::to_string(id.worldSize->value) + "; neither is used as the report's identity");
+        return;
+    }
+    if (!id.empty())
+        meta.processIdentities.push_back({0, "distributedInfo", std::move(id)});
+}
+
 // Header facts into meta; the rank from distributedInfo, else "rank-N"/"rank_N" in the name.
 void applyHeader(const std::string &path, const std::string &headerText, ReportMeta &meta, kineto::Header &h)
 {
@@ -53,6 +72,9 @@ void applyHeader(const std::string &path, const std::string &headerText, ReportM
     meta.schemaVersion = h.schemaVersion;
     meta.host = h.host;
     meta.gpus = h.gpus;
+    for (const std::string &p : h.problems)
+        meta.warnings.push_back(std::string(kInvalidDataWarning) + p);
+    recordDistributedInfo(h, meta);
     meta.rank = h.rank;
     if (!meta.rank) {
         const std::string name = path.substr(path.find_last_of('/') + 1);

@@ -4,7 +4,10 @@
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/readonlysqlite.h"
 
+#include <simdjson.h>
 #include <sqlite3.h>
+
+#include <algorithm>
 
 #include <map>
 #include <set>
@@ -478,6 +481,64 @@ void readProcessAndThreadNames(Context &c, Schema &sc)
     }
 }
 
+// rocpd_info_process.environment: a JSON object of the process's variables; false when it is not one.
+bool parseEnvironment(std::string_view json, std::vector<EnvironmentVariable> &out)
+{
+    simdjson::dom::parser parser;
+    simdjson::dom::object env;
+    if (parser.parse(json.data(), json.size()).get(env) != simdjson::SUCCESS)
+        return false;
+    for (auto [name, value] : env) {
+        std::string_view text;
+        if (value.get(text) == simdjson::SUCCESS)
+            out.emplace_back(std::string(name), std::string(text));
+    }
+    return true;
+}
+
+// The command as its words (rocpd records one string, not the argv).
+std::vector<std::string> commandWords(std::string_view command)
+{
+    std::vector<std::string> words;
+    for (size_t at = 0; at < command.size();) {
+        const size_t end = std::min(command.find(' ', at), command.size());
+        if (end > at)
+            words.emplace_back(command.substr(at, end - at));
+        at = end + 1;
+    }
+    return words;
+}
+
+// Each process with events: its identity from the environment and command rocprofv3 recorded.
+void readProcessIdentities(Context &c, Schema &sc)
+{
+    if (sc.table("rocpd_info_process").empty() || !sc.has("rocpd_info_process", "environment"))
+        return;
+    std::string error;
+    const std::string command = sc.has("rocpd_info_process", "command") ? "command" : "NULL";
+    SqliteStmt s =
+        c.db.prepare("SELECT pid, " + command + ", environment FROM " + sc.table("rocpd_info_process"), error);
+    std::vector<std::string> problems;
+    while (s.get() && s.step()) {
+        const uint32_t pid = uint32_t(s.int64(0));
+        if (!c.pids.count(pid))
+            continue;
+        const std::string where = "rocpd_info_process pid " + std::to_string(pid);
+        std::vector<EnvironmentVariable> env;
+        if (!s.isNull(2) && !parseEnvironment(s.text(2), env)) {
+            problems.push_back(where + ": environment is not a JSON object of variables; not used");
+            continue;
+        }
+        LaunchReading r = launchIdentityOf(env, commandWords(s.isNull(1) ? "" : s.text(1)), where);
+        problems.insert(problems.end(), r.problems.begin(), r.problems.end());
+        if (!r.identity.empty())
+            c.meta.processIdentities.push_back({pid, where, std::move(r.identity)});
+    }
+    reportLaunchIdentity(c.meta.processIdentities, &problems);
+    for (const std::string &p : problems)
+        c.meta.warnings.push_back(std::string(kInvalidDataWarning) + p);
+}
+
 } // namespace
 
 bool RocpdReader::probe(std::string_view path, std::string_view head) const
@@ -522,6 +583,7 @@ std::string RocpdReader::read(const std::string &path, StoreBuilder &b, ReportMe
     if (std::string err = readAllocations(c, sc, agents); !err.empty())
         return err;
     readProcessAndThreadNames(c, sc);
+    readProcessIdentities(c, sc);
     meta.pids.assign(c.pids.begin(), c.pids.end());
     formats::clipImpossibleTimes(b, c.audit, tableOfTrack, meta);
     meta.warnings.push_back("no UTC origin: rocpd timestamps are CLOCK_BOOTTIME ns (time since the host booted); "

@@ -1,5 +1,7 @@
 #include "core/trace/nsys/nsysmetadata.h"
 
+#include "core/trace/eventtimes.h"
+#include "core/trace/launchidentity.h"
 #include "core/trace/nsys/nsystables.h"
 #include "core/trace/nsys/nvtxeventtype.h"
 #include "core/trace/readonlysqlite.h"
@@ -8,6 +10,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 
 namespace ps::core::trace::nsys {
 
@@ -111,6 +115,120 @@ void readNvtxScopeNames(const ReadOnlySqlite &db, const std::vector<NameId> &str
     }
 }
 
+// What META_DATA_CAPTURE recorded of one launched process (PROCESS_<n>:...).
+struct LaunchRows
+{
+    std::vector<std::string> commandLine; // COMMAND, then ARGUMENT_0, ARGUMENT_1, ...
+    std::map<int64_t, std::string> arguments;
+    std::vector<EnvironmentVariable> environment;
+    uint32_t pid = 0;
+};
+
+// "PROCESS_12:ENVIRONMENT_VARIABLE" -> 12 and "ENVIRONMENT_VARIABLE"; false for other rows.
+bool splitProcessKey(std::string_view name, int64_t &index, std::string_view &key)
+{
+    constexpr std::string_view kPrefix = "PROCESS_";
+    const size_t colon = name.find(':');
+    if (!name.starts_with(kPrefix) || colon == std::string_view::npos)
+        return false;
+    const char *first = name.data() + kPrefix.size(), *last = name.data() + colon;
+    const auto [p, ec] = std::from_chars(first, last, index);
+    key = name.substr(colon + 1);
+    return ec == std::errc() && p == last && index >= 0;
+}
+
+// NAME="value" (the value may span lines and hold quotes); false when the row is not that.
+bool parseEnvironmentRow(std::string_view text, EnvironmentVariable &out)
+{
+    const size_t eq = text.find('=');
+    if (eq == 0 || eq == std::string_view::npos || text.size() < eq + 3 || text[eq + 1] != '"' || text.back() != '"')
+        return false;
+    const std::string_view name = text.substr(0, eq);
+    if (std::any_of(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c) || c == '"'; }))
+        return false;
+    out = {std::string(name), std::string(text.substr(eq + 2, text.size() - eq - 3))};
+    return true;
+}
+
+// Malformed rows are said, the first few in full: a hostile export must not make a warning per row.
+class RowProblems
+{
+public:
+    void add(std::string text)
+    {
+        if (m_count++ < kShown)
+            m_shown.push_back(std::move(text));
+    }
+    void into(ReportMeta &meta) const
+    {
+        for (const std::string &t : m_shown)
+            meta.warnings.push_back(std::string(kInvalidDataWarning) + t);
+        if (m_count > kShown)
+            meta.warnings.push_back(std::string(kInvalidDataWarning) + std::to_string(m_count - kShown) +
+                                    " more problems in META_DATA_CAPTURE's process rows");
+    }
+
+private:
+    static constexpr size_t kShown = 3;
+    size_t m_count = 0;
+    std::vector<std::string> m_shown;
+};
+
+void addLaunchRow(LaunchRows &p, std::string_view key, std::string_view name, std::string_view value,
+                  RowProblems &problems)
+{
+    int64_t n = 0;
+    if (key == "ENVIRONMENT_VARIABLE") {
+        EnvironmentVariable v;
+        if (parseEnvironmentRow(value, v))
+            p.environment.push_back(std::move(v));
+        else
+            problems.add("META_DATA_CAPTURE row " + std::string(name) + " is \"" + std::string(value.substr(0, 80)) +
+                         "\", expected NAME=\"value\"; the variable is not used");
+    } else if (key == "COMMAND") {
+        p.commandLine.insert(p.commandLine.begin(), std::string(value));
+    } else if (key.starts_with("ARGUMENT_") &&
+               std::from_chars(key.data() + 9, key.data() + key.size(), n).ec == std::errc()) {
+        p.arguments[n] = std::string(value);
+    } else if (key == "PID" && std::from_chars(value.data(), value.data() + value.size(), n).ec == std::errc() &&
+               n > 0 && n <= INT32_MAX) {
+        p.pid = uint32_t(n);
+    }
+}
+
+// Each launched process's identity from its recorded environment and command line (nsys 2023.4+).
+void readProcessIdentities(const ReadOnlySqlite &db, const std::set<std::string> &tables, ReportMeta &meta)
+{
+    if (!tables.count("META_DATA_CAPTURE"))
+        return;
+    std::map<int64_t, LaunchRows> processes;
+    RowProblems problems;
+    std::string error;
+    SqliteStmt s =
+        db.prepare("SELECT name, value FROM META_DATA_CAPTURE WHERE name LIKE 'PROCESS\\_%' ESCAPE '\\'", error);
+    while (s.get() && s.step()) {
+        int64_t index = 0;
+        std::string_view key;
+        if (splitProcessKey(s.text(0), index, key))
+            addLaunchRow(processes[index], key, s.text(0), s.text(1), problems);
+    }
+    std::vector<std::string> launchProblems;
+    for (auto &[index, p] : processes) {
+        for (auto &[n, argument] : p.arguments)
+            p.commandLine.push_back(std::move(argument));
+        const std::string where = "META_DATA_CAPTURE PROCESS_" + std::to_string(index);
+        LaunchReading r = launchIdentityOf(p.environment, p.commandLine, where);
+        for (std::string &t : r.problems)
+            problems.add(std::move(t));
+        if (!r.identity.empty())
+            meta.processIdentities.push_back({p.pid, where, std::move(r.identity)});
+    }
+    reportLaunchIdentity(meta.processIdentities, &launchProblems);
+    for (std::string &t : launchProblems)
+        problems.add(std::move(t));
+    problems.into(meta);
+}
+
 } // namespace
 
 std::string column(const std::set<std::string> &columns, const char *name, const char *fallback)
@@ -124,6 +242,7 @@ SessionClock readReportMetadata(const ReadOnlySqlite &db, const std::set<std::st
     clock.normalizedExport = readExportMetadata(db, tables, meta);
     clock.sessionStartUtc = readSessionStart(db, tables);
     readHostAndGpus(db, tables, meta);
+    readProcessIdentities(db, tables, meta);
     return clock;
 }
 

@@ -27,7 +27,9 @@ struct SessionClock
     std::optional<int64_t> sessionStartUtc; // TARGET_INFO_SESSION_START_TIME.utcEpochNs
 };
 
-// Fills meta's exporter/schema version, host and GPUs; returns the session clock.
+// Fills meta's exporter/schema version, host, GPUs and each launched process's recorded identity
+// (META_DATA_CAPTURE PROCESS_<n> rows: environment, command line; malformed rows are warnings);
+// returns the session clock.
 SessionClock readReportMetadata(const ReadOnlySqlite &db, const std::set<std::string> &tables, ReportMeta &meta);
 
 // StringIds id -> NameId (kNoName where the id is absent). "" or an error.
