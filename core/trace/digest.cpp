@@ -109,7 +109,13 @@ std::string metaJson(const Report &r, const DigestOptions &options)
         if (*f)
             w.key(key).beginObject().key("value").value(int64_t((*f)->value)).key("from").value((*f)->from).endObject();
     if (rec.group)
-        w.key("group").beginObject().key("value").value(rec.group->value).key("from").value(rec.group->from).endObject();
+        w.key("group")
+            .beginObject()
+            .key("value")
+            .value(rec.group->value)
+            .key("from")
+            .value(rec.group->from)
+            .endObject();
     w.endObject();
     w.endObject();
     w.endObject();

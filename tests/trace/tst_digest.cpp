@@ -158,9 +158,9 @@ private slots:
         const QString e = readError(readAll(ps::test::nsysDir() + "/ppcu-lab7__report1.sqlite"), "x.sqlite.psdigest");
         QVERIFY2(e.contains("not a ProfStudio digest"), qPrintable(e));
         QVERIFY(readError(QByteArray(), "empty.psdigest").contains("not a ProfStudio digest"));
-        // A digest of a newer format, one of format 4 (no recorded process identities), one of format 3 (its collective records in OUTL, which an
-        // outline would then hold), one of format 2 (no COLL section: communication could not be
-        // split into wait and transfer) and one of format 1, whose checksums missed some damage.
+        // A digest of a newer format, one of format 4 (no recorded process identities), one of format 3 (its collective
+        // records in OUTL, which an outline would then hold), one of format 2 (no COLL section: communication could not
+        // be split into wait and transfer) and one of format 1, whose checksums missed some damage.
         for (const uint32_t v : {6u, 4u, 3u, 2u, 1u}) {
             QByteArray other = good;
             std::memcpy(other.data() + 8, &v, 4);
