@@ -1,19 +1,13 @@
 #include "core/trace/statscsv.h"
 
-#include "core/common/terminaltext.h"
-
 #include "core/common/decimalround.h"
 
 #include <sstream>
 
 namespace ps::core::trace {
 
-// Names from traces: control characters escaped first (terminaltext.h), so a CSV shown in a
-// terminal is as honest as the table; a field then needs quotes only for a comma or a quote.
-std::string csvField(std::string_view raw)
+std::string csvField(std::string_view text)
 {
-    const std::string safe = core::needsTerminalEscape(raw) ? core::terminalSafe(raw) : std::string();
-    const std::string_view text = safe.empty() ? raw : std::string_view(safe);
     if (text.find_first_of(",\"\r\n") == std::string_view::npos)
         return std::string(text);
     std::string quoted = "\"";

@@ -14,7 +14,7 @@ namespace ps::core::trace {
 
 // A CSV field: as is, or in double quotes with inner quotes doubled when it holds a comma, a
 // quote or a line break.
-std::string csvField(std::string_view text); // control characters escaped (terminaltext.h)
+std::string csvField(std::string_view text);
 
 struct StatsCsvColumns
 {

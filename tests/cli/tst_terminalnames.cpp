@@ -34,7 +34,6 @@ private slots:
     {
         QTest::addColumn<QString>("format");
         QTest::newRow("text") << QStringLiteral("text");
-        QTest::newRow("csv") << QStringLiteral("csv");
     }
     void tableAndCsvEscaped()
     {
