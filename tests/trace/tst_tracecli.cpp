@@ -420,8 +420,10 @@ private slots:
         QCOMPARE(torch["group"].toString(), QString("actor-rollout-ref"));
         QCOMPARE(torch["scope"].toString(), QString("train"));
         QCOMPARE(torch["step"].toInteger(), 3);
-        QCOMPARE(torch["rank"].toInteger(), 5);
-        QCOMPARE(torch["world_size"].toInteger(), 8);
+        // The trace recorded rank 1 of 128 (distributedInfo): that wins over the name's 5 of 8 (#36).
+        QCOMPARE(torch["rank"].toInteger(), 1);
+        QCOMPARE(torch["world_size"].toInteger(), 128);
+        QVERIFY(torch["name_disagrees"].toString().startsWith("rank 5 (its name) vs 1 (distributedInfo.rank"));
         QCOMPARE(torch["parallel"].toString(), QString("tp1-pp1-dp0-cp0"));
         QCOMPARE(torch["pid"].toInteger(), 4343);
     }
