@@ -196,13 +196,16 @@ std::vector<LeftOutReport> duplicateReports(std::span<const ReportPtr> reports)
     return out;
 }
 
-std::vector<ReportPtr> withoutDuplicates(std::span<const ReportPtr> reports, std::vector<std::string> &reasons)
+std::vector<ReportPtr> withoutDuplicates(std::span<const ReportPtr> reports, std::vector<std::string> &reasons,
+                                         std::vector<LoadFailure> *leftOutFiles)
 {
     const std::vector<LeftOutReport> leftOut = duplicateReports(reports);
     std::vector<bool> drop(reports.size(), false);
     for (const LeftOutReport &l : leftOut) {
         drop[l.index] = true;
         reasons.push_back(l.reason);
+        if (leftOutFiles)
+            leftOutFiles->push_back({reports[l.index]->path, l.reason});
     }
     std::vector<ReportPtr> kept;
     kept.reserve(reports.size() - leftOut.size());

@@ -13,6 +13,7 @@
 // never left out.
 
 #include "core/trace/report.h"
+#include "core/trace/traceloader.h"
 
 #include <span>
 #include <string>
@@ -32,6 +33,8 @@ struct LeftOutReport
 std::vector<LeftOutReport> duplicateReports(std::span<const ReportPtr> reports);
 
 // `reports` without those `duplicateReports` leaves out; their reasons appended to `reasons`.
-std::vector<ReportPtr> withoutDuplicates(std::span<const ReportPtr> reports, std::vector<std::string> &reasons);
+// `leftOut`, when given, gets each left-out report's path and reason (LoadResult::leftOut).
+std::vector<ReportPtr> withoutDuplicates(std::span<const ReportPtr> reports, std::vector<std::string> &reasons,
+                                         std::vector<LoadFailure> *leftOut = nullptr);
 
 } // namespace ps::core::trace

@@ -376,12 +376,10 @@ void countCapturesOnce(LoadResult &result)
 // One rank, one report (duplicatereports.h): the others are named and left out of every answer.
 void leaveOutDuplicates(LoadResult &result)
 {
-    for (const LeftOutReport &l : duplicateReports(result.reports)) {
-        result.leftOut.push_back({result.reports[l.index]->path, l.reason});
-        result.warnings.push_back(l.reason);
-    }
     std::vector<std::string> reasons;
-    result.reports = withoutDuplicates(result.reports, reasons);
+    std::vector<ReportPtr> kept = withoutDuplicates(result.reports, reasons, &result.leftOut);
+    result.warnings.insert(result.warnings.end(), reasons.begin(), reasons.end());
+    result.reports = std::move(kept);
 }
 
 } // namespace
