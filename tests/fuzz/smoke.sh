@@ -10,36 +10,11 @@ cli=$(cd "$(dirname "${3:?}")" && pwd)/$(basename "$3")
 shared=${4:?}
 seconds=${5:?}
 here=$(cd "$(dirname "$0")" && pwd)
-traces=$shared/testdata/traces
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 seeds=$work/seeds
 mkdir -p "$seeds"
-case "$target" in
-fuzz_nsysreader) sh "$here/trace/makeseeds.sh" "$seeds" >/dev/null ;;
-fuzz_digest) sh "$here/trace/makedigestseeds.sh" "$cli" "$seeds" >/dev/null ;;
-fuzz_tracecache)
-  # Real cache files of the nsys seeds, less their 64-byte header (the harness seals bodies).
-  sh "$here/trace/makeseeds.sh" "$work/in" >/dev/null
-  PROFSTUDIO_CACHE_DIR=$work/cache "$cli" trace info "$work/in" >/dev/null
-  for f in $(find "$work/cache" -type f); do tail -c +65 "$f" >"$seeds/$(basename "$f")"; done ;;
-fuzz_kinetoreader)
-  for f in hta__triton_example__triton_example.json.gz hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz; do
-    zcat "$traces/kineto/$f" >"$seeds/${f%.gz}"
-  done ;;
-fuzz_memorysnapshot)
-  python3 "$here/../formats/memoryfixtures.py" "$work/in" "$work/SENTINEL" >/dev/null
-  find "$work/in" -name '*.pickle' -size -256k -exec cp {} "$seeds/" \; ;;
-fuzz_rocpdreader) sh "$here/formats/makeseeds.sh" "$work/in" >/dev/null && cp "$work"/in/rocpd/* "$seeds/" ;;
-fuzz_ascendreader) sh "$here/formats/makeseeds.sh" "$work/in" >/dev/null && cp "$work"/in/ascend/* "$seeds/" ;;
-fuzz_rlinftracer) sh "$here/formats/makeseeds.sh" "$work/in" >/dev/null && cp "$work"/in/rlinf/* "$seeds/" ;;
-fuzz_config)
-  # A few of the real config trees' YAML files.
-  find "$shared/testdata/configs" -name '*.yaml' -size -8k | sort | head -24 | while read -r f; do
-    cp "$f" "$seeds/$(echo "$f" | tr '/' '_')"
-  done ;;
-*) echo "smoke.sh: no seeds known for $target" >&2; exit 2 ;;
-esac
+sh "$here/seeds.sh" "$target" "$cli" "$shared" "$seeds"
 # Inputs that once found something are replayed first (a finding becomes a test).
 regressions=$here/regressions/$target
 [ -d "$regressions" ] || regressions=
