@@ -1,11 +1,13 @@
 // profstudio-cli trace breakdown | projection: the GPU time analyses of core/analysis.
 
 #include "app/cli/commands.h"
+
 #include "app/cli/traceload.h"
 #include "core/analysis/breakdown.h"
 #include "core/analysis/collectivewait.h"
 #include "core/analysis/projection.h"
 #include "core/analysis/steps.h"
+#include "core/common/csvfield.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/analysisguard.h"
 #include "core/trace/statscsv.h"
@@ -162,7 +164,7 @@ void writeBreakdownTable(std::ostream &out, const std::vector<BreakdownRow> &row
         const auto rank = rankOf(*r.report);
         auto opt = [csv](std::optional<int64_t> v) { return v ? std::to_string(*v) : std::string(csv ? "" : "-"); };
         if (csv) {
-            out << core::trace::csvField(r.report->path) << sep << opt(rank) << sep << opt(r.device) << sep
+            out << ps::core::csvTextField(r.report->path) << sep << opt(rank) << sep << opt(r.device) << sep
                 << opt(r.stream) << sep << b.events << sep << b.spanNs << sep << b.idleNs << sep << b.computeNs() << sep
                 << b.communicationNs() << sep << b.memoryNs() << sep << b.otherNs() << sep << percent(b.overlapPct())
                 << sep << r.comm.waitNs << sep << r.comm.transferNs << "\n";
@@ -285,7 +287,7 @@ int cmdTraceProjection(const Args &args, std::ostream &out, std::ostream &err)
             w.key("min_proj_ns").value(row.minProjNs).key("max_proj_ns").value(row.maxProjNs);
             w.key("stddev_proj_ns").value(row.stddevProjNs).key("gpu_ops").value(row.gpuOps).endObject();
             if (format == "csv")
-                out << core::trace::csvField(rep->path) << "," << core::trace::csvField(row.range) << "," << row.style
+                out << ps::core::csvTextField(rep->path) << "," << ps::core::csvTextField(row.range) << "," << row.style
                     << "," << row.instances << "," << row.totalProjNs << "," << row.totalRangeNs << "," << row.ratio()
                     << "," << row.avgProjNs << "," << row.medProjNs << "," << row.minProjNs << "," << row.maxProjNs
                     << "," << row.stddevProjNs << "," << row.gpuOps << "\n";

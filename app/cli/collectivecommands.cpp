@@ -2,11 +2,13 @@
 // how long the others waited (core/analysis/collectives.h).
 
 #include "app/cli/commands.h"
+
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/collectivekinds.h"
 #include "core/analysis/collectivephases.h"
 #include "core/analysis/collectives.h"
+#include "core/common/csvfield.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/terminaltext.h"
 #include "core/trace/digest.h"
@@ -139,12 +141,12 @@ void writeCsv(std::ostream &out, const std::vector<an::CollectiveInstance> &inst
            "algbw_gbps,busbw_gbps,problem\n";
     for (const an::CollectiveInstance &i : instances)
         for (const an::CollectiveMember &m : i.members)
-            out << tr::csvField(i.group) << "," << tr::csvField(i.op) << "," << i.index << ","
+            out << ps::core::csvTextField(i.group) << "," << ps::core::csvTextField(i.op) << "," << i.index << ","
                 << an::matchMethodName(i.method) << "," << (i.complete ? "true" : "false") << "," << m.rank << ","
                 << m.startNs << "," << m.endNs << "," << m.waitNs << ","
                 << (i.complete ? std::to_string(i.lastRank) : "") << "," << i.skewNs << "," << i.transferNs << ","
                 << (i.bytes ? std::to_string(*i.bytes) : "") << "," << (i.algbwGBps ? gbps(i.algbwGBps) : "") << ","
-                << (i.busbwGBps ? gbps(i.busbwGBps) : "") << "," << tr::csvField(i.problem) << "\n";
+                << (i.busbwGBps ? gbps(i.busbwGBps) : "") << "," << ps::core::csvTextField(i.problem) << "\n";
 }
 
 void writeGroupsText(std::ostream &out, const std::vector<an::CollectiveGroupSummary> &groups)

@@ -1,11 +1,13 @@
 // profstudio-cli trace compare: run against run (core/analysis/runcompare.h).
 
 #include "app/cli/commands.h"
+
 #include "app/cli/memorycompareoutput.h"
 #include "app/cli/phaseargs.h"
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/runcompare.h"
+#include "core/common/csvfield.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/statscsv.h"
 
@@ -94,8 +96,8 @@ void writeCompareCsv(std::ostream &out, const an::RunComparison &c)
         if (pct)
             std::snprintf(pctBuf, sizeof pctBuf, "%.3f", *pct);
         out << an::deltaKindName(d.kind) << "," << (d.step ? std::to_string(*d.step) : std::string()) << ","
-            << tr::csvField(d.name) << "," << d.baselineNs << "," << d.candidateNs << "," << d.deltaNs() << ","
-            << pctBuf << "," << (d.changed ? "true" : "false") << "\n";
+            << ps::core::csvTextField(d.name) << "," << d.baselineNs << "," << d.candidateNs << "," << d.deltaNs()
+            << "," << pctBuf << "," << (d.changed ? "true" : "false") << "\n";
     }
 }
 

@@ -3,10 +3,12 @@
 // (../shared/spec/cli.md, "Trace commands").
 
 #include "core/trace/tracestats.h"
+
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
+#include "core/common/csvfield.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/analysisguard.h"
 #include "core/trace/statscsv.h"
@@ -220,15 +222,15 @@ void writeCompareCsv(std::ostream &out, const LoadedReports &loaded, const std::
 {
     out << "name";
     for (const auto &rep : loaded.reports)
-        out << ',' << tr::csvField(rep->path);
+        out << ',' << ps::core::csvTextField(rep->path);
     out << ",slowest" << (nvtx ? ",style" : "") << "\n";
     for (const auto &row : rows) {
-        out << tr::csvField(row.name);
+        out << ps::core::csvTextField(row.name);
         for (const auto &c : row.cells)
             out << ',' << c.totalNs;
-        out << ',' << tr::csvField(loaded.path(row.slowest));
+        out << ',' << ps::core::csvTextField(loaded.path(row.slowest));
         if (nvtx)
-            out << ',' << tr::csvField(row.style);
+            out << ',' << ps::core::csvTextField(row.style);
         out << "\n";
     }
 }

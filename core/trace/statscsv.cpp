@@ -1,23 +1,11 @@
 #include "core/trace/statscsv.h"
 
+#include "core/common/csvfield.h"
 #include "core/common/decimalround.h"
 
 #include <sstream>
 
 namespace ps::core::trace {
-
-std::string csvField(std::string_view text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
-        return std::string(text);
-    std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
-    }
-    return quoted + "\"";
-}
 
 std::string statsCsvHeader(StatsCsvColumns columns)
 {
@@ -33,13 +21,13 @@ std::string statsCsvLine(const StatRow &row, StatsCsvColumns columns, std::strin
     const auto d1 = [](double v) { return fixedHalfAwayFromZero(v, 1); };
     std::ostringstream line;
     if (columns.report)
-        line << csvField(report) << ',';
-    line << csvField(row.name) << ',' << row.count << ',' << row.totalNs << ',' << d1(row.avgNs) << ',' << d1(row.medNs)
-         << ',' << row.minNs << ',' << row.maxNs << ',' << d1(row.stddevNs);
+        line << csvTextField(report) << ',';
+    line << csvTextField(row.name) << ',' << row.count << ',' << row.totalNs << ',' << d1(row.avgNs) << ','
+         << d1(row.medNs) << ',' << row.minNs << ',' << row.maxNs << ',' << d1(row.stddevNs);
     if (!columns.bytes)
         line << ',' << d1(row.timePct);
     if (columns.style)
-        line << ',' << csvField(row.style);
+        line << ',' << csvTextField(row.style);
     line << '\n';
     return line.str();
 }

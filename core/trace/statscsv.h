@@ -2,7 +2,8 @@
 // The rows of every stats report as CSV, one format for `profstudio-cli trace stats --format csv`
 // and the Stats pane's Copy CSV: counts and ns as integers, averages, median, stddev and Time (%)
 // with one decimal, the style column last (nvtx_sum only) so that scripts reading the older
-// columns by position keep working, and RFC 4180 quoting;
+// columns by position keep working, and RFC 4180 quoting (core/common/csvfield.h) of names whose
+// control characters are escaped;
 // the size report (gpu_mem_size_sum) has bytes where the others have ns, and no Time (%).
 
 #include "core/trace/tracestats.h"
@@ -11,10 +12,6 @@
 #include <string_view>
 
 namespace ps::core::trace {
-
-// A CSV field: as is, or in double quotes with inner quotes doubled when it holds a comma, a
-// quote or a line break.
-std::string csvField(std::string_view text);
 
 struct StatsCsvColumns
 {

@@ -34,6 +34,7 @@ private slots:
     {
         QTest::addColumn<QString>("format");
         QTest::newRow("text") << QStringLiteral("text");
+        QTest::newRow("csv") << QStringLiteral("csv");
     }
     void tableAndCsvEscaped()
     {

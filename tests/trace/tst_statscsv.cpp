@@ -4,6 +4,7 @@
 #include "tests/support/sqlref.h"
 #include "tests/support/testdata.h"
 
+#include "core/common/csvfield.h"
 #include "core/trace/statscsv.h"
 #include "core/trace/traceloader.h"
 
@@ -12,6 +13,8 @@
 #include <algorithm>
 
 using namespace ps::core::trace;
+using ps::core::csvField;
+using ps::core::csvTextField;
 
 class TestStatsCsv : public QObject
 {
@@ -39,6 +42,18 @@ private slots:
         QFETCH(QString, text);
         QFETCH(QString, field);
         QCOMPARE(QString::fromStdString(csvField(text.toStdString())), field);
+    }
+
+    // A trace's name in the CLI's CSV: control characters escaped, so a record stays one line and
+    // nothing reaches the terminal raw; then quoted as any field.
+    void textFieldEscapes()
+    {
+        QCOMPARE(csvTextField("a\nb"), std::string("a\\nb"));
+        QCOMPARE(csvTextField("x\x1b[2J,y"), std::string("\"x\\x1b[2J,y\""));
+        QCOMPARE(csvTextField("plain"), std::string("plain"));
+        StatRow r;
+        r.name = "k\n1,9";
+        QVERIFY(statsCsvLine(r, {}).starts_with("\"k\\n1,9\","));
     }
 
     void headers()

@@ -1,6 +1,6 @@
 #include "views/common/tablecopy.h"
 
-#include "core/trace/statscsv.h"
+#include "core/common/csvfield.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -19,7 +19,7 @@ QString cell(QString text, CellFormat format)
 {
     if (format == CellFormat::Tsv) // a tab or line break in a cell would split it
         return text.replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '));
-    return QString::fromStdString(core::trace::csvField(text.toStdString()));
+    return QString::fromStdString(core::csvField(text.toStdString()));
 }
 
 } // namespace
