@@ -107,7 +107,10 @@ public:
         if (!m_haveDtype || m_lastDtype != c.dtype)
             lookUpDtype(c.dtype);
         const int64_t n = op.kind == CollectiveKind::AllGather ? c.outNelems : c.inNelems;
-        return m_lastBytes && n >= 0 ? uint64_t(n) * uint64_t(*m_lastBytes) : kNoBytes;
+        // A digest's records come without the builder's bound: a product that would wrap is
+        // no message size either.
+        const bool fits = m_lastBytes && n >= 0 && n <= trace::kMaxCollectiveElements && *m_lastBytes <= 64;
+        return fits ? uint64_t(n) * uint64_t(*m_lastBytes) : kNoBytes;
     }
     // The op names, in the order of their first record.
     const std::vector<std::string> &ops() const { return m_names; }

@@ -29,6 +29,9 @@ enum class CollectiveSource : uint8_t {
     NvtxPayload = 3, // nsys: NCCL's NVTX range around the launch and its payload (communicator, size)
 };
 
+// 2^50 elements (8 PiB of doubles): more than any device holds, so never a real message.
+inline constexpr int64_t kMaxCollectiveElements = int64_t(1) << 50;
+
 struct CollectiveRecord
 {
     EventRef event;    // the kernel (or HCCL op range); set by StoreBuilder::build()

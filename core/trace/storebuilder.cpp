@@ -267,6 +267,8 @@ void appendCollectives(std::vector<std::pair<uint32_t, CollectiveRecord>> &recor
 
 struct StoreBuilder::Impl
 {
+    size_t impossibleMessageSizes = 0;  // collective records given counts no message has
+    size_t impossibleTransferBytes = 0; // copies and sets of more bytes than any device holds
     std::vector<char> chars;
     std::vector<uint32_t> offsets{0, 0}; // name 0 is ""
     std::unordered_map<std::string, NameId, StringHash, std::equal_to<>> nameIndex;
@@ -329,7 +331,17 @@ void StoreBuilder::addWithBytes(TrackHandle t, int64_t start, int64_t end, NameI
     BuildTrack &b = d->tracks[t];
     b.bytes.resize(b.start.size(), 0);
     add(t, start, end, name, aux, attr);
+    // No copy moves 1 PiB: a larger count is a wrapped or forged one, and sums of them would wrap.
+    if (bytes > kMaxTransferBytes) {
+        ++d->impossibleTransferBytes;
+        bytes = 0;
+    }
     b.bytes.push_back(bytes);
+}
+
+size_t StoreBuilder::impossibleTransferBytes() const
+{
+    return d->impossibleTransferBytes;
 }
 
 void StoreBuilder::setLastEndTid(TrackHandle t, uint32_t endTid)
@@ -342,8 +354,19 @@ void StoreBuilder::setLastEndTid(TrackHandle t, uint32_t endTid)
 void StoreBuilder::addCollective(TrackHandle t, const CollectiveRecord &r)
 {
     BuildTrack &b = d->tracks[t];
-    if (!b.start.empty())
-        b.collectives.emplace_back(uint32_t(b.start.size() - 1), r);
+    if (b.start.empty())
+        return;
+    CollectiveRecord &kept = b.collectives.emplace_back(uint32_t(b.start.size() - 1), r).second;
+    if (kept.inNelems > kMaxCollectiveElements || kept.outNelems > kMaxCollectiveElements) {
+        kept.inNelems = kept.inNelems > kMaxCollectiveElements ? -1 : kept.inNelems;
+        kept.outNelems = kept.outNelems > kMaxCollectiveElements ? -1 : kept.outNelems;
+        ++d->impossibleMessageSizes;
+    }
+}
+
+size_t StoreBuilder::impossibleMessageSizes() const
+{
+    return d->impossibleMessageSizes;
 }
 
 void StoreBuilder::addProcessGroup(const ProcessGroupInfo &g)

@@ -25,6 +25,8 @@
 namespace ps::core::trace {
 
 using TrackHandle = uint32_t;
+// 1 PiB: more than any device holds, so no copy or set moves it.
+inline constexpr uint64_t kMaxTransferBytes = uint64_t(1) << 50;
 class EventTimeAudit;
 
 class StoreBuilder
@@ -41,14 +43,20 @@ public:
     TrackHandle track(const TrackKey &key);
     // Appends an event. `aux` and `attr` per kind as documented in tracetypes.h.
     void add(TrackHandle t, int64_t start, int64_t end, NameId name, uint32_t aux = 0, uint16_t attr = 0);
-    // Memcpy / Memset: the same with a byte count.
+    // Memcpy / Memset: the same with a byte count; one beyond kMaxTransferBytes is kept as 0 and
+    // counted by impossibleTransferBytes().
     void addWithBytes(TrackHandle t, int64_t start, int64_t end, NameId name, uint32_t aux, uint16_t attr,
                       uint64_t bytes);
     // NvtxStartEnd: marks the event just added to `t` as ending on thread `endTid`.
     void setLastEndTid(TrackHandle t, uint32_t endTid);
     // Describes the event just added to `t` as a collective (collectiverecord.h); the record's
     // `event` is filled in by build(), which keeps the records in (track, index) order.
+    // A record's element counts beyond kMaxCollectiveElements are no message any device sent (a
+    // wrapped or forged count, which once gave a busbw of 1.4e14 GB/s): kept as not recorded (-1),
+    // and counted by impossibleMessageSizes().
     void addCollective(TrackHandle t, const CollectiveRecord &r);
+    size_t impossibleMessageSizes() const;
+    size_t impossibleTransferBytes() const;
     void addProcessGroup(const ProcessGroupInfo &g);
     // Pre-sizes a track when the reader knows how many events will come.
     void reserve(TrackHandle t, size_t events);

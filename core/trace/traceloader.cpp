@@ -1,12 +1,11 @@
 #include "core/trace/traceloader.h"
 
-#include "core/trace/duplicatereports.h"
-
 #include "core/common/naturalorder.h"
 #include "core/common/parallelfor.h"
 
 #include "core/trace/digest.h"
 #include "core/trace/duplicatereports.h"
+#include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/rlinftracereader.h"
 #include "core/trace/formats/torchmemoryreader.h"
@@ -133,6 +132,14 @@ ReportPtr loadReport(const std::string &path, const ReadContext &ctx, std::strin
     error = reader->read(path, builder, report->meta, ctx);
     if (!error.empty())
         return nullptr;
+    if (const size_t n = builder.impossibleMessageSizes())
+        report->meta.warnings.push_back(std::string(kInvalidDataWarning) + "collectives: " + std::to_string(n) +
+                                        " record(s) give a message of more than 2^50 elements, beyond any device: "
+                                        "their size and bandwidth are left unknown");
+    if (const size_t n = builder.impossibleTransferBytes())
+        report->meta.warnings.push_back(std::string(kInvalidDataWarning) +
+                                        "memory copies and sets: " + std::to_string(n) +
+                                        " of more than 1 PiB, beyond any device: counted as 0 bytes");
     auto store = std::make_shared<EventStore>(std::move(builder).build());
     for (int k = 0; k < kTrackKindCount; ++k)
         if (report->meta.fileCounts[size_t(k)] == 0)

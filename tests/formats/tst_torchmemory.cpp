@@ -199,6 +199,43 @@ private slots:
         QVERIFY2(clock.elapsed() < 20000, "refused at once, not after converting every reference");
     }
 
+    // Sizes no device has are refused where they are, never summed into an 8 EiB peak: one
+    // INT64_MAX block, a segment field past 16 TiB, and many legal sizes that add up to more
+    // than 1 PiB live at once.
+    void absurdSizesRefused_data()
+    {
+        QTest::addColumn<QString>("expr");
+        QTest::addColumn<QString>("where");
+        const QString alloc = QStringLiteral("{'action': 'alloc', 'addr': i, 'size': %1, 'stream': 0, 'time_us': i}");
+        QTest::newRow("INT64_MAX alloc")
+            << QStringLiteral("{'segments': [], 'device_traces': [[%1 for i in range(3)]]}").arg(alloc.arg("2**63-1"))
+            << QStringLiteral("device_traces[0][0]: 'size' out of range");
+        QTest::newRow("segment's allocated_size")
+            << QStringLiteral(
+                   "{'segments': [{'address': 0, 'total_size': 4096, 'allocated_size': 2**62, 'blocks': []}]}")
+            << QStringLiteral("segments[0]: 'allocated_size' out of range");
+        QTest::newRow("8 TiB blocks, 200 live")
+            << QStringLiteral("{'segments': [], 'device_traces': [[%1 for i in range(200)]]}").arg(alloc.arg("2**43"))
+            << QStringLiteral("device_traces[0][128]: the trace's sizes add up to more than 1 PiB");
+        QTest::newRow("segments past 1 PiB")
+            << QStringLiteral("{'segments': [{'address': i, 'total_size': 2**43, 'blocks': []} for i in range(200)]}")
+            << QStringLiteral("segments[128]: the device's segments reserve more than 1 PiB");
+    }
+    void absurdSizesRefused()
+    {
+        QFETCH(QString, expr);
+        QFETCH(QString, where);
+        const QString file = m_dir.filePath(QStringLiteral("absurd.pickle"));
+        QProcess p;
+        p.start(QString::fromLatin1(ps::test::kFixturePython),
+                {QStringLiteral("-c"),
+                 QStringLiteral("import pickle,sys\npickle.dump(%1, open(sys.argv[1], 'wb'))").arg(expr), file});
+        QVERIFY(p.waitForFinished(60000) && p.exitCode() == 0);
+        MemorySnapshot s;
+        const std::string error = readMemorySnapshot(file.toStdString(), s);
+        QVERIFY2(error.find(file.toStdString() + ": " + where.toStdString()) == 0, error.c_str());
+    }
+
     // A gzip bomb named as a memory timeline: refused once it inflates past its bound (128x its
     // size, at least 256 MiB), not after 4 GiB.
     void gzipBombRefused()

@@ -103,6 +103,18 @@ class TestHostileTimes : public QObject
         return QFile::copy(m_clean, path) ? path : QString();
     }
 
+    // A copy of the clean report as `name`, edited by `sql`, loaded; its warnings in `warnings`.
+    ReportPtr edited(const QString &name, const QString &sql, QString &warnings, QString *path = nullptr)
+    {
+        const QString copy = copyOfClean(name);
+        execSql(copy, sql);
+        const ReportPtr r = loadOne(copy);
+        warnings = r ? warningsOf(*r) : QString();
+        if (path)
+            *path = copy;
+        return r;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -181,10 +193,12 @@ private slots:
     }
 
     // Times at both ends of the range a reader takes (a span near 2^63 ns) once overflowed the
-    // digest's pyramid width search (UBSan: signed overflow in lodpyramid.cpp); the digest is
-    // written and reads back with the clipped times.
+    // digest's pyramid width search (UBSan: signed overflow in lodpyramid.cpp); such a start is
+    // now far from the report's others and moved, and the digest is written and reads back.
     void extremeSpanDigests()
     {
+        const ReportPtr clean = loadOne(m_clean);
+        QVERIFY(clean);
         const QString path = copyOfClean("extreme_span.sqlite");
         execSql(path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -4611686018427387903, end = 4611686018427387903 "
                       "WHERE rowid = 1");
@@ -192,7 +206,49 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const ReportPtr d = loadOne(path + ".psdigest");
         QVERIFY(d);
-        QCOMPARE(d->store->firstStart(), int64_t(-4611686018427387903));
+        QCOMPARE(d->store->firstStart(), clean->store->firstStart());
+        QCOMPARE(d->store->lastEnd(), clean->store->lastEnd());
+    }
+
+    // A copy of 2^63 bytes (a wrapped count) once made gpu_mem_size_sum's totals wrap: it is
+    // counted as 0 bytes, with a warning naming the count.
+    void impossibleCopyBytesAreNamed()
+    {
+        QString w, path;
+        QVERIFY(edited("huge_copy.sqlite",
+                       "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = 9223372036854775807 WHERE rowid = 1", w, &path));
+        QVERIFY2(w.contains("memory copies and sets: 1 of more than 1 PiB, beyond any device: counted as 0 bytes"),
+                 qPrintable(w));
+        const ps::test::CliRun sizes = ps::test::runCli(
+            {"trace", "stats", "--no-cache", "--report", "cuda_gpu_mem_size_sum", "--format", "json", path});
+        QCOMPARE(sizes.exitCode, 0);
+        QVERIFY2(!sizes.out.contains("922337203685"), qPrintable(sizes.out));
+    }
+
+    // A kernel starting at 4e18 ns (126 years after the rest, within 2^62) once made the report
+    // 100 % idle without a word: it is moved to the report's last time, with a warning naming
+    // the table and the count, and the breakdown's span is the report's own.
+    void farStartIsMovedWithAWarning()
+    {
+        const ReportPtr clean = loadOne(m_clean);
+        QVERIFY(clean);
+        QString w, path;
+        const ReportPtr r = edited("far_start.sqlite",
+                                   "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 4000000000000000000, "
+                                   "end = 4000000000000001000 WHERE rowid = 1",
+                                   w, &path);
+        QVERIFY(r);
+        QVERIFY2(w.contains("CUPTI_ACTIVITY_KIND_KERNEL: 1 start(s) more than 30 days from its table's median start"),
+                 qPrintable(w));
+        QCOMPARE(r->store->count(TrackKind::Kernel), clean->store->count(TrackKind::Kernel));
+        QCOMPARE(r->store->lastEnd(), clean->store->lastEnd());
+        const ps::test::CliRun cleanBreakdown = ps::test::runCli({"trace", "breakdown", "--no-cache", m_clean});
+        const ps::test::CliRun breakdown = ps::test::runCli({"trace", "breakdown", "--no-cache", path});
+        QCOMPARE(breakdown.exitCode, 0);
+        QVERIFY2(breakdown.err.contains("start(s) more than 30 days"), qPrintable(breakdown.err));
+        // The same span and events as the report without the far start (one kernel less long).
+        QCOMPARE(breakdown.out.section('\n', 1, 1), cleanBreakdown.out.section('\n', 1, 1));
+        QVERIFY2(!breakdown.out.contains("(100.00%)"), qPrintable(breakdown.out));
     }
 
     // The reproducer of the issue through the real executable, under a memory cap: both commands

@@ -5,6 +5,8 @@
 #include "core/trace/formats/pickledecoder.h"
 #include "core/trace/formats/torchmemory.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,7 +20,11 @@ using formats::PyValue;
 namespace {
 
 constexpr uint32_t kNoKey = UINT32_MAX;
-constexpr int64_t kMaxSize = int64_t(1) << 56;
+// No device holds a block, or a segment, of 16 TiB (today's hold under 2^38 bytes)...
+constexpr int64_t kMaxSize = int64_t(1) << 44;
+// ...nor 1 PiB at once: a device's segments, or the bytes a trace keeps live, beyond this are
+// sizes no device had (an INT64_MAX size once gave an 8 EiB peak). Sums below it cannot wrap.
+constexpr int64_t kMaxDeviceBytes = int64_t(1) << 50;
 constexpr int64_t kMaxTimeUs = 9000000000000000;
 // The snapshot's trace entries are converted in file order; every this many, the arena below
 // the entries converted one window earlier is handed back, so the document and the model are
@@ -114,6 +120,7 @@ private:
     bool readSegment(PyValue seg, const Where &where);
     bool readBlocks(PyValue list, MemSegment &seg, const Where &where);
     bool readTraces(PyValue list);
+    bool checkDeviceBytes();
     bool readEntry(PyValue e, size_t device, size_t index, std::vector<MemTraceEntry> &out);
     bool stackOf(PyValue frames, const Where &where, uint32_t &out);
     bool frameOf(PyValue frame, const Where &where, uint32_t &out);
@@ -295,9 +302,9 @@ bool SnapshotBuilder::readSegment(PyValue s, const Where &where)
     bool ok =
         intField(s, k.device, where, "device", seg.device, false) && intField(s, k.address, where, "address", addr) &&
         sizeField(s, k.totalSize, where, "total_size", seg.totalSize) &&
-        intField(s, k.allocatedSize, where, "allocated_size", seg.allocatedSize, false) &&
-        intField(s, k.activeSize, where, "active_size", seg.activeSize, false) &&
-        intField(s, k.requestedSize, where, "requested_size", seg.requestedSize, false) &&
+        sizeField(s, k.allocatedSize, where, "allocated_size", seg.allocatedSize, false) &&
+        sizeField(s, k.activeSize, where, "active_size", seg.activeSize, false) &&
+        sizeField(s, k.requestedSize, where, "requested_size", seg.requestedSize, false) &&
         intField(s, k.stream, where, "stream", seg.stream, false) && stackOf(d.get(s, k.frames), where, seg.stack);
     if (!ok)
         return false;
@@ -451,7 +458,37 @@ std::string SnapshotBuilder::run()
         m_out.warnings.push_back("no device_traces: memory history was not recorded (_record_memory_history)");
     else if (!readTraces(traces))
         return m_error;
+    checkDeviceBytes();
     return m_error;
+}
+
+// Every size is below kMaxSize, but many of them can still claim more than a device holds: each
+// device's segments, and the bytes each trace allocates and has not freed (reserved, for segment
+// actions) at any entry, stay within kMaxDeviceBytes either way (a trace may free what it began
+// with), or the file is refused at the entry where they first do not.
+bool SnapshotBuilder::checkDeviceBytes()
+{
+    std::unordered_map<int64_t, int64_t> reserved;
+    for (size_t i = 0; i < m_out.segments.size(); ++i)
+        if ((reserved[m_out.segments[i].device] += m_out.segments[i].totalSize) > kMaxDeviceBytes)
+            return fail(Where{nullptr, "segments", int64_t(i)},
+                        "the device's segments reserve more than 1 PiB, more than any device holds");
+    for (size_t device = 0; device < m_out.traces.size(); ++device) {
+        const Where trace{nullptr, "device_traces", int64_t(device)};
+        int64_t live = 0, mapped = 0;
+        const std::vector<MemTraceEntry> &entries = m_out.traces[device];
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const MemAction a = entries[i].action;
+            const int64_t size = entries[i].size;
+            live += a == MemAction::Alloc ? size : a == MemAction::FreeCompleted ? -size : 0;
+            const bool grows = a == MemAction::SegmentAlloc || a == MemAction::SegmentMap;
+            mapped += grows ? size : a == MemAction::SegmentFree || a == MemAction::SegmentUnmap ? -size : 0;
+            if (std::max(std::abs(live), std::abs(mapped)) > kMaxDeviceBytes)
+                return fail(Where{&trace, "", int64_t(i)},
+                            "the trace's sizes add up to more than 1 PiB live at once, more than any device holds");
+        }
+    }
+    return true;
 }
 
 // What every trace entry carries and the reader never reads (torch.compile's context, the

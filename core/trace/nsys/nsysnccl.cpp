@@ -214,7 +214,9 @@ void totalBytes(NcclCall &call)
 {
     const bool perRank = call.op == "allgather" || call.op == "reducescatter" || call.op == "alltoall";
     if (perRank)
-        call.bytes = call.bytes >= 0 && call.ranks > 0 ? call.bytes * call.ranks : -1;
+        call.bytes = call.bytes >= 0 && call.ranks > 0 && call.bytes <= INT64_MAX / call.ranks
+                         ? call.bytes * call.ranks
+                         : -1; // a product that would overflow is no message size (the builder says so)
 }
 
 } // namespace
