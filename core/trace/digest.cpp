@@ -2,6 +2,7 @@
 
 #include "core/common/atomicfile.h"
 #include "core/common/jsonwriter.h"
+#include "core/common/memorybudget.h"
 #include "core/trace/bytefields.h"
 #include "core/trace/cachecodec.h"
 #include "core/trace/eventtimes.h"
@@ -561,6 +562,8 @@ ReportPtr readDigest(const std::string &path, std::string &error)
     if (!events && why.empty() && hasSection(d, kOutline))
         why = "a summary-only digest (trace digest --summary-only): it has no events to read; digest the "
               "report without --summary-only, or use what works from summaries (trace phases, the desktop)";
+    // Until the image is decoded (or refused): a header bomb then costs this load alone.
+    const MemoryBudget::Lease lease = MemoryBudget::inflation().lease(events ? events->raw : 0);
     std::shared_ptr<uint64_t[]> image = events ? inflateImage(d.map, *events, why) : nullptr;
     if (!image) {
         error = path + ": " + (why.empty() ? std::string("the digest holds no events section") : why);
@@ -577,6 +580,7 @@ ReportPtr readDigestOutline(const std::string &path, std::string &error)
         return nullptr;
     std::string why;
     const Section *outl = sectionAt(d, kOutline, why);
+    const MemoryBudget::Lease lease = MemoryBudget::inflation().lease(outl ? outl->raw : 0);
     std::shared_ptr<uint64_t[]> image = outl ? inflateImage(d.map, *outl, why) : nullptr;
     if (!image) {
         if (!why.empty())

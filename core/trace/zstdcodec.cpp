@@ -1,5 +1,7 @@
 #include "core/trace/zstdcodec.h"
 
+#include "core/common/memorybudget.h"
+
 #include <zstd.h>
 
 namespace ps::core::trace {
@@ -20,6 +22,7 @@ std::optional<std::string> zstdDecompress(std::string_view frame, uint64_t rawSi
         error = "the compressed size and stated size disagree";
         return std::nullopt;
     }
+    const MemoryBudget::Lease lease = MemoryBudget::inflation().lease(rawSize); // memorybudget.h
     std::string out(rawSize, '\0');
     const size_t n = ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size());
     if (ZSTD_isError(n) || n != rawSize) {

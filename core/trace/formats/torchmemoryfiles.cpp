@@ -1,5 +1,6 @@
 // export_memory_timeline's outputs (raw rows and [times, sizes]), file kinds and identity.
 
+#include "core/common/memorybudget.h"
 #include "core/trace/formats/bytesource.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/torchmemory.h"
@@ -50,6 +51,9 @@ std::string readPadded(const std::string &path, std::string &text, size_t &size)
         return e;
     constexpr size_t kChunk = 1 << 16;
     const uint64_t bound = inflateBound(src);
+    // What this file may inflate to, held while it does, so that timelines read on many threads
+    // stay within one budget (core/common/memorybudget.h).
+    const MemoryBudget::Lease lease = MemoryBudget::inflation().lease(bound);
     size = 0;
     for (;;) {
         text.resize(size + kChunk + simdjson::SIMDJSON_PADDING); // grows geometrically, zero-filled
