@@ -1,10 +1,12 @@
 // profstudio-cli trace phases: the RL phase table of core/analysis/phases.h.
 
 #include "app/cli/commands.h"
+
 #include "app/cli/phaseargs.h"
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
 #include "core/analysis/phases.h"
+#include "core/common/csvfield.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/terminaltext.h"
 #include "core/trace/analysisguard.h"
@@ -39,11 +41,19 @@ void writePhasesJson(std::ostream &out, const an::PhaseTable &t, const std::vect
 {
     JsonWriter w;
     w.beginObject().key("steps_counted").value(t.stepsCounted);
+    if (t.stepsByCapture)
+        w.key("steps_by_capture").value(true);
     // Only when a config names the profiled steps: outputs without one stay as they were.
     if (!t.stepsFrom.empty())
         w.key("steps_from").value(t.stepsFrom);
     if (!t.stepsNote.empty())
         w.key("steps_note").value(t.stepsNote);
+    if (!t.stragglerNotes.empty()) {
+        w.key("straggler_notes").beginArray();
+        for (const std::string &note : t.stragglerNotes)
+            w.value(note);
+        w.endArray();
+    }
     w.key("columns").beginArray();
     for (const an::PhaseColumn &c : t.columns) {
         w.beginObject().key("label").value(c.label).key("group").value(c.group);
@@ -80,7 +90,7 @@ void writePhasesCsv(std::ostream &out, const an::PhaseTable &t)
                 continue;
             const an::GpuBreakdown &b = cell.gpu;
             const auto &col = t.columns[c];
-            out << r.step << "," << tr::csvField(r.phase) << "," << tr::csvField(col.label) << ","
+            out << r.step << "," << ps::core::csvTextField(r.phase) << "," << ps::core::csvTextField(col.label) << ","
                 << (col.rank ? std::to_string(*col.rank) : std::string()) << "," << cell.wallNs << ","
                 << cell.occurrences << "," << b.computeNs() << "," << b.communicationNs() << "," << b.memoryNs() << ","
                 << b.otherNs() << "," << b.idleNs << "," << (int(c) == r.straggler ? "true" : "false") << "\n";
@@ -92,12 +102,15 @@ void writePhasesCsv(std::ostream &out, const an::PhaseTable &t)
 void writePhasesText(std::ostream &out, const an::PhaseTable &t)
 {
     out << "Phases of " << t.columns.size() << " report(s)"
-        << (t.stepsCounted ? "; steps counted from repeated phases (1 = the first profiled step)" : "")
+        << (!t.stepsCounted    ? ""
+            : t.stepsByCapture ? "; steps numbered by capture order, as nsys numbered the reports' capture ranges "
+                                 "(worker_process_<PID>.<RID>; 1 = the first profiled step)"
+                               : "; steps counted from repeated phases (1 = the first profiled step)")
         << (t.stepsFrom.empty() ? "" : "; steps numbered as " + t.stepsFrom + " names them")
         << (t.stepsNote.empty() ? "" : " (" + t.stepsNote + ")") << "\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%5s  %-18s %5s %12s %12s  %-20s %7s  %s\n", "step", "phase", "ranks", "median ms",
-                  "max ms", "straggler", "lag", "straggler's GPU: compute/comm/memory/idle %");
+    std::snprintf(line, sizeof line, "%5s  %-18s %5s %12s %12s  %-20s %-7s %7s  %s\n", "step", "phase", "ranks",
+                  "median ms", "max ms", "straggler", "by", "lag", "straggler's GPU: compute/comm/memory/idle %");
     out << line;
     for (const an::PhaseRow &r : t.rows) {
         size_t ranks = 0;
@@ -111,9 +124,12 @@ void writePhasesText(std::ostream &out, const an::PhaseTable &t)
                   fixed1(100 * b.memoryNs() / span) + "/" + fixed1(100 * b.idleNs / span);
         }
         const std::string straggler = r.straggler >= 0 ? core::terminalSafe(t.columns[size_t(r.straggler)].label) : "-";
-        std::snprintf(line, sizeof line, "%5lld  %-18s %5zu %12s %12s  %-20s %6s%%  %s\n", (long long)r.step,
+        // How the straggler was found (phasestraggler.h): it made the others wait in the phase's
+        // collectives, or it worked longest where there are none.
+        const char *by = r.straggler < 0 ? "-" : r.byArrival ? "arrival" : "work";
+        std::snprintf(line, sizeof line, "%5lld  %-18s %5zu %12s %12s  %-20s %-7s %6s%%  %s\n", (long long)r.step,
                       core::terminalSafe(r.phase).c_str(), ranks, millisecondsText(r.medianWallNs).c_str(),
-                      millisecondsText(r.maxWallNs).c_str(), straggler.c_str(), fixed1(r.lagPct()).c_str(),
+                      millisecondsText(r.maxWallNs).c_str(), straggler.c_str(), by, fixed1(r.lagPct()).c_str(),
                       gpu.c_str());
         out << line;
     }
@@ -159,7 +175,9 @@ int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
         traceLoadOptions(), "REPORT  a report file, or a folder searched recursively for reports",
         "--phases FILE: one 'LABEL = PHASE' per line ('*' matches any characters, '#' starts a comment); "
         "these rules are tried before the built-in ones.\n"
-        "JSON: {\"steps_counted\", \"columns\": [{\"label\", \"group\", \"rank\", \"path\"}], \"rows\": [{\"step\", "
+        "JSON: {\"steps_counted\", \"steps_by_capture\" (when true), \"straggler_notes\" (only when the collectives "
+        "could not be matched), \"columns\": "
+        "[{\"label\", \"group\", \"rank\", \"path\"}], \"rows\": [{\"step\", "
         "\"phase\", \"straggler\" (column index), \"median_wall_ns\", \"max_wall_ns\", \"lag_pct\", \"lag_ns\", "
         "\"straggler_by\" (arrival|work), \"cells\": "
         "[{\"column\", \"occurrences\", \"wall_ns\", \"gpu_events\", \"span_ns\", \"compute_ns\", "
@@ -184,6 +202,9 @@ int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
     const an::PhaseTable table = phaseTableOf(r.reports, mapping, err, status, fromSummaries);
     if (fromSummaries && format == "text")
         out << "(from the digests' phase summaries; their events were not read)\n";
+    for (const std::string &note : table.stragglerNotes)
+        err << "warning: every straggler judged by work time, since the run's collectives could not be matched: "
+            << core::terminalSafe(note) << "\n";
     if (format == "json")
         writePhasesJson(out, table, r.reports);
     else if (format == "csv")

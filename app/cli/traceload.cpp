@@ -68,10 +68,15 @@ void loadPaths(const std::vector<std::string> &paths, const tr::LoadOptions &opt
         err << "error: " << f.reason << "\n";
     for (const std::string &w : result.warnings)
         err << "warning: " << w << "\n";
-    for (const tr::ReportPtr &r : result.reports)
+    for (const tr::ReportPtr &r : result.reports) {
         for (const std::string &w : r->meta.warnings)
             if (w.starts_with(tr::kInvalidDataWarning))
                 err << "warning: " << r->path << ": " << w << "\n";
+        // Every command answers by the recorded rank: say so where the file's name says another.
+        if (!r->identity.nameDisagrees.empty())
+            err << "warning: " << r->path << ": its name disagrees with the identity it recorded ("
+                << r->identity.nameDisagrees << "); the recorded one is used\n";
+    }
     status = result.failures.empty() ? 0 : 1;
     if (result.reports.empty() && result.failures.empty()) {
         err << "error: no reports found under the given paths (expected nsys .sqlite exports or .nsys-rep, "

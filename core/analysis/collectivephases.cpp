@@ -214,7 +214,8 @@ std::vector<PhaseOccurrence> phaseOccurrencesOf(const trace::Report &report, con
 {
     if (trace::hasEvents(report)) { // numbered as the phase table numbers them
         bool counted = false;
-        std::vector<PhaseOccurrence> occurrences = findPhases(*report.store, mapping, report.identity.step, &counted);
+        std::vector<PhaseOccurrence> occurrences =
+            findPhases(*report.store, mapping, report.identity.step, &counted, report.identity.stepIsCaptureIndex);
         numberCountedSteps(occurrences, counted, report.path);
         return occurrences;
     }

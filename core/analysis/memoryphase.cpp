@@ -62,7 +62,8 @@ std::optional<MemoryPhase> phaseAtUtc(int64_t utcNs, std::span<const trace::Repo
         if (!r->meta.utcStartNs || !events)
             continue;
         const int64_t t = utcNs - *r->meta.utcStartNs; // the trace's own clock
-        for (const PhaseOccurrence &p : findPhases(*events, mapping, r->identity.step))
+        for (const PhaseOccurrence &p :
+             findPhases(*events, mapping, r->identity.step, nullptr, r->identity.stepIsCaptureIndex))
             if (p.window.start <= t && t < p.window.end) {
                 const trace::Track &track = events->track(p.range.track);
                 return MemoryPhase{p.phase, true, p.step, std::string(events->name(track.name(p.range.index))),

@@ -73,15 +73,18 @@ std::vector<Occurrence> outermost(const std::vector<Occurrence> &sorted)
 } // namespace
 
 std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const PhaseMapping &mapping,
-                                        std::optional<int> reportStep, bool *stepsCounted)
+                                        std::optional<int> reportStep, bool *stepsCounted, bool reportStepIsCapture)
 {
     // The names live as long as this call; occurrences copy them out.
     std::vector<std::string> phaseNames;
     phaseNames.reserve(mapping.rules().size());
     const std::vector<Occurrence> ranges = outermost(knownRanges(store, mapping, phaseNames));
-    const std::vector<StepWindow> profilerSteps = reportStep ? std::vector<StepWindow>() : namedStepWindows(store);
+    const bool fixedStep = reportStep && !reportStepIsCapture;
+    const std::vector<StepWindow> profilerSteps = fixedStep ? std::vector<StepWindow>() : namedStepWindows(store);
+    if (!profilerSteps.empty())
+        reportStep.reset(); // a capture range's own step ranges say which steps it holds
     if (stepsCounted)
-        *stepsCounted = !reportStep && profilerSteps.empty();
+        *stepsCounted = (!reportStep || reportStepIsCapture) && profilerSteps.empty();
     std::vector<PhaseOccurrence> out;
     int64_t counted = 1;
     std::set<const std::string *> seenThisStep;
@@ -179,8 +182,11 @@ ReportPhaseCells phaseCellsOf(const trace::Report &r, const PhaseMapping &mappin
         return out;
     const trace::EventStore &store = *events;
     // Numbered before the cells are made, so a digest keeps the profiled steps.
-    out.occurrences = findPhases(store, mapping, r.identity.step, &out.counted);
-    numberCountedSteps(out.occurrences, out.counted, r.path, &out.stepsFrom);
+    out.occurrences = findPhases(store, mapping, r.identity.step, &out.counted, r.identity.stepIsCaptureIndex);
+    // One capture range of many holds one counted step: the table numbers them all together
+    // (numberProfiledSteps), as one report's repeats would be numbered here.
+    if (!r.identity.stepIsCaptureIndex)
+        numberCountedSteps(out.occurrences, out.counted, r.path, &out.stepsFrom);
     const std::optional<WorkClassTable> classes = direct ? std::optional<WorkClassTable>(store) : std::nullopt;
     std::map<int64_t, size_t> nextPosition;
     for (const PhaseOccurrence &o : out.occurrences) {
@@ -262,6 +268,7 @@ void numberProfiledSteps(PhaseTable &table, const std::vector<trace::ReportPtr> 
     for (PhaseRow &row : table.rows)
         row.step = *profiledStepOf(*profiled, row.step, counted);
     table.stepsCounted = false;
+    table.stepsByCapture = false;
     table.stepsFrom = profiled->source();
     table.stepsNote.clear();
 }
@@ -334,6 +341,8 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
     for (size_t i = 0; i < reports.size(); ++i) {
         table.columns.push_back(columnOf(*reports[i], i));
         table.stepsCounted = table.stepsCounted || perReport[i].counted;
+        table.stepsByCapture =
+            table.stepsByCapture || (perReport[i].counted && reports[i]->identity.stepIsCaptureIndex);
         if (table.stepsFrom.empty())
             table.stepsFrom = perReport[i].stepsFrom;
     }

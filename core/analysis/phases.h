@@ -37,9 +37,12 @@ struct PhaseOccurrence
 };
 
 // The phases of one report, in time order. `stepsCounted`, when given, says whether the steps
-// were counted from repeats (no per-step report, no ProfilerStep#N ranges).
+// were counted (no per-step report, no ProfilerStep#N ranges). `reportStepIsCapture`: the report's
+// step is its capture range's number (verl's <RID>): the report's own step ranges win, and
+// without them its phases take that number as a counted step (the k-th profiled step).
 std::vector<PhaseOccurrence> findPhases(const trace::EventStore &store, const PhaseMapping &mapping,
-                                        std::optional<int> reportStep, bool *stepsCounted = nullptr);
+                                        std::optional<int> reportStep, bool *stepsCounted = nullptr,
+                                        bool reportStepIsCapture = false);
 // Counted steps 1..N of the report at `path` renumbered as the config beside it says the run
 // profiled them, when it lists N steps (stepnumbering.h); `stepsCounted` is then cleared and the
 // config named in `stepsFrom`. Unchanged otherwise.
@@ -83,6 +86,9 @@ struct PhaseTable
     std::vector<PhaseColumn> columns;
     std::vector<PhaseRow> rows; // by step, then by when the phase runs in it
     bool stepsCounted = false;  // steps were counted from repeats, not read from the data
+    // Counted steps are capture ranges numbered in the order nsys wrote them (verl's
+    // worker_process_<PID>.<RID>), where no config renumbered them.
+    bool stepsByCapture = false;
     // Counted steps numbered as the run's config names the profiled steps (stepnumbering.h):
     // where that list is ("cluster.profiling.steps in /run/config/demo.yaml"); stepsCounted is
     // then false. Empty when the steps were read from the data or stayed counted.
@@ -94,6 +100,9 @@ struct PhaseTable
     // Columns whose report could not answer (a digest without a sound phase summary, or one
     // opened without events for a mapping of the user's): its cells are empty; why, naming it.
     std::vector<std::pair<size_t, std::string>> problems;
+    // Why the run's collectives could not be matched, so every straggler was judged by work time
+    // (row.byArrival false): e.g. a digest without its collective records (#37: never silent).
+    std::vector<std::string> stragglerNotes;
 };
 
 // `withStragglers`: name each row's straggler (phasestraggler.h: matches the run's collectives);

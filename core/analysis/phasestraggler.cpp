@@ -87,6 +87,7 @@ void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports
         table.cancelled = true;
         return;
     }
+    table.stragglerNotes = run.analysis.errors;
     std::map<int, size_t> columnOfRank;
     for (size_t c = 0; c < table.columns.size(); ++c) {
         const size_t r = table.columns[c].report;

@@ -25,7 +25,8 @@ void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const s
 
 // Matches the reports' collectives (collectivesOfRun) in the phases their cells were made of
 // (perReport[i] is reports[i]'s) and chooses every row's straggler. Reports whose collectives
-// cannot be matched are judged by work time. Sets table.cancelled when cancelled.
+// cannot be matched are judged by work time; when none can (the matcher refused the run), why is
+// in table.stragglerNotes. Sets table.cancelled when cancelled.
 void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports,
                     std::span<const ReportPhaseCells> perReport, const trace::CancelToken *cancel = nullptr);
 

@@ -60,8 +60,10 @@ bool parseRelocatedNsys(const std::string &name, ReportIdentity &id)
     id.group = m[1].matched ? m[1].str() : "worker_process";
     id.host = m[2];
     id.pid = uint32_t(*toInt(m[3]));
-    if (m[4].matched)
+    if (m[4].matched) {
         id.step = int(*toInt(m[4]));
+        id.stepIsCaptureIndex = true;
+    }
     return true;
 }
 
@@ -154,8 +156,10 @@ ReportIdentity identityFromPath(std::string_view path)
     if (std::regex_match(name, m, ray)) {
         id.group = "worker_process";
         id.pid = uint32_t(*toInt(m[1]));
-        if (m[2].matched)
+        if (m[2].matched) {
             id.step = int(*toInt(m[2]));
+            id.stepIsCaptureIndex = true;
+        }
     } else if (!parseRLinfNsys(name, id) && !parseRelocatedNsys(name, id) && !parseTorchTrace(name, id)) {
         parsePlainNsys(name, id);
     }

@@ -77,6 +77,9 @@ struct ReportIdentity
     std::string group; // worker group or role: "ActorGroup", "worker_process", ...
     std::optional<int> rank;
     std::optional<int> step; // step or capture-range index (verl <RID>, nsys report<N>)
+    // The step is the number nsys gave the capture range (Ray's worker_process_<PID>.<RID>): the
+    // k-th profiled step, not training step k (phases.h numbers it from the config or the ranges).
+    bool stepIsCaptureIndex = false;
     std::optional<uint32_t> pid;
     std::string scope;            // verl torch trace scope: "train", "e2e" or a stage ("actor-update")
     std::optional<int> worldSize; // verl torch trace "rank<r>-of-<W>"

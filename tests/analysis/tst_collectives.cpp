@@ -54,6 +54,15 @@ QJsonObject runJson(const QStringList &args, int expectedExit = 0)
     return QJsonDocument::fromJson(r.out.toUtf8()).object();
 }
 
+// `trace phases --format json` of a folder.
+QJsonObject phasesJson(const QString &folder)
+{
+    const ps::test::CliRun r = ps::test::runCli({"trace", "phases", "--no-cache", "--format", "json", folder});
+    if (r.exitCode != 0)
+        qWarning("exit %d: %s", r.exitCode, qPrintable(r.err));
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
 QString sample(const QString &rel)
 {
     return QStringLiteral(PS_TESTDATA_DIR "/traces/") + rel;
@@ -442,6 +451,37 @@ private slots:
         QVERIFY(unknown["problem"].toString().contains("without its peer rank"));
     }
 
+    // An element count no message has (2^62 floats: 16 EiB, which wrapped to a busbw of 1.4e14
+    // GB/s) is kept as unknown with a warning naming the count; the instance still matches.
+    void impossibleMessageSizeIsUnknown()
+    {
+        QTemporaryDir dir;
+        for (int rank = 0; rank < 2; ++rank) {
+            QFile f(dir.filePath(QStringLiteral("rank-%1.json").arg(rank)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(
+                ("{\"distributedInfo\": {\"rank\": " + std::to_string(rank) +
+                 ", \"world_size\": 2}, \"baseTimeNanoseconds\": 1764000000000000000, \"traceEvents\": [{\"ph\": "
+                 "\"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)\", \"pid\": 0, "
+                 "\"tid\": 20, \"ts\": " +
+                 std::to_string(1000 + 40 * rank) +
+                 ", \"dur\": 100, \"args\": {\"stream\": 20, \"Collective name\": \"allreduce\", \"Process "
+                 "Group Name\": \"0\", \"Group size\": 2, \"Process Group Ranks\": \"[0, 1]\", \"In msg nelems\": "
+                 "4611686018427387904, \"Out msg nelems\": 4611686018427387904, \"dtype\": \"Float\", \"Seq\": 1}}]}\n")
+                    .c_str());
+        }
+        const ps::test::CliRun r =
+            ps::test::runCli({"trace", "collectives", "--no-cache", "--format", "json", dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("collectives: 1 record(s) give a message of more than 2^50 elements"),
+                 qPrintable(r.err));
+        const QJsonArray all = QJsonDocument::fromJson(r.out.toUtf8()).object()["collectives"].toArray();
+        QCOMPARE(all.size(), 1);
+        const QJsonObject inst = all[0].toObject();
+        QVERIFY(inst["complete"].toBool());
+        QVERIFY2(inst["busbw_gbps"].isNull() && inst["bytes"].isNull(), qPrintable(QJsonDocument(inst).toJson()));
+    }
+
     void htaSampledRanksAreIncompletePerInstance()
     {
         const QJsonObject j = runJson({sample("kineto/hta__trace_filter__sampled_rank-0.json.gz"),
@@ -555,6 +595,32 @@ private slots:
         std::string why;
         QVERIFY(!ps::core::trace::decodeCollectiveRecords(std::string(95, '\0'), why));
         QVERIFY2(why.find("95 bytes") != std::string::npos, why.c_str());
+    }
+
+    // A digest without its collective records (a writer that made none) is no silent switch to
+    // "by work": the phase table says why its stragglers were judged by work time, in the CLI's
+    // warning and JSON, and each row says how its straggler was found.
+    void digestWithoutRecordsIsSaid()
+    {
+        QTemporaryDir dir, digests;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        QCOMPARE(ps::test::runCli({"trace", "digest", "--summary-only", "--out", digests.path(), dir.path()}).exitCode,
+                 0);
+        const QJsonArray rowsBefore = phasesJson(digests.path())["rows"].toArray();
+        QVERIFY(std::any_of(rowsBefore.begin(), rowsBefore.end(),
+                            [](const QJsonValue &r) { return r["straggler_by"] == "arrival"; }));
+        const QString path = digests.path() + "/" + QDir(digests.path()).entryList({"*.psdigest"}).front();
+        QCOMPARE(ps::test::renameSection(path, "CREC", "XREC"), 1);
+        const ps::test::CliRun text = ps::test::runCli({"trace", "phases", "--no-cache", digests.path()});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.err.contains("judged by work time") && text.err.contains(path) && text.err.contains("CREC"),
+                 qPrintable(text.err));
+        // Ranks whose walls the collectives made equal cannot be told apart by work: no straggler.
+        QVERIFY2(!text.out.contains(" arrival "), qPrintable(text.out));
+        const QJsonObject after = phasesJson(digests.path());
+        QVERIFY(after["straggler_notes"].toArray().first().toString().contains(path));
+        for (const QJsonValue &r : after["rows"].toArray())
+            QVERIFY(r["straggler_by"] != "arrival");
     }
 
     // The breakdown's communication splits at each instance's last arrival: wait + transfer =

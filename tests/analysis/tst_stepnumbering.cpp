@@ -177,6 +177,46 @@ private slots:
         QVERIFY2(t.stepsNote.find("lists 3 step(s), the reports hold 2") != std::string::npos, t.stepsNote.c_str());
     }
 
+    // verl's capture ranges: nsys writes worker_process_<PID>.<RID> per profiled step, RID 1, 2, 3
+    // in capture order. Without a config they are steps 1-3 "by capture order", said so; with
+    // verl's global_profiler.steps beside them they are the steps it lists.
+    void verlCaptureRangesTakeTheConfigsSteps()
+    {
+        QTemporaryDir runs;
+        QDir().mkpath(runs.filePath("nsight"));
+        std::vector<std::string> captures;
+        for (int capture = 1; capture <= 3; ++capture) {
+            ps::core::demo::DemoOptions o;
+            o.outDir = runs.filePath(QStringLiteral("demo%1").arg(capture)).toStdString();
+            o.ranks = 2;
+            o.steps = 1;
+            o.seed = uint64_t(capture);
+            ps::core::demo::DemoResult demo;
+            std::string error;
+            QVERIFY2(ps::core::demo::writeDemoRun(o, demo, error), error.c_str());
+            for (size_t rank = 0; rank < demo.reports.size(); ++rank) {
+                const QString to =
+                    runs.filePath(QStringLiteral("nsight/worker_process_%1.%2.sqlite").arg(4000 + rank).arg(capture));
+                QVERIFY(QFile::copy(QString::fromStdString(demo.reports[rank].path), to));
+                captures.push_back(to.toStdString());
+            }
+        }
+        PhaseTable t = computePhaseTable(load(captures), PhaseMapping::defaults());
+        QCOMPARE(distinctSteps(t), (std::vector<int64_t>{1, 2, 3}));
+        QVERIFY(t.stepsCounted && t.stepsByCapture);
+        const ps::test::CliRun text = ps::test::runCli({"trace", "phases", "--no-cache", runs.filePath("nsight")});
+        QVERIFY2(text.out.contains("steps numbered by capture order"), qPrintable(text.out + text.err));
+
+        writeText(runs.filePath("nsight/config.yaml"), "global_profiler:\n  tool: nsys\n  steps: [2, 4, 6]\n");
+        t = computePhaseTable(load(captures), PhaseMapping::defaults());
+        QCOMPARE(distinctSteps(t), (std::vector<int64_t>{2, 4, 6}));
+        QVERIFY(!t.stepsCounted && !t.stepsByCapture);
+        QCOMPARE(t.stepsFrom, "global_profiler.steps in " + runs.filePath("nsight/config.yaml").toStdString());
+        // Each row holds the two ranks' captures of that step.
+        for (const PhaseRow &r : t.rows)
+            QCOMPARE(std::count_if(r.cells.begin(), r.cells.end(), [](const PhaseCell &c) { return c.present; }), 2);
+    }
+
     // Ranges that name their step ("step 7") number the phases inside them, with no config.
     void stepRangesInTheData()
     {

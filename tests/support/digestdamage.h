@@ -3,6 +3,8 @@
 // table entry (and so its checksum) left as it was (docs/digest-format.md: the table is 40-byte
 // entries after a 24-byte header; an entry's offset is at its byte 8).
 
+#include "core/trace/cachecodec.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QString>
@@ -30,6 +32,29 @@ inline int flipSectionByte(const QString &path, const char *tag, qint64 at)
     f.seek(0);
     f.write(bytes);
     return flipped;
+}
+
+// Renames section `from` to `to` in the digest's table and seals the table again, as a writer that
+// never made `from` would have: the digest is sound and simply lacks the section. Returns how many
+// entries were renamed.
+inline int renameSection(const QString &path, const char *from, const char *to)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadWrite))
+        return 0;
+    QByteArray bytes = f.readAll();
+    const qsizetype count = qsizetype(uint8_t(bytes.at(12)));
+    int renamed = 0;
+    for (qsizetype entry = 24; entry + 40 <= bytes.size() && entry < 24 + 40 * count; entry += 40)
+        if (bytes.mid(entry, 4) == from) {
+            bytes.replace(entry, 4, QByteArray(to, 4));
+            ++renamed;
+        }
+    const uint64_t sum = ps::core::trace::cacheHash(bytes.constData() + 24, size_t(40 * count));
+    bytes.replace(16, 8, QByteArray(reinterpret_cast<const char *>(&sum), 8));
+    f.seek(0);
+    f.write(bytes);
+    return renamed;
 }
 
 } // namespace ps::test

@@ -154,6 +154,12 @@ private slots:
         QVERIFY2(i.text.contains("warning: the name disagrees with the recorded identity (rank 5 (its name) vs 3 "
                                  "(RANK, recorded)): the recorded one is used"),
                  qPrintable(i.text));
+        // Every command says it beside its answer, naming the file.
+        const ps::test::CliRun phases = ps::test::runCli({"trace", "phases", "--no-cache", path});
+        QVERIFY2(phases.err.contains("warning: " + path +
+                                     ": its name disagrees with the identity it recorded (rank 5 "
+                                     "(its name) vs 3 (RANK, recorded))"),
+                 qPrintable(phases.err));
     }
     void aMalformedRowIsLocated()
     {

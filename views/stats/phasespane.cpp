@@ -42,6 +42,13 @@ QString gpuShares(const an::GpuBreakdown &b)
         .arg(pct(b.computeNs()), pct(b.communicationNs()), pct(b.memoryNs()), pct(b.idleNs));
 }
 
+// How the row's straggler was found (core/analysis/phasestraggler.h), for its tooltip.
+QString stragglerHow(const an::PhaseRow &r)
+{
+    return r.byArrival ? QStringLiteral("By arrival: the rank that made the others wait in the phase's collectives")
+                       : QStringLiteral("By work time (wall time minus waiting): the phase has no matched collectives");
+}
+
 } // namespace
 
 PhasesPane::PhasesPane(QWidget *parent) : QWidget(parent)
@@ -122,7 +129,8 @@ void PhasesPane::show(const an::PhaseTable &t)
         const bool hasStraggler = r.straggler >= 0;
         row << item(perOccurrence ? QStringLiteral("-") : QString::number(r.step))
             << item(QString::fromStdString(r.phase))
-            << item(hasStraggler ? QString::fromStdString(t.columns[size_t(r.straggler)].label) : QStringLiteral("-"))
+            << item(hasStraggler ? QString::fromStdString(t.columns[size_t(r.straggler)].label) : QStringLiteral("-"),
+                    hasStraggler ? stragglerHow(r) : QString())
             << item(QString::number(r.lagPct(), 'f', 1),
                     QStringLiteral("the wait the straggler caused, in % of the median rank's wall time"))
             << item(ms(r.maxWallNs), QStringLiteral("median %1 ms").arg(ms(r.medianWallNs)))
@@ -155,6 +163,9 @@ void PhasesPane::show(const an::PhaseTable &t)
                                .arg(t.rows.size())
                                .arg(t.columns.size())
                                .arg(ofRun(), stepsText(t)));
+    if (!t.stragglerNotes.empty()) // the matcher refused the run: say why every straggler is by work
+        m_summary->setText(m_summary->text() + QStringLiteral(" Every straggler was judged by work time: %1")
+                                                   .arg(QString::fromStdString(t.stragglerNotes.front())));
     emit tableShown();
 }
 
@@ -172,6 +183,10 @@ QString PhasesPane::stepsText(const an::PhaseTable &t)
     const QString why = t.stepsNote.empty() ? QStringLiteral("the reports and their config do not say which "
                                                              "training steps they profiled")
                                             : QString::fromStdString(t.stepsNote);
+    if (t.stepsByCapture)
+        return QStringLiteral("; steps numbered 1, 2, … by capture order, as nsys numbered the capture ranges "
+                              "(worker_process_<PID>.<RID>; %1)")
+            .arg(why);
     return QStringLiteral("; steps counted 1, 2, … from repeated phases (%1)").arg(why);
 }
 
