@@ -24,15 +24,30 @@ bool contains(const std::vector<std::string> &v, const std::string &s)
     return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// Braces bash leaves alone: a group without ',' or '..' is no brace expansion, so nsys's
+// %q{RANK} reaches it as written.
+bool bracesLiteral(const std::string &s)
+{
+    for (size_t open = s.find('{'); open != std::string::npos; open = s.find('{', open + 1)) {
+        const size_t close = s.find('}', open);
+        if (close == std::string::npos)
+            return true;
+        const std::string inside = s.substr(open + 1, close - open - 1);
+        if (inside.find(',') != std::string::npos || inside.find("..") != std::string::npos)
+            return false;
+    }
+    return true;
+}
+
 // Characters a shell leaves alone: Ray joins nsight options without quoting (B5).
 bool shellSafe(const std::string &s)
 {
     if (s.empty())
         return false;
     for (unsigned char c : s)
-        if (!(std::isalnum(c) || std::string_view("_@%+=:,./-").find(static_cast<char>(c)) != std::string_view::npos))
+        if (!(std::isalnum(c) || std::string_view("_@%+=:,./-{}").find(static_cast<char>(c)) != std::string_view::npos))
             return false;
-    return true;
+    return bracesLiteral(s);
 }
 
 std::optional<OptionList> readNsightOptions(const ConfigReader &cfg, const std::string &path, bool isWorker,
