@@ -283,7 +283,6 @@ void rankNamingNotes(const PoolContext &c, LaunchPlan &plan)
 
 void addNotes(const PoolContext &c, LaunchPlan &plan)
 {
-    rankNamingNotes(c, plan);
     const VerlProfiling &p = c.p;
     plan.notes.push_back(std::string("verl ") + verlVersionName(p.version) +
                          (p.detection.overridden ? " (--verl-version)"
@@ -325,6 +324,7 @@ void addNotes(const PoolContext &c, LaunchPlan &plan)
                              "inference servers are profiled around the whole step (rollout profiler block)");
     if (p.legacy)
         plan.notes.push_back("old verl profiling schema (before #2894): see `export --as migration`");
+    rankNamingNotes(c, plan);
 }
 
 } // namespace
