@@ -3,6 +3,7 @@
 #include "core/profiling/rlinftorchprofiler.h"
 #include "core/profiling/rlinftracer.h"
 
+#include "core/profiling/nsysoutput.h"
 #include "core/profiling/pathutil.h"
 #include "core/profiling/pyconvert.h"
 #include "core/profiling/pythonrepr.h"
@@ -170,16 +171,6 @@ void checkMultiStepStop(const ConfigReader &cfg, const Node &prof, const RLinfPr
                              : base + ".options.stop-on-range-end");
 }
 
-// `o` with the rank each worker's environment holds (%q{RANK}) before its %p, or at its end.
-std::string withRankVariable(const std::string &o)
-{
-    const size_t pid = o.find("%p");
-    if (pid == std::string::npos)
-        return o + "_rank%q{RANK}";
-    const size_t at = pid > 0 && (o[pid - 1] == '_' || o[pid - 1] == '-') ? pid - 1 : pid;
-    return o.substr(0, at) + "_rank%q{RANK}" + o.substr(at);
-}
-
 // Checks beyond NsightConfig's own: options that are accepted but do not do what users expect.
 void checkNsightOptions(const ConfigReader &cfg, const Node &prof, const RLinfProfiling &out, Diagnostics &diags)
 {
@@ -198,7 +189,7 @@ void checkNsightOptions(const ConfigReader &cfg, const Node &prof, const RLinfPr
                    "option 'o' (" + *o +
                        ") has no %p: every process of a profiled group writes the same report path; add %p",
                    base + ".options.o");
-    if (const std::string *o = findOption(out.options, "o"); o && o->find("RANK}") == std::string::npos)
+    if (const std::string *o = findOption(out.options, "o"); o && !namesRankVariable(*o))
         cfg.report(diags, "rlinf.o-without-rank",
                    "option 'o' (" + *o +
                        ") names no rank, in the file or a folder: RLinf's default names the worker's rank "

@@ -92,6 +92,8 @@ const std::vector<RuleInfo> &ruleCatalogue()
         {"verl.capture-range-end-invalid", W, false, "capture-range-end is not null, stop, repeat[-shutdown:N]"},
         {"verl.repeat-shutdown-too-small", W, false, "repeat-shutdown:N below the predicted number of ranges"},
         {"verl.multi-step-stop", W, false, "several capture ranges with capture-range-end=stop"},
+        {"verl.o-without-rank", W, false,
+         "worker o/output names no rank (%q{RANK}, file or folder): PIDs only < 2023.4"},
         {"verl.nsight-value-not-string", W, false, "a non-string nsight option value (Ray formats it with str())"},
         {"verl.nsight-value-unquoted", E, false, "an nsight option that the shell would split (Ray does not quote)"},
         {"verl.continuous-discrete", W, false, "profile_continuous_steps with nsys discrete"},

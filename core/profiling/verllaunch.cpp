@@ -3,6 +3,7 @@
 #include "core/profiling/digesthook.h"
 
 #include "core/common/shellquote.h"
+#include "core/profiling/nsysoutput.h"
 #include "core/profiling/pathutil.h"
 #include "core/profiling/verloutputs.h"
 #include "core/profiling/verlschema.h"
@@ -87,6 +88,27 @@ struct PoolContext
     std::string nsightDir = {};
 };
 
+// The report a `-o` (Ray's default when absent) names under the nsight folder: nsys expands %p and
+// %q{VAR} (verl puts RANK and WORLD_SIZE in each worker's runtime_env), then adds `rangeSuffix`
+// (.<RID> per capture range) and .nsys-rep.
+std::string rayReportPath(const PoolContext &c, const std::optional<OptionList> &options,
+                          const std::vector<std::pair<std::string, std::string>> &env, const std::string &rangeSuffix)
+{
+    const std::string *o = options ? findOption(*options, "o") : nullptr;
+    std::string name = expandNsysOutput(o ? *o : "worker_process_%p", env);
+    const std::string ext = ".nsys-rep";
+    if (name.size() >= ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+        name.erase(name.size() - ext.size());
+    return c.nsightDir + name + rangeSuffix + ext;
+}
+
+// relocate_results moves only the reports named worker_process_<PID>[.<RID>] (nvtx_profile.py).
+bool relocated(const VerlProfiling &p)
+{
+    const std::string *o = p.workerOptions ? findOption(*p.workerOptions, "o") : nullptr;
+    return p.relocateResults && verlVersionTraits(p.version).relocateAndFinishHook && (!o || *o == "worker_process_%p");
+}
+
 // main (#7408) names nsys ranges by the stage label, earlier releases by the method name.
 std::string nsysRangeName(const VerlProfiling &p, const std::string &call)
 {
@@ -113,7 +135,7 @@ WorkerLaunch controllerLaunch(const PoolContext &c)
         controller.argv = cmd.argv;
         controller.command = cmd.command;
         controller.captureRanges.push_back({"whole process (no capture range)", {}});
-        controller.outputs.push_back(c.nsightDir + "worker_process_<PID>.nsys-rep");
+        controller.outputs.push_back(rayReportPath(c, p.controllerOptions, {}, ""));
     } else {
         controller.reason = p.device != "cuda" ? "device is not cuda"
                             : p.tool != "nsys" ? "tool is not nsys: runtime_env has no nsight entry"
@@ -145,12 +167,14 @@ void nsysWorker(const PoolContext &c, WorkerLaunch &w)
             for (const auto &call : calls)
                 w.captureRanges.push_back({"step " + std::to_string(s) + ": " + nsysRangeName(p, call), {s}});
     }
-    if (p.relocateResults && verlVersionTraits(p.version).relocateAndFinishHook) {
+    if (relocated(p)) {
         const VerlRoleProfiler *actor = p.role("actor");
         w.outputs.push_back(verlRelocatedNsysPath(actor && !actor->savePath.empty() ? actor->savePath : p.savePath,
                                                   verlHybridWorkerRole(p)));
     } else {
-        w.outputs.push_back(c.nsightDir + "worker_process_<PID>.<RID>.nsys-rep");
+        const std::string world = std::to_string(p.nnodes * p.gpusPerNode);
+        w.outputs.push_back(
+            rayReportPath(c, p.workerOptions, {{"RANK", std::to_string(w.rank)}, {"WORLD_SIZE", world}}, ".<RID>"));
     }
 }
 
@@ -239,6 +263,24 @@ WorkerLaunch poolWorker(const PoolContext &c, long long rank)
     return w;
 }
 
+// Reports named without a rank are told apart by PID only, unless nsys (2023.4 and later) records
+// the worker's environment; validate warns for a user's `o`, the plan says it for Ray's default.
+void rankNamingNotes(const PoolContext &c, LaunchPlan &plan)
+{
+    const VerlProfiling &p = c.p;
+    if (!c.workersWrapped)
+        return;
+    const std::string *o = findOption(*p.workerOptions, "o");
+    if (!o)
+        plan.notes.push_back("reports are named worker_process_<PID> (Ray's default -o): ranks are known only from "
+                             "exports that record the environment (nsys 2023.4 and later); to name them with any "
+                             "nsys, add o: " +
+                             withRankVariable("worker_process_%p") + " to worker_nsight_options");
+    if (o && p.relocateResults && verlVersionTraits(p.version).relocateAndFinishHook && !relocated(p))
+        plan.notes.push_back("relocate_results moves only reports named worker_process_<PID>: with o: " + *o +
+                             " they stay under " + c.nsightDir);
+}
+
 void addNotes(const PoolContext &c, LaunchPlan &plan)
 {
     const VerlProfiling &p = c.p;
@@ -247,7 +289,7 @@ void addNotes(const PoolContext &c, LaunchPlan &plan)
                           : p.detection.detected ? " (detected)"
                                                  : " (assumed)"));
     if (c.nsys && c.stepsSet) {
-        if (p.relocateResults)
+        if (relocated(p))
             plan.notes.push_back("relocate_results: each worker moves its reports from " +
                                  std::string(kVerlRayNsightDir) +
                                  " into save_path after every profiled step, named "
@@ -282,6 +324,7 @@ void addNotes(const PoolContext &c, LaunchPlan &plan)
                              "inference servers are profiled around the whole step (rollout profiler block)");
     if (p.legacy)
         plan.notes.push_back("old verl profiling schema (before #2894): see `export --as migration`");
+    rankNamingNotes(c, plan);
 }
 
 } // namespace
@@ -326,7 +369,7 @@ LaunchPlan buildVerlLaunchPlan(const VerlProfiling &p, const LaunchOptions &opti
     }
     const VerlRoleProfiler *actor = p.role("actor");
     const std::string save = actor ? actor->savePath : p.savePath;
-    const bool inRayDir = c.nsys && !(p.relocateResults && verlVersionTraits(p.version).relocateAndFinishHook);
+    const bool inRayDir = c.nsys && !relocated(p);
     for (long long n : nodes)
         plan.collect.emplace_back(n, inRayDir ? c.nsightDir : save);
     addNotes(c, plan);

@@ -1,5 +1,6 @@
 #include "core/profiling/verlschema.h"
 
+#include "core/profiling/nsysoutput.h"
 #include "core/profiling/pyconvert.h"
 #include "core/profiling/pythonrepr.h"
 #include "core/profiling/verlversionrules.h"
@@ -24,15 +25,30 @@ bool contains(const std::vector<std::string> &v, const std::string &s)
     return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// Braces bash leaves alone: a group without ',' or '..' is no brace expansion, so nsys's
+// %q{RANK} reaches it as written.
+bool bracesLiteral(const std::string &s)
+{
+    for (size_t open = s.find('{'); open != std::string::npos; open = s.find('{', open + 1)) {
+        const size_t close = s.find('}', open);
+        if (close == std::string::npos)
+            return true;
+        const std::string inside = s.substr(open + 1, close - open - 1);
+        if (inside.find(',') != std::string::npos || inside.find("..") != std::string::npos)
+            return false;
+    }
+    return true;
+}
+
 // Characters a shell leaves alone: Ray joins nsight options without quoting (B5).
 bool shellSafe(const std::string &s)
 {
     if (s.empty())
         return false;
     for (unsigned char c : s)
-        if (!(std::isalnum(c) || std::string_view("_@%+=:,./-").find(static_cast<char>(c)) != std::string_view::npos))
+        if (!(std::isalnum(c) || std::string_view("_@%+=:,./-{}").find(static_cast<char>(c)) != std::string_view::npos))
             return false;
-    return true;
+    return bracesLiteral(s);
 }
 
 std::optional<OptionList> readNsightOptions(const ConfigReader &cfg, const std::string &path, bool isWorker,
@@ -581,6 +597,29 @@ void checkCaptureRangeEnd(const ConfigReader &cfg, const VerlProfiling &out, con
                    wo + ".capture-range-end");
 }
 
+// verl tells a worker its rank only in the environment (RANK): a report name without it leaves the
+// rank to exports that record the environment. Ray's default name (no o) is said by the plan's
+// notes instead, so that every default config does not warn.
+void checkOutputNamesRank(const ConfigReader &cfg, const VerlProfiling &out, const std::string &wo, Diagnostics &diags)
+{
+    const bool relocating = out.relocateResults && verlVersionTraits(out.version).relocateAndFinishHook;
+    for (const std::string key : {"o", "output"}) {
+        const std::string *o = findOption(*out.workerOptions, key);
+        if (!o || namesRankVariable(*o))
+            continue;
+        cfg.report(diags, "verl.o-without-rank",
+                   "worker nsight option '" + key + "' (" + *o +
+                       ") names no rank, in the file or a folder: verl gives each worker its rank only in its "
+                       "environment (RANK), which exports record from nsys 2023.4 on; before that, reports are "
+                       "told apart by PID only. Use " +
+                       key + ": " + withRankVariable(*o) +
+                       (relocating ? " (relocate_results moves only worker_process_<PID> names: these stay under "
+                                     "Ray's nsight folder)"
+                                   : ""),
+                   wo + "." + key);
+    }
+}
+
 void checkWorkerNsightOptions(const ConfigReader &cfg, const VerlProfiling &out, Diagnostics &diags)
 {
     const bool stepsSet = out.steps && !out.steps->empty();
@@ -605,6 +644,7 @@ void checkWorkerNsightOptions(const ConfigReader &cfg, const VerlProfiling &out,
                    cr ? wo + ".capture-range" : wo);
     if (cre && !out.workerCaptureRangeEndNull)
         checkCaptureRangeEnd(cfg, out, wo, *cre, diags);
+    checkOutputNamesRank(cfg, out, wo, diags);
 }
 
 void checkDiscreteAcrossRoles(const ConfigReader &cfg, const VerlProfiling &out,

@@ -131,6 +131,25 @@ bool parseRLinfNsys(const std::string &name, ReportIdentity &id)
     return true;
 }
 
+// A name nsys expanded from an `-o` holding the rank variable, as validate's fix writes it
+// (core/profiling/nsysoutput.h): <prefix>_rank%q{RANK}[_%p] gives <prefix>_rank<r>[_<pid>][.<range id>].
+bool parseRankVariableName(const std::string &name, ReportIdentity &id)
+{
+    static const std::regex re(R"((.+)_rank(\d+)(?:_(\d+))?(?:\.(\d+))?)");
+    std::smatch m;
+    if (!std::regex_match(name, m, re))
+        return false;
+    id.group = m[1];
+    id.rank = int(*toInt(m[2]));
+    if (m[3].matched)
+        id.pid = uint32_t(*toInt(m[3]));
+    if (m[4].matched) { // nsys's capture-range number
+        id.step = int(*toInt(m[4]));
+        id.stepIsCaptureIndex = true;
+    }
+    return true;
+}
+
 bool parsePlainNsys(const std::string &name, ReportIdentity &id)
 {
     static const std::regex plain(R"(report(\d+))");
@@ -160,16 +179,21 @@ ReportIdentity identityFromPath(std::string_view path)
             id.step = int(*toInt(m[2]));
             id.stepIsCaptureIndex = true;
         }
-    } else if (!parseRLinfNsys(name, id) && !parseRelocatedNsys(name, id) && !parseTorchTrace(name, id)) {
+    } else if (!parseRLinfNsys(name, id) && !parseRelocatedNsys(name, id) && !parseTorchTrace(name, id) &&
+               !parseRankVariableName(name, id)) {
         parsePlainNsys(name, id);
     }
     std::smatch m2;
     // Folders: a step folder, the Ray session, else the parent names the run.
     static const std::regex stepDir(R"((?:global_)?step[_-]?(\d+))");
+    // A folder per rank (-o <dir>/rank%q{RANK}/...) names the rank when the file does not.
+    static const std::regex rankDir(R"(rank[_-]?(\d+))");
     std::string session;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
         if (!id.step && std::regex_match(parts[i], m2, stepDir))
             id.step = int(*toInt(m2[1]));
+        if (!id.rank && std::regex_match(parts[i], m2, rankDir))
+            id.rank = int(*toInt(m2[1]));
         if (parts[i].rfind("session_", 0) == 0)
             session = parts[i];
     }
@@ -180,7 +204,7 @@ ReportIdentity identityFromPath(std::string_view path)
         // Skip layout folders that say nothing about the run.
         // RLinf writes <log_path>/<experiment>/profiling/ (nsys) and .../trace/ (tracer).
         while (i > 0 && (parts[i] == "nsight" || parts[i] == "logs" || parts[i] == "profiling" || parts[i] == "trace" ||
-                         std::regex_match(parts[i], stepDir)))
+                         std::regex_match(parts[i], stepDir) || std::regex_match(parts[i], rankDir)))
             --i;
         id.run = parts[i];
     }

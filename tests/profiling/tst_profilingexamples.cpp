@@ -183,6 +183,31 @@ private slots:
         }
     }
 
+    // A worker o with %q{RANK}: each worker's report is predicted with its rank, and nothing warns;
+    // Ray's default name gets the note offering that o.
+    void v1WorkerOutputNamesRank()
+    {
+        auto overrides = kV1Overrides;
+        overrides.push_back("+global_profiler.global_tool_config.nsys.worker_nsight_options.o='w_rank%q{RANK}_%p'");
+        auto c = pstest::verlCase("verl/verl/trainer/config", "ppo_trainer", overrides);
+        c.launch.raySessionDir = "/tmp/ray/session_<id>";
+        auto r = run(c);
+        QVERIFY(r);
+        QVERIFY2(errorsOf(*r).isEmpty(), qPrintable(errorsOf(*r)));
+        QCOMPARE(worker(r->launch, "global_pool:5")->outputs,
+                 std::vector<std::string>{"/tmp/ray/session_<id>/logs/nsight/w_rank5_<PID>.<RID>.nsys-rep"});
+        QCOMPARE(worker(r->launch, "TaskRunner")->outputs,
+                 std::vector<std::string>{"/tmp/ray/session_<id>/logs/nsight/worker_process_<PID>.nsys-rep"});
+        const auto offers = [](const AnalysisResult &a) {
+            return std::any_of(a.launch.notes.begin(), a.launch.notes.end(), [](const std::string &n) {
+                return n.find("add o: worker_process_rank%q{RANK}_%p") != std::string::npos;
+            });
+        };
+        QVERIFY(!offers(*r));
+        auto byDefault = run(pstest::verlCase("verl/verl/trainer/config", "ppo_trainer", kV1Overrides));
+        QVERIFY(byDefault && offers(*byDefault));
+    }
+
     void v2()
     {
         auto r = run(pstest::verlCase("verl/verl/trainer/config", "ppo_trainer",

@@ -2,6 +2,7 @@
 // arithmetic, the command renderers, verl's step windows, the rule catalogue.
 #include "core/config/node.h"
 #include "core/profiling/analysis.h"
+#include "core/profiling/nsysoutput.h"
 #include "core/profiling/pathutil.h"
 #include "core/profiling/pyconvert.h"
 #include "core/profiling/pythonrepr.h"
@@ -175,6 +176,22 @@ private slots:
         QVERIFY(r.profilesRank(3, false) && !r.profilesRank(0, false));
         r.allRanks = true;
         QVERIFY(r.profilesRank(99, true));
+    }
+
+    // The -o fix both frameworks' rules offer, and what a plan predicts from an -o.
+    void nsysOutputNames()
+    {
+        QCOMPARE(withRankVariable("worker_process_%p"), std::string("worker_process_rank%q{RANK}_%p"));
+        QCOMPARE(withRankVariable("/runs/r-%p.nsys-rep"), std::string("/runs/r_rank%q{RANK}-%p.nsys-rep"));
+        QCOMPARE(withRankVariable("/runs/x"), std::string("/runs/x_rank%q{RANK}"));
+        QVERIFY(namesRankVariable(withRankVariable("w_%p")));
+        QVERIFY(namesRankVariable("rank%q{OMPI_COMM_WORLD_RANK}/w_%p"));
+        QVERIFY(namesRankVariable("w_%q{SLURM_PROCID}"));
+        QVERIFY(!namesRankVariable("worker_process_%p"));
+        QVERIFY(!namesRankVariable("RANK_%p")); // the word, not the variable
+        QCOMPARE(expandNsysOutput("d/%h/w_rank%q{RANK}_of_%q{WORLD_SIZE}_%p", {{"RANK", "3"}}),
+                 std::string("d/<hostname>/w_rank3_of_<WORLD_SIZE>_<PID>"));
+        QCOMPARE(expandNsysOutput("w_%q{RANK", {}), std::string("w_%q{RANK")); // unclosed: as written
     }
 
     void catalogue()

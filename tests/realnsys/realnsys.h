@@ -62,11 +62,14 @@ inline void killAgentOf(qint64 nsysPid)
     }
 }
 
-// Runs a program to its end (at most `seconds`); its output, stdout and stderr merged.
-inline int run(const QString &program, const QStringList &args, QString *output = nullptr, int seconds = 180)
+// Runs a program to its end (at most `seconds`); its output, stdout and stderr merged. -1 when it
+// was killed for running too long.
+inline int run(const QString &program, const QStringList &args, QString *output = nullptr, int seconds = 180,
+               const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
+    p.setProcessEnvironment(env);
     p.start(program, args);
     if (!p.waitForFinished(seconds * 1000)) {
         const qint64 pid = p.processId();

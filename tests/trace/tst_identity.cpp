@@ -43,6 +43,19 @@ private slots:
         QTest::newRow("verl no rid") << "/x/worker_process_8.nsys-rep"
                                      << "x"
                                      << "worker_process" << -1 << -1 << 8;
+        // -o with %q{RANK} as validate's fix writes it (core/profiling/nsysoutput.h).
+        QTest::newRow("verl rank variable") << "/tmp/ray/session_1/logs/nsight/worker_process_rank3_4242.nsys-rep"
+                                            << "session_1"
+                                            << "worker_process" << 3 << -1 << 4242;
+        QTest::newRow("verl rank variable, range id") << "/x/worker_process_rank12_77.2.nsys-rep"
+                                                      << "x"
+                                                      << "worker_process" << 12 << 2 << 77;
+        QTest::newRow("rank variable without pid") << "/runs/a/report_rank5.sqlite"
+                                                   << "a"
+                                                   << "report" << 5 << -1 << -1;
+        QTest::newRow("folder per rank") << "/runs/b/rank2/worker_process_9.nsys-rep"
+                                         << "b"
+                                         << "worker_process" << 2 << -1 << 9;
         QTest::newRow("plain nsys") << "/data/run7/report3.sqlite"
                                     << "run7"
                                     << "" << -1 << 3 << -1;
