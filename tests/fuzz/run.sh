@@ -29,7 +29,8 @@ while [ "$status" -eq 0 ] && [ "$cpu" -lt "$seconds" ]; do
   /usr/bin/time -f '%U %S' -o "$work/$name.cpu" "$bin" "$corpus" -max_total_time="$slice" \
     -rss_limit_mb=1024 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" >>"$work/$name.log" 2>&1 || status=$?
-  used=$(awk '{printf "%d", $1 + $2}' "$work/$name.cpu")
+  # The last line: time(1) puts "Command exited with non-zero status N" before it.
+  used=$(tail -n 1 "$work/$name.cpu" | awk '{printf "%d", $1 + $2}')
   cpu=$((cpu + used))
   [ "$used" -ge 1 ] || break # a fuzzer that ends at once would loop here forever
 done
