@@ -7,7 +7,10 @@
 
 namespace ps::core::analysis {
 
-namespace od = simdjson::ondemand;
+// The DOM parser, not on-demand: it checks the whole summary before anything reads it. On demand,
+// a lookup that failed on a malformed value left the iterator abandoned, and the next lookup read
+// through a null parser (fuzz_digest found it: a crafted digest's phase summary).
+namespace dom = simdjson::dom;
 
 namespace {
 
@@ -26,7 +29,7 @@ void writeGpu(JsonWriter &w, const GpuBreakdown &b)
     w.endObject();
 }
 
-int64_t intOf(od::object &o, std::string_view key)
+int64_t intOf(const dom::object &o, std::string_view key)
 {
     int64_t v = 0;
     if (o[key].get_int64().get(v) != simdjson::SUCCESS)
@@ -34,13 +37,13 @@ int64_t intOf(od::object &o, std::string_view key)
     return v;
 }
 
-void readArray6(od::object &o, std::string_view key, std::array<int64_t, kGpuWorkCount> &out)
+void readArray6(const dom::object &o, std::string_view key, std::array<int64_t, kGpuWorkCount> &out)
 {
-    od::array a;
+    dom::array a;
     if (o[key].get_array().get(a) != simdjson::SUCCESS)
         throw std::runtime_error("missing \"" + std::string(key) + "\"");
     size_t i = 0;
-    for (auto v : a) {
+    for (dom::element v : a) {
         int64_t n = 0;
         if (i >= out.size() || v.get_int64().get(n) != simdjson::SUCCESS)
             throw std::runtime_error("bad \"" + std::string(key) + "\"");
@@ -48,9 +51,9 @@ void readArray6(od::object &o, std::string_view key, std::array<int64_t, kGpuWor
     }
 }
 
-GpuBreakdown readGpu(od::object &cell)
+GpuBreakdown readGpu(const dom::object &cell)
 {
-    od::object g;
+    dom::object g;
     if (cell["gpu"].get_object().get(g) != simdjson::SUCCESS)
         throw std::runtime_error("missing \"gpu\"");
     GpuBreakdown b;
@@ -66,7 +69,7 @@ GpuBreakdown readGpu(od::object &cell)
     return b;
 }
 
-void readCell(od::object &c, ReportPhaseCells &out)
+void readCell(const dom::object &c, ReportPhaseCells &out)
 {
     std::string_view phase;
     if (c["phase"].get_string().get(phase) != simdjson::SUCCESS)
@@ -112,10 +115,10 @@ bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::opt
     cells = {};
     rank.reset();
     try {
-        od::parser parser;
-        const simdjson::padded_string padded(json);
-        od::document doc = parser.iterate(padded);
-        od::object root = doc.get_object();
+        dom::parser parser;
+        dom::object root;
+        if (parser.parse(json.data(), json.size()).get_object().get(root) != simdjson::SUCCESS)
+            throw std::runtime_error("not a JSON object");
         if (intOf(root, "version") != 1)
             throw std::runtime_error("a phase summary of another version");
         int64_t r = 0;
@@ -128,8 +131,13 @@ bool decodePhaseSummary(std::string_view json, ReportPhaseCells &cells, std::opt
         std::string_view stepsFrom;
         if (root["steps_from"].get_string().get(stepsFrom) == simdjson::SUCCESS)
             cells.stepsFrom = std::string(stepsFrom);
-        for (auto c : root["cells"].get_array()) {
-            od::object o = c.get_object();
+        dom::array list;
+        if (root["cells"].get_array().get(list) != simdjson::SUCCESS)
+            throw std::runtime_error("missing \"cells\"");
+        for (dom::element c : list) {
+            dom::object o;
+            if (c.get_object().get(o) != simdjson::SUCCESS)
+                throw std::runtime_error("a cell that is no object");
             readCell(o, cells);
         }
     } catch (const std::exception &e) {
@@ -151,10 +159,10 @@ std::string encodeBreakdown(const GpuBreakdown &b)
 bool decodeBreakdown(std::string_view json, GpuBreakdown &b, std::string &error)
 {
     try {
-        od::parser parser;
-        const simdjson::padded_string padded(json);
-        od::document doc = parser.iterate(padded);
-        od::object root = doc.get_object();
+        dom::parser parser;
+        dom::object root;
+        if (parser.parse(json.data(), json.size()).get_object().get(root) != simdjson::SUCCESS)
+            throw std::runtime_error("not a JSON object");
         b = readGpu(root);
     } catch (const std::exception &e) {
         error = std::string("breakdown: ") + e.what();

@@ -68,6 +68,28 @@ private slots:
         m_reports = loaded.reports;
     }
 
+    // A malformed phase summary is refused with the reason, never read past (fuzz_digest found a
+    // lookup after a failed one reading through a null parser; its input is replayed by the
+    // fuzz smoke from tests/fuzz/regressions/fuzz_digest/).
+    void malformedSummaryIsRefused_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::newRow("truncated rank") << QStringLiteral("{\"version\":1,\"rank\":[1,\"counted\":false");
+        QTest::newRow("junk after the object") << QStringLiteral("{\"version\":1,\"counted\":false,\"cells\":[]}xx");
+        QTest::newRow("cell no object") << QStringLiteral("{\"version\":1,\"counted\":true,\"cells\":[3]}");
+        QTest::newRow("not json") << QStringLiteral("\xff\xfe");
+    }
+    void malformedSummaryIsRefused()
+    {
+        QFETCH(QString, json);
+        ReportPhaseCells cells;
+        std::optional<int> rank;
+        std::string error;
+        QVERIFY(!decodePhaseSummary(json.toStdString(), cells, rank, error));
+        QVERIFY2(error.starts_with("phase summary: "), error.c_str());
+        QVERIFY(decodePhaseSummary("{\"version\":1,\"rank\":null,\"counted\":false,\"cells\":[]}", cells, rank, error));
+    }
+
     void defaultLabels_data()
     {
         QTest::addColumn<QString>("label");
