@@ -1,6 +1,6 @@
 // osrt_sum, cuda_api_sum, cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum against the real
 // `nsys stats`, run at test time on a copy of every sample export (found through the PS_NSYS
-// environment variable, the PS_NSYS CMake cache variable, /work/nsys or PATH; without one the test
+// environment variable, the PS_NSYS CMake cache variable or PATH; without one the test
 // fails under CI=true and skips otherwise), and against values nsys 2022.4 printed for the
 // samples, so that the semantics are checked without nsys too.
 //
@@ -16,7 +16,6 @@
 #include "tests/support/reportload.h"
 #include "tests/support/testdata.h"
 
-#include <QDirIterator>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -52,18 +51,12 @@ bool isExecutable(const QString &path)
     return f.isFile() && f.isExecutable();
 }
 
-// The nsys binary: $PS_NSYS, the build's PS_NSYS, /work/nsys/bin/nsys, any nsys under /work/nsys,
-// then PATH. Empty when none.
+// The nsys binary: $PS_NSYS, the build's PS_NSYS (scripts/test.sh fetches one), then PATH.
+// Empty when none.
 QString findNsys()
 {
     for (const QString &p : {qEnvironmentVariable("PS_NSYS"), QStringLiteral(PS_NSYS)})
         if (!p.isEmpty() && isExecutable(p))
-            return p;
-    if (isExecutable(QStringLiteral("/work/nsys/bin/nsys")))
-        return QStringLiteral("/work/nsys/bin/nsys");
-    QDirIterator it(QStringLiteral("/work/nsys"), {QStringLiteral("nsys")}, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        if (const QString p = it.next(); isExecutable(p))
             return p;
     return QStandardPaths::findExecutable(QStringLiteral("nsys"));
 }
@@ -204,7 +197,7 @@ private slots:
         const QString nsys = findNsys();
         if (nsys.isEmpty()) {
             if (qEnvironmentVariable("CI") == "true")
-                QFAIL("no nsys: set PS_NSYS (CMake cache or environment) or install it under /work/nsys");
+                QFAIL("no nsys: set PS_NSYS (CMake cache or environment; scripts/fetch-nsys.sh fetches one)");
             QSKIP("no nsys found (PS_NSYS, /work/nsys, PATH)");
         }
         QProcess help;
