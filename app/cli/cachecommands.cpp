@@ -1,9 +1,9 @@
-// profstudio-cli trace cache info | prune | clear: look after the report cache (core/trace/tracecache.h).
+// profstudio-cli trace cache info | prune | clear: look after the report cache (core/trace/persist/tracecache.h).
 
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "core/common/jsonwriter.h"
-#include "core/trace/tracecache.h"
+#include "core/trace/persist/tracecache.h"
 
 #include <algorithm>
 #include <cstdio>

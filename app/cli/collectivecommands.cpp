@@ -1,19 +1,21 @@
 // profstudio-cli trace collectives: every collective matched across ranks, who arrived last and
-// how long the others waited (core/analysis/collectives.h).
+// how long the others waited (core/analysis/collectives/collectives.h).
 
 #include "app/cli/commands.h"
 
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
-#include "core/analysis/collectivekinds.h"
-#include "core/analysis/collectivephases.h"
-#include "core/analysis/collectives.h"
+#include "core/analysis/collectives/collectivekinds.h"
+#include "core/analysis/collectives/collectives.h"
+#include "core/analysis/phases/collectivephases.h"
+#include "core/analysis/phases/collectivestream.h"
 #include "core/common/csvfield.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/terminaltext.h"
-#include "core/trace/digest.h"
-#include "core/trace/eventtimes.h"
+#include "core/common/threads.h"
+#include "core/trace/persist/digest.h"
 #include "core/trace/statscsv.h"
+#include "core/trace/store/eventtimes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -260,9 +262,8 @@ std::optional<an::RunCollectives> streamDigests(const ParsedArgs &a, const an::C
     if (!loadOptionsFromArgs(a, err, opt, status))
         return an::RunCollectives{};
     std::vector<std::string> errors;
-    an::RunCollectives run = an::collectivesOfDigests(
-        files, opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency())), errors, opened,
-        nullptr, query);
+    an::RunCollectives run =
+        an::collectivesOfDigests(files, core::threadsOr(opt.threads), errors, opened, nullptr, query);
     status = 0;
     for (const std::string &e : errors)
         if (!e.empty()) {

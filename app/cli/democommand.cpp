@@ -6,9 +6,10 @@
 #include "core/common/jsonwriter.h"
 #include "core/common/parallelfor.h"
 #include "core/common/shellquote.h"
+#include "core/common/threads.h"
 #include "core/demo/demorun.h"
-#include "core/trace/digest.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/traceloader.h"
 #include "core/version.h"
 
 #include <charconv>
@@ -110,7 +111,7 @@ bool digestDemoReports(core::demo::DemoResult &result, bool summaryOnly, std::st
     tr::DigestOptions options;
     options.summaryOnly = summaryOnly;
     options.createdBy = std::string("profstudio-cli demo ") + core::versionString();
-    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = core::defaultThreads();
     core::parallelFor(result.reports.size(), threads, [&](size_t i) {
         core::demo::DemoReport &r = result.reports[i];
         const tr::ReportPtr report = tr::loadReport(r.path, tr::ReadContext(), errors[i]);

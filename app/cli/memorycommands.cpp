@@ -3,12 +3,13 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
-#include "core/analysis/memorypeak.h"
-#include "core/analysis/memoryphase.h"
+#include "core/analysis/memory/memorypeak.h"
+#include "core/analysis/memory/memoryphase.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/terminaltext.h"
-#include "core/trace/formats/torchmemoryhistory.h"
+#include "core/trace/formats/torchmemoryfiles.h"
 #include "core/trace/formats/torchmemoryreader.h"
+#include "core/trace/memory/torchmemoryhistory.h"
 
 #include <algorithm>
 #include <cstdio>

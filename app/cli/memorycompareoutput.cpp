@@ -1,6 +1,6 @@
 #include "app/cli/memorycompareoutput.h"
 
-#include "core/trace/tracecache.h"
+#include "core/trace/persist/tracecache.h"
 
 #include <cstdio>
 #include <string>

@@ -2,7 +2,7 @@
 // --phases FILE, shared by `trace phases` and `trace compare`.
 
 #include "app/cli/cliargs.h"
-#include "core/analysis/phasemapping.h"
+#include "core/analysis/phases/phasemapping.h"
 
 #include <ostream>
 

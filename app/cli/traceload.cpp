@@ -1,7 +1,7 @@
 #include "app/cli/traceload.h"
 
-#include "core/trace/eventtimes.h"
-#include "core/trace/tracecache.h"
+#include "core/trace/persist/tracecache.h"
+#include "core/trace/store/eventtimes.h"
 
 #include <charconv>
 

@@ -3,7 +3,7 @@
 // their positionals name with failures reported on `err`.
 
 #include "app/cli/cliargs.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 
 #include <optional>
 #include <ostream>

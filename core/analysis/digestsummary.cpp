@@ -1,12 +1,12 @@
 #include "core/analysis/digestsummary.h"
 
-#include "core/analysis/memorysummary.h"
+#include "core/analysis/memory/memorysummary.h"
 
-#include "core/analysis/collectivewait.h"
-#include "core/analysis/devicebusy.h"
-#include "core/analysis/phasesummary.h"
-#include "core/trace/bytefields.h"
-#include "core/trace/reportsource.h"
+#include "core/analysis/breakdown/devicebusy.h"
+#include "core/analysis/collectives/collectivewait.h"
+#include "core/analysis/phases/phasesummary.h"
+#include "core/common/bytefields.h"
+#include "core/trace/read/reportsource.h"
 
 #include <set>
 
@@ -47,7 +47,7 @@ DeviceBusyPyramids busyPyramids(const trace::EventStore &store, std::vector<Inte
 }
 
 std::optional<DeviceBusyPyramids> computeBusy(const trace::Report &, const trace::EventStore &events,
-                                              const trace::CancelToken *cancel, std::string &)
+                                              const core::CancelToken *cancel, std::string &)
 {
     std::vector<Interval> busy;
     computeBreakdownDirect(events, WorkClassTable(events), {}, cancel, &busy);
@@ -57,9 +57,9 @@ std::optional<DeviceBusyPyramids> computeBusy(const trace::Report &, const trace
 std::string encodeBusy(const DeviceBusyPyramids &devices)
 {
     std::string out;
-    trace::appendField(out, uint64_t(devices.size()));
+    appendField(out, uint64_t(devices.size()));
     for (const DeviceBusyPyramid &d : devices) {
-        trace::appendField(out, uint64_t(d.device));
+        appendField(out, uint64_t(d.device));
         trace::appendPyramid(out, d.pyramid);
     }
     return out;
@@ -68,7 +68,7 @@ std::string encodeBusy(const DeviceBusyPyramids &devices)
 bool decodeBusy(std::string_view bytes, DeviceBusyPyramids &out, std::string &why)
 {
     size_t pos = 0;
-    const auto take = [&](uint64_t &v) { return trace::takeField(bytes, pos, v); };
+    const auto take = [&](uint64_t &v) { return takeField(bytes, pos, v); };
     uint64_t count = 0;
     if (!take(count) || count > 4096) {
         why = "its device count is out of range";
@@ -88,7 +88,7 @@ bool decodeBusy(std::string_view bytes, DeviceBusyPyramids &out, std::string &wh
 }
 
 std::optional<GpuBreakdown> computeWhole(const trace::Report &, const trace::EventStore &events,
-                                         const trace::CancelToken *cancel, std::string &)
+                                         const core::CancelToken *cancel, std::string &)
 {
     return computeBreakdown(events, {}, cancel);
 }
@@ -127,7 +127,7 @@ const trace::SummaryKind<DeviceBusyPyramids> kDeviceBusy{kDeviceBusyTag, "device
                                                          &encodeBusy, &decodeBusy};
 
 std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,
-                                           const trace::CancelToken *cancel)
+                                           const core::CancelToken *cancel)
 {
     const auto b = trace::summaryOf(report, kWholeBreakdown, error, cancel);
     if (!b && cancel && cancel->cancelled()) { // as computeBreakdown() answers when cancelled

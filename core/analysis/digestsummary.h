@@ -6,10 +6,10 @@
 // summary (COLL, collectivewait.h) that splits communication into wait and transfer. The statistics
 // summary (SUMS, trace/tracesummary.h) and the tracks' pyramids (PYRD) are the trace layer's.
 
-#include "core/analysis/breakdown.h"
-#include "core/trace/digest.h"
-#include "core/trace/lodpyramid.h"
-#include "core/trace/reportsource.h"
+#include "core/analysis/breakdown/breakdown.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/store/lodpyramid.h"
 
 #include <optional>
 #include <string>
@@ -43,7 +43,7 @@ extern const trace::SummaryKind<DeviceBusyPyramids> kDeviceBusy;
 // The whole report's breakdown, from the events or from its digest (summaryOf(kWholeBreakdown));
 // nullopt with `error` when a digest has none.
 std::optional<GpuBreakdown> wholeBreakdown(const trace::Report &report, std::string &error,
-                                           const trace::CancelToken *cancel = nullptr);
+                                           const core::CancelToken *cancel = nullptr);
 
 // BUSY of a report (empty for a digest without one; `error` when it does not decode). Not kept:
 // the views keep the pyramids they draw.

@@ -13,17 +13,14 @@
 // A delta counts as a change when it moves by more than the tolerance (% of the baseline);
 // deltas are ranked by their absolute size. A pure function of immutable reports.
 
-#include "core/analysis/phasemapping.h"
-#include "core/trace/report.h"
+#include "core/analysis/phases/phasemapping.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/store/report.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace ps::core::trace {
-class CancelToken; // tracereader.h
-}
 
 namespace ps::core::analysis {
 
@@ -73,6 +70,6 @@ std::string matchKey(const trace::Report &report);
 RunMatch matchReports(const std::vector<trace::ReportPtr> &baseline, const std::vector<trace::ReportPtr> &candidate);
 
 RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const std::vector<trace::ReportPtr> &candidate,
-                          const CompareOptions &options, const trace::CancelToken *cancel = nullptr);
+                          const CompareOptions &options, const core::CancelToken *cancel = nullptr);
 
 } // namespace ps::core::analysis

@@ -4,7 +4,7 @@
 // loader does the same while reading (traceloader.cpp); this covers what runs after the load
 // (breakdown, phases, stats, digests).
 
-#include "core/trace/report.h"
+#include "core/trace/store/report.h"
 
 #include <functional>
 #include <new>

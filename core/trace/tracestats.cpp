@@ -1,6 +1,7 @@
 #include "core/trace/tracestats.h"
 
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/store/report.h"
 #include "core/trace/tracesummary.h"
 
 #include <algorithm>

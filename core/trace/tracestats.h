@@ -21,8 +21,9 @@
 // report for per-report rows, all reports together for overall rows). Rows are ordered by
 // total time, descending, then by name, then by style.
 
+#include "core/common/canceltoken.h"
 #include "core/common/timewindow.h"
-#include "core/trace/report.h"
+#include "core/trace/store/report.h"
 
 #include <map>
 #include <optional>
@@ -32,8 +33,6 @@
 #include <vector>
 
 namespace ps::core::trace {
-
-class CancelToken; // tracereader.h
 
 // The attr of OsRuntime events (tracetypes.h's table still says 0: every row of the readers
 // but nsys's): a call (nsys eventClass 27) or one of the profiler's own marks (eventClass 31/32,

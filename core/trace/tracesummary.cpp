@@ -1,7 +1,7 @@
 #include "core/trace/tracesummary.h"
 
 #include "core/common/jsonwriter.h"
-#include "core/trace/reportoutline.h"
+#include "core/trace/persist/reportoutline.h"
 #include "core/trace/tracestats.h"
 
 #include <simdjson.h>
@@ -210,8 +210,8 @@ std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &stor
     return out;
 }
 
-const SummaryKind<TraceSummary> kTraceSummary{"SUMS", "statistics summary", &computeSummary, &encodeTraceSummary,
-                                              &decodeTraceSummary};
+const SummaryKind<TraceSummary> kTraceSummary{kTraceSummaryTag, "statistics summary", &computeSummary,
+                                              &encodeTraceSummary, &decodeTraceSummary};
 
 std::vector<std::pair<int64_t, int64_t>> rangeOccurrencesOf(const Report &report, std::string_view text,
                                                             std::string &error)

@@ -4,8 +4,8 @@
 // nvtx_sum totals per name (what run-against-run compare reads, styles summed) and every range's
 // occurrences (what the cross-rank chart draws), computed when the report is digested.
 
-#include "core/trace/report.h"
-#include "core/trace/reportsource.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/store/report.h"
 
 #include <cstdint>
 #include <map>

@@ -5,9 +5,10 @@
 // windows of its own annotation ranges. Also: the index is built once per store and shared, and
 // a cancelled build is not kept.
 
-#include "core/analysis/activityindex.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/tracereader.h"
+#include "core/analysis/breakdown/activityindex.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/store/report.h"
+#include "core/trace/store/storebuilder.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/reportload.h"
 #include "tests/support/testdata.h"
@@ -18,6 +19,7 @@
 
 using namespace ps::core::analysis;
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

@@ -1,12 +1,12 @@
 // GPU time breakdown on hand-built stores (sums by hand), on the classification rules, and on
 // the nsys, rocpd and Ascend samples against unions computed in SQL over the same files.
 
-#include "core/analysis/breakdown.h"
-#include "core/analysis/devicebusy.h"
-#include "core/analysis/idletime.h"
-#include "core/analysis/steps.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/traceloader.h"
+#include "core/analysis/breakdown/breakdown.h"
+#include "core/analysis/breakdown/devicebusy.h"
+#include "core/analysis/breakdown/idletime.h"
+#include "core/analysis/phases/steps.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/storebuilder.h"
 #include "unionsql.h"
 
 #include <QtTest>

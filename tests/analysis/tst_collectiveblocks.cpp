@@ -1,15 +1,16 @@
 // The matcher takes the instances of ranks that agree a block at a time, a rank at a time
-// (core/analysis/collectivematch.cpp), and hands the rest one at a time. Both must give the same
+// (core/analysis/collectives/collectivematch.cpp), and hands the rest one at a time. Both must give the same
 // answers to the last nanosecond: on runs of synchronous collectives with the irregularities real
 // runs have scattered through them (a rank that recorded another op or size, a member that ended
 // long before another arrived, ranks with fewer collectives, a Seq repeated or skipped, kernels
 // known by name only on two streams, groups and point-to-point pairs), every instance, group,
 // rank total, note, phase row and wait is compared with blocks on and off.
-#include "core/analysis/collectivephases.h"
-#include "core/analysis/collectives.h"
-#include "core/analysis/collectivewait.h"
+#include "core/analysis/collectives/collectives.h"
+#include "core/analysis/collectives/collectivewait.h"
+#include "core/analysis/phases/collectivephases.h"
+#include "core/analysis/phases/collectivestream.h"
 #include "core/trace/alignment.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/store/storebuilder.h"
 
 #include <QtTest>
 

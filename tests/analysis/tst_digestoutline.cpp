@@ -1,17 +1,17 @@
-// Digests opened as outlines (core/trace/reportoutline.h), as the desktop opens a large run: on
+// Digests opened as outlines (core/trace/persist/reportoutline.h), as the desktop opens a large run: on
 // every sample format, the outline has the report's tracks with their event counts and extents,
 // and what the analyses read from its summaries equals what they compute from the events:
 // nvtx_sum rows, kernel and range totals, the GPU breakdown, the phase cells, each device's busy
 // time; every lane's pyramid holds all of its events at every level. A summary-only digest opens
 // as an outline and refuses to give events, with the reason; a damaged section is named.
 
-#include "core/analysis/devicebusy.h"
+#include "core/analysis/breakdown/devicebusy.h"
 #include "core/analysis/digestsummary.h"
-#include "core/analysis/phases.h"
+#include "core/analysis/phases/phases.h"
 #include "core/trace/alignment.h"
-#include "core/trace/reportoutline.h"
-#include "core/trace/reportsource.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/persist/reportoutline.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/store/storebuilder.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/digestdamage.h"
 #include "tests/support/reportload.h"

@@ -3,10 +3,10 @@
 // overlap, kernel-type and per-kernel breakdown, idle-time breakdown per stream. Differences
 // are only those the README documents as HTA artefacts, each tested by name below.
 
-#include "core/analysis/breakdown.h"
-#include "core/analysis/idletime.h"
-#include "core/analysis/kerneltypes.h"
-#include "core/trace/traceloader.h"
+#include "core/analysis/breakdown/breakdown.h"
+#include "core/analysis/breakdown/idletime.h"
+#include "core/analysis/breakdown/kerneltypes.h"
+#include "core/trace/read/traceloader.h"
 #include "csvref.h"
 
 #include <QtTest>
@@ -16,6 +16,7 @@
 
 using namespace ps::core::analysis;
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

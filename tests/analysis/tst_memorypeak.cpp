@@ -2,10 +2,11 @@
 // tests/formats/memoryfixtures.py computes independently (memory_viz's counting, written anew in
 // Python), and `trace memory` over a folder with a broken file in it.
 
-#include "core/analysis/memorypeak.h"
-#include "core/analysis/memorysummary.h"
-#include "core/trace/digest.h"
-#include "core/trace/traceloader.h"
+#include "core/analysis/memory/memorypeak.h"
+#include "core/analysis/memory/memorysummary.h"
+#include "core/trace/formats/torchmemoryfiles.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/traceloader.h"
 
 #include "tests/support/clirun.h"
 #include "tests/support/memoryfixtures.h"

@@ -1,9 +1,9 @@
 // NVTX GPU projection (nvtx_gpu_proj_sum semantics) against the projection computed in SQL over
 // the nsys samples, and on a hand-built store.
 
-#include "core/analysis/projection.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/traceloader.h"
+#include "core/analysis/breakdown/projection.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/storebuilder.h"
 #include "tests/support/sqlref.h"
 #include "tests/support/testdata.h"
 
@@ -11,6 +11,7 @@
 
 using namespace ps::core::analysis;
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

@@ -3,7 +3,7 @@
 // that became slow and on the one that recovered, lists unmatched reports, and fails a CI gate.
 #include "core/analysis/runcompare.h"
 #include "core/demo/demorun.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/clirun.h"
 
 #include <QDir>

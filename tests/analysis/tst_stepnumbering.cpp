@@ -1,13 +1,13 @@
-// Steps numbered as the run profiled them (core/analysis/stepnumbering.h): the step list a config
+// Steps numbered as the run profiled them (core/analysis/phases/stepnumbering.h): the step list a config
 // beside the reports names (verl's global_profiler.steps and trainer.profile_steps, RLinf's
 // cluster.profiling.steps), ranges that name their step, and the phase table and `trace phases`
 // on a demo run that profiled steps 5-6: steps 5 and 6, not 1 and 2. Without a config, or with one
 // that does not fit, steps stay counted 1..N and the table says why.
-#include "core/analysis/phases.h"
-#include "core/analysis/stepnumbering.h"
+#include "core/analysis/phases/phases.h"
+#include "core/analysis/phases/stepnumbering.h"
 #include "core/demo/demorun.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/storebuilder.h"
 #include "tests/support/clirun.h"
 
 #include <QDir>

@@ -5,7 +5,7 @@
 // smaller than each digest's events.
 
 #include "core/common/memorybudget.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/clirun.h"
 
 #include <QDir>

@@ -104,7 +104,7 @@ private slots:
                 QString file;
                 int line = 0;
                 if (hydraErrorLocation(c.expectedError, file, line)) {
-                    // YAML errors: PyYAML and yaml-cpp word them differently; the place must agree.
+                    // YAML errors: PyYAML words them its own way and ProfStudio as libyaml does; the place must agree.
                     QCOMPARE(QString::fromStdString(e.where().file), file);
                     QCOMPARE(e.where().line, line);
                     if (c.expectedError.contains("found duplicate key"))

@@ -1,7 +1,7 @@
 #pragma once
 // Looking events up in an EventStore by kind, name and start, for the reader tests.
 
-#include "core/trace/eventstore.h"
+#include "core/trace/store/eventstore.h"
 
 #include <QString>
 

@@ -1,5 +1,5 @@
 // Impossible event times in the rocpd, Ascend, Kineto and RLinf tracer readers are caught where
-// they are read, as the nsys reader does (core/trace/eventtimes.h): a start or end that is no
+// they are read, as the nsys reader does (core/trace/store/eventtimes.h): a start or end that is no
 // integer (or no number of µs) or beyond 2^62 ns drops its event; an end before its start, or
 // more than a day beyond the report's span, is clipped. One warning per report names the table
 // (or the JSON key, or the tracer file) and the counts. Before, rocpd and Ascend read 'abc' as 0

@@ -6,7 +6,7 @@
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/formats/kinetoreader.h"
 #include "core/trace/formats/traceeventsplitter.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "jsonref.h"
 #include "kinetofixtures.h"
 
@@ -18,6 +18,7 @@
 #include <map>
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

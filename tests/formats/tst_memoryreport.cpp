@@ -5,9 +5,10 @@
 // values come from tests/formats/memoryfixtures.py (python3's own pickle), computed there.
 
 #include "core/trace/alignment.h"
-#include "core/trace/formats/torchmemoryhistory.h"
+#include "core/trace/formats/torchmemoryfiles.h"
 #include "core/trace/formats/torchmemoryreader.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/memory/torchmemoryhistory.h"
+#include "core/trace/read/traceloader.h"
 
 #include "tests/support/memoryfixtures.h"
 

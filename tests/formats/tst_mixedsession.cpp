@@ -3,7 +3,7 @@
 
 #include "core/trace/alignment.h"
 #include "core/trace/formats/formatreaders.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "core/trace/tracestats.h"
 #include "jsonref.h"
 #include "tests/support/clirun.h"

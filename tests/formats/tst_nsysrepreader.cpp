@@ -5,8 +5,8 @@
 
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/formats/nsysrepreader.h"
-#include "core/trace/tracecache.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/tracecache.h"
+#include "core/trace/read/traceloader.h"
 #include "fakensys.h"
 #include "tests/support/envguard.h"
 #include "tests/support/sqlref.h"
@@ -20,6 +20,7 @@
 #include <thread>
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

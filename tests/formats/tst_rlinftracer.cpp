@@ -11,7 +11,7 @@
 // worker names come from WorkerAddress.get_name(): "<root group>:<rank>[:<rank>...]".
 
 #include "core/trace/formats/rlinftracereader.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 
 #include <QFile>
 #include <QTemporaryDir>

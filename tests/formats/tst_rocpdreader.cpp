@@ -4,7 +4,7 @@
 
 #include "core/trace/formats/formatreaders.h"
 #include "core/trace/formats/rocpdreader.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "rocpdfixture.h"
 #include "storefind.h"
 #include "tests/support/reportload.h"
@@ -15,6 +15,7 @@
 #include <QtTest>
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

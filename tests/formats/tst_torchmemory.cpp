@@ -2,7 +2,7 @@
 // protocols 2 and 4 in the shape torch writes them, tests/formats/memoryfixtures.py) and the
 // memory-timeline exports; identity from verl's and the Ray tutorial's file names.
 
-#include "core/trace/formats/torchmemory.h"
+#include "core/trace/formats/torchmemoryfiles.h"
 
 #include "tests/support/memoryfixtures.h"
 

@@ -7,7 +7,7 @@
 // both nodes by rsync over a stand-in ssh (it runs the remote rsync in the node's folder), and the
 // gathered folder opens as one run whose statistics and stragglers equal the raw reports'.
 
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "profilingtestutil.h"
 #include "tests/support/clirun.h"
 

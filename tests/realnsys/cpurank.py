@@ -10,7 +10,7 @@
                                         then the barrier, as a gradient all-reduce would hold it
 
 A rank waits for the others blocked in recv() on the barrier's socket: nsys's OS runtime trace
-records the call, and ProfStudio counts it as waiting (core/analysis/osrtwait.h). Work is CPU time
+records the call, and ProfStudio counts it as waiting (core/analysis/phases/osrtwait.h). Work is CPU time
 (time.process_time), so a rank given more of it is late whatever the scheduler does.
 """
 import ctypes

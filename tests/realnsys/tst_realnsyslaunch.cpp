@@ -15,7 +15,7 @@
 // EPOLLHUP for the exited process's perf_event descriptors; 7 runs of 8 here, with or without
 // cuda or ucx in --trace); with them, every run ended in 2-8 s.
 
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "realnsys.h"
 #include "tests/support/clirun.h"
 #include "tests/support/envguard.h"

@@ -7,7 +7,7 @@
 //   - `trace align` aligns them by UTC: the ranks leave the last barrier together, and the
 //     aligned ends of their update_actor ranges agree;
 //   - `trace phases` names rank 5 the straggler of every update_actor, by work time: wall time
-//     minus the time blocked in recv() on the barrier (core/analysis/osrtwait.h). By wall time
+//     minus the time blocked in recv() on the barrier (core/analysis/phases/osrtwait.h). By wall time
 //     alone every rank is as long as the late one.
 // Ranks start one after another (the next once the previous one runs): nsys 2022.4 instances
 // started in the same instant fail in sem_open.

@@ -8,7 +8,7 @@
 
 #include "core/trace/formats/nsyslocator.h"
 #include "core/trace/formats/nsysrepreader.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/store/storebuilder.h"
 #include "realnsys.h"
 
 #include <QTemporaryDir>

@@ -3,7 +3,7 @@
 // table entry (and so its checksum) left as it was (docs/digest-format.md: the table is 40-byte
 // entries after a 24-byte header; an entry's offset is at its byte 8).
 
-#include "core/trace/cachecodec.h"
+#include "core/trace/persist/cachecodec.h"
 
 #include <QByteArray>
 #include <QFile>

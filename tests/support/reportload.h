@@ -2,7 +2,7 @@
 // Loads one report for a test the way the application does (reader registry, no cache), with
 // the reason printed when it fails so that a failing QVERIFY(report) says why.
 
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 
 #include <QString>
 #include <QtGlobal>

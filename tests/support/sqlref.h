@@ -5,7 +5,7 @@
 // testdata is never written and no -wal/-shm files appear beside it. Header-only, like the rest
 // of tests/support.
 
-#include "core/trace/readonlysqlite.h"
+#include "core/trace/read/readonlysqlite.h"
 
 #include <sqlite3.h>
 

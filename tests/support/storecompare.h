@@ -2,7 +2,7 @@
 // Two EventStores hold the same events: names, tracks and every column byte for byte (a store
 // rebuilt from the report cache or from a digest against the one read from the report).
 
-#include "core/trace/eventstore.h"
+#include "core/trace/store/eventstore.h"
 
 #include <QtTest>
 

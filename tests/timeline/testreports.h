@@ -2,8 +2,8 @@
 // Small in-memory reports for the timeline tests, built with the engine's StoreBuilder so that
 // levels, windows and correlation behave exactly as for loaded files.
 
-#include "core/trace/identity.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/read/identity.h"
+#include "core/trace/store/storebuilder.h"
 
 #include <functional>
 #include <memory>

@@ -18,6 +18,7 @@
 
 using namespace ps::views;
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 namespace an = ps::core::analysis;
 
 namespace {

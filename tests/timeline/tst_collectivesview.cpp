@@ -16,6 +16,7 @@
 #include "../support/reportload.h"
 #include "../support/syncloop.h"
 
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -29,6 +30,7 @@
 
 using namespace ps::views;
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 namespace an = ps::core::analysis;
 
 namespace {
@@ -226,6 +228,8 @@ private slots:
     {
         CollectivesPane pane;
         pane.resize(1200, 400);
+        // Qt's model contract kept through the reset and sorts (the tester only observes).
+        QAbstractItemModelTester tester(const_cast<CollectivesModel *>(pane.model()));
         pane.setInput(m_run.scene, m_run.entries);
         QTRY_VERIFY(!pane.isBusy());
         QVERIFY(pane.collectiveView());

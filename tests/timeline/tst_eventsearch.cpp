@@ -3,7 +3,8 @@
 #include "testreports.h"
 #include "views/timeline/eventsearch.h"
 
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/store/report.h"
 
 #include <QtTest>
 
@@ -88,7 +89,7 @@ private slots:
 
     void cancelStopsEarly()
     {
-        ps::core::trace::CancelToken cancel;
+        ps::core::CancelToken cancel;
         cancel.cancel();
         const SearchResult r = searchEvents(scene(), {QStringLiteral("step"), false}, &cancel);
         QCOMPARE(int(r.count), 0);

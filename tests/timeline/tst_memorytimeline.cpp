@@ -8,8 +8,8 @@
 // the peak follow the categories there, the category lanes in their bands' colours, and a tooltip
 // names each category's bytes.
 
-#include "core/trace/formats/torchmemory.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/memory/torchmemory.h"
+#include "core/trace/read/traceloader.h"
 #include "views/memory/memoryblockspane.h"
 #include "views/memory/memorycategories.h"
 #include "views/timeline/memorywiring.h"

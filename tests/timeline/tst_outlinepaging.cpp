@@ -5,9 +5,9 @@
 // the least recently drawn out.
 
 #include "core/analysis/digestsummary.h"
-#include "core/trace/digest.h"
-#include "core/trace/reportoutline.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/persist/reportoutline.h"
+#include "core/trace/store/storebuilder.h"
 #include "views/scene/preparedreport.h"
 #include "views/scene/timelinescene.h"
 #include "views/timeline/lodfolder.h"

@@ -1,6 +1,6 @@
 // Row layout: groups (run, worker group, rank) over reports over tracks over levels, empty
 // tracks hidden, collapsed headers hiding what is under them, y lookups.
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "testreports.h"
 #include "views/timeline/rowlayout.h"
 

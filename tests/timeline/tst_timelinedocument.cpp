@@ -4,8 +4,8 @@
 // and out again, the selection on the report going out cleared, closing drops what is paged).
 
 #include "core/analysis/digestsummary.h"
-#include "core/trace/digest.h"
-#include "core/trace/reportoutline.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/persist/reportoutline.h"
 #include "testreports.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinedocument.h"

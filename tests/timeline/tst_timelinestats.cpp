@@ -9,7 +9,7 @@
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -184,7 +184,7 @@ private slots:
         QVERIFY(summarizeWindow(*s, {rank1}, {0, 120 * kMs}, StatsKind::NvtxSum).empty());
         QCOMPARE(find(summarizeWindow(*s, {rank1}, {1000 * kMs, 1200 * kMs}, StatsKind::NvtxSum), "train:step")->count,
                  2ull);
-        ps::core::trace::CancelToken cancelled;
+        ps::core::CancelToken cancelled;
         cancelled.cancel();
         QVERIFY(summarizeWindow(*s, all(*s), {0, 120 * kMs}, StatsKind::NvtxSum, &cancelled).empty());
     }

@@ -2,7 +2,7 @@
 // by SQL), the 2021 export without UTC origin falling back, NVTX range anchors with residuals.
 
 #include "core/trace/alignment.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/reportload.h"
 #include "tests/support/sqlref.h"
 #include "tests/support/testdata.h"

@@ -1,10 +1,10 @@
-// Digests (core/trace/digest.h): every sample format digests and loads back to the same events,
+// Digests (core/trace/persist/digest.h): every sample format digests and loads back to the same events,
 // counts, metadata, identity and statistics; damaged, foreign, newer and hostile files fail with a
 // reason naming them; a folder holding a report and its digest yields the report once.
 
-#include "core/trace/cachecodec.h"
-#include "core/trace/digest.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/cachecodec.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/traceloader.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/reportload.h"
 #include "tests/support/storecompare.h"

@@ -1,7 +1,7 @@
 // EventStore and StoreBuilder on generated events: ordering, levels, window queries, long
 // durations, cross-thread ends, interning and the resident size per event.
 
-#include "core/trace/storebuilder.h"
+#include "core/trace/store/storebuilder.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // Report identity from RLinf, verl/Ray and plain nsys names, and grouping into
 // run -> group -> rank -> capture range.
 
-#include "core/trace/identity.h"
+#include "core/trace/read/identity.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // launcher gave it (launchidentity.h): each launcher family, the precedence between them, bad
 // values refused with where they were recorded, and a report's processes agreeing or not.
 
-#include "core/trace/launchidentity.h"
+#include "core/trace/store/launchidentity.h"
 
 #include <QtTest>
 

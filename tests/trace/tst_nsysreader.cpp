@@ -2,7 +2,7 @@
 // thread names and correlation checked against independent SQL over the same files.
 
 #include "core/trace/nsys/nvtxeventtype.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/reportload.h"
 #include "tests/support/sqlref.h"
 #include "tests/support/testdata.h"

@@ -4,7 +4,7 @@
 // the rank and the variable it came from; a name that disagrees is said; malformed rows,
 // contradictory ranks and several processes; Kineto's distributedInfo.rank refused out of range.
 
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/clirun.h"
 #include "tests/support/testdata.h"
 

@@ -5,8 +5,8 @@
 #include "tests/support/testdata.h"
 
 #include "core/common/csvfield.h"
+#include "core/trace/read/traceloader.h"
 #include "core/trace/statscsv.h"
-#include "core/trace/traceloader.h"
 
 #include <QtTest>
 

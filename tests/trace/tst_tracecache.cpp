@@ -3,9 +3,9 @@
 // hits recording their use, the file just written kept, foreign files untouched, orphans,
 // unreadable caches and stale temporaries pruned, PROFSTUDIO_CACHE_MAX_BYTES.
 
-#include "core/trace/cachecodec.h"
-#include "core/trace/tracecache.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/cachecodec.h"
+#include "core/trace/persist/tracecache.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/envguard.h"
 #include "tests/support/sqlref.h"
 #include "tests/support/storecompare.h"

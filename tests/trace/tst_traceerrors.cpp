@@ -1,8 +1,8 @@
 // Bad inputs give a clear error naming the file, never a crash; one bad report does not stop
 // the others; progress and cancellation.
 
-#include "core/trace/tracecache.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/tracecache.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/sqlref.h"
 #include "tests/support/testdata.h"
 
@@ -22,6 +22,7 @@
 #include <mutex>
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

@@ -3,8 +3,8 @@
 // the windowed, offset-aware summarize() against the same SQL restricted to a window.
 
 #include "core/trace/nsys/nvtxeventtype.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/storebuilder.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/reportload.h"
 #include "tests/support/sqlref.h"
@@ -19,6 +19,7 @@
 #include <map>
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace nsys = ps::core::trace::nsys;
 

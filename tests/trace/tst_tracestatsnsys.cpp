@@ -10,7 +10,7 @@
 
 #include "app/cli/cli.h"
 #include "core/common/decimalround.h"
-#include "core/trace/digest.h"
+#include "core/trace/persist/digest.h"
 #include "core/trace/tracestats.h"
 #include "tests/support/clirun.h"
 #include "tests/support/reportload.h"

@@ -7,7 +7,7 @@
 
 #include "core/trace/alignment.h"
 #include "core/trace/nsys/nvtxeventtype.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/clirun.h"
 #include "tests/support/sqlref.h"
 #include "tests/support/testdata.h"

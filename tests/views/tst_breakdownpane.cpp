@@ -2,7 +2,7 @@
 // (with events, and opened from digests as outlines) the same span, compute, communication,
 // memory, other and idle times and overlap; per phase the phase table's cells. Copy gives text.
 
-#include "core/analysis/breakdown.h"
+#include "core/analysis/breakdown/breakdown.h"
 #include "core/analysis/digestsummary.h"
 #include "core/demo/demorun.h"
 #include "tests/support/clirun.h"
@@ -15,6 +15,7 @@
 #include "views/stats/phasespane.h"
 #include "views/timeline/timelineworkspace.h"
 
+#include <QAbstractItemModelTester>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -73,6 +74,9 @@ private slots:
         TimelineWorkspace w;
         w.resize(1366, 768);
         w.show();
+        // The model keeps Qt's model contract through every reset and update (the tester aborts
+        // the test on a broken one); it only observes, hence the cast of the pane's const view.
+        QAbstractItemModelTester tester(const_cast<BreakdownModel *>(w.breakdownPane()->model()));
         showBreakdownTab(w); // the user opens the tab
         w.openPaths({QString::fromStdString(m_demo.reportDir)});
         QVERIFY(waitIdle(w));

@@ -3,7 +3,7 @@
 // one total per rank; the chart covers the run it is given and names it; the phase table names
 // its run; in a step overlay the phase table's columns are the occurrences.
 
-#include "core/analysis/phases.h"
+#include "core/analysis/phases/phases.h"
 #include "core/demo/demorun.h"
 #include "tests/support/demorun.h"
 #include "tests/support/testsandbox.h"

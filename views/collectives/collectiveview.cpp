@@ -1,7 +1,8 @@
 #include "views/collectives/collectiveview.h"
 
-#include "core/trace/reportsource.h"
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/store/report.h"
 #include "views/scene/timeformat.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 namespace ps::views {
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 namespace an = ps::core::analysis;
 
 namespace {

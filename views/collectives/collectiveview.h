@@ -1,11 +1,11 @@
 #pragma once
-// The collectives of the reports on screen, matched across ranks (core/analysis/collectives.h)
+// The collectives of the reports on screen, matched across ranks (core/analysis/collectives/collectives.h)
 // and indexed for the views: which instance a selected kernel belongs to, and per report and
 // track the waiting part of every collective kernel, for the painter to hatch. Built on a worker
 // thread from the scene's entries (their offsets are the shared axis); immutable afterwards, so
 // the painter, the table and the details pane share one.
 
-#include "core/analysis/collectives.h"
+#include "core/analysis/collectives/collectives.h"
 #include "views/scene/timelinescene.h"
 
 #include <QString>
@@ -60,8 +60,7 @@ using CollectiveViewPtr = std::shared_ptr<const CollectiveView>;
 // still sum every instance.
 inline constexpr size_t kCollectiveMemberBudget = 2'000'000;
 CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vector<int> &entries,
-                                      const core::trace::CancelToken &cancel,
-                                      size_t memberBudget = kCollectiveMemberBudget);
+                                      const core::CancelToken &cancel, size_t memberBudget = kCollectiveMemberBudget);
 
 // "94 GB/s", "3.5 GB/s", "-" when unknown.
 QString bandwidthText(const std::optional<double> &gbps);

@@ -21,7 +21,7 @@
 //                         one job of its own, deleted when it ends: independent jobs that run side
 //                         by side (the pager's loads, one per report; writing the demo run).
 
-#include "core/trace/tracereader.h" // CancelToken
+#include "core/common/canceltoken.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -32,7 +32,7 @@
 
 namespace ps::views {
 
-using core::trace::CancelToken;
+using core::CancelToken;
 
 class LatestJobBase : public QObject
 {

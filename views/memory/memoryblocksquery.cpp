@@ -1,8 +1,9 @@
 #include "views/memory/memoryblocksquery.h"
 
-#include "core/trace/formats/torchmemoryhistory.h"
+#include "core/trace/formats/torchmemoryfiles.h"
 #include "core/trace/formats/torchmemoryreader.h"
-#include "core/trace/mappedfile.h"
+#include "core/trace/memory/torchmemoryhistory.h"
+#include "core/trace/persist/mappedfile.h"
 #include "views/memory/memorycategories.h"
 
 #include <algorithm>
@@ -49,7 +50,7 @@ std::shared_ptr<const tr::MemorySnapshot> snapshotOf(const tr::Report &report,
 }
 
 MemoryBlocks snapshotBlocks(const MemoryPoint &point, std::shared_ptr<const tr::MemorySnapshot> cached,
-                            const tr::CancelToken &cancel)
+                            const core::CancelToken &cancel)
 {
     MemoryBlocks out;
     const tr::Report &report = *point.report;
@@ -102,7 +103,7 @@ bool isSnapshotLane(const tr::Report &report, size_t series)
 }
 
 MemoryBlocks queryMemoryBlocks(const MemoryPoint &point, std::shared_ptr<const tr::MemorySnapshot> cached,
-                               const tr::CancelToken &cancel)
+                               const core::CancelToken &cancel)
 {
     const tr::Report &report = *point.report;
     if (point.series >= report.meta.memory.size())

@@ -6,9 +6,9 @@
 // bytes per category there (it records categories, not blocks). The snapshot is read again from
 // the report's file, which the report does not keep in memory; a pane reuses the last one read.
 
-#include "core/trace/formats/torchmemory.h"
-#include "core/trace/report.h"
-#include "core/trace/tracereader.h" // CancelToken
+#include "core/common/canceltoken.h"
+#include "core/trace/memory/torchmemory.h"
+#include "core/trace/store/report.h"
 
 #include <QString>
 
@@ -59,6 +59,6 @@ bool isSnapshotLane(const core::trace::Report &report, size_t series);
 // The answer for `point`. `cached` is reused when it is the snapshot of the same file as loaded;
 // a file changed since it was opened is not read (its blocks would not match the lanes).
 MemoryBlocks queryMemoryBlocks(const MemoryPoint &point, std::shared_ptr<const core::trace::MemorySnapshot> cached,
-                               const core::trace::CancelToken &cancel);
+                               const core::CancelToken &cancel);
 
 } // namespace ps::views

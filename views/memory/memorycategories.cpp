@@ -1,7 +1,7 @@
 #include "views/memory/memorycategories.h"
 
-#include "core/trace/formats/torchmemory.h"
-#include "core/trace/tracecache.h" // formatByteSize
+#include "core/trace/memory/torchmemory.h"
+#include "core/trace/persist/tracecache.h" // formatByteSize
 
 #include <algorithm>
 #include <array>

@@ -3,7 +3,7 @@
 // category's colour, shared by the stacked total lane, its tooltip and the category lanes under
 // it (each drawn in its band's colour, so they double as the legend).
 
-#include "core/trace/memoryseries.h"
+#include "core/trace/memory/memoryseries.h"
 
 #include <QRgb>
 #include <QString>

@@ -3,7 +3,7 @@
 // each column (the highest in force during it) and, for a memory timeline's total, the category
 // bands stacked in it. The timeline's painter turns these into rectangles.
 
-#include "core/trace/memoryseries.h"
+#include "core/trace/memory/memoryseries.h"
 #include "views/memory/memorycategories.h"
 #include "views/scene/timemapping.h"
 

@@ -1,6 +1,6 @@
 #include "views/overview/overviewdata.h"
 
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
 
 #include <algorithm>
 #include <cmath>
@@ -124,7 +124,7 @@ std::vector<int> robustOutliers(const std::vector<double> &values, double minGap
     return out;
 }
 
-OverviewData computeOverview(const TimelineScene &scene, int bins, const core::trace::CancelToken *cancel)
+OverviewData computeOverview(const TimelineScene &scene, int bins, const core::CancelToken *cancel)
 {
     OverviewData data;
     data.extent = scene.extent();

@@ -1,21 +1,18 @@
 #pragma once
 // The data of the cluster overview: per timeline entry (a rank's report, in the timeline's row
 // order) the GPU busy share of a fixed number of time bins over the scene's shared axis, from the
-// report's events (core/analysis/devicebusy.h) or, for a digest opened as an outline, from its
+// report's events (core/analysis/breakdown/devicebusy.h) or, for a digest opened as an outline, from its
 // BUSY pyramids, so that a 1024-rank run is read without paging a single report in. Each row's
 // mean busy share over its own span picks the outliers (far from the median, as the median
 // absolute deviation measures far). Pure computation over the scene: runs on a worker thread.
 
+#include "core/common/canceltoken.h"
 #include "views/scene/timelinescene.h"
 
 #include <QString>
 
 #include <algorithm>
 #include <vector>
-
-namespace ps::core::trace {
-class CancelToken;
-}
 
 namespace ps::views {
 
@@ -41,7 +38,7 @@ struct OverviewData
     int64_t binStart(int bin) const { return extent.start + extent.duration() * bin / std::max(1, bins); }
 };
 
-OverviewData computeOverview(const TimelineScene &scene, int bins, const core::trace::CancelToken *cancel = nullptr);
+OverviewData computeOverview(const TimelineScene &scene, int bins, const core::CancelToken *cancel = nullptr);
 
 // Indices of the values far from the median: more than 3.5 scaled median absolute deviations and
 // at least `minGap` away (so a run of near-identical ranks has none). Values < 0 are no data.

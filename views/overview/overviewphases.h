@@ -1,9 +1,9 @@
 #pragma once
-// What the cluster overview takes from the RL phase table (core/analysis/phases.h): each rank's
+// What the cluster overview takes from the RL phase table (core/analysis/phases/phases.h): each rank's
 // phases as spans on the shared axis (for colouring by RL phase), and the straggler: the rank the
 // table names straggler of the most phase rows (its collectives made the others wait).
 
-#include "core/analysis/phases.h"
+#include "core/analysis/phases/phases.h"
 #include "views/scene/timelinescene.h"
 
 #include <QString>

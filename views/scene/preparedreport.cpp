@@ -1,7 +1,8 @@
 #include "views/scene/preparedreport.h"
 
-#include "core/trace/reportsource.h"
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/store/report.h"
 #include "views/common/namecolors.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 namespace ps::views {
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 std::vector<QRgb> colorsOf(const NameTable &names)

@@ -4,14 +4,15 @@
 // the LOD folder walks one level at a time), a colour per name id, and when each GPU is busy.
 // Built once per report on a worker thread; immutable and shared afterwards.
 //
-// A digest opened as an outline (core/trace/reportoutline.h) has no events: it is drawn from its
+// A digest opened as an outline (core/trace/persist/reportoutline.h) has no events: it is drawn from its
 // pyramids (OutlineDrawing, decoded when first drawn and dropped when no view holds it), and
 // the timeline pages its events in (ReportPager) where the pyramids are too coarse.
 
-#include "core/analysis/devicebusy.h"
+#include "core/analysis/breakdown/devicebusy.h"
 #include "core/analysis/digestsummary.h"
-#include "core/trace/report.h"
-#include "core/trace/reportsource.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/store/report.h"
 
 #include <QRgb>
 
@@ -19,10 +20,6 @@
 #include <mutex>
 #include <span>
 #include <vector>
-
-namespace ps::core::trace {
-class CancelToken;
-}
 
 namespace ps::views {
 
@@ -42,7 +39,7 @@ class PreparedReport
 public:
     // Heavy (one pass over every event): call on a worker thread. Returns nullptr if cancelled.
     static std::shared_ptr<const PreparedReport> prepare(core::trace::ReportPtr report,
-                                                         const core::trace::CancelToken *cancel = nullptr);
+                                                         const core::CancelToken *cancel = nullptr);
 
     const core::trace::Report &report() const { return *m_report; }
     const core::trace::ReportPtr &reportPtr() const { return m_report; }

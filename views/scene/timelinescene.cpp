@@ -1,7 +1,7 @@
 #include "views/scene/timelinescene.h"
 
-#include "core/analysis/stepnumbering.h"
-#include "core/trace/identity.h"
+#include "core/analysis/phases/stepnumbering.h"
+#include "core/trace/read/identity.h"
 #include "core/trace/tracesummary.h"
 
 #include <QFileInfo>

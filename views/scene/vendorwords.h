@@ -3,7 +3,7 @@
 // frames, CUDA / HIP / CANN (ACL) API calls, kernels or NPU tasks, GPU or NPU. Track labels,
 // tooltips, the details pane and the statistics picker all say what the vendor's tools say.
 
-#include "core/trace/report.h"
+#include "core/trace/store/report.h"
 
 #include <QString>
 

@@ -43,8 +43,7 @@ const std::vector<BreakdownColumn> &breakdownColumns()
 
 // As `trace breakdown` and `trace compare` do: the run's collectives matched once, then per report
 // its breakdown and the part of its communication spent waiting at them.
-ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports,
-                                  const core::trace::CancelToken &cancel)
+ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports, const core::CancelToken &cancel)
 {
     ReportBreakdowns out;
     const an::RunWaits waits = an::collectiveWaitsOfRun(reports, &cancel);

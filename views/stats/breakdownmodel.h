@@ -1,14 +1,15 @@
 #pragma once
-// The rows of the Breakdown tab: one GPU time breakdown (core/analysis/breakdown.h) per report,
+// The rows of the Breakdown tab: one GPU time breakdown (core/analysis/breakdown/breakdown.h) per report,
 // or per (step, phase, rank) cell of the RL phase table, as `profstudio-cli trace breakdown`
 // computes them. The columns after the row's names come from one table, kBreakdownColumns: each
 // reads one field or accessor of GpuBreakdown (or the row's communication split), so a field
 // core adds is one line there. The display role shows ms or % of the span; the sort role (and
 // UserRole) holds the exact value.
 
-#include "core/analysis/breakdown.h"
-#include "core/analysis/collectivewait.h"
-#include "core/trace/tracereader.h"
+#include "core/analysis/breakdown/breakdown.h"
+#include "core/analysis/collectives/collectivewait.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/store/report.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -51,8 +52,7 @@ struct ReportBreakdowns
     std::vector<std::optional<core::analysis::CommunicationSplit>> splits;
     std::vector<std::string> errors; // why a report has no breakdown (or no split)
 };
-ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports,
-                                  const core::trace::CancelToken &cancel);
+ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports, const core::CancelToken &cancel);
 
 class BreakdownModel : public QAbstractTableModel
 {

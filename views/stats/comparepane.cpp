@@ -15,7 +15,7 @@
 namespace ps::views {
 
 namespace an = core::analysis;
-using core::trace::CancelToken;
+using core::CancelToken;
 using core::trace::ReportPtr;
 
 namespace {

@@ -4,7 +4,7 @@
 // per occurrence. Each column holds the phases that start inside its occurrence; a row is one
 // phase, and its "straggler" is the occurrence where the phase took longest.
 
-#include "core/analysis/phases.h"
+#include "core/analysis/phases/phases.h"
 #include "views/scene/timelinescene.h"
 
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The RL phase table of the reports on screen (core/analysis/phases.h): rows are steps x phases,
+// The RL phase table of the reports on screen (core/analysis/phases/phases.h): rows are steps x phases,
 // columns the straggler, its lag over the median, the spread, what the straggler's GPU did, then
 // one column per rank with its wall time. Computed in the background whenever the set of reports
 // changes (not on zoom: phases span whole steps). Clicking a rank's cell selects that phase on
@@ -7,7 +7,7 @@
 // other cells selects it on the straggler. The summary names the run. In a step overlay the
 // columns are the overlay's occurrences (phaseoccurrences.h).
 
-#include "core/analysis/phases.h"
+#include "core/analysis/phases/phases.h"
 #include "views/common/latestjob.h"
 
 #include <QWidget>

@@ -3,6 +3,7 @@
 namespace ps::views {
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 std::vector<StatRow> summarizeWindow(const TimelineScene &scene, const std::vector<int> &entries, TimeWindow window,
                                      StatsKind kind, const CancelToken *cancel)

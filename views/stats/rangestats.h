@@ -4,7 +4,7 @@
 // core::trace::summarize(), which owns the semantics (`nsys stats`: rows per (Range, Style) for nvtx_sum, per kernel
 // name for kernel_sum; see tracestats.h). Returns the overall rows; empty when cancelled. Runs on a worker thread.
 
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
 #include "core/trace/tracestats.h"
 #include "views/scene/timelinescene.h"
 
@@ -14,6 +14,6 @@ namespace ps::views {
 
 std::vector<core::trace::StatRow> summarizeWindow(const TimelineScene &scene, const std::vector<int> &entries,
                                                   TimeWindow window, core::trace::StatsKind kind,
-                                                  const core::trace::CancelToken *cancel = nullptr);
+                                                  const core::CancelToken *cancel = nullptr);
 
 } // namespace ps::views

@@ -1,6 +1,7 @@
 #include "views/timeline/eventsearch.h"
 
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/store/report.h"
 
 #include <algorithm>
 #include <map>
@@ -26,7 +27,7 @@ std::shared_ptr<const std::vector<bool>> matchNames(const EventStore &store, con
 }
 } // namespace
 
-SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query, const core::trace::CancelToken *cancel)
+SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query, const core::CancelToken *cancel)
 {
     SearchResult r;
     r.query = query;

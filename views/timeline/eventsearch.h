@@ -4,6 +4,8 @@
 // test per name plus one table lookup per event. Runs on a worker thread; the result is an
 // immutable value.
 
+#include "core/common/canceltoken.h"
+
 #include "views/scene/timelinescene.h"
 
 #include <QRegularExpression>
@@ -11,10 +13,6 @@
 
 #include <memory>
 #include <vector>
-
-namespace ps::core::trace {
-class CancelToken;
-}
 
 namespace ps::views {
 
@@ -58,6 +56,6 @@ struct SearchResult
 // Case-insensitive substring, or a regular expression (case-insensitive) when query.regex.
 // Returns early with what it has when `cancel` becomes true.
 SearchResult searchEvents(const TimelineScene &scene, const SearchQuery &query,
-                          const core::trace::CancelToken *cancel = nullptr);
+                          const core::CancelToken *cancel = nullptr);
 
 } // namespace ps::views

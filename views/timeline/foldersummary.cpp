@@ -10,7 +10,7 @@
 
 namespace ps::views {
 
-QString folderSummary(const QString &path, const core::trace::CancelToken *cancel, int limit)
+QString folderSummary(const QString &path, const core::CancelToken *cancel, int limit)
 {
     QMap<QString, int> byKind;
     int seen = 0;

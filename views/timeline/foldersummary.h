@@ -3,7 +3,7 @@
 // A user who opened the wrong folder (the config folder, the run's parent) learns what they
 // opened instead of seeing nothing happen.
 
-#include "core/trace/tracereader.h" // CancelToken
+#include "core/common/canceltoken.h"
 
 #include <QString>
 
@@ -12,6 +12,6 @@ namespace ps::views {
 // The files under `path` (recursively, at most `limit` looked at) counted by extension, most
 // common first, then "no reports"; "an empty folder" when it holds no files. "" once `cancel` is
 // set (the walk stops).
-QString folderSummary(const QString &path, const core::trace::CancelToken *cancel = nullptr, int limit = 100000);
+QString folderSummary(const QString &path, const core::CancelToken *cancel = nullptr, int limit = 100000);
 
 } // namespace ps::views

@@ -9,8 +9,8 @@
 
 #include "views/scene/timemapping.h"
 
-#include "core/trace/lodpyramid.h"
-#include "core/trace/track.h"
+#include "core/trace/store/lodpyramid.h"
+#include "core/trace/store/track.h"
 
 #include <span>
 #include <vector>
@@ -48,7 +48,7 @@ inline constexpr double kFoldPx = 1.0;
 void foldLane(const LaneView &lane, const TimeMapping &mapping, int64_t offset, std::vector<LodMark> &out,
               double minPx = kFoldPx);
 
-// Appends the marks of a pyramid level (core/trace/lodpyramid.h) in the window, its runs folded
+// Appends the marks of a pyramid level (core/trace/store/lodpyramid.h) in the window, its runs folded
 // further where they are narrower than a pixel, as foldLane folds events.
 void foldPyramidLevel(const core::trace::LodLevel &level, const TimeMapping &mapping, int64_t offset,
                       std::vector<LodMark> &out);

@@ -1,6 +1,6 @@
 #include "views/timeline/memorywiring.h"
 
-#include "core/trace/formats/torchmemory.h"
+#include "core/trace/memory/torchmemory.h"
 #include "views/memory/memorycategories.h"
 #include "views/scene/timeformat.h"
 #include "views/timeline/timelinecanvas.h"

@@ -5,7 +5,7 @@
 // Phases table, and sends its clicks, Go to Rank (Ctrl+G) and the phase table's cell clicks
 // through one RankNavigator, which pages a digest's events in before it selects in them.
 
-#include "core/trace/tracetypes.h"
+#include "core/trace/store/tracetypes.h"
 
 #include <QObject>
 

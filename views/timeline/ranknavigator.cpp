@@ -1,6 +1,6 @@
 #include "views/timeline/ranknavigator.h"
 
-#include "core/trace/reportsource.h"
+#include "core/trace/read/reportsource.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
 

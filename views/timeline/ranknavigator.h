@@ -6,7 +6,7 @@
 // and the jump completes when the scene holds them (sceneChanged); the outline is scrolled to at
 // once meanwhile.
 
-#include "core/trace/tracetypes.h"
+#include "core/trace/store/tracetypes.h"
 
 #include <QObject>
 #include <QString>

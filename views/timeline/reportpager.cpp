@@ -1,9 +1,10 @@
 #include "views/timeline/reportpager.h"
 
-#include "core/trace/reportsource.h"
-#include "core/trace/tracecache.h"
-#include "core/trace/traceloader.h"
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/persist/tracecache.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/report.h"
 #include "views/common/latestjob.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 namespace ps::views {
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "views/timeline/rowlayout.h"
 
-#include "core/trace/tracecache.h"
+#include "core/trace/persist/tracecache.h"
 #include "views/scene/vendorwords.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "views/timeline/timelinehittest.h"
 
-#include "core/trace/reportsource.h"
+#include "core/trace/read/reportsource.h"
 #include "views/scene/timeformat.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/timelinepainter.h"

@@ -1,6 +1,6 @@
 #include "views/timeline/timelineloader.h"
 
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "views/common/latestjob.h"
 #include "views/timeline/foldersummary.h"
 
@@ -13,6 +13,7 @@
 namespace ps::views {
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "views/timeline/timelinepainter.h"
 
-#include "core/trace/formats/torchmemory.h"
+#include "core/trace/memory/torchmemory.h"
 #include "views/common/namecolors.h"
 #include "views/memory/memorylanegeometry.h"
 #include "views/scene/timeformat.h"

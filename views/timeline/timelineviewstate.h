@@ -7,7 +7,7 @@
 
 #include "views/scene/timemapping.h"
 
-#include "core/trace/tracetypes.h"
+#include "core/trace/store/tracetypes.h"
 
 #include <QObject>
 

@@ -4,7 +4,7 @@
 // engine, PTA+GE their sum) and NPU_MEM's sampled HBM use ("app": this process, "device": the
 // whole NPU). Times are epoch ns, the clock of the reader's events.
 
-#include "core/trace/report.h"
+#include "core/trace/store/report.h"
 
 #include <set>
 #include <string>

@@ -2,10 +2,10 @@
 
 #include "core/trace/formats/ascendmemory.h"
 
-#include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
-#include "core/trace/readonlysqlite.h"
-#include "core/trace/tablespread.h"
+#include "core/trace/read/readonlysqlite.h"
+#include "core/trace/store/eventtimes.h"
+#include "core/trace/store/tablespread.h"
 
 #include <sqlite3.h>
 

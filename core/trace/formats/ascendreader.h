@@ -27,7 +27,7 @@
 // Times are epoch ns ("local Unix time"): utcStartNs = 0. A companion analysis.db has no
 // timeline: it loads with no events and a warning naming the file to open instead.
 
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 #include <optional>
 #include <string>
@@ -43,6 +43,7 @@ class AscendReader : public TraceReader
 {
 public:
     TraceFormat format() const override { return TraceFormat::AscendDb; }
+    std::vector<NamePattern> namePatterns() const override { return {{"*.db"}}; }
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;

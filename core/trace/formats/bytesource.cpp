@@ -1,6 +1,6 @@
 #include "core/trace/formats/bytesource.h"
 
-#include "core/trace/mappedfile.h"
+#include "core/trace/persist/mappedfile.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 #include "core/trace/formats/childprocess.h"
 
-#include "core/trace/tracereader.h"
+#include "core/common/canceltoken.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -2,13 +2,11 @@
 // Runs a program (no shell) with stdout and stderr captured through one pipe, polling a cancel
 // token; on cancel the child is terminated (SIGTERM, then SIGKILL after a grace period).
 
+#include "core/common/canceltoken.h"
+
 #include <functional>
 #include <string>
 #include <vector>
-
-namespace ps::core::trace {
-class CancelToken;
-}
 
 namespace ps::core::trace::formats {
 

@@ -2,7 +2,7 @@
 // The readers of core/trace/formats: rocprofv3 rocpd SQLite, PyTorch profiler (Kineto) JSON,
 // Ascend torch_npu / msprof DB, and raw Nsight Systems reports (.nsys-rep, converted with nsys).
 
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 namespace ps::core::trace {
 

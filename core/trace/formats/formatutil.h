@@ -1,8 +1,8 @@
 #pragma once
 // Small helpers shared by the readers in core/trace/formats (internal to this folder).
 
-#include "core/trace/report.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/store/report.h"
+#include "core/trace/store/storebuilder.h"
 
 #include <functional>
 #include <optional>

@@ -1,7 +1,7 @@
 #include "core/trace/formats/kinetoevent.h"
 
-#include "core/trace/eventtimes.h"
 #include "core/trace/formats/kinetotime.h"
+#include "core/trace/store/eventtimes.h"
 
 #include <simdjson.h>
 

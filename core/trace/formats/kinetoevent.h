@@ -4,7 +4,7 @@
 // by TraceEventSplitter) into Events for a sink; the Events' strings point into the decoder's
 // buffer and stay valid until its next batch.
 
-#include "core/trace/tracetypes.h"
+#include "core/trace/store/tracetypes.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "core/trace/formats/kinetoheader.h"
 
-#include "core/trace/launchidentity.h"
+#include "core/trace/store/launchidentity.h"
 
 #include <simdjson.h>
 

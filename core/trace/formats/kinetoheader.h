@@ -2,7 +2,7 @@
 // The keys of a Kineto trace outside traceEvents (baseTimeNanoseconds, distributedInfo,
 // deviceProperties, hostname, schemaVersion), as TraceEventSplitter hands them over.
 
-#include "core/trace/report.h"
+#include "core/trace/store/report.h"
 
 #include <optional>
 #include <string>

@@ -4,9 +4,9 @@
 // the ac2g flows) so that GPU work is stored under the CPU process that launched it.
 
 #include "core/trace/formats/kinetoevent.h"
-#include "core/trace/report.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/tracklookup.h"
+#include "core/trace/store/report.h"
+#include "core/trace/store/storebuilder.h"
+#include "core/trace/store/tracklookup.h"
 
 #include <map>
 #include <optional>

@@ -1,12 +1,12 @@
 #include "core/trace/formats/kinetoreader.h"
 
-#include "core/trace/eventtimes.h"
 #include "core/trace/formats/bytesource.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/kinetoevent.h"
 #include "core/trace/formats/kinetoheader.h"
 #include "core/trace/formats/kinetoingest.h"
 #include "core/trace/formats/traceeventsplitter.h"
+#include "core/trace/store/eventtimes.h"
 
 #include <climits>
 

@@ -30,7 +30,7 @@
 // Units: kinetoevent (JSON decoding), kinetoingest (tracks, GPU<->CPU correlation), kinetoheader
 // (the keys outside traceEvents); this file streams and applies the time base.
 
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 namespace ps::core::trace {
 
@@ -38,6 +38,8 @@ class KinetoReader : public TraceReader
 {
 public:
     TraceFormat format() const override { return TraceFormat::KinetoJson; }
+    // torch.profiler's *.pt.trace.json(.gz) and any Chrome trace JSON.
+    std::vector<NamePattern> namePatterns() const override { return {{"*.json"}, {"*.json.gz"}}; }
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;

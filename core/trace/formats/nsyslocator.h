@@ -5,14 +5,12 @@
 // 2025@3@2@474-253236389321v0."; 2022.4 wrote "… Report 1." and no release), so the nsys is
 // chosen before it is run, among every one installed.
 
+#include "core/common/canceltoken.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace ps::core::trace {
-class CancelToken;
-}
 
 namespace ps::core::trace::formats {
 

@@ -5,9 +5,9 @@
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/nsyslocator.h"
 #include "core/trace/formats/qdstrmimport.h"
-#include "core/trace/mappedfile.h"
-#include "core/trace/nsysreader.h"
-#include "core/trace/tracecache.h"
+#include "core/trace/nsys/nsysreader.h"
+#include "core/trace/persist/mappedfile.h"
+#include "core/trace/persist/tracecache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -260,6 +260,11 @@ std::string NsysRepReader::convert(const std::string &report, std::string &sqlit
     std::ofstream(out + ".done") << report << "\n";
     sqlitePath = out;
     return {};
+}
+
+void NsysRepReader::finish(ReportMeta &meta, const EventStore &store) const
+{
+    NsysReader().finish(meta, store);
 }
 
 std::string NsysRepReader::read(const std::string &path, StoreBuilder &b, ReportMeta &meta,

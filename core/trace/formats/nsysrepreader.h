@@ -14,7 +14,7 @@
 //     release and every nsys found, and gives the exact command to run.
 // The report's format is nsys-sqlite: what is read is the export.
 
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 #include <string>
 #include <vector>
@@ -33,6 +33,9 @@ public:
     explicit NsysRepReader(NsysRepOptions options = {}) : m_options(std::move(options)) {}
 
     TraceFormat format() const override { return TraceFormat::NsysSqlite; }
+    std::vector<NamePattern> namePatterns() const override { return {{"*.nsys-rep"}, {"*.qdrep"}, {"*.qdstrm"}}; }
+    // The export it makes is read as the nsys reader reads one, and finished the same way.
+    void finish(ReportMeta &meta, const EventStore &store) const override;
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;

@@ -1,6 +1,6 @@
 #include "core/trace/formats/pickledecoder.h"
 
-#include "core/trace/mappedfile.h"
+#include "core/trace/persist/mappedfile.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 
 #include "core/common/shellquote.h"
 #include "core/trace/formats/childprocess.h"
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 #include <filesystem>
 

@@ -1,10 +1,10 @@
 #include "core/trace/formats/rlinftracereader.h"
 
-#include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
 #include "core/trace/formats/kinetotime.h"
-#include "core/trace/identity.h"
-#include "core/trace/mappedfile.h"
+#include "core/trace/persist/mappedfile.h"
+#include "core/trace/read/identity.h"
+#include "core/trace/store/eventtimes.h"
 
 #include <simdjson.h>
 

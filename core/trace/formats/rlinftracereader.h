@@ -17,7 +17,7 @@
 // (utcStartNs 0). Errors name file:line; a truncated last line (run killed or still writing) is
 // skipped with a warning.
 
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 #include <string>
 #include <string_view>
@@ -50,6 +50,9 @@ class RlinfTracerReader : public TraceReader
 {
 public:
     TraceFormat format() const override { return TraceFormat::RlinfTracer; }
+    // RLinf's tracer writes trace_events.jsonl; other .jsonl files in a run folder are logs.
+    std::vector<NamePattern> namePatterns() const override { return {{"*trace_events*.jsonl"}, {"*.jsonl", false}}; }
+    bool holdsManyReports() const override { return true; }
     // A ".jsonl" file whose first line is a JSON object with a "ph" key.
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,

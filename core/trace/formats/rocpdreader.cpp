@@ -1,8 +1,8 @@
 #include "core/trace/formats/rocpdreader.h"
 
-#include "core/trace/eventtimes.h"
 #include "core/trace/formats/formatutil.h"
-#include "core/trace/readonlysqlite.h"
+#include "core/trace/read/readonlysqlite.h"
+#include "core/trace/store/eventtimes.h"
 
 #include <simdjson.h>
 #include <sqlite3.h>

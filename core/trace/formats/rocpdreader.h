@@ -23,7 +23,7 @@
 // Timestamps are CLOCK_BOOTTIME ns with no wall-clock anchor: utcStartNs stays empty, with a
 // warning (align by start or on an anchor event).
 
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 namespace ps::core::trace {
 
@@ -31,6 +31,7 @@ class RocpdReader : public TraceReader
 {
 public:
     TraceFormat format() const override { return TraceFormat::Rocpd; }
+    std::vector<NamePattern> namePatterns() const override { return {{"*.db"}}; }
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;

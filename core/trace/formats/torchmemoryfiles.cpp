@@ -1,9 +1,9 @@
 // export_memory_timeline's outputs (raw rows and [times, sizes]), file kinds and identity.
 
+#include "core/trace/formats/torchmemoryfiles.h"
 #include "core/common/memorybudget.h"
 #include "core/trace/formats/bytesource.h"
 #include "core/trace/formats/formatutil.h"
-#include "core/trace/formats/torchmemory.h"
 
 #include <simdjson.h>
 
@@ -197,7 +197,8 @@ MemoryFileKind memoryFileKind(std::string_view path)
     std::string name = fileName(path);
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     using formats::endsWith;
-    if (endsWith(name, ".pickle") || endsWith(name, ".pkl"))
+    if (endsWith(name, ".pickle") || endsWith(name, ".pkl") || endsWith(name, ".pickle.gz") ||
+        endsWith(name, ".pkl.gz"))
         return MemoryFileKind::Snapshot;
     if (name.find("memory") == std::string::npos)
         return MemoryFileKind::NotMemory;

@@ -1,9 +1,9 @@
 #include "core/trace/formats/torchmemoryreader.h"
 
 #include "core/trace/formats/formatutil.h"
-#include "core/trace/formats/torchmemory.h"
-#include "core/trace/formats/torchmemoryhistory.h"
-#include "core/trace/tracecache.h"
+#include "core/trace/formats/torchmemoryfiles.h"
+#include "core/trace/memory/torchmemoryhistory.h"
+#include "core/trace/persist/tracecache.h"
 
 #include <algorithm>
 #include <cctype>
@@ -156,21 +156,26 @@ std::string readTimelineReport(const std::string &path, StoreBuilder &b, ReportM
 
 } // namespace
 
-bool isMemoryReportName(std::string_view path)
+std::vector<NamePattern> TorchMemoryReader::namePatterns() const
 {
-    const MemoryFileKind kind = memoryFileKind(path);
-    if (kind == MemoryFileKind::Timeline || kind == MemoryFileKind::TimelineHtml)
-        return true;
-    const std::string name = lowerName(path);
-    return kind == MemoryFileKind::Snapshot &&
-           (name.find("memory") != std::string::npos || name.find("snapshot") != std::string::npos);
+    std::vector<NamePattern> out;
+    for (const char *ext : {".pickle", ".pkl", ".pickle.gz", ".pkl.gz"}) {
+        out.push_back({std::string("*") + ext, false});
+        for (const char *word : {"*memory*", "*snapshot*"})
+            out.push_back({word + std::string(ext), true});
+    }
+    for (const char *ext : {".json", ".json.gz", ".raw.gz", ".html"})
+        out.push_back({std::string("*memory*") + ext, true});
+    return out;
 }
 
 bool TorchMemoryReader::probe(std::string_view path, std::string_view head) const
 {
     switch (memoryFileKind(path)) {
-    case MemoryFileKind::Snapshot: // protocol 2 and later open with PROTO
-        return !head.empty() && uint8_t(head[0]) == 0x80;
+    case MemoryFileKind::Snapshot: // protocol 2 and later open with PROTO; gzip with 1f 8b
+        return !head.empty() &&
+               (uint8_t(head[0]) == 0x80 || (head.size() >= 2 && uint8_t(head[0]) == 0x1f && uint8_t(head[1]) == 0x8b &&
+                                             lowerName(path).ends_with(".gz")));
     case MemoryFileKind::Timeline:
     case MemoryFileKind::TimelineHtml:
         return true;

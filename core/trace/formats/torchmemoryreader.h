@@ -17,7 +17,7 @@
 // its events stand 1 µs apart in file order, it has no UTC origin (the session aligns by start)
 // and a warning says so.
 
-#include "core/trace/tracereader.h"
+#include "core/trace/read/tracereader.h"
 
 #include <string_view>
 
@@ -30,13 +30,13 @@ class TorchMemoryReader : public TraceReader
 {
 public:
     TraceFormat format() const override { return kTorchMemoryFormat; }
+    // Snapshots by extension when given; in a folder only those whose name says memory or
+    // snapshot (verl's torch_memory_*.pickle), as other pickles there are not profiles.
+    // export_memory_timeline's outputs by a name that says memory.
+    std::vector<NamePattern> namePatterns() const override;
     bool probe(std::string_view path, std::string_view head) const override;
     std::string read(const std::string &path, StoreBuilder &builder, ReportMeta &meta,
                      const ReadContext &ctx) const override;
 };
-
-// Names a folder walk takes as memory reports: pickles whose name says memory or snapshot (other
-// pickles in a run folder are checkpoints and datasets) and memory-timeline exports.
-bool isMemoryReportName(std::string_view path);
 
 } // namespace ps::core::trace

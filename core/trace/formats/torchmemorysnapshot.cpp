@@ -2,8 +2,12 @@
 // Dict keys are looked up by interned id, stacks are deduplicated first by the identity of the
 // frames list (torch shares one list between the entries of one traceback), then by content.
 
+#include "core/trace/formats/torchmemorysnapshot.h"
+
+#include "core/common/memorybudget.h"
+#include "core/trace/formats/bytesource.h"
 #include "core/trace/formats/pickledecoder.h"
-#include "core/trace/formats/torchmemory.h"
+#include "core/trace/formats/torchmemoryfiles.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -499,6 +503,46 @@ const formats::DecodeOptions &decodeOptions()
     return o;
 }
 
+// A gzip-compressed snapshot inflates to at most this many times its size (they compress about
+// 13x: the tests' 484 KiB pickle is 37 KiB gzipped), and never past kMaxInflatedPickle.
+constexpr uint64_t kMaxPickleInflateRatio = 128;
+constexpr uint64_t kMaxInflatedPickle = uint64_t(4) << 30;
+constexpr uint64_t kMinPickleInflateBound = uint64_t(64) << 20;
+
+bool isGzipName(std::string_view path)
+{
+    return path.size() >= 3 && (path.substr(path.size() - 3) == ".gz" || path.substr(path.size() - 3) == ".GZ");
+}
+
+// The whole decompressed pickle, within its bound and the process's inflation budget.
+std::string inflatePickle(const std::string &path, std::string &bytes)
+{
+    formats::ByteSource src;
+    if (std::string e = src.open(path); !e.empty())
+        return e;
+    const uint64_t bound =
+        std::min(kMaxInflatedPickle, std::max(kMinPickleInflateBound, src.fileSize() * kMaxPickleInflateRatio));
+    const MemoryBudget::Lease lease = MemoryBudget::inflation().lease(bound);
+    constexpr size_t kChunk = 1 << 16;
+    size_t size = 0;
+    for (;;) {
+        bytes.resize(size + kChunk);
+        const size_t n = src.read(bytes.data() + size, kChunk);
+        size += n;
+        if (n == 0)
+            break;
+        if (size > bound) {
+            bytes = std::string();
+            return path + ": more than " + std::to_string(bound >> 20) + " MiB once decompressed (" +
+                   std::to_string(src.fileSize()) + " bytes on disk): a gzip bomb, not a memory snapshot; not read";
+        }
+    }
+    bytes.resize(size);
+    if (!src.error().empty())
+        return src.error();
+    return bytes.empty() ? path + ": empty once decompressed, not a pickle" : std::string();
+}
+
 } // namespace
 
 uint32_t MemorySnapshot::addStack(const uint32_t *frames, size_t n)
@@ -514,7 +558,15 @@ std::string readMemorySnapshot(const std::string &path, MemorySnapshot &out)
     out.path = path;
     out.identity = memoryFileIdentity(path);
     PickleDoc doc;
-    std::string error = formats::decodePickleFile(path, doc, decodeOptions());
+    std::string error;
+    if (isGzipName(path)) {
+        std::string bytes;
+        error = inflatePickle(path, bytes);
+        if (error.empty())
+            error = formats::decodePickle(bytes, path, doc, decodeOptions());
+    } else {
+        error = formats::decodePickleFile(path, doc, decodeOptions());
+    }
     return error.empty() ? SnapshotBuilder(doc, out).run() : error;
 }
 

@@ -2,8 +2,8 @@
 
 #include "core/trace/nsys/nsysmetadata.h"
 #include "core/trace/nsys/nvtxeventtype.h"
-#include "core/trace/readonlysqlite.h"
-#include "core/trace/tracereader.h"
+#include "core/trace/read/readonlysqlite.h"
+#include "core/trace/read/tracereader.h"
 
 #include <sqlite3.h>
 

@@ -1,6 +1,6 @@
 #include "core/trace/nsys/nsysmemory.h"
 
-#include "core/trace/readonlysqlite.h"
+#include "core/trace/read/readonlysqlite.h"
 
 namespace ps::core::trace::nsys {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the nsys reader: device memory over time from CUDA_GPU_MEMORY_USAGE_EVENTS.
 
-#include "core/trace/report.h"
+#include "core/trace/store/report.h"
 
 #include <set>
 #include <string>

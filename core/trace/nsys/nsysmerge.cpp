@@ -1,8 +1,8 @@
 #include "core/trace/nsys/nsysmerge.h"
 
 #include "core/trace/nsys/nvtxeventtype.h"
+#include "core/trace/store/tracklookup.h"
 #include "core/trace/tracestats.h"
-#include "core/trace/tracklookup.h"
 
 #include <algorithm>
 #include <cstdio>

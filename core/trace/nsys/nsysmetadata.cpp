@@ -1,10 +1,10 @@
 #include "core/trace/nsys/nsysmetadata.h"
 
-#include "core/trace/eventtimes.h"
-#include "core/trace/launchidentity.h"
 #include "core/trace/nsys/nsystables.h"
 #include "core/trace/nsys/nvtxeventtype.h"
-#include "core/trace/readonlysqlite.h"
+#include "core/trace/read/readonlysqlite.h"
+#include "core/trace/store/eventtimes.h"
+#include "core/trace/store/launchidentity.h"
 
 #include <sqlite3.h>
 

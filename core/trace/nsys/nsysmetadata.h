@@ -3,8 +3,8 @@
 // (exporter, host, GPUs, session start), the StringIds table interned once, and the names that
 // events refer to (threads, processes, NVTX domains and categories).
 
-#include "core/trace/report.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/store/report.h"
+#include "core/trace/store/storebuilder.h"
 
 #include <cstdint>
 #include <map>

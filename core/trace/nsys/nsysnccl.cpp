@@ -1,9 +1,9 @@
 #include "core/trace/nsys/nsysnccl.h"
 
-#include "core/trace/collectiverecord.h"
 #include "core/trace/nsys/nsysmetadata.h"
 #include "core/trace/nsys/nvtxeventtype.h"
-#include "core/trace/readonlysqlite.h"
+#include "core/trace/read/readonlysqlite.h"
+#include "core/trace/store/collectiverecord.h"
 
 #include <sqlite3.h>
 

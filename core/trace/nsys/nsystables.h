@@ -2,7 +2,7 @@
 // Internal to the nsys reader: the event tables it reads, the unit of threaded reading (a Job:
 // one rowid range of one table) and what a Job yields (a Chunk of columns).
 
-#include "core/trace/storebuilder.h"
+#include "core/trace/store/storebuilder.h"
 
 #include <cstdint>
 #include <string>

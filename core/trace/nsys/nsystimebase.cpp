@@ -1,7 +1,7 @@
 #include "core/trace/nsys/nsystimebase.h"
 
-#include "core/trace/eventtimes.h"
-#include "core/trace/readonlysqlite.h"
+#include "core/trace/read/readonlysqlite.h"
+#include "core/trace/store/eventtimes.h"
 
 #include <algorithm>
 #include <climits>

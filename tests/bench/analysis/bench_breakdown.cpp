@@ -12,8 +12,8 @@
 // its first analysis; that build is timed on its own and printed beside, as is the breakdown
 // computed without the index.
 
-#include "core/analysis/breakdown.h"
-#include "core/trace/storebuilder.h"
+#include "core/analysis/breakdown/breakdown.h"
+#include "core/trace/store/storebuilder.h"
 #include "tests/bench/analysis/benchscan.h"
 
 #include <chrono>

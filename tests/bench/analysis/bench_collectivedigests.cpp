@@ -11,12 +11,13 @@
 //
 // The run is written once under DIR (default /tmp/ps-bench-collectivedigests) and reused.
 
-#include "core/analysis/collectivephases.h"
 #include "core/analysis/digestsummary.h"
+#include "core/analysis/phases/collectivephases.h"
+#include "core/analysis/phases/collectivestream.h"
 #include "core/common/parallelfor.h"
-#include "core/trace/digest.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/storebuilder.h"
 #include "tests/bench/analysis/benchscan.h"
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Collectives matched across ranks (core/analysis/collectives.h), printed as ratios against a
+// Collectives matched across ranks (core/analysis/collectives/collectives.h), printed as ratios against a
 // baseline measured in the same run: one scan of the same reports' kernels (start, duration and
 // name of every kernel, summed per name), as bench_breakdown's scan.
 //
@@ -8,7 +8,7 @@
 // allreduce kernels on one stream). Two runs: "records" gives every NCCL kernel a collective
 // record (Kineto's c10d args: world group, Seq-less, so instances go by k-th in the group),
 // "names" gives none (nsys, rocpd): the analysis makes a record per kernel known by its NCCL name
-// (core/trace/namedcollectives.h) and matches those by order per stream. The first analysis of a
+// (core/trace/store/namedcollectives.h) and matches those by order per stream. The first analysis of a
 // store makes those records and sorts its records into shapes, both kept with the store; it is
 // printed on its own, and the best of the repeats after it is the ratio.
 // Timed: matching with the group and rank summaries (none of the instances kept); the same with
@@ -16,9 +16,9 @@
 // (what the JSON output and the Collectives tab hold), for comparison.
 // Target (issue 24): matching and summaries from the events <= 1 scan of the kernels.
 
-#include "core/analysis/collectivephases.h"
-#include "core/analysis/collectives.h"
-#include "core/trace/storebuilder.h"
+#include "core/analysis/collectives/collectives.h"
+#include "core/analysis/phases/collectivephases.h"
+#include "core/trace/store/storebuilder.h"
 #include "tests/bench/analysis/benchscan.h"
 
 #include <cstdio>

@@ -10,10 +10,10 @@
 // The run is benchdigests.h's, written once under DIR (default /tmp/ps-bench-digestrun) and reused.
 
 #include "core/analysis/digestsummary.h"
-#include "core/analysis/phases.h"
-#include "core/analysis/phasesummary.h"
-#include "core/trace/digest.h"
-#include "core/trace/traceloader.h"
+#include "core/analysis/phases/phases.h"
+#include "core/analysis/phases/phasesummary.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/bench/analysis/benchdigests.h"
 #include "tests/bench/analysis/benchscan.h"
 

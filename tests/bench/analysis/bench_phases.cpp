@@ -13,9 +13,9 @@
 // Both read the reports' activity indexes (activityindex.h), built once per report by its first
 // analysis; that build is timed on its own and printed beside.
 
-#include "core/analysis/phases.h"
+#include "core/analysis/phases/phases.h"
 #include "core/analysis/runcompare.h"
-#include "core/trace/storebuilder.h"
+#include "core/trace/store/storebuilder.h"
 #include "tests/bench/analysis/benchscan.h"
 
 #include <chrono>

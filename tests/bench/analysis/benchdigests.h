@@ -9,7 +9,7 @@
 
 #include "core/analysis/digestsummary.h"
 #include "core/common/parallelfor.h"
-#include "core/trace/digest.h"
+#include "core/trace/persist/digest.h"
 #include "tests/bench/analysis/benchscan.h"
 
 #include <cstdio>

@@ -3,9 +3,9 @@
 // measured against (one pass over every event reading start, duration and name, summed per name)
 // and their argument and timing helpers.
 
-#include "core/analysis/activityindex.h"
-#include "core/trace/eventstore.h"
-#include "core/trace/storebuilder.h"
+#include "core/analysis/breakdown/activityindex.h"
+#include "core/trace/store/eventstore.h"
+#include "core/trace/store/storebuilder.h"
 #include "core/trace/tracestats.h"
 
 #include <sys/resource.h>

@@ -10,8 +10,9 @@
 //
 // Target (issue 26): open <= 0.5x pickle.load's time, peak RSS <= 1.5x the file size.
 
-#include "core/analysis/memorypeak.h"
+#include "core/analysis/memory/memorypeak.h"
 #include "core/trace/formats/pickledecoder.h"
+#include "core/trace/formats/torchmemoryfiles.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>

@@ -12,8 +12,8 @@
 //
 //   bench_outlinerun [--reports R] [--events N] [--frames F] [--dir DIR] [--summary-only] [--threads T]
 
-#include "core/analysis/phases.h"
-#include "core/trace/traceloader.h"
+#include "core/analysis/phases/phases.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/bench/analysis/benchdigests.h"
 #include "views/scene/preparedreport.h"
 #include "views/scene/timelinescene.h"

@@ -13,8 +13,8 @@
 // and the ratio of the 10 M to the 1 M full-range median. Figures in ms; machines are shared, so
 // run it a few times and read the medians.
 
-#include "core/trace/storebuilder.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/storebuilder.h"
 #include "views/scene/preparedreport.h"
 #include "views/timeline/timelinecanvas.h"
 

@@ -11,8 +11,8 @@
 // Best of K runs each (default 3).
 
 #include "core/analysis/digestsummary.h"
-#include "core/trace/digest.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/bench/trace/demoreports.h"
 
 #include <chrono>

@@ -11,8 +11,8 @@
 //   resident bytes per event (names aside, and with names)
 // Demo data is generated once under DIR (default /tmp/ps-bench-trace) and reused.
 
-#include "core/trace/readonlysqlite.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/readonlysqlite.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/bench/trace/demoreports.h"
 
 #include <sqlite3.h>

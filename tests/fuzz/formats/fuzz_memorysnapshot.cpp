@@ -3,8 +3,9 @@
 // byte offset or key path; nothing may crash, hang, overflow or read out of bounds, and memory
 // stays in proportion to the input (run with -rss_limit_mb=1024).
 
-#include "core/analysis/memorypeak.h"
+#include "core/analysis/memory/memorypeak.h"
 #include "core/trace/formats/pickledecoder.h"
+#include "core/trace/formats/torchmemoryfiles.h"
 
 #include <string>
 

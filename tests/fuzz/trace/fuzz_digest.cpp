@@ -9,12 +9,12 @@
 
 #include "../fuzzinput.h"
 #include "core/analysis/digestsummary.h"
-#include "core/analysis/phasesummary.h"
-#include "core/trace/cachecodec.h"
-#include "core/trace/digest.h"
-#include "core/trace/reportsource.h"
+#include "core/analysis/phases/phasesummary.h"
+#include "core/trace/persist/cachecodec.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/persist/zstdcodec.h"
+#include "core/trace/read/reportsource.h"
 #include "core/trace/tracesummary.h"
-#include "core/trace/zstdcodec.h"
 #include "fuzzexercise.h"
 
 #include <sys/stat.h>

@@ -2,7 +2,7 @@
 // The reader must return an error or a store; never crash, hang or read out of bounds.
 
 #include "../fuzzinput.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "fuzzexercise.h"
 
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary cache bodies behind a valid header and key, decoded as a
 // memory-mapped cache would be, then used as a store.
 
-#include "core/trace/cachecodec.h"
+#include "core/trace/persist/cachecodec.h"
 #include "fuzzexercise.h"
 
 #include <cstring>

@@ -3,7 +3,7 @@
 // slipped through shows up as a sanitizer report here rather than in the GUI.
 
 #include "core/trace/alignment.h"
-#include "core/trace/reportsource.h"
+#include "core/trace/read/reportsource.h"
 #include "core/trace/tracestats.h"
 
 #include <cstdint>
