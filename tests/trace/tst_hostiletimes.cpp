@@ -1,4 +1,4 @@
-// Impossible event times are caught where they are read (core/trace/eventtimes.h): one kernel
+// Impossible event times are caught where they are read (core/trace/store/eventtimes.h): one kernel
 // whose end is start + 2^62 ns once made `trace breakdown` and `trace phases` allocate in
 // proportion to its duration (13 GB, then std::bad_alloc); a start of 'abc' stretched a report
 // to 0; an end before its start passed silently. Each is now clipped or dropped with one warning
@@ -6,7 +6,7 @@
 // reading one report fails that report alone.
 
 #include "core/trace/analysisguard.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/clirun.h"
 
 #include <sqlite3.h>
@@ -80,6 +80,7 @@ class OutOfMemoryReader : public TraceReader
 {
 public:
     TraceFormat format() const override { return TraceFormat::Rocpd; }
+    std::vector<NamePattern> namePatterns() const override { return {{"*.oom"}}; }
     bool probe(std::string_view path, std::string_view) const override { return path.ends_with(".oom"); }
     std::string read(const std::string &, StoreBuilder &, ReportMeta &, const ReadContext &) const override
     {
