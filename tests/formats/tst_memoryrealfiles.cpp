@@ -4,10 +4,10 @@
 // allocation sites live at the peak and the OOMs equal what data/memory/regen.sh computes with
 // python3 alone (expected.json beside them).
 
-#include "core/analysis/memorypeak.h"
+#include "core/analysis/memory/memorypeak.h"
 #include "core/trace/formats/bytesource.h"
-#include "core/trace/formats/torchmemory.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/formats/torchmemoryfiles.h"
+#include "core/trace/read/traceloader.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -17,6 +17,8 @@
 #include <QtTest>
 
 #include <algorithm>
+
+#include <zlib.h>
 
 using namespace ps::core;
 
@@ -158,6 +160,50 @@ private slots:
             all.append(siteJson(frames, g.bytes, g.blocks));
         }
         QCOMPARE(all, live);
+    }
+
+    // The repository's copy is gzipped, as users keep snapshots: it opens as it is, with the same
+    // answer as the inflated pickle, through the loader, the reader and its probe.
+    void gzippedSnapshotOpensAsItIs()
+    {
+        const QJsonObject e = expected()[QStringLiteral("memory_snapshot.pickle.gz")].toArray()[0].toObject();
+        const std::string gz = (kData + QStringLiteral("memory_snapshot.pickle.gz")).toStdString();
+        QCOMPARE(trace::memoryFileKind(gz), trace::MemoryFileKind::Snapshot);
+        std::string error;
+        const trace::ReportPtr r = trace::loadReport(gz, {}, error);
+        QVERIFY2(r, error.c_str());
+        QCOMPARE(r->meta.format, trace::TraceFormat::TorchMemory);
+        QCOMPARE(r->meta.memoryPeaks.size(), size_t(1));
+        QCOMPARE(r->meta.memoryPeaks[0].peakBytes, e[QStringLiteral("peak_bytes")].toInteger());
+        trace::MemorySnapshot s;
+        QCOMPARE(trace::readMemorySnapshot(gz, s), std::string());
+        QCOMPARE(qsizetype(s.traces.at(0).size()), e[QStringLiteral("entries")].toInteger());
+    }
+
+    // A gzipped "snapshot" that inflates 1000x (zeros) is refused by its bound before it is all
+    // inflated, naming the file; a gzip of something that is not a pickle says so.
+    void gzipBombAndNonPickleAreRefused()
+    {
+        QTemporaryDir dir;
+        const std::string bomb = dir.filePath(QStringLiteral("bomb_memory.pickle.gz")).toStdString();
+        gzFile f = gzopen(bomb.c_str(), "wb9");
+        QVERIFY(f);
+        const std::string zeros(1 << 20, '\0');
+        for (int i = 0; i < 80; ++i)
+            QCOMPARE(gzwrite(f, zeros.data(), unsigned(zeros.size())), int(zeros.size()));
+        gzclose(f);
+        trace::MemorySnapshot s;
+        const std::string error = trace::readMemorySnapshot(bomb, s);
+        QVERIFY2(error.find("gzip bomb") != std::string::npos, error.c_str());
+        QVERIFY2(error.rfind(bomb, 0) == 0, error.c_str());
+
+        const std::string text = dir.filePath(QStringLiteral("notes_memory.pickle.gz")).toStdString();
+        f = gzopen(text.c_str(), "wb");
+        QVERIFY(f);
+        gzputs(f, "not a pickle at all");
+        gzclose(f);
+        const std::string notPickle = trace::readMemorySnapshot(text, s);
+        QVERIFY2(notPickle.rfind(text, 0) == 0 && notPickle.find("JSON") == std::string::npos, notPickle.c_str());
     }
 };
 
