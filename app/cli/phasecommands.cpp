@@ -1,18 +1,17 @@
-// profstudio-cli trace phases: the RL phase table of core/analysis/phases.h.
+// profstudio-cli trace phases: the RL phase table of core/analysis/phases/phases.h.
 
 #include "app/cli/commands.h"
 
 #include "app/cli/phaseargs.h"
 #include "app/cli/texttable.h"
 #include "app/cli/traceload.h"
-#include "core/analysis/phases.h"
+#include "core/analysis/phases/phases.h"
 #include "core/common/csvfield.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/terminaltext.h"
-#include "core/trace/analysisguard.h"
-#include "core/trace/reportsource.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/read/traceloader.h"
 #include "core/trace/statscsv.h"
-#include "core/trace/traceloader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -138,28 +137,6 @@ void writePhasesText(std::ostream &out, const an::PhaseTable &t)
 // The table over every report that can answer: a report's own events, or its digest's phase
 // summary (reportPhaseCells). A report that cannot is named with its reason on `err` and left
 // out. `fromSummaries` says whether every column came from a digest's summary.
-an::PhaseTable phaseTableOf(std::vector<tr::ReportPtr> &reports, const an::PhaseMapping &mapping, std::ostream &err,
-                            int &status, bool &fromSummaries)
-{
-    std::vector<tr::ReportPtr> answered;
-    std::vector<an::ReportPhaseCells> cells;
-    fromSummaries = !reports.empty();
-    for (const tr::ReportPtr &r : reports) {
-        std::string error;
-        std::optional<an::ReportPhaseCells> c;
-        if (!tr::analyseReport(*r, error, [&] { c = an::reportPhaseCells(*r, mapping, error); }) || !c) {
-            err << "error: " << error << "\n";
-            status = 1;
-            continue;
-        }
-        fromSummaries = fromSummaries && !tr::hasEvents(*r);
-        answered.push_back(r);
-        cells.push_back(std::move(*c));
-    }
-    reports = std::move(answered);
-    return an::assemblePhaseTable(reports, cells, mapping);
-}
-
 } // namespace
 
 int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
@@ -198,9 +175,12 @@ int cmdTracePhases(const Args &args, std::ostream &out, std::ostream &err)
     // events); a report beside its digest is read.
     if (!loadFromArgs(a, err, r, status, /*digestOutlines=*/!a.has("phases")))
         return status;
-    bool fromSummaries = false;
-    const an::PhaseTable table = phaseTableOf(r.reports, mapping, err, status, fromSummaries);
-    if (fromSummaries && format == "text")
+    const an::PhaseTable table = an::computePhaseTable(r.reports, mapping);
+    for (const auto &[report, why] : table.problems) {
+        err << "error: " << why << "\n";
+        status = 1;
+    }
+    if (table.fromSummaries && format == "text")
         out << "(from the digests' phase summaries; their events were not read)\n";
     for (const std::string &note : table.stragglerNotes)
         err << "warning: every straggler judged by work time, since the run's collectives could not be matched: "

@@ -1,10 +1,11 @@
 #include "core/analysis/runcompare.h"
 
-#include "core/analysis/breakdown.h"
-#include "core/analysis/collectivewait.h"
+#include "core/analysis/breakdown/breakdown.h"
+#include "core/analysis/collectives/collectivewait.h"
 #include "core/analysis/digestsummary.h"
-#include "core/analysis/phases.h"
-#include "core/trace/tracereader.h"
+#include "core/analysis/phases/phases.h"
+#include "core/common/canceltoken.h"
+#include "core/trace/store/report.h"
 #include "core/trace/tracestats.h"
 
 #include <algorithm>
@@ -95,7 +96,7 @@ void addDeltas(DeltaKind kind, const Totals &base, const Totals &cand, std::vect
     }
 }
 
-Totals statTotals(const std::vector<trace::ReportPtr> &reports, trace::StatsKind kind, const trace::CancelToken *cancel,
+Totals statTotals(const std::vector<trace::ReportPtr> &reports, trace::StatsKind kind, const core::CancelToken *cancel,
                   std::set<std::string> &problems)
 {
     std::vector<std::string> why;
@@ -104,7 +105,7 @@ Totals statTotals(const std::vector<trace::ReportPtr> &reports, trace::StatsKind
     return t;
 }
 
-Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const trace::CancelToken *cancel,
+Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const core::CancelToken *cancel,
                        std::set<std::string> &problems)
 {
     Totals t;
@@ -223,7 +224,7 @@ void markAndRank(double tolerancePct, std::vector<Delta> &deltas)
 } // namespace
 
 RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const std::vector<trace::ReportPtr> &candidate,
-                          const CompareOptions &options, const trace::CancelToken *cancel)
+                          const CompareOptions &options, const core::CancelToken *cancel)
 {
     RunComparison out;
     out.match = matchReports(baseline, candidate);
@@ -235,8 +236,10 @@ RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const s
     const auto stopped = [&] { return cancel && cancel->cancelled(); };
     std::set<std::string> problems; // each once, though several parts of the comparison meet it
     // Wall times only: the stragglers (matching every collective) are left unnamed.
-    const PhaseTable basePhases = computePhaseTable(base, options.phases, cancel, /*withStragglers=*/false);
-    PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel, /*withStragglers=*/false);
+    // Columns pair by position, so a report that cannot answer keeps its (empty) column.
+    const PhaseTableOptions wallTimes{.withStragglers = false, .keepUnanswered = true};
+    const PhaseTable basePhases = computePhaseTable(base, options.phases, cancel, wallTimes);
+    PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel, wallTimes);
     for (const PhaseTable *t : {&basePhases, static_cast<const PhaseTable *>(&candPhases)})
         for (const auto &[column, why] : t->problems)
             problems.insert(why);

@@ -1,16 +1,17 @@
-// Collectives matched across ranks (core/analysis/collectives.h) and `trace collectives`: on
+// Collectives matched across ranks (core/analysis/collectives/collectives.h) and `trace collectives`: on
 // per-rank Kineto traces of synchronous loops written by the tests' own generator
 // (tests/support/syncloop.h) with late ranks planted in several groups and steps; on the real
 // samples (HTA's two sampled ranks of a 128-rank job, the Ascend pair, nsys and rocpd exports);
 // and on bad input (a rank twice, a group size its ranks contradict, runs mixed).
-#include "core/analysis/collectivekinds.h"
-#include "core/analysis/collectives.h"
-#include "core/trace/collectiverecord.h"
-#include "core/trace/digest.h"
-#include "core/trace/namedcollectives.h"
-#include "core/trace/reportsource.h"
-#include "core/trace/storebuilder.h"
-#include "core/trace/traceloader.h"
+#include "core/analysis/collectives/collectivekinds.h"
+#include "core/analysis/collectives/collectives.h"
+#include "core/analysis/phases/phases.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/reportsource.h"
+#include "core/trace/read/traceloader.h"
+#include "core/trace/store/collectiverecord.h"
+#include "core/trace/store/namedcollectives.h"
+#include "core/trace/store/storebuilder.h"
 #include "tests/support/clirun.h"
 #include "tests/support/digestdamage.h"
 #include "tests/support/syncloop.h"
@@ -621,6 +622,47 @@ private slots:
         QVERIFY(after["straggler_notes"].toArray().first().toString().contains(path));
         for (const QJsonValue &r : after["rows"].toArray())
             QVERIFY(r["straggler_by"] != "arrival");
+    }
+
+    // One phase table for the desktop and the CLI: on a folder of digests, one of which lost its
+    // phase summary, `trace phases` and computePhaseTable over the reports as the Timeline loads
+    // them (digests as outlines) give the same columns, leave the damaged one out and say why.
+    void mixedFolderHasTheSameColumnsEverywhere()
+    {
+        QTemporaryDir dir, digests;
+        SyncLoopWriter(plantedSpec(false)).write(dir.path().toStdString());
+        QCOMPARE(ps::test::runCli({"trace", "digest", "--summary-only", "--out", digests.path(), dir.path()}).exitCode,
+                 0);
+        const QStringList files = QDir(digests.path()).entryList({"*.psdigest"}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 8);
+        const QString damaged = digests.path() + "/" + files[3];
+        QCOMPARE(ps::test::renameSection(damaged, "PHAS", "XHAS"), 1);
+
+        const ps::test::CliRun cli =
+            ps::test::runCli({"trace", "phases", "--no-cache", "--format", "json", digests.path()});
+        QCOMPARE(cli.exitCode, 1);
+        QVERIFY2(cli.err.contains("error: ") && cli.err.contains(damaged), qPrintable(cli.err));
+        QStringList cliPaths;
+        for (const QJsonValue &c : QJsonDocument::fromJson(cli.out.toUtf8()).object()["columns"].toArray())
+            cliPaths << c["path"].toString();
+
+        ps::core::trace::LoadOptions options;
+        options.digestOutlines = true;
+        options.useCache = false;
+        const ps::core::trace::LoadResult loaded =
+            ps::core::trace::loadReports({digests.path().toStdString()}, options);
+        QCOMPARE(loaded.reports.size(), size_t(8));
+        const ps::core::analysis::PhaseTable table =
+            ps::core::analysis::computePhaseTable(loaded.reports, ps::core::analysis::PhaseMapping::defaults());
+        QStringList tablePaths;
+        for (const ps::core::analysis::PhaseColumn &c : table.columns)
+            tablePaths << QString::fromStdString(loaded.reports[c.report]->path);
+        QCOMPARE(tablePaths, cliPaths);
+        QCOMPARE(tablePaths.size(), 7);
+        QVERIFY(!tablePaths.contains(damaged));
+        QCOMPARE(table.problems.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(loaded.reports[table.problems[0].first]->path), damaged);
+        QVERIFY(table.fromSummaries);
     }
 
     // The breakdown's communication splits at each instance's last arrival: wait + transfer =

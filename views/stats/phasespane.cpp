@@ -42,7 +42,7 @@ QString gpuShares(const an::GpuBreakdown &b)
         .arg(pct(b.computeNs()), pct(b.communicationNs()), pct(b.memoryNs()), pct(b.idleNs));
 }
 
-// How the row's straggler was found (core/analysis/phasestraggler.h), for its tooltip.
+// How the row's straggler was found (core/analysis/phases/phasestraggler.h), for its tooltip.
 QString stragglerHow(const an::PhaseRow &r)
 {
     return r.byArrival ? QStringLiteral("By arrival: the rank that made the others wait in the phase's collectives")
@@ -166,6 +166,10 @@ void PhasesPane::show(const an::PhaseTable &t)
     if (!t.stragglerNotes.empty()) // the matcher refused the run: say why every straggler is by work
         m_summary->setText(m_summary->text() + QStringLiteral(" Every straggler was judged by work time: %1")
                                                    .arg(QString::fromStdString(t.stragglerNotes.front())));
+    if (!t.problems.empty()) // left out of the columns, as `trace phases` leaves them out
+        m_summary->setText(m_summary->text() + QStringLiteral(" %1 report(s) could not answer and have no column: %2")
+                                                   .arg(t.problems.size())
+                                                   .arg(QString::fromStdString(t.problems.front().second)));
     emit tableShown();
 }
 
