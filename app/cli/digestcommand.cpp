@@ -1,4 +1,4 @@
-// profstudio-cli trace digest: one compact digest per report (core/trace/digest.h), written
+// profstudio-cli trace digest: one compact digest per report (core/trace/persist/digest.h), written
 // beside the report or into --out, reports digested in parallel.
 
 #include "app/cli/cliargs.h"
@@ -7,11 +7,13 @@
 #include "core/analysis/digestsummary.h"
 #include "core/common/jsonwriter.h"
 #include "core/common/parallelfor.h"
+#include "core/common/threads.h"
+#include "core/profiling/digesthook.h"
 #include "core/trace/analysisguard.h"
-#include "core/trace/digest.h"
 #include "core/trace/formats/formatutil.h"
-#include "core/trace/identity.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/identity.h"
+#include "core/trace/read/traceloader.h"
 #include "core/version.h"
 
 #include <cstdio>
@@ -142,7 +144,7 @@ void digestOne(Job &job, const tr::DigestOptions &options)
         job.error = job.report + ": already a digest";
         return;
     }
-    if (core::trace::formats::endsWith(job.report, ".jsonl")) {
+    if (tr::ReaderRegistry::instance().holdsManyReports(job.report)) {
         job.error = job.report + ": an RLinf tracer file holds every worker; open it as it is";
         return;
     }
@@ -216,48 +218,26 @@ void printJson(const std::vector<Job> &jobs, std::ostream &out)
     out << w.str() << "\n";
 }
 
-// The reports of the verl worker whose finish hook this is (verl main, V3 of
-// ../shared/spec/profiling-config-2026.md): under the folders verl names in the hook's
-// environment, those whose file name carries the worker's pid (nsys, torch >= 0.9), else its rank.
-// False with the reason when the environment is not a verl hook's.
-bool verlHookJobs(std::vector<Job> &jobs, std::string &error)
+// The reports of the verl worker whose finish hook this is (core/profiling/digesthook.h holds the
+// contract): those under the request's folders that it wants.
+std::vector<Job> verlHookJobs(const core::profiling::VerlHookRequest &request, std::vector<std::string> &existing)
 {
-    const auto env = [](const char *name) {
-        const char *v = std::getenv(name);
-        return std::string(v ? v : "");
-    };
-    const std::string pid = env("VERL_PROFILE_PID"), rank = env("VERL_PROFILE_RANK");
-    std::vector<std::string> roots;
-    for (const char *var : {"VERL_PROFILE_RAY_NSIGHT_DIR", "VERL_PROFILE_SAVE_PATH"})
-        if (std::error_code ec; !env(var).empty() && fs::is_directory(env(var), ec))
-            roots.push_back(env(var));
-    if (pid.empty() && rank.empty()) {
-        error = "--verl-hook: VERL_PROFILE_PID and VERL_PROFILE_RANK are not set (verl sets them when it runs "
-                "finish_hook_cmd)";
-        return false;
+    std::vector<Job> jobs;
+    for (const std::string &root : request.folders) {
+        if (std::error_code ec; !fs::is_directory(root, ec))
+            continue;
+        existing.push_back(root);
+        for (const std::string &file : tr::findReports({root}, nullptr)) {
+            const tr::ReportIdentity id = tr::identityFromPath(file);
+            if (tr::isDigestPath(file) || !request.wants(id.pid, id.rank))
+                continue;
+            Job job;
+            job.report = file;
+            job.digest = file + std::string(tr::kDigestSuffix);
+            jobs.push_back(std::move(job));
+        }
     }
-    const auto wanted = [&](const tr::ReportIdentity &id) {
-        if (id.pid)
-            return std::to_string(*id.pid) == pid;
-        return id.rank && std::to_string(*id.rank) == rank;
-    };
-    for (const std::string &root : roots)
-        for (const std::string &file : tr::findReports({root}, nullptr))
-            if (!tr::isDigestPath(file) && wanted(tr::identityFromPath(file))) {
-                Job job;
-                job.report = file;
-                job.digest = file + std::string(tr::kDigestSuffix);
-                jobs.push_back(std::move(job));
-            }
-    if (!jobs.empty())
-        return true;
-    std::string where;
-    for (const std::string &root : roots)
-        where += (where.empty() ? "" : " or ") + root;
-    error = "--verl-hook: no report of pid " + (pid.empty() ? "?" : pid) + " / rank " + (rank.empty() ? "?" : rank) +
-            " under " +
-            (where.empty() ? "any folder (VERL_PROFILE_RAY_NSIGHT_DIR and VERL_PROFILE_SAVE_PATH name none)" : where);
-    return true;
+    return jobs;
 }
 
 } // namespace
@@ -277,8 +257,7 @@ int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
     tr::DigestOptions options;
     options.createdBy = std::string("profstudio-cli ") + core::versionString();
     const auto level = parseInt(a.value("level", "3"));
-    const auto threads =
-        parseInt(a.value("threads", std::to_string(std::max(1u, std::thread::hardware_concurrency()))));
+    const auto threads = parseInt(a.value("threads", std::to_string(core::defaultThreads())));
     if (!level || *level < 1 || *level > 19 || !threads || *threads < 1 || *threads > 1024) {
         err << "error: --level takes 1..19 and --threads 1..1024\n";
         return 2;
@@ -287,12 +266,18 @@ int cmdTraceDigest(const Args &args, std::ostream &out, std::ostream &err)
     options.summaryOnly = a.has("summary-only");
     std::vector<Job> jobs;
     std::vector<tr::LoadFailure> missing;
-    if (std::string why; hook && !verlHookJobs(jobs, why)) {
-        err << "error: " << why << "\n";
-        return 2;
-    } else if (hook && jobs.empty()) {
-        err << "error: " << why << "\n";
-        return 1;
+    if (hook) {
+        const core::profiling::VerlHookRequest request = core::profiling::verlHookRequest(std::getenv);
+        if (!request.error.empty()) {
+            err << "error: " << request.error << "\n";
+            return 2;
+        }
+        std::vector<std::string> existing;
+        jobs = verlHookJobs(request, existing);
+        if (jobs.empty()) {
+            err << "error: " << request.nothingFound(existing) << "\n";
+            return 1;
+        }
     }
     for (const std::string &root : a.positionals())
         for (const std::string &file : tr::findReports({root}, &missing)) {

@@ -212,13 +212,13 @@ void finishHook(const PoolContext &c, WorkerLaunch &w)
     hook.argv = {"/bin/sh", "-c", *p.finishHookCmd};
     hook.command = shellJoin(hook.argv);
     const std::string save = actor && !actor->savePath.empty() ? actor->savePath : p.savePath;
-    hook.env = {{"VERL_PROFILE_SAVE_PATH", save},
-                {"VERL_PROFILE_TOOL", p.tool.value_or("")},
-                {"VERL_PROFILE_RANK", std::to_string(w.rank)},
-                {"VERL_PROFILE_PID", "<PID>"},
-                {"VERL_PROFILE_ROLE", verlHybridWorkerRole(p)}};
+    hook.env = {{kVerlProfileSavePath, save},
+                {kVerlProfileTool, p.tool.value_or("")},
+                {kVerlProfileRank, std::to_string(w.rank)},
+                {kVerlProfilePid, "<PID>"},
+                {kVerlProfileRole, verlHybridWorkerRole(p)}};
     if (p.tool == "nsys")
-        hook.env.emplace_back("VERL_PROFILE_RAY_NSIGHT_DIR", kVerlRayNsightDir);
+        hook.env.emplace_back(kVerlProfileRayNsightDir, kVerlRayNsightDir);
     w.hooks.push_back(std::move(hook));
 }
 

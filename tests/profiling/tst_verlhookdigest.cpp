@@ -6,13 +6,15 @@
 // `nsys` on PATH "exports" a .nsys-rep by copying a real nsys SQLite export to the path asked for.
 
 #include "core/profiling/digesthook.h"
-#include "core/trace/digest.h"
+#include "core/trace/persist/digest.h"
 #include "profilingtestutil.h"
 
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <map>
 
 using namespace ps::core::profiling;
 
@@ -45,6 +47,35 @@ class TestVerlHookDigest : public QObject
     Q_OBJECT
 
 private slots:
+    // The contract as a pure function of the environment: no worker named is a usage error; the
+    // folders come in verl's order; a report is the worker's by pid when its name has one, else by
+    // rank; and "nothing found" names the worker and the folders looked in.
+    void requestFromTheEnvironment()
+    {
+        std::map<std::string, std::string> vars;
+        const auto env = [&vars](const char *name) {
+            const auto it = vars.find(name);
+            return it == vars.end() ? static_cast<const char *>(nullptr) : it->second.c_str();
+        };
+        VerlHookRequest r = verlHookRequest(env);
+        QVERIFY(r.error.find(kVerlProfilePid) != std::string::npos);
+        vars = {{kVerlProfilePid, "4242"},
+                {kVerlProfileRank, "3"},
+                {kVerlProfileSavePath, "/runs/save"},
+                {kVerlProfileRayNsightDir, "/tmp/ray/nsight"}};
+        r = verlHookRequest(env);
+        QCOMPARE(r.error, std::string());
+        QCOMPARE(r.folders, (std::vector<std::string>{"/tmp/ray/nsight", "/runs/save"}));
+        QVERIFY(r.wants(4242u, 7)); // the pid decides when the name has one
+        QVERIFY(!r.wants(4243u, 3));
+        QVERIFY(r.wants(std::nullopt, 3)); // else the rank
+        QVERIFY(!r.wants(std::nullopt, 2));
+        QVERIFY(!r.wants(std::nullopt, std::nullopt));
+        QCOMPARE(r.nothingFound({"/runs/save"}),
+                 std::string("--verl-hook: no report of pid 4242 / rank 3 under /runs/save"));
+        QVERIFY(r.nothingFound({}).find("name none that exists") != std::string::npos);
+    }
+
     void planOffersTheHookAndItDigestsTheWorkersReports()
     {
         pstest::Case c;
