@@ -31,8 +31,14 @@ done
 
 build=$(realpath -m "${PS_JOURNEY_BUILD:-$root/build/release}")
 if [[ -z ${PS_JOURNEY_BUILD:-} ]]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPS_BUILD_TESTS=OFF -DPS_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$build" --parallel "$(nproc)" --target profstudio profstudio-cli >/dev/null
+  # CMakePresets.json's release preset, as scripts/run.sh builds (its build/release), or the
+  # same options in another folder.
+  if [[ "$build" == "$root/build/release" ]]; then
+    (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --parallel "$(nproc)" >/dev/null)
+  else
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPS_BUILD_TESTS=OFF -DPS_BUILD_BENCH=OFF >/dev/null
+    cmake --build "$build" --parallel "$(nproc)" --target profstudio profstudio-cli >/dev/null
+  fi
 fi
 app="$build/bin/profstudio"
 cli="$build/bin/profstudio-cli"

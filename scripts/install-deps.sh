@@ -9,6 +9,7 @@ packages=(
   qt6-base-dev libqcustomplot-dev libgl-dev
   libyaml-dev libsqlite3-dev sqlite3 zlib1g-dev libsimdjson-dev libzstd-dev libxxhash-dev
   fonts-dejavu-core
+  git  # scripts/tidy.sh and the format check list the tracked files
   rsync  # the collect-script tests run the script they export
   clang-format-14  # scripts/check-format.sh: the test command fails on unformatted files
   clang-tidy-14  # scripts/tidy.sh: the test command fails on a clang-tidy finding

@@ -15,8 +15,14 @@ images="$root/docs/images"
 size=1280x720
 
 if [[ ! -x "$build/bin/profstudio" || ! -x "$build/bin/profstudio-cli" ]]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPS_BUILD_TESTS=OFF -DPS_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$build" --parallel "$(nproc)" --target profstudio profstudio-cli >/dev/null
+  # CMakePresets.json's release preset, as scripts/run.sh builds (its build/release), or the
+  # same options in another folder.
+  if [[ "$build" == "$root/build/release" ]]; then
+    (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --parallel "$(nproc)" >/dev/null)
+  else
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPS_BUILD_TESTS=OFF -DPS_BUILD_BENCH=OFF >/dev/null
+    cmake --build "$build" --parallel "$(nproc)" --target profstudio profstudio-cli >/dev/null
+  fi
 fi
 [[ -d "$verl" ]] || { echo "readme-screenshots: no verl config tree at $verl (set PS_VERL_CONFIG_DIR)" >&2; exit 2; }
 

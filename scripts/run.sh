@@ -7,8 +7,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
 
 build="$root/build/release"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPS_BUILD_TESTS=OFF -DPS_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" --parallel "$(nproc)" --target profstudio profstudio-cli
+cd "$root"
+cmake --preset release >/dev/null
+cmake --build --preset release --parallel "$(nproc)"
 
 demo="$root/build/demo-run"
 "$build/bin/profstudio-cli" demo --out "$demo" >/dev/null

@@ -2,8 +2,10 @@
 # The test command of the README: installs dependencies, builds with warnings as errors and
 # ASan+UBSan, and runs every test through CTest. Extra arguments go to ctest (e.g. -R config);
 # `scripts/test.sh -L fast` runs only the tests not labelled slow (cmake/PsTest.cmake), the edit loop.
-# Before the tests: the format check, the build, and clang-tidy (scripts/tidy.sh; PS_TIDY=changed
-# for the files that differ from main only).
+# Before the tests: the format check, the build (CMakePresets.json's dev preset), and clang-tidy
+# (scripts/tidy.sh): over every product file for the full run (no ctest arguments, or
+# PS_TIDY=all as .ci/run sets it), over the files that differ from main only in a filtered edit
+# loop such as `-L fast` (or PS_TIDY=changed).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -24,18 +26,20 @@ if [[ -z "${PS_NSYS:-}" ]]; then
   "$root/scripts/fetch-nsys.sh" "$build/nsys"
   PS_NSYS="$build/nsys/bin/nsys"
 fi
-# Shared libraries: the ~110 executables share one copy of the code (static, they took ~15 GB).
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPS_WERROR=ON -DPS_SANITIZE=ON \
-  -DPS_SHARED_LIBS=ON -DPS_SHARED_DIR="$shared" -DPS_NSYS="$PS_NSYS" \
-  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
-cmake --build "$build" --parallel "$(nproc)"
-# clang-tidy (.clang-tidy) over core/, views/ and app/, about 10 minutes on 2 cores (views/ ~7 of
-# them: ~10 s a file with its Qt headers); PS_TIDY=changed
-# checks only the files that differ from main (the edit loop).
-if [[ "${PS_TIDY:-all}" == "changed" ]]; then
+# The dev preset: shared libraries, so the ~110 executables share one copy of the code (static,
+# they took ~15 GB).
+cd "$root"
+cmake --preset dev -DPS_SHARED_DIR="$shared" -DPS_NSYS="$PS_NSYS" >/dev/null
+cmake --build --preset dev --parallel "$(nproc)"
+# clang-tidy (.clang-tidy) over core/, views/ and app/: about 10 minutes on 2 cores (views/ ~7 of
+# them: ~10 s a file with its Qt headers), so a filtered run checks only what changed.
+tidy=${PS_TIDY:-}
+if [[ -z "$tidy" ]]; then
+  if (($# > 0)); then tidy=changed; else tidy=all; fi
+fi
+if [[ "$tidy" == "changed" ]]; then
   "$root/scripts/tidy.sh" "$build" --changed
 else
   "$root/scripts/tidy.sh" "$build"
 fi
-cd "$build"
-ctest --output-on-failure --parallel "$(nproc)" "$@"
+ctest --preset dev --parallel "$(nproc)" "$@"

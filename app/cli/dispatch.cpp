@@ -89,8 +89,13 @@ int dispatch(const std::vector<Command> &table, const std::string &word, const A
 int traceHelp(const Args &args, std::ostream &out, std::ostream &err)
 {
     std::ostream &o = args.size() < 2 ? err : out;
-    o << "Usage: profstudio-cli trace info|stats|align|breakdown|projection|phases|digest [options] REPORT...\n"
-         "       profstudio-cli trace compare [options] BASELINE CANDIDATE\n"
+    // The usage names every command of the table that takes reports, so a new one is never left out.
+    std::string onReports;
+    for (const auto &c : traceCommands())
+        if (std::strcmp(c.name, "compare") != 0 && std::strcmp(c.name, "cache") != 0)
+            onReports += (onReports.empty() ? "" : "|") + std::string(c.name);
+    o << "Usage: profstudio-cli trace " << onReports << " [options] REPORT...\n"
+      << "       profstudio-cli trace compare [options] BASELINE CANDIDATE\n"
          "       profstudio-cli trace cache info|prune|clear [options]\n\n";
     for (const auto &c : traceCommands())
         o << "  " << padded(c.name, 12) << c.summary << "\n";

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPixmap>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -57,6 +58,12 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const Sc
     if (!m.hasMatch()) {
         std::fprintf(stderr, "error: --size must be WxH, e.g. 1600x1000 (got '%s')\n", qPrintable(request.size));
         return 2;
+    }
+    for (const QString &path : request.paths) {
+        if (!QFileInfo::exists(path)) {
+            std::fprintf(stderr, "error: no such file or folder: %s\n", qPrintable(path));
+            return 2;
+        }
     }
     views::Workspace *ws = window.workspace(request.workspace);
     if (!ws) {

@@ -10,7 +10,8 @@ using ps::test::spawnCli;
 
 namespace {
 const QStringList kCommands{"compose", "explain", "validate", "plan", "export", "demo"};
-const QStringList kTraceCommands{"info", "stats", "align", "cache"};
+const QStringList kTraceCommands{"info",       "stats",  "align",   "cache",  "digest",     "breakdown",
+                                 "projection", "phases", "compare", "memory", "collectives"};
 } // namespace
 
 class TestCli : public QObject
@@ -75,6 +76,10 @@ private slots:
         QCOMPARE(h.out, r.err); // the same list, on stderr for the usage error
         for (const QString &c : kTraceCommands)
             QVERIFY2(h.out.contains("  " + c + " "), qPrintable(c));
+        // The usage line names every command that takes reports (memory and collectives were missed).
+        const QString usage = h.out.section('\n', 0, 0);
+        for (const QString &c : {QStringLiteral("memory"), QStringLiteral("collectives"), QStringLiteral("phases")})
+            QVERIFY2(usage.contains(c), qPrintable(usage));
     }
     void everyCommandHasHelp_data()
     {
