@@ -4,6 +4,7 @@
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
 #include "app/cli/traceload.h"
+#include "core/analysis/phases/phaseanchor.h"
 #include "core/common/jsonwriter.h"
 #include "core/trace/alignment.h"
 #include "core/trace/tracestats.h"
@@ -331,7 +332,8 @@ int cmdTraceAlign(const Args &args, std::ostream &out, std::ostream &err)
         return status;
     if (!applyManualOffsets(manual, r.reports, *spec, err))
         return 2;
-    const tr::AlignResult res = tr::alignReports(r.reports, *spec);
+    // A range, or an RL phase of that name (update_actor#2).
+    const tr::AlignResult res = tr::alignReports(r.reports, *spec, core::analysis::rangeOrPhaseAnchor());
     writeAlign(out, format, r.reports, *spec, res);
     for (const auto &wn : res.warnings)
         err << "warning: " << wn << "\n";

@@ -1,7 +1,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "core/demo/demorun.h"
-#include "core/trace/tracecache.h"
+#include "core/trace/persist/tracecache.h"
 #include "core/version.h"
 #include "views/common/filedialogs.h"
 #include "views/common/latestjob.h"
@@ -22,17 +22,16 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QInputDialog>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -284,7 +283,9 @@ void MainWindow::openFolderDialog()
 
 QString MainWindow::demoRunDir()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/demo-run";
+    // ~/.local/share/ProfStudio/demo-run: the per-application location would name the
+    // organisation and the application, both ProfStudio (…/ProfStudio/ProfStudio/demo-run).
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/ProfStudio/demo-run";
 }
 
 // Writes the demo run (8 ranks, 3 steps; about a second) in the background, then opens its
@@ -377,18 +378,18 @@ void MainWindow::showShortcuts()
         dialog->setObjectName("shortcutsDialog");
         dialog->setWindowTitle("Keyboard Shortcuts");
         auto *layout = new QVBoxLayout(dialog);
-        auto *scroll = new QScrollArea(dialog);
-        auto *label = new QLabel(shortcutsHtml(), scroll);
-        label->setObjectName("shortcutsText");
-        label->setTextFormat(Qt::RichText);
-        label->setMargin(8);
-        scroll->setWidget(label);
-        scroll->setWidgetResizable(true);
-        layout->addWidget(scroll);
+        // A text view lays the table out itself and scrolls to its last row (a label in a scroll
+        // area took a height too small for the wrapped rows and clipped the last ones).
+        auto *text = new QTextBrowser(dialog);
+        text->setObjectName("shortcutsText");
+        text->setOpenLinks(false);
+        text->setHtml(shortcutsHtml());
+        layout->addWidget(text);
         auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
         connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
         layout->addWidget(buttons);
-        dialog->resize(560, 600);
+        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1366, 768);
+        dialog->resize(std::min(600, screen.width() - 40), std::min(700, screen.height() - 80));
     }
     dialog->show();
     dialog->raise();

@@ -31,6 +31,16 @@ std::string trimmed(std::string_view s)
 IntListParse parseIntList(std::string_view text, long long minValue, long long maxRangeSize)
 {
     IntListParse r;
+    // "[2, 4]": the YAML flow list the composed config shows; its brackets are the list's, once.
+    const std::string whole = trimmed(text);
+    if (!whole.empty() && (whole.front() == '[' || whole.back() == ']')) {
+        if (whole.size() < 2 || whole.front() != '[' || whole.back() != ']' ||
+            whole.find_first_of("[]", 1) != whole.size() - 1) {
+            r.error = "'" + whole + "' is not a list: write 2,4 or [2, 4]";
+            return r;
+        }
+        return parseIntList(whole.substr(1, whole.size() - 2), minValue, maxRangeSize);
+    }
     // Split on commas and whitespace; "4 - 7" is not supported (ambiguous with "4 -7").
     std::vector<std::string> items;
     std::string cur;

@@ -16,7 +16,8 @@ struct IntListParse
     bool ok() const { return error.empty(); }
 };
 
-// Items are separated by commas and/or whitespace; an item is N or A-B (inclusive, A <= B).
+// Items are separated by commas and/or whitespace; an item is N or A-B (inclusive, A <= B). The
+// list may also be written as YAML writes it, in brackets: "[2, 4]", as the YAML pane shows it.
 // Values below `minValue` are rejected with a message naming it (verl steps count from 1, RLinf
 // steps and ranks from 0). A range may expand to at most `maxRangeSize` values, so a typo such as
 // "0-1000000000" cannot freeze the editor. Empty text is an empty list.

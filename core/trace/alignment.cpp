@@ -1,6 +1,6 @@
 #include "core/trace/alignment.h"
 
-#include "core/trace/reportsource.h"
+#include "core/trace/read/reportsource.h"
 #include "core/trace/tracesummary.h"
 
 #include <algorithm>
@@ -188,7 +188,7 @@ std::optional<int64_t> anchorResidual(const AlignSpec &spec, const Anchors &anch
 
 } // namespace
 
-AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &spec)
+AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &spec, const AnchorFinder &find)
 {
     AlignResult r;
     const size_t n = reports.size();
@@ -198,7 +198,8 @@ AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &sp
     Anchors anchors(n);
     if (spec.anchor)
         for (size_t i = 0; i < n; ++i)
-            anchors[i] = rangeOccurrenceOf(*reports[i], spec.anchor->name, spec.anchor->occurrence);
+            anchors[i] = find ? find(*reports[i], *spec.anchor)
+                              : rangeOccurrenceOf(*reports[i], spec.anchor->name, spec.anchor->occurrence);
 
     switch (spec.mode) {
     case AlignMode::Utc:

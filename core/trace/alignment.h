@@ -7,15 +7,17 @@
 //   start        each report's first event at 0: offset = -firstStart
 //   range:N[#K]  the start of the K-th (1-based) occurrence of NVTX range N (by start time,
 //                over all threads of the report) at 0; a report without it falls back to utc
-//                (or start) with a warning
+//                (or start) with a warning. With an AnchorFinder that knows phases
+//                (analysis/phases/phaseanchor.h), N may also be an RL phase: update_actor#2.
 //   manual       offsets given per report (missing ones 0); also applied on top of any mode
 //
 // Residual: the spread (max - min) of an anchor over the reports after alignment, which shows
 // clock skew. With `range:` it is the spread of the anchor's end; with another mode and an
 // `anchor` set, the spread of the anchor's start. Null when no anchor is known in >= 2 reports.
 
-#include "core/trace/report.h"
+#include "core/trace/store/report.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -59,6 +61,11 @@ struct AlignResult
 std::optional<std::pair<int64_t, int64_t>> findRangeOccurrence(const EventStore &store, std::string_view name,
                                                                int occurrence);
 
-AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &spec);
+// Where an anchor lies in one report, on its own clock ({start, end}), or nullopt when it has none.
+using AnchorFinder = std::function<std::optional<std::pair<int64_t, int64_t>>(const Report &, const RangeAnchor &)>;
+
+// `find` locates the anchor in each report; empty: the K-th occurrence of the range so named
+// (rangeOccurrenceOf, tracesummary.h).
+AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &spec, const AnchorFinder &find = {});
 
 } // namespace ps::core::trace

@@ -1,12 +1,12 @@
-// The RL phase table (core/analysis/phases.h) and `trace phases`: the label mapping (verl's and
+// The RL phase table (core/analysis/phases/phases.h) and `trace phases`: the label mapping (verl's and
 // RLinf's own labels, user rules, mapping-file errors), and on a demo run the phases per step, the
 // wall times against SQL over the same exports, and the straggler the demo planted.
-#include "core/analysis/phases.h"
-#include "core/analysis/phasestraggler.h"
-#include "core/analysis/phasesummary.h"
+#include "core/analysis/phases/phases.h"
+#include "core/analysis/phases/phasestraggler.h"
+#include "core/analysis/phases/phasesummary.h"
 #include "core/demo/demorun.h"
-#include "core/trace/digest.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/digest.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/clirun.h"
 #include "tests/support/demorun.h"
 #include "tests/support/sqlref.h"
@@ -19,6 +19,8 @@
 #include <QtTest>
 
 #include <sys/stat.h>
+
+#include <algorithm>
 
 using namespace ps::core::analysis;
 namespace tr = ps::core::trace;
@@ -66,6 +68,35 @@ private slots:
         tr::LoadResult loaded = tr::loadReports(paths, lo);
         QCOMPARE(loaded.reports.size(), size_t(6));
         m_reports = loaded.reports;
+    }
+
+    // Aligning on a phase as on a range (#38): the demo has no range named update_actor (its
+    // phase is RLinf's run_training), yet `trace align --by range:update_actor#2` places every
+    // report's second update_actor at 0, without a warning.
+    void alignsOnAPhaseName()
+    {
+        const QString runDir = QString::fromStdString(m_demo.reportDir);
+        const ps::test::CliRun r = ps::test::runCli(
+            {"trace", "align", "--no-cache", "--by", "range:update_actor#2", "--format", "json", runDir});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["used"].toString(), QStringLiteral("range:update_actor#2"));
+        QVERIFY(o["warnings"].toArray().isEmpty());
+        const QJsonArray reports = o["reports"].toArray();
+        QCOMPARE(reports.size(), qsizetype(m_reports.size()));
+        for (const QJsonValue &v : reports) {
+            const auto it = std::find_if(m_reports.begin(), m_reports.end(), [&](const tr::ReportPtr &p) {
+                return p->path == v["path"].toString().toStdString();
+            });
+            QVERIFY(it != m_reports.end());
+            std::vector<int64_t> starts;
+            for (const PhaseOccurrence &p : findPhases(*(*it)->store, PhaseMapping::defaults(), std::nullopt))
+                if (p.phase == "update_actor")
+                    starts.push_back(p.window.start);
+            QVERIFY(starts.size() >= 2);
+            QCOMPARE(v["offset_ns"].toInteger(), -starts[1]);
+        }
     }
 
     // A malformed phase summary is refused with the reason, never read past (fuzz_digest found a

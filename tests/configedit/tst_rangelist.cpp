@@ -32,6 +32,13 @@ private slots:
         QTest::newRow("float") << "2.5" << 0 << Values{} << "not a whole number";
         QTest::newRow("half range") << "4-" << 0 << Values{} << "not a number or a range";
         QTest::newRow("huge range") << "0-1000000000" << 0 << Values{} << "more than";
+        // The YAML pane shows `steps: [2, 4]`: the same text is accepted in the Steps field.
+        QTest::newRow("yaml flow list") << "[2,4]" << 1 << Values{2, 4} << "";
+        QTest::newRow("yaml flow list, spaced") << " [2, 4, 6-8] " << 1 << Values{2, 4, 6, 7, 8} << "";
+        QTest::newRow("yaml empty list") << "[]" << 0 << Values{} << "";
+        QTest::newRow("unclosed list") << "[2,4" << 0 << Values{} << "is not a list";
+        QTest::newRow("nested list") << "[[2],4]" << 0 << Values{} << "is not a list";
+        QTest::newRow("yaml list, below min") << "[0, 1]" << 1 << Values{} << "counting starts at 1";
     }
     void parse()
     {

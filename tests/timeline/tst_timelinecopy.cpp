@@ -230,6 +230,33 @@ private slots:
         QVERIFY(w.reports().empty());
     }
 
+    // A report's header offers Close This Report: that report closes, the others stay (#38: one
+    // report with bad clocks must not take the session hostage).
+    void reportHeaderMenuClosesThatReport()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 900);
+        w.show();
+        std::vector<ReportPtr> reports;
+        for (int r = 0; r < 3; ++r)
+            reports.push_back(ps::test::makeRank(r, 3, 10 * kMs));
+        w.addReports(std::move(reports));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.reports().size(), size_t(3));
+        const std::string closing = w.reports()[1]->report().path;
+        std::optional<QPoint> at;
+        for (const Row &r : w.canvas()->layout().rows())
+            if (r.isHeader() && r.kind == RowKind::Report && r.entry >= 0 &&
+                w.scene()->entries[size_t(r.entry)].report->report().path == closing)
+                at = QPoint(20, r.y - w.canvas()->scrollY() + 3);
+        QVERIFY(at);
+        QVERIFY(triggerMenu(w.canvas()->contextMenuAt(*at), "closeReport"));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.reports().size(), size_t(2));
+        for (const auto &r : w.reports())
+            QVERIFY(r->report().path != closing);
+    }
+
     // File > Export Image: the view as PNG at its size on screen or a chosen one, written
     // atomically (a failed write names the file and leaves nothing behind).
     void exportImageWritesPng()

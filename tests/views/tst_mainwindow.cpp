@@ -2,8 +2,8 @@
 // and the headless screenshot.
 #include "app/gui/mainwindow.h"
 #include "app/gui/screenshot.h"
-#include "core/trace/tracecache.h"
-#include "core/trace/traceloader.h"
+#include "core/trace/persist/tracecache.h"
+#include "core/trace/read/traceloader.h"
 #include "tests/support/envguard.h"
 #include "views/common/emptystate.h"
 #include "views/config/configsession.h"
@@ -15,6 +15,7 @@
 
 #include <QApplication>
 #include <QDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -22,12 +23,15 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTextDocument>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -112,6 +116,14 @@ private slots:
         auto *dialog = w.findChild<QDialog *>("shortcutsDialog");
         QVERIFY(dialog && dialog->isVisible());
         QVERIFY(!dialog->isModal()); // it stays open beside the work
+        // Every row can be read: the view scrolls to the end of the sheet (a label clipped 3).
+        auto *text = dialog->findChild<QTextBrowser *>("shortcutsText");
+        QVERIFY(text);
+        QVERIFY(text->toPlainText().contains("Shift+Drag"));
+        text->verticalScrollBar()->setValue(text->verticalScrollBar()->maximum());
+        QVERIFY(text->verticalScrollBar()->maximum() + text->viewport()->height() >=
+                int(text->document()->size().height()));
+        QVERIFY(dialog->height() <= dialog->screen()->availableGeometry().height());
     }
 
     void viewShortcutsSwitchWorkspace()
@@ -155,6 +167,10 @@ private slots:
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Timeline"));
         QVERIFY(QTest::qWaitFor([&] { return !timeline->isBusy() && timeline->reports().size() == 8; }, 60000));
         QVERIFY(opened.front().front().toString().startsWith(MainWindow::demoRunDir()));
+        // One ProfStudio folder, not the organisation's and the application's (#38).
+        QVERIFY2(MainWindow::demoRunDir().endsWith("/ProfStudio/demo-run") &&
+                     !MainWindow::demoRunDir().contains("ProfStudio/ProfStudio"),
+                 qPrintable(MainWindow::demoRunDir()));
         QVERIFY(w.minimumSizeHint().width() <= 1280 && w.minimumSizeHint().height() <= 720);
     }
 
@@ -388,6 +404,11 @@ private slots:
         QCOMPARE(ps::app::runScreenshot(w, {"timeline", "", "800x600", {}, {}}), 2);
         QCOMPARE(ps::app::runScreenshot(w, {"timeline", "/tmp/x.png", "big", {}, {}}), 2);
         QCOMPARE(ps::app::runScreenshot(w, {"timeline", "/tmp/x.png", "800x600", {}, "No Such Tab"}), 2);
+        // A path that does not exist is an error, and nothing is written.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("missing.png");
+        QCOMPARE(ps::app::runScreenshot(w, {"timeline", out, "800x600", {dir.filePath("no/such/run")}, {}}), 2);
+        QVERIFY(!QFileInfo::exists(out));
     }
 };
 

@@ -62,6 +62,14 @@ void insertRunActions(QMenu *menu, const QString &run, const std::function<void(
     menu->insertSeparator(first);
 }
 
+void insertReportAction(QMenu *menu, const QString &label, const std::function<void()> &closeReport)
+{
+    QAction *first = menu->actions().value(0);
+    QObject::connect(
+        insertAction(menu, first, QStringLiteral("Close This Report “%1”").arg(label), QStringLiteral("closeReport")),
+        &QAction::triggered, menu, closeReport);
+}
+
 // Above the canvas's track actions: copy and search on an event, close on a run's header.
 void extendCanvasMenu(QMenu *menu, QPoint pos, int row, const TimelineScene *scene, const TimelineCanvas &canvas,
                       const CanvasMenuCalls &calls)
@@ -77,9 +85,16 @@ void extendCanvasMenu(QMenu *menu, QPoint pos, int row, const TimelineScene *sce
     const auto &rows = canvas.layout().rows();
     if (row < 0 || size_t(row) >= rows.size())
         return;
-    if (const auto run = runOfHeader(*scene, rows[size_t(row)]))
+    const Row &header = rows[size_t(row)];
+    if (const auto run = runOfHeader(*scene, header))
         insertRunActions(
             menu, *run, [close = calls.closeRun, r = *run] { close(r); }, calls.closeAll);
+    if (header.isHeader() && header.kind == RowKind::Report && header.entry >= 0 && calls.closeReport) {
+        // A report whose clocks lie far from the others (or any one) can be closed alone.
+        const TimelineEntry &e = scene->entries[size_t(header.entry)];
+        const QString path = QString::fromStdString(e.report->report().path);
+        insertReportAction(menu, header.label, [close = calls.closeReport, path] { close(path); });
+    }
 }
 
 } // namespace ps::views

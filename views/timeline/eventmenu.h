@@ -1,7 +1,7 @@
 #pragma once
 // The workspace's part of the timeline's right-click menu, above the track actions: on an event,
 // Copy Name, Copy Details and Find All Like This; on a run's header (or a report header inside
-// it), Close Run and Close All.
+// it), Close Run and Close All, and on a report's header Close This Report first.
 
 #include "views/timeline/eventinfo.h"
 
@@ -26,6 +26,8 @@ std::optional<QString> runOfHeader(const TimelineScene &scene, const Row &row);
 // Inserts Close Run “run” and Close All at the top of `menu`.
 void insertRunActions(QMenu *menu, const QString &run, const std::function<void()> &closeRun,
                       const std::function<void()> &closeAll);
+// Inserts Close This Report (“label”) at the top of `menu`: one report's header.
+void insertReportAction(QMenu *menu, const QString &label, const std::function<void()> &closeReport);
 
 // What the menu's actions ask of the workspace.
 struct CanvasMenuCalls
@@ -33,6 +35,7 @@ struct CanvasMenuCalls
     std::function<void(const QString &)> find;     // Find All Like This: the name to search for
     std::function<void(const QString &)> closeRun; // Close Run: the run
     std::function<void()> closeAll;
+    std::function<void(const QString &)> closeReport; // Close This Report: the report's path
 };
 
 // The canvas's contextMenuBuilt at `pos` on `row`: the event actions on an event, the run

@@ -28,8 +28,8 @@ LoadProgressRow::LoadProgressRow(TimelineDocument *document, ProblemsBanner *pro
     row->addWidget(m_cancel);
     hide();
     connect(m_cancel, &QPushButton::clicked, m_doc, &TimelineDocument::cancelLoad);
+    // The banner keeps earlier failures until dismissed: a new load adds to it.
     connect(m_doc, &TimelineDocument::loadStarting, this, [this] {
-        m_problems->clear();
         m_failedCount = m_cancelledCount = 0;
         m_nothingFound = false;
     });

@@ -1,8 +1,9 @@
 #include "views/timeline/timelinedocument.h"
 
+#include "core/analysis/phases/phaseanchor.h"
 #include "core/trace/alignment.h"
-#include "core/trace/duplicatereports.h"
-#include "core/trace/reportsource.h"
+#include "core/trace/read/duplicatereports.h"
+#include "core/trace/read/reportsource.h"
 #include "views/common/latestjob.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelineloader.h"
@@ -15,6 +16,7 @@
 namespace ps::views {
 
 using namespace ps::core::trace;
+using ps::core::CancelToken;
 
 TimelineDocument::TimelineDocument(QObject *parent)
     : QObject(parent), m_loader(new TimelineLoader(this)), m_pager(new ReportPager(this)),
@@ -241,11 +243,22 @@ void TimelineDocument::onLoadFinished(bool cancelled)
 
 size_t TimelineDocument::closeRun(const QString &run)
 {
+    return closeWhere(
+        [&run](const PreparedReport &r) { return QString::fromStdString(r.report().identity.run) == run; });
+}
+
+bool TimelineDocument::closeReport(const QString &path)
+{
+    return closeWhere([&path](const PreparedReport &r) { return QString::fromStdString(r.report().path) == path; }) > 0;
+}
+
+size_t TimelineDocument::closeWhere(const std::function<bool(const PreparedReport &)> &closes)
+{
     m_pager->clear(); // back to outlines: what stays paged is asked for again
     cancelLoad();
     std::vector<PreparedReportPtr> kept;
     for (const auto &r : m_reports) {
-        if (QString::fromStdString(r->report().identity.run) != run)
+        if (!closes(*r))
             kept.push_back(r);
         else
             m_nudges.remove(QString::fromStdString(r->report().path));
@@ -313,7 +326,9 @@ void TimelineDocument::realign()
         m_defaultAlignNote.clear();
     std::string error;
     AlignSpec spec = parseAlignSpec(m_align.toStdString(), error).value_or(AlignSpec{});
-    m_alignJob->run([plain, spec](const CancelToken &) { return alignReports(plain, spec); });
+    // "On range" takes an RL phase's name too, as the RL Phases pane names them.
+    m_alignJob->run(
+        [plain, spec](const CancelToken &) { return alignReports(plain, spec, core::analysis::rangeOrPhaseAnchor()); });
 }
 
 namespace {

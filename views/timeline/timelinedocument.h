@@ -66,6 +66,8 @@ public:
     // Closes the reports of one run; the others stay, realigned without it. Closing the last
     // run closes all. Returns how many reports closed.
     size_t closeRun(const QString &run);
+    // Closes the one report at `path` (a report header's Close This Report), as closeRun does.
+    bool closeReport(const QString &path);
     void closeAll();
     TimelineLoader *loader() const { return m_loader; }
     // Pages a digest's events in where the view zooms past its pyramids (reportpager.h).
@@ -154,6 +156,8 @@ private:
     void onReportsReady(const std::vector<PreparedReportPtr> &reports);
     void onLoadFinished(bool cancelled);
     void leaveOutDuplicates();
+    // Closes the reports `closes` accepts; the others stay, realigned. Returns how many closed.
+    size_t closeWhere(const std::function<bool(const PreparedReport &)> &closes);
     void recordOpened();
     void realign();
     void chooseDefaultAlignment(const std::vector<core::trace::ReportPtr> &reports);

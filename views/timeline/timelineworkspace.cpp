@@ -1,6 +1,6 @@
 #include "views/timeline/timelineworkspace.h"
 
-#include "core/trace/formats/torchmemoryreader.h"
+#include "core/trace/read/tracereader.h"
 #include "views/common/emptystate.h"
 #include "views/common/problemsbanner.h"
 #include "views/timeline/eventcopy.h"
@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -112,6 +113,15 @@ void TimelineWorkspace::connectDocument()
         m_stack->setCurrentWidget(m_empty);
         emit statusMessage(QStringLiteral("Closed all reports"), 4000);
     });
+    // Esc cancels a load wherever the focus is in the window (after File > Open it is on no
+    // canvas): a window shortcut, enabled only while loading, so that otherwise the canvas's Esc
+    // (clear the selection) and the panes' own get the key.
+    auto *esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    esc->setContext(Qt::WindowShortcut);
+    esc->setEnabled(false);
+    connect(m_doc, &TimelineDocument::loadStarting, esc, [esc] { esc->setEnabled(true); });
+    connect(m_doc, &TimelineDocument::loadFinished, esc, [esc] { esc->setEnabled(false); });
+    connect(esc, &QShortcut::activated, m_doc, &TimelineDocument::cancelLoad);
     connect(m_doc, &TimelineDocument::busyChanged, this, [this] { emit busyChanged(isBusy()); });
     connect(m_panes, &TimelinePanes::busyChanged, this, [this] { emit busyChanged(isBusy()); });
 }
@@ -123,7 +133,8 @@ void TimelineWorkspace::connectCanvas()
     connect(c, &TimelineCanvas::contextMenuBuilt, this, [this](QMenu *menu, QPoint pos, int row) {
         extendCanvasMenu(menu, pos, row, scene().get(), *canvas(),
                          {[this](const QString &name) { setSearch(name); },
-                          [this](const QString &run) { closeRun(run); }, [this] { closeAll(); }});
+                          [this](const QString &run) { closeRun(run); }, [this] { closeAll(); },
+                          [this](const QString &path) { closeReport(path); }});
     });
     // Ctrl+C on the timeline copies the selected event's name (tables and fields keep their own).
     auto *copy = new QAction(QStringLiteral("Copy Name"), c);
@@ -191,19 +202,16 @@ QLabel *TimelineWorkspace::matchLabel() const
 
 bool TimelineWorkspace::isReportFileName(const QString &fileName)
 {
-    const QString n = fileName.toLower();
-    return n.endsWith(QLatin1String(".sqlite")) || n.endsWith(QLatin1String(".db")) ||
-           n.endsWith(QLatin1String(".nsys-rep")) || n.endsWith(QLatin1String(".qdrep")) ||
-           n.endsWith(QLatin1String(".json")) || n.endsWith(QLatin1String(".json.gz")) ||
-           n.endsWith(QLatin1String(".jsonl")) || n.endsWith(QLatin1String(".psdigest")) ||
-           isMemoryReportName(fileName.toStdString()); // torch_memory_*.pickle, memory timelines
+    // The readers' own patterns (core/trace/read/tracereader.h), as the loader and the CLI use.
+    return core::trace::ReaderRegistry::instance().isReportName(fileName.toStdString(), core::trace::NameScope::Given);
 }
 
 QString TimelineWorkspace::reportFileFilter()
 {
-    // The patterns isReportFileName() accepts (memory pickles are told apart by the loader).
-    return QStringLiteral("Profiler reports (*.sqlite *.db *.nsys-rep *.qdrep *.json *.json.gz *.jsonl *.psdigest "
-                          "*.pickle *.raw.gz);;All files (*)");
+    QStringList globs;
+    for (const std::string &glob : core::trace::ReaderRegistry::instance().namePatterns())
+        globs << QString::fromStdString(glob);
+    return QStringLiteral("Profiler reports (%1);;All files (*)").arg(globs.join(QLatin1Char(' ')));
 }
 
 bool TimelineWorkspace::isSessionFileName(const QString &fileName)
@@ -236,6 +244,12 @@ void TimelineWorkspace::closeRun(const QString &run)
                                .arg(run.isEmpty() ? QStringLiteral("(no run)") : run)
                                .arg(closed),
                            5000);
+}
+
+void TimelineWorkspace::closeReport(const QString &path)
+{
+    if (m_doc->closeReport(path) && !m_doc->reports().empty())
+        emit statusMessage(QStringLiteral("Closed %1").arg(path), 5000);
 }
 
 void TimelineWorkspace::closeAll()

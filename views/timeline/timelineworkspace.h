@@ -61,6 +61,8 @@ public:
     // The runs open (identity.run, in report order), and Session > Close Run.
     QStringList runNames() const { return m_doc->runNames(); }
     void closeRun(const QString &run);
+    // A report header's Close This Report.
+    void closeReport(const QString &path);
     // The files the last load could not read, with the core's messages (empty when all loaded).
     const ProblemsBanner *problems() const { return m_problems; }
     PhasesPane *phasesPane() const { return m_panes->phases(); }
