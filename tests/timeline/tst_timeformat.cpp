@@ -1,5 +1,6 @@
-// Adaptive units of durations and axis labels, and 1-2-5 tick steps.
+// Adaptive units of durations and axis labels, 1-2-5 tick steps, and the ruler's label.
 #include "views/scene/timeformat.h"
+#include "views/timeline/rulerlabel.h"
 
 #include <QtTest>
 
@@ -97,6 +98,20 @@ private slots:
         }
         QVERIFY(t.ticks.front() - t.step < -1'234'567);
         QVERIFY(t.ticks.size() <= 12);
+    }
+
+    // The ruler says where it starts and ends, not only how long it is (#38), with the decimals
+    // its length needs, on a relative axis and on one in UTC.
+    void rulerSaysStartEndAndDuration()
+    {
+        QCOMPARE(rulerLabel(44'001'200'000, 44'013'500'000, std::nullopt),
+                 QStringLiteral("12.3 ms: 44.0012 s → 44.0135 s"));
+        QCOMPARE(rulerLabel(1'500, 2'250, std::nullopt), QStringLiteral("750 ns: 1.5 µs → 2.25 µs"));
+        const int64_t origin = 1'736'410'576'000'000'000; // 2025-01-09 08:16:16 UTC
+        const QString utc = rulerLabel(380'000'000, 392'000'000, origin);
+        QVERIFY2(utc.startsWith(QStringLiteral("12.0 ms: 2025-01-09 08:16:16.380")) &&
+                     utc.contains(QStringLiteral("→ 2025-01-09 08:16:16.392")),
+                 qPrintable(utc));
     }
 };
 

@@ -125,8 +125,12 @@ private slots:
         QVERIFY(pos);
         QCOMPARE(*w.canvas()->eventAt(*pos), kernel);
 
+        // Another event selected first: the right-click selects the one under the pointer, so the
+        // menu acts on the selection (#38: it acted on the hovered one while another was selected).
+        w.canvas()->select(TimelineSelection{0, {2, 0}});
         QVERIFY(triggerMenu(w.canvas()->contextMenuAt(*pos), "copyName"));
         QCOMPARE(clip(), QStringLiteral("gemm"));
+        QCOMPARE(w.canvas()->selection(), std::optional<TimelineSelection>(kernel));
 
         QVERIFY(triggerMenu(w.canvas()->contextMenuAt(*pos), "copyDetails"));
         const QStringList lines = clip().split('\n', Qt::SkipEmptyParts);

@@ -116,6 +116,10 @@ void TimelineCanvas::applyLabelWidth()
 
 QMenu *TimelineCanvas::contextMenuAt(QPoint pos)
 {
+    // A right-click on an event selects it first, as Nsight Systems and Perfetto do: the menu,
+    // the details pane and the highlight then name the same event.
+    if (const auto hit = eventAt(pos))
+        select(hit);
     const int ri = m_layout.rowAt(layoutY(pos.y()));
     QMenu *menu = buildTrackMenu(this, ri >= 0 ? &m_layout.rows()[size_t(ri)] : nullptr);
     emit contextMenuBuilt(menu, pos, ri);

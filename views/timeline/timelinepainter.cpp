@@ -9,6 +9,7 @@
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/eventsearch.h"
 #include "views/timeline/rowlayout.h"
+#include "views/timeline/rulerlabel.h"
 #include "views/timeline/timelineviewstate.h"
 
 #include <QPainter>
@@ -537,7 +538,7 @@ void TimelinePainter::paintRuler(QPainter &p, const Input &in) const
     p.drawLine(x0, 0, x0, h);
     p.drawLine(x1, 0, x1, h);
     const QFontMetrics fm(p.font());
-    const QString text = formatDuration(ruler->duration());
+    const QString text = rulerLabel(ruler->start, ruler->end, in.state->wallClockOrigin());
     const int tw = fm.horizontalAdvance(text) + 10;
     const QRect box((x0 + x1) / 2 - tw / 2, 4, tw, fm.height() + 4);
     p.fillRect(box, kRulerEdge);
