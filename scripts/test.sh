@@ -3,9 +3,9 @@
 # ASan+UBSan, and runs every test through CTest. Extra arguments go to ctest (e.g. -R config);
 # `scripts/test.sh -L fast` runs only the tests not labelled slow (cmake/PsTest.cmake), the edit loop.
 # Before the tests: the format check, the build (CMakePresets.json's dev preset), and clang-tidy
-# (scripts/tidy.sh): over every product file for the full run (no ctest arguments, or
-# PS_TIDY=all as .ci/run sets it), over the files that differ from main only in a filtered edit
-# loop such as `-L fast` (or PS_TIDY=changed).
+# (scripts/tidy.sh): over every file for the full run (no ctest arguments, as the README and
+# .ci/run call it), over the files that differ from main only in a filtered edit loop such as
+# `-L fast`; PS_TIDY=all or PS_TIDY=changed chooses either way.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -31,8 +31,9 @@ fi
 cd "$root"
 cmake --preset dev -DPS_SHARED_DIR="$shared" -DPS_NSYS="$PS_NSYS" >/dev/null
 cmake --build --preset dev --parallel "$(nproc)"
-# clang-tidy (.clang-tidy) over core/, views/ and app/: about 10 minutes on 2 cores (views/ ~7 of
-# them: ~10 s a file with its Qt headers), so a filtered run checks only what changed.
+# clang-tidy over core/, views/, app/ (.clang-tidy) and tests/ (tests/.clang-tidy): about 20
+# minutes on 2 cores (views/ ~10 s a file with its Qt headers), so a filtered run checks only what
+# changed.
 tidy=${PS_TIDY:-}
 if [[ -z "$tidy" ]]; then
   if (($# > 0)); then tidy=changed; else tidy=all; fi

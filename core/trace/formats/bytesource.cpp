@@ -115,4 +115,28 @@ double ByteSource::progress() const
     return m_size ? std::min(1.0, double(m_consumed) / double(m_size)) : 1.0;
 }
 
+std::string readAllBounded(ByteSource &src, uint64_t bound, size_t padding, std::string &out, size_t &size,
+                           bool &overBound)
+{
+    constexpr size_t kChunk = 1 << 16;
+    size = 0;
+    overBound = false;
+    for (;;) {
+        out.resize(size + kChunk + padding); // grows geometrically, zero-filled
+        const size_t n = src.read(out.data() + size, kChunk);
+        if (n == 0)
+            break;
+        if (size + n > bound) {
+            out = std::string();
+            size = 0;
+            overBound = true;
+            return {};
+        }
+        size += n;
+    }
+    out.resize(size + padding);
+    std::fill(out.begin() + std::ptrdiff_t(size), out.end(), '\0');
+    return src.error();
+}
+
 } // namespace ps::core::trace::formats

@@ -43,4 +43,11 @@ private:
     std::string m_error;
 };
 
+// The rest of `src` (decompressed) into `out`, followed by `padding` zero bytes that `size` leaves
+// out (simdjson parses in place with them). Stops once more than `bound` bytes came, with
+// `overBound` set and `out` emptied: a gzip bomb is refused before it is all inflated. Returns ""
+// or the source's error. The caller holds the inflation budget's lease for `bound`.
+std::string readAllBounded(ByteSource &src, uint64_t bound, size_t padding, std::string &out, size_t &size,
+                           bool &overBound);
+
 } // namespace ps::core::trace::formats

@@ -3,9 +3,19 @@
 #include "core/trace/read/readonlysqlite.h"
 #include "core/trace/store/eventtimes.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace ps::core::trace::formats {
+
+std::string lowerFileName(std::string_view path)
+{
+    const size_t slash = path.rfind('/');
+    std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return name;
+}
 
 std::set<std::string> sqliteTableNames(const std::string &path)
 {

@@ -16,6 +16,10 @@ class EventTimeAudit;
 
 namespace ps::core::trace::formats {
 
+// A path's file name, lower-cased: what name rules (the readers' patterns, memory file kinds)
+// match, so that RANK0.SQLITE is rank0.sqlite.
+std::string lowerFileName(std::string_view path);
+
 inline bool endsWith(std::string_view s, std::string_view suffix)
 {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;

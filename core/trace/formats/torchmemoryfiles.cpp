@@ -49,28 +49,17 @@ std::string readPadded(const std::string &path, std::string &text, size_t &size)
     formats::ByteSource src;
     if (std::string e = src.open(path); !e.empty())
         return e;
-    constexpr size_t kChunk = 1 << 16;
     const uint64_t bound = inflateBound(src);
     // What this file may inflate to, held while it does, so that timelines read on many threads
     // stay within one budget (core/common/memorybudget.h).
     const MemoryBudget::Lease lease = MemoryBudget::inflation().lease(bound);
-    size = 0;
-    for (;;) {
-        text.resize(size + kChunk + simdjson::SIMDJSON_PADDING); // grows geometrically, zero-filled
-        const size_t n = src.read(text.data() + size, kChunk);
-        if (n == 0)
-            break;
-        if (size + n > bound) {
-            text = std::string();
-            return path + ": more than " + mib(bound) + " of JSON once decompressed (" + mib(src.fileSize()) +
-                   " on disk; a memory timeline compresses far less than " + std::to_string(kMaxInflateRatio) +
-                   "x): a gzip bomb, not a profile; not read";
-        }
-        size += n;
-    }
-    text.resize(size + simdjson::SIMDJSON_PADDING);
-    std::fill(text.begin() + std::ptrdiff_t(size), text.end(), '\0');
-    return src.error();
+    bool overBound = false;
+    std::string error = formats::readAllBounded(src, bound, simdjson::SIMDJSON_PADDING, text, size, overBound);
+    if (overBound)
+        return path + ": more than " + mib(bound) + " of JSON once decompressed (" + mib(src.fileSize()) +
+               " on disk; a memory timeline compresses far less than " + std::to_string(kMaxInflateRatio) +
+               "x): a gzip bomb, not a profile; not read";
+    return error;
 }
 
 std::optional<int64_t> jsonInt(simdjson::dom::element e)
@@ -194,8 +183,7 @@ MemoryFileIdentity memoryFileIdentity(std::string_view path)
 
 MemoryFileKind memoryFileKind(std::string_view path)
 {
-    std::string name = fileName(path);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string name = formats::lowerFileName(path);
     using formats::endsWith;
     if (endsWith(name, ".pickle") || endsWith(name, ".pkl") || endsWith(name, ".pickle.gz") ||
         endsWith(name, ".pkl.gz"))

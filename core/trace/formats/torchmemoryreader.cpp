@@ -12,14 +12,6 @@ namespace ps::core::trace {
 
 namespace {
 
-std::string lowerName(std::string_view path)
-{
-    const size_t slash = path.rfind('/');
-    std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return name;
-}
-
 // What every memory report carries: format, who wrote it, and one scope for its ranges and marks.
 struct MemoryReportWriter
 {
@@ -175,7 +167,7 @@ bool TorchMemoryReader::probe(std::string_view path, std::string_view head) cons
     case MemoryFileKind::Snapshot: // protocol 2 and later open with PROTO; gzip with 1f 8b
         return !head.empty() &&
                (uint8_t(head[0]) == 0x80 || (head.size() >= 2 && uint8_t(head[0]) == 0x1f && uint8_t(head[1]) == 0x8b &&
-                                             lowerName(path).ends_with(".gz")));
+                                             formats::lowerFileName(path).ends_with(".gz")));
     case MemoryFileKind::Timeline:
     case MemoryFileKind::TimelineHtml:
         return true;

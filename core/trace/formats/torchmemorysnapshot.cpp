@@ -509,37 +509,20 @@ constexpr uint64_t kMaxPickleInflateRatio = 128;
 constexpr uint64_t kMaxInflatedPickle = uint64_t(4) << 30;
 constexpr uint64_t kMinPickleInflateBound = uint64_t(64) << 20;
 
-bool isGzipName(std::string_view path)
+// The whole decompressed pickle of an opened gzip source, within its bound and the process's
+// inflation budget.
+std::string inflatePickle(const std::string &path, formats::ByteSource &src, std::string &bytes)
 {
-    return path.size() >= 3 && (path.substr(path.size() - 3) == ".gz" || path.substr(path.size() - 3) == ".GZ");
-}
-
-// The whole decompressed pickle, within its bound and the process's inflation budget.
-std::string inflatePickle(const std::string &path, std::string &bytes)
-{
-    formats::ByteSource src;
-    if (std::string e = src.open(path); !e.empty())
-        return e;
     const uint64_t bound =
         std::min(kMaxInflatedPickle, std::max(kMinPickleInflateBound, src.fileSize() * kMaxPickleInflateRatio));
     const MemoryBudget::Lease lease = MemoryBudget::inflation().lease(bound);
-    constexpr size_t kChunk = 1 << 16;
     size_t size = 0;
-    for (;;) {
-        bytes.resize(size + kChunk);
-        const size_t n = src.read(bytes.data() + size, kChunk);
-        size += n;
-        if (n == 0)
-            break;
-        if (size > bound) {
-            bytes = std::string();
-            return path + ": more than " + std::to_string(bound >> 20) + " MiB once decompressed (" +
-                   std::to_string(src.fileSize()) + " bytes on disk): a gzip bomb, not a memory snapshot; not read";
-        }
-    }
-    bytes.resize(size);
-    if (!src.error().empty())
-        return src.error();
+    bool overBound = false;
+    if (std::string e = formats::readAllBounded(src, bound, 0, bytes, size, overBound); !e.empty())
+        return e;
+    if (overBound)
+        return path + ": more than " + std::to_string(bound >> 20) + " MiB once decompressed (" +
+               std::to_string(src.fileSize()) + " bytes on disk): a gzip bomb, not a memory snapshot; not read";
     return bytes.empty() ? path + ": empty once decompressed, not a pickle" : std::string();
 }
 
@@ -558,10 +541,13 @@ std::string readMemorySnapshot(const std::string &path, MemorySnapshot &out)
     out.path = path;
     out.identity = memoryFileIdentity(path);
     PickleDoc doc;
+    // A gzipped pickle (told by its bytes, as ByteSource tells it) is inflated whole; any other
+    // file is decoded from its mapping, released as the decoder passes (which also says why a
+    // file cannot be read).
     std::string error;
-    if (isGzipName(path)) {
+    if (formats::ByteSource src; src.open(path).empty() && src.compressed()) {
         std::string bytes;
-        error = inflatePickle(path, bytes);
+        error = inflatePickle(path, src, bytes);
         if (error.empty())
             error = formats::decodePickle(bytes, path, doc, decodeOptions());
     } else {

@@ -1,6 +1,7 @@
 #include "core/trace/read/tracereader.h"
 
 #include "core/trace/formats/formatreaders.h"
+#include "core/trace/formats/formatutil.h"
 
 #include "core/trace/nsys/nsysreader.h"
 #include "core/trace/persist/digest.h"
@@ -10,7 +11,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include <cerrno>
 #include <cstring>
@@ -52,15 +52,6 @@ std::vector<std::shared_ptr<const TraceReader>> ReaderRegistry::readers() const
 
 namespace {
 
-// The file name of a path, lower-cased, for the readers' globs.
-std::string lowerFileName(std::string_view path)
-{
-    const size_t slash = path.rfind('/');
-    std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return name;
-}
-
 bool matches(const NamePattern &p, const std::string &lowerName, NameScope scope)
 {
     return (scope == NameScope::Given || p.inFolders) && ::fnmatch(p.glob.c_str(), lowerName.c_str(), 0) == 0;
@@ -70,7 +61,7 @@ bool matches(const NamePattern &p, const std::string &lowerName, NameScope scope
 
 bool ReaderRegistry::isReportName(std::string_view path, NameScope scope) const
 {
-    const std::string name = lowerFileName(path);
+    const std::string name = formats::lowerFileName(path);
     if (isDigestPath(name))
         return true;
     for (const auto &r : readers())
@@ -92,7 +83,7 @@ std::vector<std::string> ReaderRegistry::namePatterns() const
 
 bool ReaderRegistry::holdsManyReports(std::string_view path) const
 {
-    const std::string name = lowerFileName(path);
+    const std::string name = formats::lowerFileName(path);
     for (const auto &r : readers())
         if (r->holdsManyReports())
             for (const NamePattern &p : r->namePatterns())
