@@ -42,7 +42,7 @@ CommandSpec demoSpec()
             "The output is deterministic for a seed.",
             {
                 {"out", "DIR", "output folder (created if missing; demo files in it are overwritten)"},
-                {"ranks", "N", "profiled ActorGroup workers, one report each (default 4, 1..1024)"},
+                {"ranks", "N", "profiled ActorGroup workers, one report each (default 4, 1..4096)"},
                 {"steps", "K", "profiled training steps per report (default 3)"},
                 {"first-step", "S", "global_step of the first profiled step (default 2)"},
                 {"events-per-report", "N", "approximate event rows per report (default: natural size)"},

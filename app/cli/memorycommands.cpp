@@ -41,6 +41,7 @@ struct MemoryReport
     bool wallClock = false; // its times tie to the traces' (µs or ns since the epoch)
     // Per device (a timeline: one), the phase at the peak in the same rank's traces.
     std::vector<std::optional<an::MemoryPhase>> phaseAtPeak;
+    std::optional<int64_t> at; // --at: also what each device held then (the report's axis, ns)
 
     int64_t peakBytes() const
     {
@@ -176,6 +177,40 @@ std::string frameText(const tr::MemFrame &f)
     return core::terminalSafe(f.name) + " (" + core::terminalSafe(f.file) + ":" + std::to_string(f.line) + ")";
 }
 
+// The allocation sites holding memory, largest first, `top` of them.
+void writeSitesText(std::ostream &out, const MemoryReport &r, const std::vector<an::LiveGroup> &sites, size_t top)
+{
+    for (size_t i = 0; i < sites.size() && i < top; ++i) {
+        const an::LiveGroup &g = sites[i];
+        out << "    " << gib(g.bytes) << "  " << g.blocks << " block" << (g.blocks == 1 ? "" : "s") << "  ";
+        for (size_t f = 0; f < g.frames.size() && f < kTextFrames; ++f)
+            out << (f ? " < " : "") << frameText(r.snapshot.frames[g.frames[f]]);
+        if (g.frames.empty())
+            out << "(no user frames)";
+        if (g.foldedFrames)
+            out << "  [" << g.foldedFrames << " torch frames folded]";
+        out << "\n";
+    }
+    if (sites.size() > top)
+        out << "    ... " << sites.size() - top << " more allocation sites\n";
+}
+
+void writeSitesJson(JsonWriter &w, const MemoryReport &r, const std::vector<an::LiveGroup> &sites, size_t top)
+{
+    w.beginArray();
+    for (size_t i = 0; i < sites.size() && i < top; ++i) {
+        const an::LiveGroup &g = sites[i];
+        w.beginObject().key("bytes").value(g.bytes).key("blocks").value(g.blocks).key("frames").beginArray();
+        for (size_t f = 0; f < g.frames.size() && f < kJsonFrames; ++f) {
+            const tr::MemFrame &fr = r.snapshot.frames[g.frames[f]];
+            w.beginObject().key("name").value(fr.name).key("file").value(fr.file).key("line").value(fr.line);
+            w.endObject();
+        }
+        w.endArray().key("folded_frames").value(g.foldedFrames).endObject();
+    }
+    w.endArray();
+}
+
 void writeDeviceText(std::ostream &out, const MemoryReport &r, size_t device, size_t top)
 {
     const an::DeviceMemory &d = r.memory.devices[device];
@@ -186,19 +221,14 @@ void writeDeviceText(std::ostream &out, const MemoryReport &r, size_t device, si
     out << ", reserved peak " << gib(d.peakReservedBytes) << ", before the history " << gib(d.baselineBytes) << "\n";
     if (device < r.phaseAtPeak.size() && r.phaseAtPeak[device])
         out << "    at the peak: " << phaseText(*r.phaseAtPeak[device]) << "\n";
-    for (size_t i = 0; i < d.liveAtPeak.size() && i < top; ++i) {
-        const an::LiveGroup &g = d.liveAtPeak[i];
-        out << "    " << gib(g.bytes) << "  " << g.blocks << " block" << (g.blocks == 1 ? "" : "s") << "  ";
-        for (size_t f = 0; f < g.frames.size() && f < kTextFrames; ++f)
-            out << (f ? " < " : "") << frameText(r.snapshot.frames[g.frames[f]]);
-        if (g.frames.empty())
-            out << "(no user frames)";
-        if (g.foldedFrames)
-            out << "  [" << g.foldedFrames << " torch frames folded]";
-        out << "\n";
+    writeSitesText(out, r, d.liveAtPeak, top);
+    if (r.at) {
+        const an::MemoryAt at = an::memoryAt(r.snapshot, d.device, *r.at);
+        out << "    at " << *r.at << " ns" << (at.event ? " (after event " + std::to_string(*at.event) + ")" : "")
+            << ": " << gib(at.bytes) << " (" << at.bytes << " B) in " << at.blocks << " block"
+            << (at.blocks == 1 ? "" : "s") << "\n";
+        writeSitesText(out, r, at.sites, top);
     }
-    if (d.liveAtPeak.size() > top)
-        out << "    ... " << d.liveAtPeak.size() - top << " more allocation sites\n";
     for (const an::MemoryOom &o : d.ooms)
         out << "    OOM" << (o.timeNs ? " at " + std::to_string(*o.timeNs) + " ns" : std::string()) << ": requested "
             << gib(o.bytes) << " (" << o.bytes << " B), device free " << gib(o.deviceFree) << " (" << o.deviceFree
@@ -241,18 +271,17 @@ void writeDeviceJson(JsonWriter &w, const MemoryReport &r, size_t device, size_t
     writePhaseJson(w, device < r.phaseAtPeak.size() ? r.phaseAtPeak[device] : std::nullopt);
     w.key("peak_event").value(d.peakEvent ? std::optional<int64_t>(int64_t(*d.peakEvent)) : std::nullopt);
     w.key("peak_reserved_bytes").value(d.peakReservedBytes);
-    w.key("baseline_bytes").value(d.baselineBytes).key("live_at_peak").beginArray();
-    for (size_t i = 0; i < d.liveAtPeak.size() && i < top; ++i) {
-        const an::LiveGroup &g = d.liveAtPeak[i];
-        w.beginObject().key("bytes").value(g.bytes).key("blocks").value(g.blocks).key("frames").beginArray();
-        for (size_t f = 0; f < g.frames.size() && f < kJsonFrames; ++f) {
-            const tr::MemFrame &fr = r.snapshot.frames[g.frames[f]];
-            w.beginObject().key("name").value(fr.name).key("file").value(fr.file).key("line").value(fr.line);
-            w.endObject();
-        }
-        w.endArray().key("folded_frames").value(g.foldedFrames).endObject();
+    w.key("baseline_bytes").value(d.baselineBytes).key("live_at_peak");
+    writeSitesJson(w, r, d.liveAtPeak, top);
+    if (r.at) {
+        const an::MemoryAt at = an::memoryAt(r.snapshot, d.device, *r.at);
+        w.key("live_at").beginObject().key("time_ns").value(*r.at).key("event");
+        w.value(at.event ? std::optional<int64_t>(int64_t(*at.event)) : std::nullopt);
+        w.key("bytes").value(at.bytes).key("blocks").value(at.blocks).key("sites");
+        writeSitesJson(w, r, at.sites, top);
+        w.endObject();
     }
-    w.endArray().key("ooms").beginArray();
+    w.key("ooms").beginArray();
     for (const an::MemoryOom &o : d.ooms)
         an::writeOomJson(w, o);
     w.endArray().endObject();
@@ -335,7 +364,7 @@ void writeCrossRank(std::ostream &out, JsonWriter &w, const std::vector<ReportPe
 CommandSpec memorySpec()
 {
     CommandSpec spec{
-        "profstudio-cli trace memory [--format text|json] [--top N] FILE|DIR...",
+        "profstudio-cli trace memory [--format text|json] [--top N] [--at NS] FILE|DIR...",
         "What each rank held at its memory peak and why it ran out, from PyTorch CUDA memory snapshots "
         "(torch.cuda.memory._dump_snapshot; verl's stepS/torch_memory_rankR_pidP.pickle) and "
         "export_memory_timeline outputs (.raw.json.gz, .json, .json.gz). Per device: the peak of allocated "
@@ -354,7 +383,8 @@ CommandSpec memorySpec()
         "\"peak_bytes\", \"peak_time_ns\", \"phase_at_peak\": {\"phase\", \"mapped\", \"step\", \"range\", "
         "\"trace\"} | null, \"peak_event\", \"peak_reserved_bytes\", \"baseline_bytes\", "
         "\"live_at_peak\": "
-        "[{\"bytes\", \"blocks\", \"frames\": [{\"name\", \"file\", \"line\"}], \"folded_frames\"}], \"ooms\": "
+        "[{\"bytes\", \"blocks\", \"frames\": [{\"name\", \"file\", \"line\"}], \"folded_frames\"}], [\"live_at\": "
+        "{\"time_ns\", \"event\", \"bytes\", \"blocks\", \"sites\": [as live_at_peak]} with --at], \"ooms\": "
         "[{\"time_ns\", \"bytes\", \"device_free\"}], [\"categories_at_peak\": {CATEGORY: bytes}]}]}], "
         "\"errors\": [{\"path\", \"error\"}], \"cross_rank\": [{\"kind\", \"path\", \"rank\", \"step\", "
         "\"peak_bytes\", \"ranks\", \"median_bytes\", \"over_median_bytes\", \"over_median_ratio\", \"phase\"}]} (one "
@@ -363,6 +393,10 @@ CommandSpec memorySpec()
         "Example: profstudio-cli trace memory --top 5 outputs/profile/step3/"};
     spec.options.push_back({"format", "text|json", "output format (default text)"});
     spec.options.push_back({"top", "N", "allocation sites listed per device (default 10)"});
+    spec.options.push_back({"at", "NS",
+                            "also what each device of a snapshot held at NS on its axis (the peak's time is given "
+                            "in the same ns): the state after every entry at or before it, grouped by allocation "
+                            "site, as the desktop's Memory tab lists a click there"});
     return spec;
 }
 
@@ -379,6 +413,16 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
     if (!top || *top < 0) {
         err << "error: --top expects a whole number >= 0, got '" << a.value("top") << "'\n";
         return 2;
+    }
+    std::optional<int64_t> at;
+    if (a.has("at")) {
+        const auto t = parseInt(a.value("at"));
+        if (!t) {
+            err << "error: --at expects a time in ns (a whole number), got '" << core::terminalSafe(a.value("at"))
+                << "'\n";
+            return 2;
+        }
+        at = *t;
     }
     if (a.positionals().empty()) {
         err << "error: no file or folder given (see --help)\n";
@@ -412,6 +456,7 @@ int cmdTraceMemory(const Args &args, std::ostream &out, std::ostream &err)
     std::vector<std::pair<std::string, std::string>> errors;
     for (const std::string &path : paths) {
         MemoryReport r;
+        r.at = at;
         if (std::string e = readReport(path, r); !e.empty()) {
             err << "error: " << e << "\n";
             errors.emplace_back(path, e);

@@ -237,7 +237,7 @@ RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const s
     std::set<std::string> problems; // each once, though several parts of the comparison meet it
     // Wall times only: the stragglers (matching every collective) are left unnamed.
     // Columns pair by position, so a report that cannot answer keeps its (empty) column.
-    const PhaseTableOptions wallTimes{.withStragglers = false, .keepUnanswered = true};
+    const PhaseTableOptions wallTimes{.withStragglers = false, .keepUnanswered = true, .match = {}};
     const PhaseTable basePhases = computePhaseTable(base, options.phases, cancel, wallTimes);
     PhaseTable candPhases = computePhaseTable(cand, options.phases, cancel, wallTimes);
     for (const PhaseTable *t : {&basePhases, static_cast<const PhaseTable *>(&candPhases)})

@@ -48,8 +48,8 @@ std::string validateDemoOptions(const DemoOptions &options)
 {
     if (options.outDir.empty())
         return "an output directory is required";
-    if (options.ranks < 1 || options.ranks > 1024)
-        return "ranks must be between 1 and 1024";
+    if (options.ranks < 1 || options.ranks > kMaxDemoRanks)
+        return "ranks must be between 1 and " + std::to_string(kMaxDemoRanks);
     if (options.steps < 1 || options.steps > 1000)
         return "steps must be between 1 and 1000";
     if (options.eventsPerReport < 0 || options.eventsPerReport > 2000000000)

@@ -22,10 +22,14 @@
 
 namespace ps::core::demo {
 
+// The largest run the generator writes: 4096 ranks, the size of the largest RL post-training runs
+// users bring (issue 39).
+inline constexpr int kMaxDemoRanks = 4096;
+
 struct DemoOptions
 {
     std::string outDir;
-    int ranks = 4; // profiled ActorGroup workers, one report each (1..1024)
+    int ranks = 4; // profiled ActorGroup workers, one report each (1..kMaxDemoRanks)
     int steps = 3; // profiled training steps per report (1..1000)
     // Approximate event rows per report (within a few %, by scaling micro-batches per
     // training_step); 0 = natural size, ~2.1 k rows per step. The floor is ~630 rows per step.
@@ -61,7 +65,7 @@ struct DemoResult
 std::string validateDemoOptions(const DemoOptions &options);
 
 // Writes the whole run. Returns true and fills `result`, or false with a one-line `error`
-// ("cannot create /x: Permission denied", "ranks must be between 1 and 1024").
+// ("cannot create /x: Permission denied", "ranks must be between 1 and 4096").
 bool writeDemoRun(const DemoOptions &options, DemoResult &result, std::string &error);
 
 } // namespace ps::core::demo

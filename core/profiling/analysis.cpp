@@ -11,6 +11,8 @@
 #include "core/profiling/verllaunch.h"
 #include "core/profiling/verlschema.h"
 
+#include <algorithm>
+
 namespace ps::core::profiling {
 
 using config::Node;
@@ -27,6 +29,41 @@ Framework detectFramework(const Node &config)
         return Framework::RLinf;
     return Framework::Unknown;
 }
+
+namespace {
+
+// A config that profiles no worker says so, and why (#38: "No problems found" for one was a
+// silent failure): the workers' own reasons, else the plan's notes, else that profiling is off.
+void warnWhenNothingIsProfiled(const ConfigReader &cfg, AnalysisResult &result)
+{
+    const Framework framework = result.model.framework;
+    // Only where nothing else was said: an error or a warning already names what is wrong, and a
+    // config without any finding read "No problems found".
+    if (framework == Framework::Unknown || !result.diagnostics.empty())
+        return;
+    std::vector<std::string> why;
+    for (const WorkerLaunch &w : result.launch.workers) {
+        if (w.wrapped || !w.outputs.empty())
+            return;
+        if (!w.reason.empty() && std::find(why.begin(), why.end(), w.reason) == why.end())
+            why.push_back(w.reason);
+    }
+    if (why.empty())
+        why = result.launch.notes;
+    std::string message = "this configuration profiles no worker: no process runs under a profiler and none writes "
+                          "a report";
+    for (size_t i = 0; i < why.size() && i < 3; ++i)
+        message += (i == 0 ? " (" : "; ") + why[i];
+    message += why.empty() ? "; profiling is not enabled" : ")";
+    if (framework == Framework::Verl)
+        cfg.report(result.diagnostics, "verl.nothing-profiled", message,
+                   cfg.has("global_profiler") ? "global_profiler" : "trainer");
+    else
+        cfg.report(result.diagnostics, "rlinf.nothing-profiled", message,
+                   cfg.has("cluster.profiling") ? "cluster.profiling" : "cluster");
+}
+
+} // namespace
 
 std::shared_ptr<const AnalysisResult> analyze(const AnalysisInput &input)
 {
@@ -60,6 +97,7 @@ std::shared_ptr<const AnalysisResult> analyze(const AnalysisInput &input)
         break;
     }
 
+    warnWhenNothingIsProfiled(cfg, *result);
     if (input.withExports) {
         Exports &e = result->exports;
         e.yaml = config::toYaml(composed.config);

@@ -46,6 +46,7 @@ const std::vector<RuleInfo> &ruleCatalogue()
         {"rlinf.multi-step-stop", W, false, "several steps with capture-range-end=stop: only the first is captured"},
         {"rlinf.capture-range-nvtx", W, false, "capture-range=nvtx needs NVTX ranges outside the windows"},
         {"rlinf.no-worker-groups", W, false, "profiling enabled but no worker group listed"},
+        {"rlinf.nothing-profiled", W, false, "the config profiles no worker (the warning says why)"},
         {"rlinf.unknown-worker-group", W, false, "a worker_groups entry that names no group of this run"},
         {"rlinf.channel-group-steps", W, false, "a channel group or RewardGroup with steps: never opens a range"},
         {"rlinf.legacy-nsight-block", W, false, "cluster.nsight is silently ignored since the rename"},
@@ -82,6 +83,7 @@ const std::vector<RuleInfo> &ruleCatalogue()
         {"verl.role-unknown-key", E, true, "a role profiler key ProfilerConfig does not have (struct merge)"},
         {"verl.legacy-worker-nsight-missing", E, true, "old schema: profile_steps without worker_nsight_options"},
         // ---- verl, extra checks ----
+        {"verl.nothing-profiled", W, false, "the config profiles no worker (the warning says why)"},
         {"verl.tool-unknown", E, false, "global_profiler.tool is not null, nsys, npu, torch or torch_memory"},
         {"verl.role-tool-mismatch", E, false, "a role's tool differs from global_profiler.tool"},
         {"verl.steps-invalid", E, false, "global_profiler.steps is not null or a list of positive ints"},

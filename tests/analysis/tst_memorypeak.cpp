@@ -93,6 +93,51 @@ private slots:
         }
     }
 
+    // `trace memory --at T` answers what the desktop's Memory tab lists for a click at T
+    // (liveBlocksAt: the state after every entry at or before T), grouped by allocation site.
+    void cliAtTime()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("step3/torch_memory_rank0_pid4242.pickle"));
+        trace::MemorySnapshot s;
+        QCOMPARE(trace::readMemorySnapshot(file.toStdString(), s), std::string());
+        const analysis::SnapshotMemory m = analysis::analyzeSnapshot(s);
+        QVERIFY(!m.devices.empty() && m.devices.front().peakTimeNs);
+        const int64_t peak = *m.devices.front().peakTimeNs;
+        for (const int64_t at : {peak, peak - 1000, int64_t(0)}) {
+            const ps::test::CliRun r = ps::test::runCli(
+                {QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--format"), QStringLiteral("json"),
+                 QStringLiteral("--top"), QStringLiteral("100000"), QStringLiteral("--at"), QString::number(at), file});
+            QCOMPARE(r.exitCode, 0);
+            const QJsonArray devices = QJsonDocument::fromJson(r.out.toUtf8())
+                                           .object()[QStringLiteral("reports")]
+                                           .toArray()[0]
+                                           .toObject()[QStringLiteral("devices")]
+                                           .toArray();
+            QCOMPARE(devices.size(), qsizetype(m.devices.size()));
+            for (const auto &v : devices) {
+                const QJsonObject d = v.toObject();
+                const QJsonObject live = d[QStringLiteral("live_at")].toObject();
+                int64_t total = 0;
+                const auto blocks = trace::liveBlocksAt(s, d[QStringLiteral("device")].toInteger(), at, &total);
+                QCOMPARE(live[QStringLiteral("time_ns")].toInteger(), at);
+                QCOMPARE(live[QStringLiteral("bytes")].toInteger(), total);
+                QCOMPARE(live[QStringLiteral("blocks")].toInteger(), qint64(blocks.size()));
+                int64_t sites = 0;
+                for (const auto &g : live[QStringLiteral("sites")].toArray())
+                    sites += g.toObject()[QStringLiteral("bytes")].toInteger();
+                QCOMPARE(sites, total);
+            }
+        }
+        const ps::test::CliRun text = ps::test::runCli(
+            {QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--at"), QString::number(peak), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("    at %1 ns").arg(peak)), qPrintable(text.out));
+        const ps::test::CliRun bad = ps::test::runCli(
+            {QStringLiteral("trace"), QStringLiteral("memory"), QStringLiteral("--at"), QStringLiteral("soon"), file});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--at expects a time in ns")), qPrintable(bad.err));
+    }
+
     void internalFrames()
     {
         QVERIFY(analysis::isTorchInternalFrame({"malloc", "c10/cuda/CUDACachingAllocator.cpp", 1}));

@@ -141,8 +141,9 @@ private slots:
         QCOMPARE(t.problems[1].first, size_t(2));
         QVERIFY(t.problems[1].second.find(broken) == 0);
         // Run comparison keeps them as empty columns, to pair columns by position.
-        const PhaseTable kept = computePhaseTable({m_reports[2], a, b}, PhaseMapping::defaults(), nullptr,
-                                                  PhaseTableOptions{.withStragglers = false, .keepUnanswered = true});
+        const PhaseTable kept =
+            computePhaseTable({m_reports[2], a, b}, PhaseMapping::defaults(), nullptr,
+                              PhaseTableOptions{.withStragglers = false, .keepUnanswered = true, .match = {}});
         QCOMPARE(kept.columns.size(), size_t(3));
         QCOMPARE(kept.problems.size(), size_t(2));
         // With the user's own mapping a report without events cannot answer either.

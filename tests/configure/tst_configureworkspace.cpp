@@ -170,6 +170,45 @@ private slots:
         QVERIFY2(diff.contains("-    - RolloutGroup"), qPrintable(diff));
     }
 
+    // Ctrl+Z / Ctrl+Shift+Z act on the session wherever focus is; a field's own undo comes first
+    // while it has any (#38: in the override field, five presses undid nothing).
+    void undoKeysReachTheSessionFromAnyField()
+    {
+        ConfigureWorkspace ws;
+        ws.resize(1500, 950);
+        ws.show();
+        ws.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&ws));
+        const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
+        ws.openConfig({root}, "maniskill_ppo_mlp", {QString::fromStdString("runner.logger.log_path=" + kLogPath)});
+        QVERIFY(settle(ws));
+        typeInto(ws.rlinfSteps()->field(), "3");
+        QVERIFY(settle(ws));
+        const size_t edits = ws.session()->state().edits.size();
+        QLineEdit *input = ws.overridesPane()->input();
+        input->setFocus();
+        QTest::keyClicks(input, QStringLiteral("x"));
+        QTest::keyClick(input, Qt::Key_Z, Qt::ControlModifier); // the field's own typing first
+        QCOMPARE(input->text(), QString());
+        QCOMPARE(ws.session()->state().edits.size(), edits);
+        QTest::keyClick(input, Qt::Key_Z, Qt::ControlModifier); // then the session's last edit
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.session()->state().edits.size(), edits - 1);
+        QTest::keyClick(input, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier); // the field's redo first
+        QCOMPARE(input->text(), QStringLiteral("x"));
+        QTest::keyClick(input, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier); // then the session's
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.session()->state().edits.size(), edits);
+        // A field without any history of its own passes both on; Ctrl+Y redoes as well.
+        input->setText(QString()); // setText drops the field's undo history
+        QTest::keyClick(input, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.session()->state().edits.size(), edits - 1);
+        QTest::keyClick(input, Qt::Key_Y, Qt::ControlModifier);
+        QVERIFY(settle(ws));
+        QCOMPARE(ws.session()->state().edits.size(), edits);
+    }
+
     // R3: flags python-backtrace with the stop-on-range-end alias.
     void rlinfAliasAndFlagsIsR3()
     {

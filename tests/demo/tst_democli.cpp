@@ -31,7 +31,7 @@ private slots:
         QTest::newRow("ranks not a number")
             << QStringList{"demo", "--out", "x", "--ranks", "four"} << "--ranks expects a number";
         QTest::newRow("ranks out of range")
-            << QStringList{"demo", "--out", "x", "--ranks", "0"} << "ranks must be between 1 and 1024";
+            << QStringList{"demo", "--out", "x", "--ranks", "0"} << "ranks must be between 1 and 4096";
         QTest::newRow("bad format") << QStringList{"demo", "--out", "x", "--format", "xml"} << "--format must be";
         QTest::newRow("unknown option") << QStringList{"demo", "--out", "x", "--bogus"} << "bogus";
         QTest::newRow("positional") << QStringList{"demo", "--out", "x", "extra"} << "no positional arguments";

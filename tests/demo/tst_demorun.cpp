@@ -546,8 +546,8 @@ private slots:
         QTest::addColumn<int>("steps");
         QTest::addColumn<qlonglong>("events");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no ranks") << 0 << 3 << 0LL << "ranks must be between 1 and 1024";
-        QTest::newRow("too many ranks") << 1025 << 3 << 0LL << "ranks must be between 1 and 1024";
+        QTest::newRow("no ranks") << 0 << 3 << 0LL << "ranks must be between 1 and 4096";
+        QTest::newRow("too many ranks") << 4097 << 3 << 0LL << "ranks must be between 1 and 4096";
         QTest::newRow("no steps") << 4 << 0 << 0LL << "steps must be between 1 and 1000";
         QTest::newRow("negative events") << 4 << 3 << -1LL << "events per report must be between 0";
     }

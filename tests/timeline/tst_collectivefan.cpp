@@ -55,7 +55,7 @@ private slots:
         std::vector<int> entries(scene->entries.size());
         std::iota(entries.begin(), entries.end(), 0);
         CancelToken never;
-        const CollectiveViewPtr view = buildCollectiveView(*scene, entries, never);
+        const CollectiveViewPtr view = buildCollectiveView(scene, entries, never);
 
         TimelineCanvas canvas;
         canvas.resize(1366, 700);

@@ -8,7 +8,11 @@
 #include "views/collectives/collectivesmodel.h"
 #include "views/collectives/collectivespane.h"
 #include "views/common/tablecopy.h"
+#include "views/scene/runanalyses.h"
 #include "views/scene/timeformat.h"
+#include "views/stats/breakdownmodel.h"
+#include "views/stats/breakdownpane.h"
+#include "views/stats/phasespane.h"
 #include "views/timeline/collectivewiring.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/timelinecanvas.h"
@@ -18,6 +22,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QLabel>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -99,7 +104,7 @@ class TestCollectives : public QObject
     CollectiveViewPtr match()
     {
         CancelToken never;
-        return buildCollectiveView(*m_run.scene, m_run.entries, never);
+        return buildCollectiveView(m_run.scene, m_run.entries, never);
     }
 
     void showRun(TimelineCanvas &canvas)
@@ -238,6 +243,16 @@ private slots:
         QVERIFY2(pane.summaryText().contains(QStringLiteral("group 0: 6 instances (6 complete)")),
                  qPrintable(pane.summaryText()));
         QVERIFY(pane.summaryText().contains(QStringLiteral("rank 5 arrived last 3 times")));
+        // Each figure says what it sums, and the jargon is explained where it shows.
+        QVERIFY2(pane.summaryText().contains(QStringLiteral("over 8 ranks")), qPrintable(pane.summaryText()));
+        QVERIFY(pane.summaryText().contains(QStringLiteral("over the instances")));
+        const QString tip = pane.findChild<QLabel *>(QStringLiteral("collectivesSummary"))->toolTip();
+        QVERIFY2(tip.contains(QStringLiteral("instances matched across ranks")), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("bytes each collective moved")));
+        QVERIFY(pane.model()
+                    ->headerData(CollectivesModel::Busbw, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("bytes")));
         QSortFilterProxyModel *proxy = pane.proxy();
         for (int column : {int(CollectivesModel::Skew), int(CollectivesModel::MedianWait)}) {
             pane.table()->sortByColumn(column, Qt::DescendingOrder);
@@ -265,7 +280,7 @@ private slots:
     {
         CancelToken never;
         const CollectiveViewPtr all = match();
-        const CollectiveViewPtr capped = buildCollectiveView(*m_run.scene, m_run.entries, never, 3 * kRanks);
+        const CollectiveViewPtr capped = buildCollectiveView(m_run.scene, m_run.entries, never, 3 * kRanks);
         QVERIFY(capped && capped->capped() && !all->capped());
         QCOMPARE(capped->analysis.instances.size(), size_t(3));
         QCOMPARE(capped->analysis.instanceCount, all->analysis.instances.size());
@@ -318,6 +333,53 @@ private slots:
         canvas.select(TimelineSelection{pane->collectiveView()->entries[m0.report], m0.event});
         const QModelIndex current = pane->table()->selectionModel()->currentIndex();
         QCOMPARE(size_t(current.data(CollectivesModel::kInstanceRole).toInt()), other);
+    }
+
+    // The Collectives, RL Phases and Breakdown panes read one matching of the scene: the matcher
+    // runs once per scene change, not once per pane, and the three agree on who made whom wait.
+    void oneMatchingPerSceneChange()
+    {
+        RunAnalysesJob job;
+        PhasesPane phases;
+        BreakdownPane breakdown(&phases);
+        CollectivesPane collectives;
+        phases.setRunJob(&job);
+        collectives.setRunJob(&job);
+        breakdown.show(); // the Breakdown computes only when looked at
+        const uint64_t before = an::collectiveMatchPasses();
+        phases.setInput(m_run.scene, m_run.entries);
+        collectives.setInput(m_run.scene, m_run.entries);
+        QTRY_VERIFY(!phases.isBusy() && !collectives.isBusy() && collectives.collectiveView());
+        QTRY_VERIFY(!breakdown.isBusy() && breakdown.model()->rowCount() == kRanks);
+        QCOMPARE(an::collectiveMatchPasses() - before, uint64_t(1));
+        // RL Phases: the late steps' update_actor straggler is rank 5, by arrival.
+        const an::PhaseTable &t = phases.shownTable();
+        int late = 0;
+        for (const an::PhaseRow &row : t.rows)
+            if (row.phase == "update_actor" && row.step >= 2 && row.step <= 4) {
+                QVERIFY(row.byArrival);
+                QCOMPARE(t.columns[size_t(row.straggler)].report, size_t(kLate));
+                ++late;
+            }
+        QCOMPARE(late, 3);
+        // Breakdown: rank 0 waited at the collectives, rank 5 (last to arrive) hardly.
+        const BreakdownModel *m = breakdown.model();
+        const int waitColumn = m->nameColumns() + 4; // "Comm wait %"
+        QCOMPARE(m->headerData(waitColumn, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Comm wait %"));
+        QVERIFY(m->index(0, waitColumn).data(Qt::UserRole).toDouble() >= 3 * double(kLateNs) * 0.9);
+        QVERIFY(m->index(kLate, waitColumn).data(Qt::UserRole).toDouble() < double(kLateNs));
+        // Collectives: the instances rank 5 arrived last at are the late steps' allreduces.
+        size_t lastAtFive = 0;
+        for (const an::CollectiveInstance &inst : collectives.collectiveView()->analysis.instances)
+            lastAtFive += inst.group == "0" && inst.lastRank == kLate;
+        QCOMPARE(lastAtFive, size_t(3));
+        // A new scene (the same reports realigned) is matched once more, for all three.
+        auto realigned = std::make_shared<TimelineScene>(*m_run.scene);
+        phases.setInput(realigned, m_run.entries);
+        collectives.setInput(realigned, m_run.entries);
+        QTRY_VERIFY(!phases.isBusy() && !collectives.isBusy() && phases.shownScene() == realigned);
+        QTRY_VERIFY(!breakdown.isBusy());
+        QCOMPARE(an::collectiveMatchPasses() - before, uint64_t(2));
     }
 
     // Esc cancels a match in progress: nothing is delivered, and it can be started again.

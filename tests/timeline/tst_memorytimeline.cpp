@@ -23,6 +23,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMenu>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -134,8 +136,10 @@ private slots:
         QTest::mouseClick(canvas, Qt::LeftButton, {}, at);
         QVERIFY(tabs->currentWidget() == pane);
         QTRY_VERIFY(!pane->isBusy());
-        QCOMPARE(pane->point()->timeNs, canvas->mapping().time(at.x() - canvas->lanesLeft()) -
-                                            canvas->scene()->entries[size_t(row->entry)].offset);
+        // On the peak's marker, the click asks for the peak itself (the entry that made it).
+        QVERIFY(pane->point()->atPeak);
+        QCOMPARE(pane->point()->timeNs, e[QStringLiteral("peak_time_ns")].toInteger());
+        QVERIFY2(pane->headingText().contains(QStringLiteral("at its peak")), qPrintable(pane->headingText()));
 
         // The OOMs first, then the blocks, largest first, adding up to the peak.
         const QTreeWidget *tree = pane->tree();
@@ -144,20 +148,37 @@ private slots:
             QVERIFY2(tree->topLevelItem(int(i))->text(1).startsWith(
                          QStringLiteral("OOM: requested %1").arg(memoryBytesText(ooms[i][1].toInteger()))),
                      qPrintable(tree->topLevelItem(int(i))->text(1)));
+        // Then the allocation sites, largest first, each holding its blocks, adding up to the peak.
         std::map<Frames, std::pair<int64_t, int64_t>> sites; // user frames -> bytes, blocks
         int64_t total = 0, previous = INT64_MAX;
         for (int i = int(ooms.size()); i < tree->topLevelItemCount(); ++i) {
-            const QTreeWidgetItem *block = tree->topLevelItem(i);
-            const int64_t bytes = block->data(0, Qt::UserRole).toLongLong();
+            const QTreeWidgetItem *site = tree->topLevelItem(i);
+            const int64_t bytes = site->data(0, Qt::UserRole).toLongLong();
             QVERIFY(bytes <= previous);
             previous = bytes;
             total += bytes;
-            int folded = 0;
-            const Frames frames = userFramesOf(block, &folded);
-            QVERIFY(!frames.empty());
-            QCOMPARE(block->text(1).section(QLatin1Char(' '), 0, 0), std::get<0>(frames.front()));
-            sites[frames].first += bytes;
-            sites[frames].second += 1;
+            int64_t inBlocks = 0, lastBlock = INT64_MAX;
+            Frames frames;
+            for (int b = 0; b < site->childCount(); ++b) {
+                const QTreeWidgetItem *block = site->child(b);
+                const int64_t size = block->data(0, Qt::UserRole).toLongLong();
+                QVERIFY(size <= lastBlock);
+                lastBlock = size;
+                inBlocks += size;
+                int folded = 0;
+                const Frames mine = userFramesOf(block, &folded);
+                QVERIFY(!mine.empty());
+                QCOMPARE(block->text(1).section(QLatin1Char(' '), 0, 0), std::get<0>(mine.front()));
+                if (b == 0)
+                    frames = mine;
+                QVERIFY(mine == frames); // one site, one stack of user frames
+            }
+            QCOMPARE(inBlocks, bytes);
+            QVERIFY2(
+                site->text(1).endsWith(
+                    QStringLiteral("— %1 block%2").arg(site->childCount()).arg(site->childCount() == 1 ? "" : "s")),
+                qPrintable(site->text(1)));
+            sites[frames] = {bytes, site->childCount()};
         }
         QCOMPARE(total, e[QStringLiteral("peak_bytes")].toInteger());
         QVERIFY(pane->headingText().contains(memoryBytesText(total)));
@@ -169,6 +190,27 @@ private slots:
             want[frames] = {g[0].toInteger(), g[1].toInteger()};
         }
         QVERIFY(sites == want);
+
+        // "Show Blocks at the Peak", from the lane's menu and from the tab: the peak the CLI
+        // names, whatever the time clicked.
+        QMenu *menu = canvas->contextMenuAt(at);
+        QAction *peakAction = nullptr;
+        for (QAction *a : menu->actions())
+            if (a->text() == QStringLiteral("Show Blocks at the Peak"))
+                peakAction = a;
+        QVERIFY(peakAction);
+        canvas->setWindow({peak - 2'000'000, peak - 1'000'000}); // elsewhere
+        peakAction->trigger();
+        delete menu;
+        QTRY_VERIFY(!pane->isBusy());
+        QVERIFY2(pane->headingText().contains(QStringLiteral("at its peak")), qPrintable(pane->headingText()));
+        QVERIFY(pane->headingText().contains(memoryBytesText(e[QStringLiteral("peak_bytes")].toInteger())));
+        QCOMPARE(pane->point()->timeNs, e[QStringLiteral("peak_time_ns")].toInteger());
+        auto *peakButton = pane->findChild<QPushButton *>(QStringLiteral("memoryPeak"));
+        QVERIFY(peakButton);
+        peakButton->click();
+        QTRY_VERIFY(!pane->isBusy());
+        QVERIFY(pane->headingText().contains(memoryBytesText(e[QStringLiteral("peak_bytes")].toInteger())));
 
         // Esc while a point is being read cancels it: the answer is dropped.
         pane->showPoint(*pane->point());

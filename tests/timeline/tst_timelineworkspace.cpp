@@ -3,6 +3,7 @@
 // match count and next/previous, the details pane and its jump to the correlated call, the
 // step overlay, and session save / restore.
 #include "core/analysis/digestsummary.h"
+#include "core/analysis/phases/phasemapping.h"
 #include "core/demo/demorun.h"
 #include "core/trace/persist/digest.h"
 #include "core/trace/persist/reportoutline.h"
@@ -18,6 +19,7 @@
 #include "views/stats/statspane.h"
 #include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
+#include "views/timeline/eventinfo.h"
 #include "views/timeline/foldersummary.h"
 #include "views/timeline/reportpager.h"
 #include "views/timeline/timelinecanvas.h"
@@ -28,6 +30,7 @@
 #include "workspacewait.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -39,6 +42,7 @@
 #include <QPushButton>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -451,6 +455,57 @@ private slots:
             phaseChanged = phaseChanged || (d.kind == ps::core::analysis::DeltaKind::Phase && d.changed);
         }
         QVERIFY(phaseChanged); // the straggler moved: some phase changed beyond 5 %
+
+        // The table shows the changes only, in rank order, until "Show unchanged" is ticked.
+        const QSortFilterProxyModel *shown = pane->shown();
+        const auto changed = std::count_if(expected.deltas.begin(), expected.deltas.end(),
+                                           [](const ps::core::analysis::Delta &d) { return d.changed; });
+        QCOMPARE(shown->rowCount(), int(changed));
+        for (int r = 0; r < shown->rowCount(); ++r)
+            QVERIFY(shown->index(r, ComparePane::Kind).data(ComparePane::kChangedRole).toBool());
+        auto *showUnchanged = pane->findChild<QCheckBox *>(QStringLiteral("showUnchanged"));
+        showUnchanged->setChecked(true);
+        QCOMPARE(shown->rowCount(), m->rowCount());
+        QVERIFY(shown->index(0, ComparePane::Kind).data(ComparePane::kChangedRole).toBool()); // still first
+        QVERIFY(!shown->index(shown->rowCount() - 1, ComparePane::Kind).data(ComparePane::kChangedRole).toBool());
+        // Sorted by a header: the largest slowdown first.
+        pane->table()->sortByColumn(ComparePane::Delta, Qt::DescendingOrder);
+        for (int r = 1; r < shown->rowCount(); ++r)
+            QVERIFY(shown->index(r - 1, ComparePane::Delta).data(Qt::UserRole).toDouble() >=
+                    shown->index(r, ComparePane::Delta).data(Qt::UserRole).toDouble());
+        // Filtered by name: the rows of one phase.
+        int phaseRow = -1;
+        for (int r = 0; r < shown->rowCount() && phaseRow < 0; ++r)
+            if (shown->index(r, ComparePane::Kind).data().toString() == QStringLiteral("phase"))
+                phaseRow = r;
+        QVERIFY(phaseRow >= 0);
+        const QString phase = shown->index(phaseRow, ComparePane::Name).data().toString();
+        pane->findChild<QLineEdit *>(QStringLiteral("compareFilter"))->setText(phase.toUpper());
+        QVERIFY(shown->rowCount() > 0 && shown->rowCount() < m->rowCount());
+        for (int r = 0; r < shown->rowCount(); ++r)
+            QVERIFY(shown->index(r, ComparePane::Name).data().toString().contains(phase));
+        // Double-click: a range that phase stands for is found in the timeline, selected and fitted.
+        phaseRow = -1;
+        for (int r = 0; r < shown->rowCount() && phaseRow < 0; ++r)
+            if (shown->index(r, ComparePane::Kind).data().toString() == QStringLiteral("phase"))
+                phaseRow = r;
+        const QModelIndex cell = shown->index(phaseRow, ComparePane::Name);
+        pane->table()->scrollTo(cell);
+        // A user's double-click: a press (QTest's double-click alone does not set the pressed index).
+        const QPoint centre = pane->table()->visualRect(cell).center();
+        QTest::mouseClick(pane->table()->viewport(), Qt::LeftButton, {}, centre);
+        QTest::mouseDClick(pane->table()->viewport(), Qt::LeftButton, {}, centre);
+        QVERIFY(waitIdle(w));
+        QTRY_VERIFY(w.canvas()->selection().has_value());
+        const auto sel = *w.canvas()->selection();
+        const auto &selReport = w.scene()->entries[size_t(sel.entry)].report->report();
+        const QString label = eventName(*selReport.store, selReport.store->track(sel.ref.track), sel.ref.index);
+        QCOMPARE(ps::core::analysis::PhaseMapping::defaults().phaseOf(label.toStdString()).value_or(""),
+                 phase.toStdString());
+        QVERIFY(w.canvas()->window().duration() < w.scene()->extent().duration()); // fitted to it
+        pane->findChild<QLineEdit *>(QStringLiteral("compareFilter"))->clear();
+        showUnchanged->setChecked(false);
+        pane->table()->sortByColumn(ComparePane::Kind, Qt::AscendingOrder);
 
         // What the timeline shows (one rank of both runs, stacked) does not change what is compared.
         const auto choices = rankChoices(w.reports());
@@ -897,6 +952,19 @@ private slots:
         QCOMPARE(w.scene()->entries[1].offset, -101 * kMs); // second step at 0
         QVERIFY(!w.setAlignment("range:step#0"));
         QCOMPARE(w.alignment(), QStringLiteral("range:step#2"));
+        // A range no report has: the banner says so in full, and the Align combo shows what the
+        // reports were placed by instead of "On range".
+        QVERIFY(w.setAlignment("range:no_such_range#1"));
+        QVERIFY(waitIdle(w));
+        QVERIFY2(w.problems()->title().contains(QStringLiteral("Alignment on range:no_such_range#1 fell back")),
+                 qPrintable(w.problems()->title()));
+        QVERIFY(!w.problems()->lines().isEmpty());
+        const auto *combo = w.findChild<QComboBox *>(QStringLiteral("alignCombo"));
+        QVERIFY(combo);
+        QVERIFY2(combo->currentData().toString() != QStringLiteral("range"), qPrintable(combo->currentText()));
+        QVERIFY(w.setAlignment("range:step#2"));
+        QVERIFY(waitIdle(w));
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("range"));
         // A nudge through the details pane's spin box.
         w.canvas()->reveal({1, {0, 0}});
         w.details()->nudgeBox()->setValue(250); // µs

@@ -52,6 +52,12 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
         return QString::fromLatin1(names[section]);
     if (role == Qt::ToolTipRole && section == WaitStrip)
         return QStringLiteral("Each member's wait, by rank (full height: the instance's skew); red: the last rank");
+    if (role == Qt::ToolTipRole && section == Busbw)
+        return busbwMissingWhy();
+    if (role == Qt::ToolTipRole && section == TotalWait)
+        return QStringLiteral("The members' waits added up: every rank's time from its arrival to the last one's");
+    if (role == Qt::ToolTipRole && section == Transfer)
+        return QStringLiteral("From the last arrival to the end of the collective: the data moving, nobody waiting");
     if (role == Qt::ToolTipRole && section == MedianWait)
         return QStringLiteral("The median of the other members' waits (last arrival - own arrival)");
     return {};

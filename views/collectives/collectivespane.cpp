@@ -15,6 +15,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ps::views {
 
 namespace an = ps::core::analysis;
@@ -22,18 +24,37 @@ namespace an = ps::core::analysis;
 namespace {
 constexpr size_t kGroupLines = 6; // group lines above the table; the rest are counted
 
+// Each figure says what it sums: the members' waits over the group's ranks, the transfers over
+// its instances.
 QString groupLine(const an::CollectiveGroupSummary &g)
 {
-    QString line = QStringLiteral("group %1: %2 instances (%3 complete), wait %4, transfer %5")
+    const size_t ranks = std::max<size_t>(1, g.ranks.size());
+    const size_t complete = std::max<size_t>(1, g.complete);
+    QString line = QStringLiteral("group %1: %2 instances (%3 complete), total wait %4 over %5 ranks (%6 per rank), "
+                                  "transfer %7 over the instances (%8 each)")
                        .arg(QString::fromStdString(g.group))
                        .arg(g.instances)
                        .arg(g.complete)
-                       .arg(formatDuration(g.waitNs), formatDuration(g.transferNs));
+                       .arg(formatDuration(g.waitNs))
+                       .arg(g.ranks.size())
+                       .arg(formatDuration(g.waitNs / int64_t(ranks)), formatDuration(g.transferNs),
+                            formatDuration(g.transferNs / int64_t(complete)));
     if (g.medianBusbwGBps)
         line += QStringLiteral(", median busbw %1").arg(bandwidthText(g.medianBusbwGBps));
     if (g.mostOftenLast >= 0)
         line += QStringLiteral("; rank %1 arrived last %2 times").arg(g.mostOftenLast).arg(g.timesLast);
     return line;
+}
+
+// The summary's tooltip: how each group's instances were matched, and the bandwidth's "-".
+QString summaryTip(const an::CollectiveAnalysis &a)
+{
+    QStringList methods;
+    for (const an::CollectiveGroupSummary &g : a.groups)
+        if (const QString m = matchMethodExplained(g.method); !methods.contains(m))
+            methods << m;
+    methods << busbwMissingWhy();
+    return methods.join(QLatin1Char('\n'));
 }
 } // namespace
 
@@ -69,7 +90,13 @@ CollectivesPane::CollectivesPane(QWidget *parent) : BackgroundPane(parent)
     installTableCopy(m_table);
     layout->addWidget(m_table, 1);
     m_job = addJob<CollectiveViewPtr>([this](CollectiveViewPtr v) { show(std::move(v)); });
-    connect(m_again, &QPushButton::clicked, this, &CollectivesPane::start);
+    connect(m_again, &QPushButton::clicked, this, [this] {
+        m_again->hide();
+        if (m_run)
+            m_run->restart();
+        m_summary->setText(
+            QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(m_entries.size()));
+    });
     auto *esc = new QAction(this);
     esc->setShortcut(Qt::Key_Escape);
     esc->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -77,6 +104,17 @@ CollectivesPane::CollectivesPane(QWidget *parent) : BackgroundPane(parent)
     connect(esc, &QAction::triggered, this, &CollectivesPane::cancel);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CollectivesPane::onRowSelected);
     showSummary();
+}
+
+void CollectivesPane::setRunJob(RunAnalysesJob *job)
+{
+    if (m_run == job)
+        return;
+    if (m_run)
+        disconnect(m_run, nullptr, this, nullptr);
+    m_run = job;
+    watchShared(m_run->job());
+    connect(m_run, &RunAnalysesJob::ready, this, &CollectivesPane::onRunReady);
 }
 
 void CollectivesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries)
@@ -91,22 +129,35 @@ void CollectivesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::
 void CollectivesPane::start()
 {
     m_again->hide();
+    m_job->cancel();
     if (!m_scene) {
-        m_job->cancel();
         show(nullptr);
         return;
     }
-    m_job->run([scene = m_scene, entries = m_entries](const CancelToken &cancel) {
-        return buildCollectiveView(*scene, entries, cancel);
-    });
+    if (!m_run)
+        setRunJob(new RunAnalysesJob(this));
+    m_run->setInput(m_scene, m_entries);
+    if (const RunAnalysesPtr done = m_run->finishedFor(m_scene, m_entries)) {
+        onRunReady(done); // matched already for another pane
+        return;
+    }
     m_summary->setText(
         QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(m_entries.size()));
 }
 
+void CollectivesPane::onRunReady(const RunAnalysesPtr &analyses)
+{
+    if (!analyses->holds(m_scene, m_entries))
+        return;
+    m_job->run([analyses](const CancelToken &cancel) { return collectiveViewOf(analyses, cancel); });
+}
+
 void CollectivesPane::cancel()
 {
-    if (!m_job->isBusy())
+    if (!isBusy())
         return;
+    if (m_run)
+        m_run->cancel();
     m_job->cancel();
     m_summary->setText(QStringLiteral("Matching cancelled."));
     m_again->setVisible(m_scene != nullptr);
@@ -152,6 +203,7 @@ void CollectivesPane::showSummary()
                      .arg(a.instanceCount);
     for (size_t g = 0; g < a.groups.size() && g < kGroupLines; ++g)
         lines << groupLine(a.groups[g]);
+    m_summary->setToolTip(summaryTip(a));
     if (a.groups.size() > kGroupLines)
         lines << QStringLiteral("… and %1 more groups").arg(a.groups.size() - kGroupLines);
     if (m_view->needsEvents > 0)

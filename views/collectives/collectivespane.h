@@ -2,7 +2,8 @@
 // The Collectives tab: every collective of the reports on screen matched across ranks, one row
 // per instance (CollectivesModel), sortable by skew and wait, with a per-rank wait strip; above
 // it a line per process group. Matching runs in the background whenever the scene or its
-// reports change (Esc or closing cancels it, "Match again" restarts it); the result is also what
+// reports change, once for this pane and the RL Phases and Breakdown panes (RunAnalysesJob; Esc
+// or closing cancels it, "Match again" restarts it); the result is also what
 // the timeline draws its arrows and hatching from (viewReady). Selecting a row asks for the
 // instance to be selected in the timeline (instanceChosen); selecting a collective kernel in the
 // timeline selects its row (selectInstance).
@@ -27,6 +28,9 @@ class CollectivesPane : public BackgroundPane
 public:
     explicit CollectivesPane(QWidget *parent = nullptr);
 
+    // The scene's one matching, shared with the RL Phases and Breakdown panes (the workspace's);
+    // a pane without one makes its own on its first input.
+    void setRunJob(RunAnalysesJob *job);
     // The scene and the entries (one run's reports) to match; recomputes only when they change.
     void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries);
     void cancel();
@@ -45,6 +49,7 @@ signals:
 
 private:
     void start();
+    void onRunReady(const RunAnalysesPtr &analyses);
     void show(CollectiveViewPtr view);
     void showSummary();
     void onRowSelected();
@@ -54,7 +59,8 @@ private:
     QTableView *m_table = nullptr;
     CollectivesModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
-    LatestJob<CollectiveViewPtr> *m_job = nullptr;
+    RunAnalysesJob *m_run = nullptr;
+    LatestJob<CollectiveViewPtr> *m_job = nullptr; // the view of the matching: its indexes
     std::shared_ptr<const TimelineScene> m_scene;
     std::vector<int> m_entries;
     CollectiveViewPtr m_view;

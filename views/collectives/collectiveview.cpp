@@ -48,20 +48,6 @@ void indexMembers(CollectiveView &v, const std::vector<int64_t> &offsets)
     }
 }
 
-// Every instance, or within the budget the worst ones.
-an::CollectiveQuery queryFor(const std::vector<ReportPtr> &reports, size_t memberBudget)
-{
-    size_t members = 0; // every record is one instance's member
-    for (const ReportPtr &r : reports)
-        members += collectiveRecordCount(*r);
-    an::CollectiveQuery q;
-    if (members > memberBudget) {
-        q.keep = an::CollectiveQuery::Keep::Worst;
-        q.worst = std::max<size_t>(1, memberBudget / std::max<size_t>(1, reports.size()));
-    }
-    return q;
-}
-
 } // namespace
 
 int CollectiveView::reportOf(int entry, const Report *report) const
@@ -101,39 +87,42 @@ std::span<const WaitSpan> CollectiveView::waitsIn(int report, uint32_t track, in
     return {spans.data() + (first - spans.begin()), size_t(last - first)};
 }
 
-CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vector<int> &entries,
-                                      const CancelToken &cancel, size_t memberBudget)
+namespace {
+const an::CollectiveAnalysis &analysisOf(const RunAnalysesPtr &source)
 {
-    auto v = std::make_shared<CollectiveView>();
-    if (scene.overlay) {
-        v->unavailable = QStringLiteral("The step overlay stacks one rank's steps: collectives are matched across "
-                                        "ranks (clear the overlay to see them).");
+    static const an::CollectiveAnalysis none;
+    return source ? source->run.analysis : none;
+}
+} // namespace
+
+CollectiveView::CollectiveView(RunAnalysesPtr from) : source(std::move(from)), analysis(analysisOf(source))
+{
+}
+
+CollectiveViewPtr collectiveViewOf(const RunAnalysesPtr &from, const CancelToken &cancel)
+{
+    if (!from || from->scene == nullptr || from->scene->overlay || from->reports.empty()) {
+        auto v = std::make_shared<CollectiveView>(nullptr);
+        v->unavailable =
+            from && from->scene && from->scene->overlay
+                ? QStringLiteral("The step overlay stacks one rank's steps: collectives are matched across "
+                                 "ranks (clear the overlay to see them).")
+                : QStringLiteral("No reports open.");
         return v;
     }
-    std::vector<ReportPtr> reports;
-    std::vector<int64_t> &offsets = v->offsets;
-    v->reportOfEntry.assign(scene.entries.size(), -1);
-    for (int e : entries) {
-        if (e < 0 || size_t(e) >= scene.entries.size() || v->reportOfEntry[size_t(e)] >= 0)
-            continue;
-        const TimelineEntry &entry = scene.entries[size_t(e)];
-        v->reportOfEntry[size_t(e)] = int(v->entries.size());
-        v->entries.push_back(e);
-        v->reports.push_back(&entry.report->report());
-        reports.push_back(entry.report->reportPtr());
-        offsets.push_back(entry.offset);
+    const RunAnalyses &analyses = *from;
+    auto v = std::make_shared<CollectiveView>(from);
+    v->entries = analyses.analysed;
+    v->offsets = analyses.run.offsets;
+    v->reportOfEntry.assign(analyses.scene->entries.size(), -1);
+    for (size_t r = 0; r < analyses.analysed.size(); ++r) {
+        v->reportOfEntry[size_t(analyses.analysed[r])] = int(r);
+        v->reports.push_back(analyses.reports[r].get());
     }
-    if (reports.empty()) {
-        v->unavailable = QStringLiteral("No reports open.");
-        return v;
-    }
-    v->analysis = an::analyzeCollectives(reports, offsets, &cancel, 0, queryFor(reports, memberBudget));
-    if (v->analysis.cancelled || cancel.cancelled())
-        return nullptr;
-    for (size_t r = 0; r < reports.size(); ++r)
-        if (!hasEvents(*reports[r]) && r < v->analysis.reportRanks.size() && v->analysis.reportRanks[r] < 0)
+    for (size_t r = 0; r < analyses.reports.size(); ++r)
+        if (!hasEvents(*analyses.reports[r]) && r < v->analysis.reportRanks.size() && v->analysis.reportRanks[r] < 0)
             ++v->needsEvents;
-    indexMembers(*v, offsets);
+    indexMembers(*v, v->offsets);
     for (const an::CollectiveInstance &inst : v->analysis.instances) {
         int64_t total = 0;
         for (const an::CollectiveMember &m : inst.members)
@@ -141,7 +130,14 @@ CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vec
         v->medianWait.push_back(inst.complete ? an::medianWaitNs(inst) : 0);
         v->totalWait.push_back(inst.complete ? total : 0);
     }
-    return v;
+    return cancel.cancelled() ? nullptr : v;
+}
+
+CollectiveViewPtr buildCollectiveView(const std::shared_ptr<const TimelineScene> &scene,
+                                      const std::vector<int> &entries, const CancelToken &cancel, size_t memberBudget)
+{
+    const RunAnalysesPtr analyses = analyseRun(scene, entries, cancel, memberBudget);
+    return analyses ? collectiveViewOf(analyses, cancel) : nullptr;
 }
 
 QString bandwidthText(const std::optional<double> &gbps)
@@ -161,6 +157,38 @@ QString instanceSummary(const an::CollectiveInstance &inst)
     if (inst.busbwGBps)
         text += QStringLiteral("; busbw %1").arg(bandwidthText(inst.busbwGBps));
     return text;
+}
+
+QString matchMethodExplained(an::MatchMethod method)
+{
+    const std::string_view name = an::matchMethodName(method);
+    QString how;
+    switch (method) {
+    case an::MatchMethod::Sequence:
+        how = QStringLiteral("by the sequence number (Seq) PyTorch's profiler records for each collective");
+        break;
+    case an::MatchMethod::GroupOrder:
+        how = QStringLiteral("by their order within the process group, k-th with k-th on every rank");
+        break;
+    case an::MatchMethod::StreamOrder:
+        how = QStringLiteral("by their order on each rank's NCCL stream, k-th kernel with k-th (the trace names "
+                             "no process group or sequence: nsys exports without NCCL's NVTX payload)");
+        break;
+    case an::MatchMethod::HcclGroup:
+        how = QStringLiteral("by their order within the HCCL communication group (Ascend)");
+        break;
+    case an::MatchMethod::NvtxPayload:
+        how = QStringLiteral("by the communicator and sequence NCCL's NVTX ranges carry");
+        break;
+    }
+    return QStringLiteral("%1: instances matched across ranks %2")
+        .arg(QString::fromUtf8(name.data(), qsizetype(name.size())), how);
+}
+
+QString busbwMissingWhy()
+{
+    return QStringLiteral("Bus bandwidth needs the bytes each collective moved; \"-\" where the trace does not say "
+                          "them (kernels known by name only, as in nsys exports without NCCL's NVTX payload).");
 }
 
 QString instanceTitle(const an::CollectiveInstance &inst)

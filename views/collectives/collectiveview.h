@@ -2,11 +2,11 @@
 // The collectives of the reports on screen, matched across ranks (core/analysis/collectives/collectives.h)
 // and indexed for the views: which instance a selected kernel belongs to, and per report and
 // track the waiting part of every collective kernel, for the painter to hatch. Built on a worker
-// thread from the scene's entries (their offsets are the shared axis); immutable afterwards, so
+// thread from the scene's one matching (runanalyses.h, on the entries' offsets); immutable afterwards, so
 // the painter, the table and the details pane share one.
 
 #include "core/analysis/collectives/collectives.h"
-#include "views/scene/timelinescene.h"
+#include "views/scene/runanalyses.h"
 
 #include <QString>
 
@@ -27,7 +27,9 @@ struct WaitSpan
 
 struct CollectiveView
 {
-    core::analysis::CollectiveAnalysis analysis;
+    explicit CollectiveView(RunAnalysesPtr source);
+    RunAnalysesPtr source;                                 // the one matching the view was made of
+    const core::analysis::CollectiveAnalysis &analysis;    // source's, or an empty one
     std::vector<int> entries;                              // analysis report -> scene entry
     std::vector<const core::trace::Report *> reports;      // analysis report -> the report matched
     std::vector<int64_t> offsets;                          // analysis report -> its offset when matched
@@ -51,22 +53,25 @@ struct CollectiveView
 
 using CollectiveViewPtr = std::shared_ptr<const CollectiveView>;
 
-// Matches the collectives of `entries` of `scene`; empty (with `unavailable`) for the step
-// overlay, where one rank's reports are stacked. Stops early when `cancel` is set.
-// Past `memberBudget` members (each collective record of the reports is one: a 1024-rank run of
-// 17 k collectives has 17 M, 1 GB as instances), the view keeps the budget / reports instances
-// with the largest skew, and as many of the first incomplete ones (`capped()`): about the budget's
-// members when each instance has a member per report, fewer with subgroups; its groups and ranks
-// still sum every instance.
-inline constexpr size_t kCollectiveMemberBudget = 2'000'000;
-CollectiveViewPtr buildCollectiveView(const TimelineScene &scene, const std::vector<int> &entries,
-                                      const core::CancelToken &cancel, size_t memberBudget = kCollectiveMemberBudget);
+// The view of a run's matching (empty, with `unavailable`, for the step overlay, where one
+// rank's reports are stacked); null when cancelled.
+CollectiveViewPtr collectiveViewOf(const RunAnalysesPtr &analyses, const core::CancelToken &cancel);
+// Matches the collectives of `entries` of `scene` (analyseRun) and makes their view: for tests and
+// tools that have no RunAnalysesJob.
+CollectiveViewPtr buildCollectiveView(const std::shared_ptr<const TimelineScene> &scene,
+                                      const std::vector<int> &entries, const core::CancelToken &cancel,
+                                      size_t memberBudget = kCollectiveMemberBudget);
 
 // "94 GB/s", "3.5 GB/s", "-" when unknown.
 QString bandwidthText(const std::optional<double> &gbps);
 // What the details pane says about an instance: "rank 5 arrived last; the others waited 25.0 ms
 // (median); transfer 5.0 ms; busbw 94 GB/s", or why it is incomplete.
 QString instanceSummary(const core::analysis::CollectiveInstance &inst);
+// What a match method's name means, in words, for tooltips: "stream-order: by their order on each
+// rank's NCCL stream …".
+QString matchMethodExplained(core::analysis::MatchMethod method);
+// Why an instance shows no bus bandwidth ("-"): the trace does not say the bytes moved.
+QString busbwMissingWhy();
 // "allreduce #12 in group 0 (8 ranks, group-order)".
 QString instanceTitle(const core::analysis::CollectiveInstance &inst);
 

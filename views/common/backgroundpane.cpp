@@ -7,7 +7,10 @@ namespace ps::views {
 
 bool BackgroundPane::isBusy() const
 {
-    return std::any_of(m_jobs.begin(), m_jobs.end(), [](const LatestJobBase *job) { return job->isBusy(); });
+    const auto busy = [](const LatestJobBase *job) { return job->isBusy(); };
+    return std::any_of(m_jobs.begin(), m_jobs.end(), busy) ||
+           std::any_of(m_shared.begin(), m_shared.end(),
+                       [&](const QPointer<LatestJobBase> &j) { return j && busy(j); });
 }
 
 void BackgroundPane::whenShown(std::function<void()> start)
@@ -36,13 +39,24 @@ void BackgroundPane::showEvent(QShowEvent *event)
 void BackgroundPane::watch(LatestJobBase *job)
 {
     m_jobs.push_back(job);
-    // The pane's state, not the job's: with several jobs, one ending while another runs is no change.
-    connect(job, &LatestJobBase::busyChanged, this, [this] {
-        const bool busy = isBusy();
-        if (busy != m_wasBusy)
-            emit busyChanged(busy);
-        m_wasBusy = busy;
-    });
+    connect(job, &LatestJobBase::busyChanged, this, &BackgroundPane::onBusyChanged);
+}
+
+void BackgroundPane::watchShared(LatestJobBase *job)
+{
+    if (std::find(m_shared.begin(), m_shared.end(), job) != m_shared.end())
+        return;
+    m_shared.emplace_back(job);
+    connect(job, &LatestJobBase::busyChanged, this, &BackgroundPane::onBusyChanged);
+}
+
+// The pane's state, not the job's: with several jobs, one ending while another runs is no change.
+void BackgroundPane::onBusyChanged()
+{
+    const bool busy = isBusy();
+    if (busy != m_wasBusy)
+        emit busyChanged(busy);
+    m_wasBusy = busy;
 }
 
 } // namespace ps::views

@@ -6,6 +6,7 @@
 
 #include "views/common/latestjob.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <functional>
@@ -39,12 +40,18 @@ protected:
     void whenShown(std::function<void()> start);
     // Cancels every job of the pane and forgets a start waiting to be shown.
     void cancelJobs();
+    // A job the pane reads but does not own (one shared by several panes): counted in isBusy,
+    // never cancelled by cancelJobs.
+    void watchShared(LatestJobBase *job);
     void showEvent(QShowEvent *event) override;
 
 private:
     void watch(LatestJobBase *job);
 
+    void onBusyChanged();
+
     std::vector<LatestJobBase *> m_jobs;
+    std::vector<QPointer<LatestJobBase>> m_shared; // may go before the pane
     bool m_wasBusy = false;
     std::function<void()> m_waiting; // a start deferred until the pane is shown
 };

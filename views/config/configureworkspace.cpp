@@ -3,6 +3,7 @@
 #include "views/common/emptystate.h"
 #include "views/common/filedialogs.h"
 #include "views/common/recentfiles.h"
+#include "views/common/undokeys.h"
 #include "views/config/configsession.h"
 #include "views/config/defaultstreepane.h"
 #include "views/config/diagnosticspane.h"
@@ -40,7 +41,6 @@
 namespace ps::views {
 
 using namespace core::configedit;
-
 using core::profiling::Framework;
 
 namespace {
@@ -48,8 +48,7 @@ namespace {
 QGroupBox *section(const QString &title, QWidget *content, QWidget *parent)
 {
     auto *box = new QGroupBox(title, parent);
-    auto *l = new QVBoxLayout(box);
-    l->addWidget(content);
+    (new QVBoxLayout(box))->addWidget(content);
     return box;
 }
 
@@ -70,6 +69,7 @@ ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent), m_s
         updateHeader();
     });
     connect(m_session->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateHeader(); });
+    routeUndoKeysToWorkspace(this); // Ctrl+Z in a field without an undo of its own: the session's
     for (ConfigPanel *p : panels())
         connect(p, &ConfigPanel::fieldProblemsChanged, this, &ConfigureWorkspace::updateFieldProblems);
 }
@@ -149,10 +149,8 @@ QToolButton *ConfigureWorkspace::undoRedoButton(QWidget *parent, bool undo)
 {
     QUndoStack *stack = m_session->undoStack();
     auto *action = new QAction(undo ? QStringLiteral("Undo") : QStringLiteral("Redo"), this);
-    // Redo also answers Ctrl+Y, as on Windows and in most editors on Linux.
-    action->setShortcuts(
-        undo ? QList<QKeySequence>{QKeySequence::Undo}
-             : QList<QKeySequence>{QKeySequence(QKeySequence::Redo), QKeySequence(QStringLiteral("Ctrl+Y"))});
+    // Redo answers Ctrl+Shift+Z and Ctrl+Y on every platform (undokeys.h).
+    action->setShortcuts(undo ? undoKeys() : redoKeys());
     action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     action->setEnabled(undo ? stack->canUndo() : stack->canRedo());
     connect(action, &QAction::triggered, stack, undo ? &QUndoStack::undo : &QUndoStack::redo);

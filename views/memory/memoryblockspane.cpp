@@ -3,8 +3,10 @@
 #include "views/memory/memorycategories.h"
 #include "views/scene/timeformat.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -51,7 +53,15 @@ MemoryBlocksPane::MemoryBlocksPane(QWidget *parent) : QWidget(parent)
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setSectionResizeMode(kSite, QHeaderView::Stretch);
     m_tree->header()->setStretchLastSection(false);
-    layout->addWidget(m_heading);
+    m_peak = new QPushButton(QStringLiteral("Show Blocks at the Peak"), this);
+    m_peak->setObjectName(QStringLiteral("memoryPeak"));
+    m_peak->setToolTip(QStringLiteral("What the lane's device held right after the allocation that made its peak (as "
+                                      "trace memory names it); before any click, the run's highest peak"));
+    connect(m_peak, &QPushButton::clicked, this, &MemoryBlocksPane::peakRequested);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_heading, 1);
+    top->addWidget(m_peak, 0, Qt::AlignTop);
+    layout->addLayout(top);
     layout->addWidget(m_tree, 1);
     m_job = new LatestJob<MemoryBlocks>(this, [this](const MemoryBlocks &b) { show(b); });
     m_job->setSeen([this](const MemoryBlocks &b) {
@@ -106,6 +116,33 @@ QTreeWidgetItem *MemoryBlocksPane::blockItem(const MemoryBlockRow &row) const
     return item;
 }
 
+QTreeWidgetItem *MemoryBlocksPane::siteItem(const MemorySiteRow &site, const std::vector<MemoryBlockRow> &blocks) const
+{
+    auto *item = new QTreeWidgetItem();
+    item->setText(kBytes, memoryBytesText(site.bytes));
+    item->setData(kBytes, Qt::UserRole, qint64(site.bytes));
+    item->setTextAlignment(kBytes, Qt::AlignRight | Qt::AlignVCenter);
+    const QString where = site.userFrames.empty() ? QStringLiteral("(no user frames)") : frameText(site.userFrames[0]);
+    item->setText(kSite,
+                  QStringLiteral("%1 — %2 block%3").arg(where).arg(site.blocks).arg(site.blocks == 1 ? "" : "s"));
+    QStringList stack;
+    for (const tr::MemFrame &f : site.userFrames)
+        stack << frameText(f);
+    item->setToolTip(kSite, stack.join(QLatin1Char('\n')) +
+                                (site.foldedFrames ? QStringLiteral("\n(%1 torch frames folded)").arg(site.foldedFrames)
+                                                   : QString()));
+    QList<QTreeWidgetItem *> children;
+    for (size_t r : site.rows)
+        children.append(blockItem(blocks[r]));
+    item->addChildren(children);
+    if (qsizetype(site.blocks) > children.size()) {
+        auto *more = new QTreeWidgetItem(item);
+        more->setText(kSite, QStringLiteral("… %1 smaller blocks not listed").arg(site.blocks - children.size()));
+        more->setForeground(kSite, QColor(0x75, 0x75, 0x75));
+    }
+    return item;
+}
+
 void MemoryBlocksPane::addOoms(const MemoryBlocks &blocks)
 {
     for (const tr::MemoryOom &o : blocks.ooms) {
@@ -125,6 +162,8 @@ void MemoryBlocksPane::addOoms(const MemoryBlocks &blocks)
 
 void MemoryBlocksPane::show(const MemoryBlocks &blocks)
 {
+    if (blocks.peakTimeNs && m_point) // the peak's entry was found: the point is its time
+        m_point->timeNs = *blocks.peakTimeNs;
     m_heading->setText(blocks.heading);
     m_tree->clear();
     if (blocks.failed)
@@ -140,10 +179,12 @@ void MemoryBlocksPane::show(const MemoryBlocks &blocks)
         item->setIcon(kSite, QIcon(swatch));
     }
     QList<QTreeWidgetItem *> items;
-    items.reserve(qsizetype(blocks.blocks.size()));
-    for (const MemoryBlockRow &row : blocks.blocks)
-        items.append(blockItem(row));
+    items.reserve(qsizetype(blocks.sites.size()));
+    for (const MemorySiteRow &site : blocks.sites)
+        items.append(siteItem(site, blocks.blocks));
     m_tree->addTopLevelItems(items);
+    if (items.size() == 1)
+        items.front()->setExpanded(true);
     for (int c : {kBytes, kWhen, kAddress})
         m_tree->resizeColumnToContents(c);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The Memory tab: what holds the memory at the point the user clicked on a memory lane. For a
-// CUDA memory snapshot, the live blocks there, largest first (size, where it was allocated, how
-// long before the point, address); each opens to its stack, user frames first and the torch
+// CUDA memory snapshot, the live blocks there by allocation site (as `trace memory` groups them),
+// largest first, each site opening to its blocks (size, where it was allocated, how long before
+// the point, address); each block opens to its stack, user frames first and the torch
 // internals folded under one row, and the device's OOMs are listed above. For a memory-timeline
 // export, the bytes per category. The snapshot is read in the background (Esc cancels) and the
 // last one read is kept, so further clicks on the same rank answer without reading it again.
@@ -12,6 +13,7 @@
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -35,13 +37,17 @@ public:
 
 signals:
     void busyChanged(bool busy);
+    // "Show blocks at the peak": of the lane shown, or of the run's highest peak before any.
+    void peakRequested();
 
 private:
     void show(const MemoryBlocks &blocks);
     QTreeWidgetItem *blockItem(const MemoryBlockRow &row) const;
+    QTreeWidgetItem *siteItem(const MemorySiteRow &site, const std::vector<MemoryBlockRow> &blocks) const;
     void addOoms(const MemoryBlocks &blocks);
 
     QLabel *m_heading = nullptr;
+    QPushButton *m_peak = nullptr;
     QTreeWidget *m_tree = nullptr;
     LatestJob<MemoryBlocks> *m_job = nullptr;
     std::optional<MemoryPoint> m_point;

@@ -7,6 +7,7 @@
 #include "views/memory/memorycategories.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ps::views {
 
@@ -27,6 +28,25 @@ MemoryBlockRow rowOf(const tr::MemorySnapshot &s, const tr::LiveBlock &b, int64_
         (tr::isTorchInternalFrame(f) ? row.internalFrames : row.userFrames).push_back(f);
     }
     return row;
+}
+
+// The sites of `groups` with the first `listed` of `live` (largest first) under theirs.
+std::vector<MemorySiteRow> sitesOf(const tr::MemorySnapshot &s, const std::vector<tr::LiveGroup> &groups,
+                                   const std::vector<tr::LiveBlock> &live, size_t listed)
+{
+    std::vector<MemorySiteRow> out;
+    std::unordered_map<std::string, size_t> siteOf;
+    for (const tr::LiveGroup &g : groups) {
+        MemorySiteRow site{g.bytes, g.blocks, {}, g.foldedFrames, {}};
+        for (uint32_t f : g.frames)
+            site.userFrames.push_back(s.frames[f]);
+        siteOf.emplace(tr::memorySiteKey(s, g.stack), out.size());
+        out.push_back(std::move(site));
+    }
+    for (size_t i = 0; i < listed && i < live.size(); ++i)
+        if (auto it = siteOf.find(tr::memorySiteKey(s, live[i].stack)); it != siteOf.end())
+            out[it->second].rows.push_back(i);
+    return out;
 }
 
 // The snapshot as the report was read from it: `cached` when it is that file, else read again.
@@ -65,13 +85,26 @@ MemoryBlocks snapshotBlocks(const MemoryPoint &point, std::shared_ptr<const tr::
         return out;
     const tr::MemorySnapshot &s = *out.snapshot;
     const int64_t device = report.meta.memory[point.series].device;
-    const std::vector<tr::LiveBlock> live = tr::liveBlocksAt(s, device, point.timeNs, &out.bytes);
+    const std::vector<tr::MemTraceEntry> &trace = tr::memoryTrace(s, device);
+    const std::vector<tr::MemElement> elements = tr::memoryElements(s, device);
+    std::optional<size_t> event = tr::memoryEventAt(s, trace, point.timeNs);
+    int64_t at = point.timeNs;
+    if (point.atPeak) {
+        event = tr::memoryCurve(s, device, elements).peakEvent;
+        at = event ? tr::memoryEntryTimeNs(s, trace, *event) : 0;
+        out.peakTimeNs = at;
+    }
+    const std::vector<tr::LiveBlock> live = tr::liveBlocksAfter(s, device, event, &out.bytes);
     out.blockCount = live.size();
     for (size_t i = 0; i < live.size() && i < kMemoryBlocksShown; ++i)
-        out.blocks.push_back(rowOf(s, live[i], point.timeNs));
+        out.blocks.push_back(rowOf(s, live[i], at));
+    out.sites = sitesOf(s, tr::liveGroups(s, elements, event), live, out.blocks.size());
     out.ooms = tr::memoryOoms(s, device);
     out.heading =
-        QStringLiteral("%1: %2 in %3 live blocks").arg(point.where, memoryBytesText(out.bytes)).arg(live.size());
+        QStringLiteral("%1%2: %3 in %4 live blocks at %5 allocation sites")
+            .arg(point.where, point.atPeak ? QStringLiteral(", at its peak") : QString(), memoryBytesText(out.bytes))
+            .arg(live.size())
+            .arg(out.sites.size());
     if (live.size() > kMemoryBlocksShown)
         out.heading += QStringLiteral(" (the largest %1 listed)").arg(kMemoryBlocksShown);
     return out;
@@ -106,8 +139,11 @@ MemoryBlocks queryMemoryBlocks(const MemoryPoint &point, std::shared_ptr<const t
                                const core::CancelToken &cancel)
 {
     const tr::Report &report = *point.report;
-    if (point.series >= report.meta.memory.size())
-        return {QStringLiteral("No memory lane here"), false, {}, 0, 0, {}, {}, nullptr};
+    if (point.series >= report.meta.memory.size()) {
+        MemoryBlocks none;
+        none.heading = QStringLiteral("No memory lane here");
+        return none;
+    }
     if (isSnapshotLane(report, point.series))
         return snapshotBlocks(point, std::move(cached), cancel);
     if (report.meta.format == tr::kTorchMemoryFormat)

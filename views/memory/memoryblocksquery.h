@@ -1,8 +1,9 @@
 #pragma once
 // What holds the memory at a point of a memory lane, worked out off the GUI thread: for a CUDA
 // memory snapshot, the blocks allocated on the lane's device at that time (trace::liveBlocksAt,
-// memory_viz's counting), largest first, each with its stack split into user frames and the
-// torch internals folded under them, and the device's OOMs; for a memory-timeline export, the
+// memory_viz's counting, what `trace memory --at` lists) or at its peak, grouped by allocation
+// site, largest first, each with its stack split into user frames and the torch internals
+// folded under them, and the device's OOMs; for a memory-timeline export, the
 // bytes per category there (it records categories, not blocks). The snapshot is read again from
 // the report's file, which the report does not keep in memory; a pane reuses the last one read.
 
@@ -28,6 +29,20 @@ struct MemoryPoint
     size_t series = 0;  // index into report->meta.memory
     int64_t timeNs = 0; // on the report's own clock (its events' and lanes' times)
     QString where;      // "ActorGroup r3 · GPU 0 at 12.5 ms", for the heading
+    // The lane's peak rather than a time: the blocks right after the entry that made the peak
+    // (trace memory's peak_event), as several entries can share its time. timeNs is then the
+    // peak's time, set by the query.
+    bool atPeak = false;
+};
+
+// Blocks that share one allocation site (trace::memorySiteKey, as `trace memory` groups them).
+struct MemorySiteRow
+{
+    int64_t bytes = 0; // every live block of the site, listed or not
+    int64_t blocks = 0;
+    std::vector<core::trace::MemFrame> userFrames; // innermost first
+    int foldedFrames = 0;
+    std::vector<size_t> rows; // its blocks among MemoryBlocks::blocks, largest first
 };
 
 struct MemoryBlockRow
@@ -43,6 +58,8 @@ struct MemoryBlocks
     QString heading;                                    // what the list shows, or why there is nothing to list
     bool failed = false;                                // the heading is an error (the snapshot could not be read)
     std::vector<MemoryBlockRow> blocks;                 // largest first, at most kMemoryBlocksShown
+    std::vector<MemorySiteRow> sites;                   // the blocks by allocation site, largest first
+    std::optional<int64_t> peakTimeNs;                  // the point was the lane's peak, at this time
     size_t blockCount = 0;                              // every block live at the point
     int64_t bytes = 0;                                  // their sum
     std::vector<core::trace::MemoryOom> ooms;           // the device's OOMs

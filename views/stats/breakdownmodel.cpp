@@ -41,21 +41,21 @@ const std::vector<BreakdownColumn> &breakdownColumns()
     return columns;
 }
 
-// As `trace breakdown` and `trace compare` do: the run's collectives matched once, then per report
-// its breakdown and the part of its communication spent waiting at them.
-ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports, const core::CancelToken &cancel)
+// As `trace breakdown` and `trace compare` do: per report its breakdown and the part of its
+// communication spent waiting at the run's collectives.
+ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports,
+                                  const std::vector<std::vector<an::MemberWait>> &waits,
+                                  const core::CancelToken &cancel)
 {
     ReportBreakdowns out;
-    const an::RunWaits waits = an::collectiveWaitsOfRun(reports, &cancel);
     for (size_t i = 0; i < reports.size(); ++i) {
         std::string error;
         std::optional<an::GpuBreakdown> b =
             cancel.cancelled() ? std::nullopt : an::wholeBreakdown(*reports[i], error, &cancel);
         std::optional<an::CommunicationSplit> split;
         if (b && !cancel.cancelled()) {
-            const std::span<const an::MemberWait> mine = i < waits.byReport.size()
-                                                             ? std::span<const an::MemberWait>(waits.byReport[i])
-                                                             : std::span<const an::MemberWait>{};
+            const std::span<const an::MemberWait> mine =
+                i < waits.size() ? std::span<const an::MemberWait>(waits[i]) : std::span<const an::MemberWait>{};
             split = an::wholeCommunicationSplit(*reports[i], b->communicationNs(), mine, error, &cancel);
         }
         out.breakdowns.push_back(b);

@@ -45,14 +45,18 @@ struct BreakdownColumn
 const std::vector<BreakdownColumn> &breakdownColumns();
 
 // Per report, what `trace breakdown` gives: the whole breakdown (a digest's GPUB summary, or from
-// the events) and its communication split, the reports' collectives matched together as one run.
+// the events) and its communication split by the waits of the run's collectives, matched once.
 struct ReportBreakdowns
 {
     std::vector<std::optional<core::analysis::GpuBreakdown>> breakdowns; // by input report
     std::vector<std::optional<core::analysis::CommunicationSplit>> splits;
     std::vector<std::string> errors; // why a report has no breakdown (or no split)
 };
-ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports, const core::CancelToken &cancel);
+// `waits[i]`: reports[i]'s members' waits from the run's one matching (RunCollectives::waits);
+// a report beyond them waited at none.
+ReportBreakdowns reportBreakdowns(const std::vector<core::trace::ReportPtr> &reports,
+                                  const std::vector<std::vector<core::analysis::MemberWait>> &waits,
+                                  const core::CancelToken &cancel);
 
 class BreakdownModel : public QAbstractTableModel
 {

@@ -82,9 +82,15 @@ void BreakdownPane::inputChanged()
         cancelJobs();
         return;
     }
-    // Matching every collective of the run for the waits: only when the tab is looked at.
-    whenShown([this, reports] {
-        m_job->run([reports](const CancelToken &cancel) { return reportBreakdowns(reports, cancel); });
+    // The waits come from the run's one matching (the phases' shown RunAnalyses), the breakdowns
+    // from each report's summary or events: only when the tab is looked at.
+    RunAnalysesPtr analyses = m_phases->shownAnalyses();
+    if (analyses && analyses->analysed != m_entries)
+        analyses = nullptr; // a step overlay: collectives are matched across ranks only
+    whenShown([this, reports, analyses] {
+        m_job->run([reports, analyses](const CancelToken &cancel) {
+            return reportBreakdowns(reports, analyses ? analyses->run.waits : decltype(analyses->run.waits){}, cancel);
+        });
         m_reading = true;
         showRows(); // "Reading…"
     });

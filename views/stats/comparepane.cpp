@@ -2,12 +2,16 @@
 
 #include "views/common/tablecopy.h"
 #include "views/scene/timeformat.h"
+#include "views/stats/comparerowsfilter.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -45,26 +49,45 @@ std::vector<ReportPtr> reportsOfRun(const std::vector<PreparedReportPtr> &report
     return out;
 }
 
+// The range labels a phase stands for (the mapping's patterns, '*' any run of characters), with or
+// without their NVTX domain, as one expression over event names.
+QString labelsOfPhase(const QString &phase)
+{
+    QStringList patterns;
+    const an::PhaseMapping mapping = an::PhaseMapping::defaults();
+    for (const an::PhaseRule &rule : mapping.rules())
+        if (QString::fromStdString(rule.phase) == phase)
+            patterns << QRegularExpression::escape(QString::fromStdString(rule.pattern))
+                            .replace(QStringLiteral("\\*"), QStringLiteral(".*"));
+    if (patterns.isEmpty())
+        patterns << QRegularExpression::escape(phase);
+    return QStringLiteral("^([^:]*:)?(%1)$").arg(patterns.join(QLatin1Char('|')));
+}
+
 } // namespace
 
 ComparePane::ComparePane(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    m_model = new QStandardItemModel(0, ColumnCount, this);
+    m_proxy = new CompareRowsFilter(kChangedRole, Name, this);
     layout->addWidget(buildControls());
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("compareSummary"));
     m_summary->setWordWrap(true);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_summary);
-    m_model = new QStandardItemModel(0, ColumnCount, this);
     m_model->setHorizontalHeaderLabels({QStringLiteral("What"), QStringLiteral("Step"), QStringLiteral("Name"),
                                         QStringLiteral("Baseline"), QStringLiteral("Candidate"), QStringLiteral("Δ"),
                                         QStringLiteral("Δ %")});
-    m_model->setSortRole(Qt::UserRole);
+    m_proxy->setSourceModel(m_model);
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("compareTable"));
-    m_table->setModel(m_model);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(Kind, Qt::AscendingOrder); // changes first, each part by size
+    connect(m_table, &QTableView::doubleClicked, this, &ComparePane::activate);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     installTableCopy(m_table);
@@ -79,8 +102,12 @@ ComparePane::ComparePane(QWidget *parent) : QWidget(parent)
 QWidget *ComparePane::buildControls()
 {
     auto *bar = new QWidget(this);
-    auto *row = new QHBoxLayout(bar);
-    row->setContentsMargins(0, 0, 0, 0);
+    auto *rows = new QVBoxLayout(bar);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto *row = new QHBoxLayout;
+    auto *second = new QHBoxLayout; // the filter below the picks: the pane fits a laptop's width
+    rows->addLayout(row);
+    rows->addLayout(second);
     m_baseline = new QComboBox(bar);
     m_baseline->setObjectName(QStringLiteral("baselineRun"));
     m_candidate = new QComboBox(bar);
@@ -102,6 +129,18 @@ QWidget *ComparePane::buildControls()
     row->addWidget(m_candidate, 1);
     row->addWidget(new QLabel(QStringLiteral("Tolerance"), bar));
     row->addWidget(m_tolerance);
+    m_filter = new QLineEdit(bar);
+    m_filter->setObjectName(QStringLiteral("compareFilter"));
+    m_filter->setPlaceholderText(QStringLiteral("Filter by name…"));
+    m_filter->setClearButtonEnabled(true);
+    m_showUnchanged = new QCheckBox(QStringLiteral("Show unchanged"), bar);
+    m_showUnchanged->setObjectName(QStringLiteral("showUnchanged"));
+    m_showUnchanged->setToolTip(QStringLiteral("Also list what moved by less than the tolerance"));
+    second->addWidget(m_filter, 1);
+    second->addWidget(m_showUnchanged);
+    auto *filter = static_cast<CompareRowsFilter *>(m_proxy);
+    connect(m_filter, &QLineEdit::textChanged, this, [filter](const QString &t) { filter->setText(t); });
+    connect(m_showUnchanged, &QCheckBox::toggled, this, [filter](bool on) { filter->setShowUnchanged(on); });
     for (QComboBox *c : {m_baseline, m_candidate})
         connect(c, &QComboBox::currentIndexChanged, this, &ComparePane::recompute);
     connect(m_tolerance, &QDoubleSpinBox::valueChanged, this, &ComparePane::recompute);
@@ -178,11 +217,18 @@ void ComparePane::show(const an::RunComparison &c)
         return;
     m_model->removeRows(0, m_model->rowCount());
     int changes = 0;
-    for (const an::Delta &d : c.deltas) {
+    for (size_t i = 0; i < c.deltas.size(); ++i) {
+        const an::Delta &d = c.deltas[i];
         QList<QStandardItem *> row;
-        row << new QStandardItem(QString::fromUtf8(an::deltaKindName(d.kind)));
+        auto *kind = new QStandardItem(QString::fromUtf8(an::deltaKindName(d.kind)));
+        kind->setData(double(i) + (d.changed ? 0.0 : 1e12), kOrderRole); // changes first, each by size
+        kind->setData(int(d.kind), kKindRole);
+        kind->setData(d.changed, kChangedRole);
+        row << kind;
         row << numberItem(d.step ? QString::number(*d.step) : QString(), d.step ? double(*d.step) : -1);
-        row << new QStandardItem(QString::fromStdString(d.name));
+        auto *name = new QStandardItem(QString::fromStdString(d.name));
+        name->setData(name->text().toLower(), Qt::UserRole);
+        row << name;
         row << numberItem(formatDuration(d.baselineNs), double(d.baselineNs));
         row << numberItem(formatDuration(d.candidateNs), double(d.candidateNs));
         row << numberItem(signedDuration(d.deltaNs()), double(d.deltaNs()));
@@ -198,16 +244,37 @@ void ComparePane::show(const an::RunComparison &c)
         }
         m_model->appendRow(row);
     }
-    m_summary->setText(QStringLiteral("%1 matched reports · %2 only in the baseline · %3 only in the candidate · "
-                                      "%4 changes beyond ±%5 % (red: slower, green: faster)")
-                           .arg(c.match.pairs.size())
-                           .arg(c.match.baselineOnly.size())
-                           .arg(c.match.candidateOnly.size())
-                           .arg(changes)
-                           .arg(m_tolerance->value()));
+    m_summary->setText(
+        QStringLiteral("%1 matched reports · %2 only in the baseline · %3 only in the candidate · "
+                       "%4 changes beyond ±%5 % (red: slower, green: faster), listed first; "
+                       "%6 unchanged rows%7. Double-click a phase, range or kernel to find it in the timeline.")
+            .arg(c.match.pairs.size())
+            .arg(c.match.baselineOnly.size())
+            .arg(c.match.candidateOnly.size())
+            .arg(changes)
+            .arg(m_tolerance->value())
+            .arg(int(c.deltas.size()) - changes)
+            .arg(m_showUnchanged->isChecked() ? QString() : QStringLiteral(" hidden (Show unchanged lists them)")));
     for (const std::string &why : c.problems) // e.g. runs that profiled different steps, compared in order
         m_summary->setText(m_summary->text() + QStringLiteral("\n") + QString::fromStdString(why));
     m_table->resizeColumnToContents(Kind);
+}
+
+// A phase's, range's or kernel's row finds its events by name; a breakdown class is no event.
+void ComparePane::activate(const QModelIndex &shownIndex)
+{
+    const QModelIndex index = m_proxy->mapToSource(shownIndex);
+    if (!index.isValid())
+        return;
+    const auto kind = an::DeltaKind(m_model->item(index.row(), Kind)->data(kKindRole).toInt());
+    QString name = m_model->item(index.row(), Name)->text();
+    if (kind == an::DeltaKind::Breakdown)
+        return;
+    if (kind == an::DeltaKind::PhaseRank) // "ActorGroup:3 update_actor": the phase of that rank
+        name = name.mid(name.lastIndexOf(QLatin1Char(' ')) + 1);
+    const bool phase = kind == an::DeltaKind::Phase || kind == an::DeltaKind::PhaseRank;
+    emit findInTimeline(phase ? labelsOfPhase(name)
+                              : QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
 }
 
 QString ComparePane::summary() const

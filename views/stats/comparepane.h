@@ -3,7 +3,10 @@
 // or more runs open, pick the baseline, the candidate and a tolerance; the table lists what
 // changed, ranked by size — phases (slowest rank and per rank), annotation ranges, kernels and
 // the GPU breakdown (compute / communication / memory / idle) — absolute and in %, with the
-// changes beyond the tolerance marked (red: slower, green: faster). The summary says which
+// changes beyond the tolerance marked (red: slower, green: faster) and listed first; the table
+// sorts by any column, filters by name, and shows only the changes unless "Show unchanged" is
+// ticked. Double-clicking a range, phase or kernel finds it in the timeline (every occurrence in
+// both runs outlined, the first selected and fitted). The summary says which
 // reports were matched (by group, rank and step) and which were not. Computed in the
 // background, and only while the pane is shown; a new input cancels the job it replaces.
 
@@ -15,9 +18,13 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
+class QModelIndex;
+class QSortFilterProxyModel;
 class QStandardItemModel;
 class QTableView;
 
@@ -37,15 +44,24 @@ public:
     QComboBox *baselineRun() const { return m_baseline; }
     QComboBox *candidateRun() const { return m_candidate; }
     QDoubleSpinBox *tolerance() const { return m_tolerance; }
-    const QStandardItemModel *model() const { return m_model; }
+    const QStandardItemModel *model() const { return m_model; }    // every delta, as core ranks them
+    const QSortFilterProxyModel *shown() const { return m_proxy; } // what the table shows, in its order
     QTableView *table() const { return m_table; }
     QString summary() const;
 
     // Model columns.
     enum Column { Kind, Step, Name, Baseline, Candidate, Delta, DeltaPct, ColumnCount };
 
+    // The model's roles: on the Kind column, the row's default order (changes first, then by size),
+    // its DeltaKind and whether it changed beyond the tolerance.
+    static constexpr int kOrderRole = Qt::UserRole;
+    static constexpr int kKindRole = Qt::UserRole + 1;
+    static constexpr int kChangedRole = Qt::UserRole + 2;
+
 signals:
     void busyChanged(bool busy);
+    // Find this in the timeline: a regular expression matching the event names exactly.
+    void findInTimeline(const QString &pattern);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -55,6 +71,7 @@ private:
     void setRuns(const QStringList &runs);
     void recompute();
     void show(const core::analysis::RunComparison &c);
+    void activate(const QModelIndex &shownIndex);
 
     QComboBox *m_baseline = nullptr;
     QComboBox *m_candidate = nullptr;
@@ -62,6 +79,9 @@ private:
     QLabel *m_summary = nullptr;
     QTableView *m_table = nullptr;
     QStandardItemModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr; // CompareRowsFilter
+    QLineEdit *m_filter = nullptr;
+    QCheckBox *m_showUnchanged = nullptr;
     LatestJob<core::analysis::RunComparison> *m_job = nullptr;
     std::vector<PreparedReportPtr> m_reports;
     QStringList m_runs;

@@ -8,22 +8,6 @@ namespace ps::views {
 
 namespace an = core::analysis;
 
-std::vector<int> distinctReports(const TimelineScene &scene, const std::vector<int> &entries,
-                                 std::vector<size_t> &reportOfEntry)
-{
-    std::vector<int> distinct; // entries whose report is first seen there
-    reportOfEntry.clear();
-    for (int e : entries) {
-        const auto &report = scene.entries[size_t(e)].report;
-        auto it = std::find_if(distinct.begin(), distinct.end(),
-                               [&](int d) { return scene.entries[size_t(d)].report == report; });
-        reportOfEntry.push_back(size_t(it - distinct.begin()));
-        if (it == distinct.end())
-            distinct.push_back(e);
-    }
-    return distinct;
-}
-
 namespace {
 
 // Own-clock window of an overlay entry's occurrence: from its start to the next occurrence of the

@@ -5,19 +5,14 @@
 // phase, and its "straggler" is the occurrence where the phase took longest.
 
 #include "core/analysis/phases/phases.h"
-#include "views/scene/timelinescene.h"
+#include "views/scene/runanalyses.h"
 
 #include <vector>
 
 namespace ps::views {
 
-// The distinct reports of `entries` (in first-seen order) and, per entry, the index of its report
-// among them: the input of computePhaseTable for an overlay.
-std::vector<int> distinctReports(const TimelineScene &scene, const std::vector<int> &entries,
-                                 std::vector<size_t> &reportOfEntry);
-
 // `byReport` was computed over the distinct reports (PhaseColumn::report indexes them);
-// `reportOfEntry` as distinctReports gave it. Columns of the result: one per entry, its
+// `reportOfEntry` as distinctReports (runanalyses.h) gave it. Columns of the result: one per entry, its
 // PhaseColumn::report the index into `entries`, labelled with the entry's label.
 core::analysis::PhaseTable phasesPerOccurrence(const core::analysis::PhaseTable &byReport, const TimelineScene &scene,
                                                const std::vector<int> &entries,

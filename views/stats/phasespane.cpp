@@ -71,12 +71,23 @@ PhasesPane::PhasesPane(QWidget *parent) : QWidget(parent)
     connect(m_table, &QTableView::clicked, this,
             [this](const QModelIndex &index) { onClicked(index.row(), index.column()); });
     m_job = new LatestJob<an::PhaseTable>(this, [this](const an::PhaseTable &t) { show(t); });
-    connect(m_job, &LatestJobBase::busyChanged, this, &PhasesPane::busyChanged);
+    connect(m_job, &LatestJobBase::busyChanged, this, [this] { emit busyChanged(isBusy()); });
 }
 
 bool PhasesPane::isBusy() const
 {
-    return m_job->isBusy();
+    return m_job->isBusy() || (m_run && m_run->isBusy());
+}
+
+void PhasesPane::setRunJob(RunAnalysesJob *job)
+{
+    if (m_run == job)
+        return;
+    if (m_run)
+        disconnect(m_run, nullptr, this, nullptr);
+    m_run = job;
+    connect(m_run, &RunAnalysesJob::ready, this, &PhasesPane::onRunReady);
+    connect(m_run, &RunAnalysesJob::busyChanged, this, [this] { emit busyChanged(isBusy()); });
 }
 
 void PhasesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries)
@@ -85,30 +96,42 @@ void PhasesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vecto
         return;
     m_scene = std::move(scene);
     m_entries = std::move(entries);
-    // A step overlay repeats a report once per occurrence: its phases are computed once and
-    // laid out per occurrence (phaseoccurrences.h).
-    const bool overlay = m_scene && m_scene->overlay;
-    std::vector<size_t> reportOfEntry;
-    const std::vector<int> distinct = overlay ? distinctReports(*m_scene, m_entries, reportOfEntry) : m_entries;
-    std::vector<core::trace::ReportPtr> reports;
-    if (m_scene)
-        for (int e : distinct)
-            reports.push_back(m_scene->entries[size_t(e)].report->reportPtr());
-    if (reports.empty()) {
-        m_job->cancel();
+    m_job->cancel();
+    if (!m_scene || m_entries.empty()) {
+        m_pending = nullptr;
         show({});
         return;
     }
-    m_summary->setText(QStringLiteral("Finding the phases of %1 report(s)…").arg(reports.size()));
-    m_job->run([reports, overlay, scene = m_scene, entries = m_entries, reportOfEntry](const CancelToken &cancel) {
-        an::PhaseTable t = an::computePhaseTable(reports, an::PhaseMapping::defaults(), &cancel);
-        return overlay ? phasesPerOccurrence(t, *scene, entries, reportOfEntry) : t;
+    if (!m_run)
+        setRunJob(new RunAnalysesJob(this));
+    m_run->setInput(m_scene, m_entries);
+    if (const RunAnalysesPtr done = m_run->finishedFor(m_scene, m_entries)) {
+        onRunReady(done); // matched already for another pane
+        return;
+    }
+    m_summary->setText(QStringLiteral("Finding the phases of %1 report(s)…").arg(m_entries.size()));
+}
+
+void PhasesPane::onRunReady(const RunAnalysesPtr &analyses)
+{
+    if (!analyses->holds(m_scene, m_entries))
+        return;
+    m_pending = analyses;
+    // A step overlay repeats a report once per occurrence: its phases were computed once and are
+    // laid out per occurrence (phaseoccurrences.h).
+    if (!m_scene->overlay) {
+        show(analyses->phases);
+        return;
+    }
+    m_job->run([analyses](const CancelToken &) {
+        return phasesPerOccurrence(analyses->phases, *analyses->scene, analyses->entries, analyses->reportOfEntry);
     });
 }
 
 void PhasesPane::show(const an::PhaseTable &t)
 {
     m_shown = t;
+    m_shownAnalyses = m_pending;
     m_shownScene = m_scene;
     m_shownEntries = m_entries;
     m_summary->setToolTip(t.stepsFrom.empty() ? QString::fromStdString(t.stepsNote)

@@ -2,13 +2,15 @@
 // The RL phase table of the reports on screen (core/analysis/phases/phases.h): rows are steps x phases,
 // columns the straggler, its lag over the median, the spread, what the straggler's GPU did, then
 // one column per rank with its wall time. Computed in the background whenever the set of reports
-// changes (not on zoom: phases span whole steps). Clicking a rank's cell selects that phase on
+// changes (not on zoom: phases span whole steps), from the scene's one matching (RunAnalysesJob,
+// shared with the Collectives and Breakdown panes). Clicking a rank's cell selects that phase on
 // that rank in the timeline (the workspace pages a digest's events in first); clicking the row's
 // other cells selects it on the straggler. The summary names the run. In a step overlay the
 // columns are the overlay's occurrences (phaseoccurrences.h).
 
 #include "core/analysis/phases/phases.h"
 #include "views/common/latestjob.h"
+#include "views/scene/runanalyses.h"
 
 #include <QWidget>
 
@@ -29,6 +31,9 @@ class PhasesPane : public QWidget
 public:
     explicit PhasesPane(QWidget *parent = nullptr);
 
+    // The scene's one matching, shared with the Collectives and Breakdown panes (the workspace's);
+    // a pane without one makes its own on its first input.
+    void setRunJob(RunAnalysesJob *job);
     // The scene and the entries (reports) to tabulate; recomputes only when they change.
     void setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries);
     bool isBusy() const;
@@ -41,6 +46,8 @@ public:
     const core::analysis::PhaseTable &shownTable() const { return m_shown; }
     const std::shared_ptr<const TimelineScene> &shownScene() const { return m_shownScene; }
     const std::vector<int> &shownEntries() const { return m_shownEntries; }
+    // The matching the shown table came from (its waits are the Breakdown's).
+    const RunAnalysesPtr &shownAnalyses() const { return m_shownAnalyses; }
     // Index of the first rank column in the model.
     static constexpr int kFirstRankColumn = 6;
 
@@ -56,6 +63,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void onRunReady(const RunAnalysesPtr &analyses);
     void show(const core::analysis::PhaseTable &table);
     void onClicked(int row, int column);
     QString ofRun() const;
@@ -64,7 +72,9 @@ private:
     QLabel *m_summary = nullptr;
     QTableView *m_table = nullptr;
     QStandardItemModel *m_model = nullptr;
-    LatestJob<core::analysis::PhaseTable> *m_job = nullptr;
+    RunAnalysesJob *m_run = nullptr;
+    LatestJob<core::analysis::PhaseTable> *m_job = nullptr; // a step overlay's table per occurrence
+    RunAnalysesPtr m_pending, m_shownAnalyses;              // of the table in m_job, of the one shown
     std::shared_ptr<const TimelineScene> m_scene;
     std::vector<int> m_entries;         // column -> scene entry, for the table being computed or shown
     core::analysis::PhaseTable m_shown; // what the model holds

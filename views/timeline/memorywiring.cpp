@@ -6,9 +6,12 @@
 #include "views/timeline/timelinecanvas.h"
 
 #include <QHelpEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QTabWidget>
 #include <QToolTip>
+
+#include <cmath>
 
 namespace ps::views {
 
@@ -18,6 +21,8 @@ namespace {
 
 // A press and release closer than this is a click; the canvas pans past it (timelinecanvas.cpp).
 constexpr int kClickSlop = 4;
+// A click this close to a lane's peak marker (px) asks for the peak.
+constexpr double kPeakMarkerSlop = 3.0;
 
 QString pointText(const TimelineCanvas &canvas, const TimelineEntry &e, const tr::MemorySeries &s, int64_t sceneNs)
 {
@@ -98,7 +103,15 @@ std::optional<MemoryPoint> memoryPointAt(const TimelineCanvas &canvas, QPoint po
     const TimelineEntry &e = scene->entries[size_t(r.entry)];
     if (size_t(r.counter) >= e.report->report().meta.memory.size())
         return std::nullopt;
-    return pointOf(canvas, e, size_t(r.counter), canvas.mapping().time(pos.x() - canvas.lanesLeft()));
+    MemoryPoint point = pointOf(canvas, e, size_t(r.counter), canvas.mapping().time(pos.x() - canvas.lanesLeft()));
+    // On the peak's marker: the peak itself, not the time under the pixel (several allocator
+    // entries can share the peak's microsecond, and a pixel spans many).
+    const tr::MemorySeries &series = e.report->report().meta.memory[size_t(r.counter)];
+    if (const auto peak = series.peakTimeNs(); peak && isSnapshotLane(e.report->report(), size_t(r.counter))) {
+        const double peakX = canvas.lanesLeft() + canvas.mapping().x(*peak + e.offset);
+        point.atPeak = std::abs(peakX - pos.x()) <= kPeakMarkerSlop;
+    }
+    return point;
 }
 
 QString memoryToolTipAt(const TimelineCanvas &canvas, QPoint pos)
@@ -135,6 +148,7 @@ std::optional<MemoryPoint> highestPeakPoint(const TimelineCanvas &canvas)
                 memory[s].source == tr::kSnapshotAllocatedSource && memory[s].peakBytes() > bestBytes) {
                 bestBytes = memory[s].peakBytes();
                 best = pointOf(canvas, e, s, *memory[s].peakTimeNs() + e.offset);
+                best->atPeak = true;
             }
     }
     return best;
@@ -146,6 +160,26 @@ MemoryBlocksPane *addMemoryTab(QTabWidget *tabs, TimelineCanvas *canvas)
     tabs->addTab(pane, QStringLiteral("Memory"));
     canvas->installEventFilter(new MemoryLaneInput(canvas, tabs, pane));
     QObject::connect(canvas, &TimelineCanvas::escapePressed, pane, &MemoryBlocksPane::cancel);
+    const auto showPeak = [tabs, pane](MemoryPoint point) {
+        point.atPeak = true;
+        pane->showPoint(std::move(point));
+        tabs->setCurrentWidget(pane);
+    };
+    QObject::connect(pane, &MemoryBlocksPane::peakRequested, pane, [canvas, pane, showPeak] {
+        if (pane->point())
+            showPeak(*pane->point());
+        else if (std::optional<MemoryPoint> point = highestPeakPoint(*canvas))
+            showPeak(std::move(*point));
+    });
+    // A snapshot lane's menu: its blocks at its peak.
+    QObject::connect(canvas, &TimelineCanvas::contextMenuBuilt, pane, [canvas, showPeak](QMenu *menu, QPoint pos, int) {
+        std::optional<MemoryPoint> point = memoryPointAt(*canvas, pos);
+        if (!point || !isSnapshotLane(*point->report, point->series))
+            return;
+        menu->addSeparator();
+        menu->addAction(QStringLiteral("Show Blocks at the Peak"), menu,
+                        [showPeak, point = std::move(*point)] { showPeak(point); });
+    });
     QObject::connect(tabs, &QTabWidget::currentChanged, pane, [tabs, canvas, pane] {
         if (tabs->currentWidget() == pane && !pane->point())
             if (std::optional<MemoryPoint> point = highestPeakPoint(*canvas))

@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace ps::views {
 
@@ -381,8 +382,15 @@ void TimelineDocument::applyAlignment(const AlignResult &res)
         m_alignWarnings << QString::fromStdString(w);
     if (!m_alignWarnings.isEmpty())
         emit statusMessage(m_alignWarnings.join(QStringLiteral("; ")), 8000);
-    // Aligned by UTC, axis 0 is the earliest report's UTC origin, so the axis can say wall-clock
-    // dates.
+    // A range no report has: the banner says so, the Align combo shows the mode actually used.
+    std::string ignored;
+    const auto asked = parseAlignSpec(m_align.toStdString(), ignored);
+    const bool fellBack = asked && asked->mode != res.used;
+    if (fellBack)
+        emit problem(QStringLiteral("Alignment on %1 fell back").arg(m_align), m_alignWarnings);
+    if (std::exchange(m_alignFellBack, fellBack) || fellBack)
+        emit alignmentChanged(fellBack ? QString::fromStdString(alignSpecText({res.used, {}, {}})) : m_align);
+    // Aligned by UTC, axis 0 is the earliest report's UTC origin: the axis can say wall-clock dates.
     m_utcOrigin = res.utcOriginNs;
     rebuildScene();
 }

@@ -183,6 +183,7 @@ private:
     bool m_alignChosen = false; // by the user or a session; else UTC, or start (chooseDefaultAlignment)
     QString m_defaultAlignNote; // why the default alignment is not UTC
     QStringList m_alignWarnings;
+    bool m_alignFellBack = false;       // the last alignment did not find the range asked for (the combo says so)
     std::optional<int64_t> m_utcOrigin; // UTC ns of axis 0 when aligned by UTC
     std::optional<std::pair<int, QString>> m_overlay;
     bool m_fitOnNextScene = true;

@@ -2,6 +2,7 @@
 
 #include "core/trace/tracestats.h"
 #include "views/overview/clusteroverview.h"
+#include "views/scene/runanalyses.h"
 #include "views/stats/breakdownpane.h"
 #include "views/stats/comparepane.h"
 #include "views/stats/phasespane.h"
@@ -51,6 +52,10 @@ TimelinePanes::TimelinePanes(TimelineDocument *document, QWidget *parent)
     m_compare = new ComparePane(m_tabs);
     m_tabs->addTab(m_compare, QStringLiteral("Compare Runs"));
     m_collectives = addCollectivesTab(m_tabs, m_view->canvas(), m_details);
+    // One matching of the scene's collectives for the RL Phases, Breakdown and Collectives panes.
+    m_runAnalyses = new RunAnalysesJob(this);
+    m_phases->setRunJob(m_runAnalyses);
+    m_collectives->setRunJob(m_runAnalyses);
     m_memory = addMemoryTab(m_tabs, m_view->canvas());
     addWidget(hsplit);
     addWidget(m_tabs);

@@ -22,6 +22,7 @@ class ComparePane;
 class DetailsPane;
 class OverviewController;
 class PhasesPane;
+class RunAnalysesJob;
 class StatsPane;
 class TimelineCanvas;
 class TimelineDocument;
@@ -65,7 +66,8 @@ private:
     QTabWidget *m_tabs = nullptr;
     StatsPane *m_stats = nullptr;
     PhasesPane *m_phases = nullptr;
-    BreakdownPane *m_breakdown = nullptr; // follows the phase table's reports
+    RunAnalysesJob *m_runAnalyses = nullptr; // the scene's one matching, shared by three panes
+    BreakdownPane *m_breakdown = nullptr;    // follows the phase table's reports
     ComparePane *m_compare = nullptr;
     CollectivesPane *m_collectives = nullptr; // collectivewiring.h
     MemoryBlocksPane *m_memory = nullptr;     // memorywiring.h

@@ -1,5 +1,7 @@
 #include "views/timeline/timelineworkspace.h"
 
+#include "views/stats/comparepane.h"
+
 #include "core/trace/read/tracereader.h"
 #include "views/common/emptystate.h"
 #include "views/common/problemsbanner.h"
@@ -23,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace ps::views {
 
@@ -124,6 +127,12 @@ void TimelineWorkspace::connectDocument()
     connect(esc, &QShortcut::activated, m_doc, &TimelineDocument::cancelLoad);
     connect(m_doc, &TimelineDocument::busyChanged, this, [this] { emit busyChanged(isBusy()); });
     connect(m_panes, &TimelinePanes::busyChanged, this, [this] { emit busyChanged(isBusy()); });
+    // A Compare Runs row: its events outlined in both runs, the first selected and fitted.
+    connect(m_panes->compare(), &ComparePane::findInTimeline, this, [this](const QString &pattern) {
+        m_fitNextMatch = true;
+        setSearch(pattern, true);
+        gotoFirstMatch();
+    });
 }
 
 void TimelineWorkspace::connectCanvas()
@@ -341,7 +350,10 @@ void TimelineWorkspace::gotoMatch(int i)
     const std::optional<SearchMatch> m = m_doc->chooseMatch(i);
     if (!m)
         return;
-    canvas()->reveal({m->entry, {m->track, m->index}});
+    const TimelineSelection match{m->entry, {m->track, m->index}};
+    canvas()->reveal(match); // selects it and scrolls its row into view
+    if (std::exchange(m_fitNextMatch, false))
+        canvas()->zoomToEvent(match);
     updateMatchLabel();
 }
 

@@ -140,6 +140,7 @@ private:
     SessionMenu *m_sessionMenu = nullptr;
     QAction *m_findAction = nullptr;
     bool m_firstMatchPending = false; // Enter came before the search's result
+    bool m_fitNextMatch = false;      // the next match shown is fitted, not only revealed (Compare Runs)
 };
 
 } // namespace ps::views

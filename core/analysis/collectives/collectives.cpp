@@ -12,6 +12,7 @@
 #include "core/trace/store/report.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <tuple>
 
@@ -86,10 +87,20 @@ std::pair<int, size_t> detail::mostOftenLast(const std::map<int, size_t> &lastCo
     return tie ? std::pair{-1, most} : std::pair{best, most};
 }
 
+namespace {
+std::atomic<uint64_t> g_matchPasses{0};
+} // namespace
+
+uint64_t collectiveMatchPasses()
+{
+    return g_matchPasses.load(std::memory_order_relaxed);
+}
+
 CollectiveAnalysis detail::matchCollectives(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
                                             const CollectiveQuery &query, std::span<InstanceSink *const> extra,
                                             const core::CancelToken *cancel)
 {
+    g_matchPasses.fetch_add(1, std::memory_order_relaxed);
     detail::CollectiveInput in = detail::gatherCollectives(reports, offsets, cancel);
     detail::GroupTotals totals(query);
     detail::InstanceKeeper keeper(query);

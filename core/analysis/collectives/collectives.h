@@ -149,6 +149,10 @@ struct CollectiveAnalysis
 // upper middle one when their count is even. The CLI's text and the GUI's table both show it.
 int64_t medianWaitNs(const CollectiveInstance &inst);
 
+// How many times the matcher has run in this process, on any thread: for the benchmark and the test
+// that check a scene change matches its run once.
+uint64_t collectiveMatchPasses();
+
 // `offsets` per report (trace/alignment.h; empty = all 0). The reports' records are read on
 // `threads` threads (0: a few).
 CollectiveAnalysis analyzeCollectives(std::span<const trace::ReportPtr> reports, std::span<const int64_t> offsets,

@@ -35,6 +35,19 @@ DeviceMemory analyzeDevice(const MemorySnapshot &s, int64_t device)
 
 } // namespace
 
+MemoryAt memoryAt(const MemorySnapshot &s, int64_t device, int64_t timeNs)
+{
+    MemoryAt out;
+    out.device = device;
+    out.event = trace::memoryEventAt(s, trace::memoryTrace(s, device), timeNs);
+    out.sites = trace::liveGroups(s, trace::memoryElements(s, device), out.event);
+    for (const LiveGroup &g : out.sites) {
+        out.bytes = trace::addWrapping(out.bytes, g.bytes);
+        out.blocks += g.blocks;
+    }
+    return out;
+}
+
 SnapshotMemory analyzeSnapshot(const MemorySnapshot &s)
 {
     SnapshotMemory out;

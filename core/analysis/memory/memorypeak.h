@@ -50,6 +50,19 @@ struct SnapshotMemory
 
 SnapshotMemory analyzeSnapshot(const trace::MemorySnapshot &s);
 
+// What a device held at a time of the report's axis (`trace memory --at`, and the desktop's
+// Memory tab for a click there): the state after every trace entry at or before it
+// (trace::memoryEventAt), its blocks grouped by allocation site, largest first.
+struct MemoryAt
+{
+    int64_t device = 0;
+    std::optional<size_t> event; // the last entry at or before the time; none: before the first
+    int64_t bytes = 0;
+    int64_t blocks = 0;
+    std::vector<LiveGroup> sites;
+};
+MemoryAt memoryAt(const trace::MemorySnapshot &s, int64_t device, int64_t timeNs);
+
 struct TimelineMemory
 {
     int64_t peakBytes = 0;

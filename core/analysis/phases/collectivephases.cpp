@@ -3,6 +3,7 @@
 
 #include "core/analysis/collectives/collectiveinput.h"
 #include "core/analysis/collectives/collectivesink.h"
+#include "core/analysis/collectives/reportwaits.h"
 #include "core/analysis/phases/phasesummary.h"
 #include "core/common/canceltoken.h"
 #include "core/trace/alignment.h"
@@ -239,21 +240,31 @@ std::vector<PhaseOccurrence> phaseOccurrencesOf(const ReportPhaseCells &cells)
     return out;
 }
 
-RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
-                                const std::function<std::vector<PhaseOccurrence>(size_t)> &occurrencesOf,
+RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports, const PhaseOccurrencesOf &occurrencesOf,
                                 const core::CancelToken *cancel, const CollectiveQuery &query)
+{
+    RunMatchOptions options;
+    options.query = query;
+    return collectivesOfRun(reports, occurrencesOf, options, cancel);
+}
+
+RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports, const PhaseOccurrencesOf &occurrencesOf,
+                                const RunMatchOptions &options, const core::CancelToken *cancel)
 {
     RunCollectives out;
     const auto stopped = [cancel] { return cancel && cancel->cancelled(); };
     if (!stopped()) {
-        const trace::AlignResult aligned = trace::alignReports(reports, trace::AlignSpec{});
+        const std::vector<int64_t> offsets = options.offsets.size() == reports.size()
+                                                 ? options.offsets
+                                                 : trace::alignReports(reports, trace::AlignSpec{}).offsets;
         std::vector<detail::ReportCollectives> extracted = detail::extractAll(reports, cancel);
         // Phases are found only for a run with collectives to put in them.
         const bool any = std::any_of(extracted.begin(), extracted.end(), [](const auto &e) { return e.records > 0; });
         std::vector<std::vector<PhaseOccurrence>> phases(reports.size());
         for (size_t r = 0; any && r < reports.size() && !stopped(); ++r)
             phases[r] = occurrencesOf(r);
-        out = detail::matchWithPhases(extracted, aligned.offsets, std::move(phases), query, cancel);
+        out = detail::matchWithPhases(extracted, offsets, std::move(phases), options.query, cancel, options.waits);
+        out.offsets = offsets;
     }
     out.cancelled = stopped();
     return out;
@@ -261,15 +272,20 @@ RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
 
 RunCollectives detail::matchWithPhases(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
                                        std::vector<std::vector<PhaseOccurrence>> phases, const CollectiveQuery &query,
-                                       const core::CancelToken *cancel)
+                                       const core::CancelToken *cancel, bool waits)
 {
     RunCollectives out;
     PhaseRows rows(offsets, std::move(phases));
-    detail::InstanceSink *const sinks[] = {&rows};
+    ReportWaits memberWaits(offsets, reports.size());
+    std::vector<InstanceSink *> sinks = {&rows};
+    if (waits)
+        sinks.push_back(&memberWaits);
     out.analysis = matchCollectives(reports, offsets, query, sinks, cancel);
     out.cancelled = cancel && cancel->cancelled();
     if (!out.cancelled && out.analysis.errors.empty())
         out.phases = rows.rows();
+    if (waits)
+        out.waits = memberWaits.take();
     return out;
 }
 

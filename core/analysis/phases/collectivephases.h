@@ -5,6 +5,7 @@
 // others wait in that phase.
 
 #include "core/analysis/collectives/collectives.h"
+#include "core/analysis/collectives/collectivewait.h"
 #include "core/analysis/phases/phasemapping.h"
 #include "core/analysis/phases/phases.h"
 
@@ -43,13 +44,28 @@ struct RunCollectives
 {
     CollectiveAnalysis analysis;
     std::vector<CollectivePhaseRow> phases; // none when the analysis has errors or no instance
-    bool cancelled = false;                 // then the rest is partial
+    std::vector<int64_t> offsets;           // per report: the shared axis the members' times are on
+    // Per report, when RunMatchOptions::waits asked: its members' waits on its own clock (the
+    // breakdown's communication split, collectivewait.h).
+    std::vector<std::vector<MemberWait>> waits;
+    bool cancelled = false; // then the rest is partial
 };
-// The reports' collectives matched (clock-aligned as trace/alignment.h does by default) and put in
-// their phases: `occurrencesOf(i)` gives reports[i]'s, asked only when some report has collective records.
-RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports,
-                                const std::function<std::vector<PhaseOccurrence>(size_t)> &occurrencesOf,
+// What one matching of a run answers: the desktop matches a scene once for its Collectives, RL
+// Phases and Breakdown panes, with the scene's offsets and every instance its table shows.
+struct RunMatchOptions
+{
+    // Per report; empty: clock-aligned as trace/alignment.h does by default.
+    std::vector<int64_t> offsets;
+    CollectiveQuery query;
+    bool waits = false;
+};
+using PhaseOccurrencesOf = std::function<std::vector<PhaseOccurrence>(size_t)>;
+// The reports' collectives matched and put in their phases: `occurrencesOf(i)` gives reports[i]'s,
+// asked only when some report has collective records.
+RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports, const PhaseOccurrencesOf &occurrencesOf,
                                 const core::CancelToken *cancel = nullptr, const CollectiveQuery &query = {});
+RunCollectives collectivesOfRun(std::span<const trace::ReportPtr> reports, const PhaseOccurrencesOf &occurrencesOf,
+                                const RunMatchOptions &options, const core::CancelToken *cancel = nullptr);
 
 } // namespace ps::core::analysis
 
@@ -59,8 +75,9 @@ struct ReportCollectives; // collectiveinput.h
 
 // The reports matched as `query` asks, each complete instance's members also put in their phases
 // (phases[report], on its own clock; PhaseRows in collectivephases.cpp).
+// With `waits`, also each member's wait by report (RunCollectives::waits).
 RunCollectives matchWithPhases(std::vector<ReportCollectives> &reports, std::span<const int64_t> offsets,
                                std::vector<std::vector<PhaseOccurrence>> phases, const CollectiveQuery &query,
-                               const core::CancelToken *cancel);
+                               const core::CancelToken *cancel, bool waits = false);
 
 } // namespace ps::core::analysis::detail

@@ -61,8 +61,11 @@ collectivesOfOpened(size_t count, const std::function<trace::ReportPtr(size_t)> 
             phases.push_back(std::move(taken[i].phases));
         }
     std::vector<Taken>().swap(taken);
-    if (cancel && cancel->cancelled())
-        return RunCollectives{{}, {}, true};
+    if (cancel && cancel->cancelled()) {
+        RunCollectives stopped;
+        stopped.cancelled = true;
+        return stopped;
+    }
     const trace::AlignResult aligned = trace::alignReports(opened, trace::AlignSpec{});
     RunCollectives run = detail::matchWithPhases(collectives, aligned.offsets, std::move(phases), query, cancel);
     for (const trace::LeftOutReport &l : leftOut)

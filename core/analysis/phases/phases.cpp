@@ -277,45 +277,6 @@ void numberProfiledSteps(PhaseTable &table, const std::vector<trace::ReportPtr> 
 
 } // namespace
 
-PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
-                             const core::CancelToken *cancel, const PhaseTableOptions &options)
-{
-    std::vector<trace::ReportPtr> columns; // the reports that make the columns
-    std::vector<size_t> inputIndex;        // each one's index into `reports`
-    std::vector<ReportPhaseCells> perReport;
-    std::vector<std::pair<size_t, std::string>> problems;
-    bool fromSummaries = true;
-    for (size_t i = 0; i < reports.size(); ++i) {
-        std::string error;
-        std::optional<ReportPhaseCells> cells;
-        const bool ran = trace::analyseReport(*reports[i], error,
-                                              [&] { cells = reportPhaseCells(*reports[i], mapping, error, cancel); });
-        if (cancel && cancel->cancelled()) {
-            PhaseTable table;
-            table.cancelled = true;
-            for (size_t k = 0; k < reports.size(); ++k)
-                table.columns.push_back(columnOf(*reports[k], k));
-            return table;
-        }
-        if (!ran || !cells) {
-            problems.emplace_back(i, error);
-            if (!options.keepUnanswered)
-                continue;
-        } else {
-            fromSummaries = fromSummaries && !trace::hasEvents(*reports[i]);
-        }
-        columns.push_back(reports[i]);
-        inputIndex.push_back(i);
-        perReport.push_back(cells ? std::move(*cells) : ReportPhaseCells{});
-    }
-    PhaseTable table = assemblePhaseTable(columns, perReport, mapping, cancel, options.withStragglers);
-    for (PhaseColumn &c : table.columns)
-        c.report = inputIndex[c.report];
-    table.fromSummaries = fromSummaries && problems.size() < reports.size();
-    table.problems = std::move(problems);
-    return table;
-}
-
 namespace {
 // A run read partly from digests numbered by their config and partly from reports far from it
 // (a raw report fetched beside the digests): the counted ones take the numbered ones' steps when
@@ -347,13 +308,10 @@ std::vector<ReportPhaseCells> numberLikeTheOthers(const std::vector<ReportPhaseC
     }
     return out;
 }
-} // namespace
-
-PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
-                              const std::vector<ReportPhaseCells> &cellsOfReports, const PhaseMapping &mapping,
-                              const core::CancelToken *cancel, bool withStragglers)
+// The columns and rows of reports whose cells are numbered alike, without stragglers.
+PhaseTable rowsOf(const std::vector<trace::ReportPtr> &reports, const std::vector<ReportPhaseCells> &perReport,
+                  const PhaseMapping &mapping)
 {
-    const std::vector<ReportPhaseCells> perReport = numberLikeTheOthers(cellsOfReports);
     PhaseTable table;
     for (size_t i = 0; i < reports.size(); ++i) {
         table.columns.push_back(columnOf(*reports[i], i));
@@ -392,6 +350,81 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
         rankRow(row);
         table.rows.push_back(std::move(row));
     }
+    return table;
+}
+
+// As assemblePhaseTable, with the stragglers named from the caller's matching of every input
+// report (PhaseTableOptions::match); `columns[c]` is reports[inputIndex[c]].
+PhaseTable tableMatchedBy(const decltype(PhaseTableOptions::match) &match, const std::vector<trace::ReportPtr> &reports,
+                          const std::vector<trace::ReportPtr> &columns, const std::vector<size_t> &inputIndex,
+                          const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping)
+{
+    const std::vector<ReportPhaseCells> numbered = numberLikeTheOthers(perReport);
+    PhaseTable table = rowsOf(columns, numbered, mapping);
+    std::vector<int> columnOfInput(reports.size(), -1);
+    for (size_t c = 0; c < inputIndex.size(); ++c)
+        columnOfInput[inputIndex[c]] = int(c);
+    const RunCollectives &run = match(reports, [&](size_t i) {
+        return columnOfInput[i] < 0 ? std::vector<PhaseOccurrence>{}
+                                    : phaseOccurrencesOf(numbered[size_t(columnOfInput[i])]);
+    });
+    std::vector<int> rankOfColumn;
+    for (size_t i : inputIndex)
+        rankOfColumn.push_back(i < run.analysis.reportRanks.size() ? run.analysis.reportRanks[i] : -1);
+    nameStragglers(table, run, rankOfColumn, columns, numbered);
+    numberProfiledSteps(table, columns, numbered);
+    return table;
+}
+
+} // namespace
+
+PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const PhaseMapping &mapping,
+                             const core::CancelToken *cancel, const PhaseTableOptions &options)
+{
+    std::vector<trace::ReportPtr> columns; // the reports that make the columns
+    std::vector<size_t> inputIndex;        // each one's index into `reports`
+    std::vector<ReportPhaseCells> perReport;
+    std::vector<std::pair<size_t, std::string>> problems;
+    bool fromSummaries = true;
+    for (size_t i = 0; i < reports.size(); ++i) {
+        std::string error;
+        std::optional<ReportPhaseCells> cells;
+        const bool ran = trace::analyseReport(*reports[i], error,
+                                              [&] { cells = reportPhaseCells(*reports[i], mapping, error, cancel); });
+        if (cancel && cancel->cancelled()) {
+            PhaseTable table;
+            table.cancelled = true;
+            for (size_t k = 0; k < reports.size(); ++k)
+                table.columns.push_back(columnOf(*reports[k], k));
+            return table;
+        }
+        if (!ran || !cells) {
+            problems.emplace_back(i, error);
+            if (!options.keepUnanswered)
+                continue;
+        } else {
+            fromSummaries = fromSummaries && !trace::hasEvents(*reports[i]);
+        }
+        columns.push_back(reports[i]);
+        inputIndex.push_back(i);
+        perReport.push_back(cells ? std::move(*cells) : ReportPhaseCells{});
+    }
+    PhaseTable table = options.withStragglers && options.match
+                           ? tableMatchedBy(options.match, reports, columns, inputIndex, perReport, mapping)
+                           : assemblePhaseTable(columns, perReport, mapping, cancel, options.withStragglers);
+    for (PhaseColumn &c : table.columns)
+        c.report = inputIndex[c.report];
+    table.fromSummaries = fromSummaries && problems.size() < reports.size();
+    table.problems = std::move(problems);
+    return table;
+}
+
+PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
+                              const std::vector<ReportPhaseCells> &cellsOfReports, const PhaseMapping &mapping,
+                              const core::CancelToken *cancel, bool withStragglers)
+{
+    const std::vector<ReportPhaseCells> perReport = numberLikeTheOthers(cellsOfReports);
+    PhaseTable table = rowsOf(reports, perReport, mapping);
     if (withStragglers)
         nameStragglers(table, reports, perReport, cancel);
     numberProfiledSteps(table, reports, perReport);

@@ -20,8 +20,10 @@
 #include "core/trace/store/report.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,8 @@ struct PhaseTable
     std::vector<std::string> stragglerNotes;
 };
 
+struct RunCollectives; // collectivephases.h
+
 struct PhaseTableOptions
 {
     // Name each row's straggler (phasestraggler.h: matches the run's collectives); without, every
@@ -116,6 +120,13 @@ struct PhaseTableOptions
     // Keep a report that cannot answer as a column of empty cells (run comparison pairs columns
     // by position); by default it is left out, and only its problem says why.
     bool keepUnanswered = false;
+    // How the run's collectives are matched to name the stragglers: given every input report
+    // (those that cannot answer too) and each one's phase occurrences, a matching the caller keeps.
+    // The desktop passes its one matching per scene (views/scene/runanalyses.h), whose instances
+    // and waits its other panes show. Null: collectivesOfRun, keeping no instance.
+    std::function<const RunCollectives &(std::span<const trace::ReportPtr>,
+                                         const std::function<std::vector<PhaseOccurrence>(size_t)> &)>
+        match;
 };
 
 // The one phase table of a run, for the desktop, the CLI and run comparison alike: each report's

@@ -84,6 +84,12 @@ void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports
     // The rows need every instance's waits, not the instances.
     const RunCollectives run = collectivesOfRun(
         reports, [&](size_t r) { return phaseOccurrencesOf(perReport[r]); }, cancel, CollectiveQuery::sinksOnly());
+    nameStragglers(table, run, run.analysis.reportRanks, reports, perReport);
+}
+
+void nameStragglers(PhaseTable &table, const RunCollectives &run, std::span<const int> rankOfReport,
+                    std::span<const trace::ReportPtr> reports, std::span<const ReportPhaseCells> perReport)
+{
     if (run.cancelled) {
         table.cancelled = true;
         return;
@@ -92,8 +98,8 @@ void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports
     std::map<int, size_t> columnOfRank;
     for (size_t c = 0; c < table.columns.size(); ++c) {
         const size_t r = table.columns[c].report;
-        if (r < run.analysis.reportRanks.size() && run.analysis.reportRanks[r] >= 0)
-            columnOfRank.emplace(run.analysis.reportRanks[r], c);
+        if (r < rankOfReport.size() && rankOfReport[r] >= 0)
+            columnOfRank.emplace(rankOfReport[r], c);
     }
     std::map<std::pair<int64_t, std::string>, const CollectivePhaseRow *> rowOf;
     for (const CollectivePhaseRow &r : run.phases)

@@ -29,5 +29,9 @@ void chooseStraggler(PhaseRow &row, const CollectivePhaseRow *byArrival, const s
 // in table.stragglerNotes. Sets table.cancelled when cancelled.
 void nameStragglers(PhaseTable &table, std::span<const trace::ReportPtr> reports,
                     std::span<const ReportPhaseCells> perReport, const core::CancelToken *cancel = nullptr);
+// The same from a matching made elsewhere (PhaseTableOptions::match): `rankOfReport[r]` is
+// reports[r]'s rank in it, -1 for a report it holds no collectives of.
+void nameStragglers(PhaseTable &table, const RunCollectives &run, std::span<const int> rankOfReport,
+                    std::span<const trace::ReportPtr> reports, std::span<const ReportPhaseCells> perReport);
 
 } // namespace ps::core::analysis

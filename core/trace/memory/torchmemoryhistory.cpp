@@ -154,14 +154,24 @@ MemoryCurve memoryCurve(const MemorySnapshot &s, int64_t device, const std::vect
     return out;
 }
 
-std::vector<LiveBlock> liveBlocksAt(const MemorySnapshot &s, int64_t device, int64_t timeNs, int64_t *total)
+std::optional<size_t> memoryEventAt(const MemorySnapshot &s, const std::vector<MemTraceEntry> &trace, int64_t timeNs)
 {
-    const std::vector<MemTraceEntry> &trace = memoryTrace(s, device);
-    // The last entry at or before the time, in file order (times need not be sorted).
     std::optional<size_t> event;
     for (size_t i = 0; i < trace.size(); ++i)
         if (memoryEntryTimeNs(s, trace, i) <= timeNs)
             event = i;
+    return event;
+}
+
+std::vector<LiveBlock> liveBlocksAt(const MemorySnapshot &s, int64_t device, int64_t timeNs, int64_t *total)
+{
+    return liveBlocksAfter(s, device, memoryEventAt(s, memoryTrace(s, device), timeNs), total);
+}
+
+std::vector<LiveBlock> liveBlocksAfter(const MemorySnapshot &s, int64_t device, std::optional<size_t> event,
+                                       int64_t *total)
+{
+    const std::vector<MemTraceEntry> &trace = memoryTrace(s, device);
     std::vector<LiveBlock> out;
     int64_t sum = 0;
     for (const MemElement &e : memoryElements(s, device)) {
@@ -191,6 +201,27 @@ bool isTorchInternalFrame(const MemFrame &f)
            file.rfind("torch/", 0) == 0;
 }
 
+namespace {
+
+std::string siteKey(const std::vector<uint32_t> &userFrames, uint32_t stack)
+{
+    return userFrames.empty()
+               ? "s" + std::to_string(stack)
+               : std::string(reinterpret_cast<const char *>(userFrames.data()), userFrames.size() * sizeof(uint32_t));
+}
+
+} // namespace
+
+std::string memorySiteKey(const MemorySnapshot &s, uint32_t stack)
+{
+    std::vector<uint32_t> user;
+    const auto [frames, n] = s.stack(stack);
+    for (size_t i = 0; i < n; ++i)
+        if (!isTorchInternalFrame(s.frames[frames[i]]))
+            user.push_back(frames[i]);
+    return siteKey(user, stack);
+}
+
 std::vector<LiveGroup> liveGroups(const MemorySnapshot &s, const std::vector<MemElement> &elements,
                                   std::optional<size_t> event)
 {
@@ -208,10 +239,7 @@ std::vector<LiveGroup> liveGroups(const MemorySnapshot &s, const std::vector<Mem
             else
                 g.frames.push_back(frames[i]);
         }
-        std::string key = g.frames.empty() ? "s" + std::to_string(e.stack)
-                                           : std::string(reinterpret_cast<const char *>(g.frames.data()),
-                                                         g.frames.size() * sizeof(uint32_t));
-        auto [it, added] = groupOf.emplace(std::move(key), out.size());
+        auto [it, added] = groupOf.emplace(siteKey(g.frames, e.stack), out.size());
         if (added)
             out.push_back(std::move(g));
         out[it->second].bytes = addWrapping(out[it->second].bytes, e.size);

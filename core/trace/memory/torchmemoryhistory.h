@@ -83,6 +83,17 @@ struct LiveBlock
     uint32_t stack = 0;                 // MemorySnapshot::stack()
     std::optional<int64_t> allocTimeNs; // absent when allocated before the history
 };
+// The last of the device's trace entries at or before `timeNs` (the report's axis,
+// memoryEntryTimeNs), in file order (times need not be sorted); nullopt when none is.
+std::optional<size_t> memoryEventAt(const MemorySnapshot &s, const std::vector<MemTraceEntry> &trace, int64_t timeNs);
+// The blocks allocated on `device` right after trace entry `event` (nullopt: before the first),
+// largest first; `total` (if given) gets their sum. What "the blocks at the peak" lists: several
+// entries can share the peak's time, so the peak is an entry, not a time.
+std::vector<LiveBlock> liveBlocksAfter(const MemorySnapshot &s, int64_t device, std::optional<size_t> event,
+                                       int64_t *total = nullptr);
+// The allocation site of a stack, as liveGroups groups blocks: its user frames (torch internals
+// left out), or the stack itself when it has none. Equal keys, one site.
+std::string memorySiteKey(const MemorySnapshot &s, uint32_t stack);
 // The blocks allocated on `device` at `timeNs` (the report's axis, memoryEntryTimeNs): after
 // every trace entry at or before it. Largest first; `total` (if given) gets their sum.
 std::vector<LiveBlock> liveBlocksAt(const MemorySnapshot &s, int64_t device, int64_t timeNs, int64_t *total = nullptr);
