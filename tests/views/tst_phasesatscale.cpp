@@ -80,7 +80,7 @@ private slots:
             if (auto *t = qobject_cast<QCPItemText *>(chart.plot()->item(i)))
                 labels << t->text();
         QCOMPARE(labels, (QStringList{"rank 7", "rank 7", "rank 7"}));
-        QVERIFY(chart.title().contains("straggler") && chart.title().contains("rank 7"));
+        QVERIFY(chart.title().contains("longest total") && chart.title().contains("rank 7"));
 
         auto *points = qobject_cast<QCPGraph *>(chart.plot()->plottable(1));
         QVERIFY(points && !points->property("bars").toList().isEmpty());
@@ -127,7 +127,7 @@ private slots:
         QCOMPARE(both.ranks.size(), 8);
         const CrossRankData monOnly = crossRankData(*a, QStringLiteral("step"), {}, ofA);
         QCOMPARE(monOnly.ranks, (QStringList{"rank 0", "rank 1", "rank 2", "rank 3"}));
-        QCOMPARE(monOnly.straggler, 1);
+        QCOMPARE(monOnly.longest, 1);
         QCOMPARE(monOnly.run, QStringLiteral("mon"));
         CrossRankChart chart;
         chart.setData(monOnly);

@@ -12,7 +12,8 @@ namespace ps::views {
 namespace {
 // Milliseconds on the value axis: bars of RL steps are ms to s long.
 constexpr double kNsPerUnit = 1e6;
-const QColor kStragglerRed(0xc6, 0x28, 0x28);
+// The longest total is not the straggler (RL Phases' red): another colour, another word.
+const QColor kLongestPurple(0x6a, 0x1b, 0x9a);
 
 QColor stepColor(int s)
 {
@@ -52,7 +53,7 @@ CrossRankChart::CrossRankChart(QWidget *parent) : QWidget(parent)
 
 void CrossRankChart::onClick(QCPAbstractPlottable *p, int dataIndex)
 {
-    const QVariantList points = p->property("bars").toList(); // an outlier or straggler point
+    const QVariantList points = p->property("bars").toList(); // an outlier or the longest total's point
     if (!points.isEmpty()) {
         if (dataIndex >= 0 && dataIndex < points.size()) {
             const CrossRankBar &b = m_shown.bars[size_t(points[dataIndex].toInt())];
@@ -109,16 +110,16 @@ void CrossRankChart::rebuild()
                         : showsDistribution()    ? QStringLiteral("over %1 ranks per step").arg(m_shown.ranks.size())
                                                  : QStringLiteral("per rank and step");
     const QString run = m_data.run.isEmpty() ? QString() : QStringLiteral(" in run %1").arg(m_data.run.toHtmlEscaped());
-    m_title->setText(QStringLiteral("%1 %2%3 — straggler: <span style='color:#c62828'>%4</span> (total %5)")
-                         .arg(what, per, run, m_shown.ranks.value(m_shown.straggler),
-                              formatDuration(m_shown.totals[size_t(m_shown.straggler)])));
+    m_title->setText(QStringLiteral("%1 %2%3 — longest total: <span style='color:#6a1b9a'>%4</span> (%5)")
+                         .arg(what, per, run, m_shown.ranks.value(m_shown.longest),
+                              formatDuration(m_shown.totals[size_t(m_shown.longest)])));
     const double maxV = showsDistribution() ? addBoxes() : addBars();
     m_plot->yAxis->setLabel(QStringLiteral("duration (ms)"));
     m_plot->yAxis->setRange(0, maxV * 1.12 + 1e-9);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-// One group of bars per rank, one bar per step; the straggler's column shaded.
+// One group of bars per rank, one bar per step; the longest total's column shaded.
 double CrossRankChart::addBars()
 {
     auto *group = new QCPBarsGroup(m_plot);
@@ -144,10 +145,10 @@ double CrossRankChart::addBars()
     }
     auto *shade = new QCPItemRect(m_plot);
     shade->setLayer(QStringLiteral("background"));
-    shade->topLeft->setCoords(m_shown.straggler - 0.48, maxV * 1.08);
-    shade->bottomRight->setCoords(m_shown.straggler + 0.48, 0);
+    shade->topLeft->setCoords(m_shown.longest - 0.48, maxV * 1.08);
+    shade->bottomRight->setCoords(m_shown.longest + 0.48, 0);
     shade->setBrush(QColor(0xc6, 0x28, 0x28, 0x38));
-    shade->setPen(QPen(kStragglerRed));
+    shade->setPen(QPen(kLongestPurple));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int r = 0; r < m_shown.ranks.size(); ++r)
         ticker->addTick(r, m_shown.ranks[r]);
@@ -158,7 +159,7 @@ double CrossRankChart::addBars()
     return maxV;
 }
 
-// A box per step over the ranks; the outliers and the straggler as points, named.
+// A box per step over the ranks; the outliers and the longest total as points, named.
 double CrossRankChart::addBoxes()
 {
     auto *boxes = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
@@ -169,15 +170,15 @@ double CrossRankChart::addBoxes()
     points->setName(QStringLiteral("outliers"));
     points->setLineStyle(QCPGraph::lsNone);
     points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0xf5, 0x7c, 0x00), 7));
-    auto *straggler = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
-    straggler->setName(QStringLiteral("straggler %1").arg(m_shown.ranks.value(m_shown.straggler)));
-    straggler->setLineStyle(QCPGraph::lsNone);
-    straggler->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, kStragglerRed, kStragglerRed, 9));
+    auto *longest = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+    longest->setName(QStringLiteral("longest total %1").arg(m_shown.ranks.value(m_shown.longest)));
+    longest->setLineStyle(QCPGraph::lsNone);
+    longest->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, kLongestPurple, kLongestPurple, 9));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double maxV = 0;
     int named = 0;
     QVector<double> pointKeys, pointValues;
-    QVariantList pointBars, stragglerBars; // data index -> index into m_shown.bars, per graph
+    QVariantList pointBars, longestBars; // data index -> index into m_shown.bars, per graph
     for (const CrossRankBox &b : crossRankBoxes(m_shown)) {
         boxes->addData(b.step, b.min / kNsPerUnit, b.q1 / kNsPerUnit, b.median / kNsPerUnit, b.q3 / kNsPerUnit,
                        b.max / kNsPerUnit);
@@ -195,18 +196,18 @@ double CrossRankChart::addBoxes()
             label->position->setCoords(b.step + 0.06, pointValues.back());
             label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             label->setText(m_shown.ranks.value(bar.rank));
-            label->setColor(bar.rank == m_shown.straggler ? kStragglerRed : QColor(0x6d, 0x3a, 0x00));
+            label->setColor(bar.rank == m_shown.longest ? kLongestPurple : QColor(0x6d, 0x3a, 0x00));
         }
         for (size_t i = 0; i < m_shown.bars.size(); ++i)
-            if (const CrossRankBar &bar = m_shown.bars[i]; bar.step == b.step && bar.rank == m_shown.straggler) {
-                straggler->addData(b.step, double(bar.durationNs) / kNsPerUnit);
-                stragglerBars << int(i);
+            if (const CrossRankBar &bar = m_shown.bars[i]; bar.step == b.step && bar.rank == m_shown.longest) {
+                longest->addData(b.step, double(bar.durationNs) / kNsPerUnit);
+                longestBars << int(i);
                 maxV = std::max(maxV, double(bar.durationNs) / kNsPerUnit);
             }
     }
     points->setData(pointKeys, pointValues, true);
     points->setProperty("bars", pointBars);
-    straggler->setProperty("bars", stragglerBars);
+    longest->setProperty("bars", longestBars);
     // Keys are added ascending, so the data keeps the order of the "bars" lists.
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(-0.6, m_shown.steps - 0.4);

@@ -1,8 +1,8 @@
 #pragma once
 // The cross-rank chart of one range name over one run's ranks, in a QCustomPlot. Up to
-// kMaxBarRanks ranks: one group of bars per rank, one bar per step, the straggler rank shaded red
-// and named. More ranks than that: a box per step (the distribution over the ranks), the
-// outliers as points named by their rank and the straggler's values in red. More than
+// kMaxBarRanks ranks: one group of bars per rank, one bar per step, the rank of the longest total shaded
+// purple and named (not "straggler": RL Phases names that one, by arrival). More ranks than that: a box per step (the
+// distribution over the ranks), the outliers as points named by their rank and the straggler's values in red. More than
 // kMaxSteps occurrences per rank (a range in every micro-batch): one value per rank, its total
 // (perRankTotals). Clicking a bar or a point asks the timeline to jump to that event.
 

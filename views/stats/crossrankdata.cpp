@@ -114,7 +114,7 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
     const std::string name = rangeName.toStdString();
     const std::string wantStyle = style.toStdString();
     // Rank key: (run, group, rank) when the identity has a rank, else the report itself. Two
-    // runs' rank 3 are two bars: a straggler is named within its own run. With several runs
+    // runs' rank 3 are two bars: the longest is named within its own run. With several runs
     // open, labels name the run.
     std::set<std::string> runs;
     for (int ei : all)
@@ -154,7 +154,7 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
         out.steps = std::max(out.steps, s);
     out.stepLabels = stepLabels(scene, out);
     if (!out.bars.empty())
-        out.straggler = int(std::max_element(out.totals.begin(), out.totals.end()) - out.totals.begin());
+        out.longest = int(std::max_element(out.totals.begin(), out.totals.end()) - out.totals.begin());
     return out;
 }
 

@@ -3,7 +3,7 @@
 // "text", optionally of one Style), its duration per rank and step.
 // Ranks are the entries' ranks (from report identity; reports without one count as their own
 // rank); steps are the occurrences of the range in a rank's reports, in time order (capture
-// ranges of one rank follow each other). The straggler is the rank with the largest total time
+// ranges of one rank follow each other). `longest` is the rank with the largest total time
 // in the range. Pure computation over the scene; runs on a worker thread.
 
 #include "views/scene/timelinescene.h"
@@ -37,7 +37,9 @@ struct CrossRankData
     // per-step exports are; else "#k", the k-th occurrence.
     QStringList stepLabels;
     std::vector<CrossRankBar> bars; // by rank, then step
-    int straggler = -1;             // rank index with the largest total, -1 when no data
+    // Rank index with the largest total, -1 when no data. Not the straggler: that is the rank that
+    // made the others wait (RL Phases, by arrival); the longest total can be a rank that waited.
+    int longest = -1;
 
     bool isEmpty() const { return bars.empty(); }
     const CrossRankBar *bar(int rank, int step) const;
