@@ -127,6 +127,19 @@ private slots:
         QVERIFY(strip->isMarked(straggler));
         QVERIFY(
             o->summary()->text().contains(QStringLiteral("straggler ") + w.scene()->entries[size_t(straggler)].label));
+        // The load is over: the straggler is final, red. While reports load it is provisional:
+        // grey and said so, never red as if final (#38: r14, then r112).
+        QVERIFY(!strip->phases().provisional);
+        QVERIFY(!o->summary()->text().contains(QStringLiteral("provisional")));
+        w.overview()->setLoading(true);
+        QVERIFY(strip->phases().provisional);
+        QVERIFY2(o->summary()->text().contains(QStringLiteral("provisional straggler ")),
+                 qPrintable(o->summary()->text()));
+        QVERIFY(!o->summary()->text().contains(QStringLiteral("#d32f2f")));
+        QVERIFY(QColor::fromRgb(strip->stragglerColour()) != QColor(0xd3, 0x2f, 0x2f));
+        w.overview()->setLoading(false);
+        QVERIFY(!strip->phases().provisional);
+        QCOMPARE(QColor::fromRgb(strip->stragglerColour()), QColor(0xd3, 0x2f, 0x2f));
 
         TimelineCanvas *c = w.canvas();
         QVERIFY(!headerOnScreen(*c, straggler) ||

@@ -100,7 +100,11 @@ void ClusterOverview::updateSummary()
     QStringList parts{QStringLiteral("<b>%1 reports</b>").arg(d.rows.size())};
     const OverviewPhases &ph = m_strip->phases();
     if (ph.stragglerEntry >= 0 && m_scene && size_t(ph.stragglerEntry) < m_scene->entries.size())
-        parts << QStringLiteral("<span style='color:#d32f2f'>straggler %1</span> (slowest in %2 phase row(s))")
+        parts << (ph.provisional
+                      ? QStringLiteral("<span style='color:#757575'>provisional straggler %1</span> (slowest "
+                                       "in %2 phase row(s) of the reports read so far)")
+                      : QStringLiteral("<span style='color:#d32f2f'>straggler %1</span> (slowest in %2 "
+                                       "phase row(s))"))
                      .arg(m_scene->entries[size_t(ph.stragglerEntry)].label.toHtmlEscaped())
                      .arg(ph.stragglerRows);
     if (!d.outliers.empty()) {

@@ -26,6 +26,9 @@ struct OverviewPhases
     QStringList names;                // the phases, in the order the table lists them
     int stragglerEntry = -1;          // -1: the table names none
     int stragglerRows = 0;            // rows it is the straggler of
+    // Reports are still loading: the table is of those read so far, so its straggler may change
+    // (shown grey and called provisional, never red as if final).
+    bool provisional = false;
 };
 
 // `entries` maps the table's input reports (PhaseColumn::report) to scene entries.

@@ -16,6 +16,7 @@ namespace {
 
 constexpr QRgb kNoData = 0xfff4f4f4;
 constexpr QRgb kStraggler = 0xffd32f2f;
+constexpr QRgb kProvisional = 0xff757575; // a straggler named while reports still load
 constexpr QRgb kOutlier = 0xfff57c00;
 constexpr int kMarkWidth = 6; // the marks' strip at the label column's right edge
 
@@ -138,6 +139,11 @@ int OverviewStrip::pixelOfRow(int row) const
     return int((int64_t(row) * h + h / 2) / n);
 }
 
+QRgb OverviewStrip::stragglerColour() const
+{
+    return m_phases.provisional ? kProvisional : kStraggler;
+}
+
 bool OverviewStrip::isMarked(int entry) const
 {
     if (entry == m_phases.stragglerEntry)
@@ -244,7 +250,7 @@ void OverviewStrip::paintLabels(QPainter &p)
     for (int r : m_data.outliers)
         shown.push_back({r, kOutlier});
     if (m_stragglerRow >= 0)
-        shown.insert(shown.begin(), std::make_pair(m_stragglerRow, kStraggler));
+        shown.insert(shown.begin(), std::make_pair(m_stragglerRow, stragglerColour()));
     for (const auto &[row, mark] : shown) { // marks first: they are never crowded out
         const int y = pixelOfRow(row);
         p.fillRect(QRect(m_labelWidth - kMarkWidth, y - 2, kMarkWidth, 5), QColor::fromRgb(mark));
@@ -258,7 +264,7 @@ void OverviewStrip::paintLabels(QPainter &p)
         shown.clear();
         for (int r = 0; r < n; ++r)
             shown.push_back({r, !isMarked(m_data.rows[size_t(r)].entry) ? QRgb(0)
-                                : r == m_stragglerRow                   ? kStraggler
+                                : r == m_stragglerRow                   ? stragglerColour()
                                                                         : kOutlier});
     }
     std::vector<int> taken; // baselines used
@@ -270,7 +276,8 @@ void OverviewStrip::paintLabels(QPainter &p)
         taken.push_back(y);
         QString text = m_data.rows[size_t(row)].label;
         if (row == m_stragglerRow)
-            text = QStringLiteral("straggler ") + text;
+            text =
+                (m_phases.provisional ? QStringLiteral("provisional straggler ") : QStringLiteral("straggler ")) + text;
         p.setPen(mark ? QColor::fromRgb(mark) : palette().color(QPalette::WindowText));
         p.drawText(QRect(2, y - lineHeight / 2, textRight - 2, lineHeight), Qt::AlignRight | Qt::AlignVCenter,
                    fm.elidedText(text, Qt::ElideLeft, textRight - 2));

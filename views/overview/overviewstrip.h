@@ -30,6 +30,7 @@ public:
     const OverviewData &data() const { return m_data; }
     void setPhases(OverviewPhases phases);
     const OverviewPhases &phases() const { return m_phases; }
+    QRgb stragglerColour() const; // red, or grey while it is provisional
     void setMode(Mode mode);
     Mode mode() const { return m_mode; }
     // The timeline's window (outlined) and label column width (so both axes start at one x).

@@ -49,8 +49,17 @@ void OverviewController::setScene(const std::shared_ptr<const TimelineScene> &sc
 
 void OverviewController::phasesShown()
 {
-    if (m_scene && m_phases->shownScene() == m_scene)
-        m_overview->setPhases(overviewPhases(m_phases->shownTable(), m_phases->shownEntries(), *m_scene));
+    if (!m_scene || m_phases->shownScene() != m_scene)
+        return;
+    OverviewPhases phases = overviewPhases(m_phases->shownTable(), m_phases->shownEntries(), *m_scene);
+    phases.provisional = m_loading;
+    m_overview->setPhases(std::move(phases));
+}
+
+void OverviewController::setLoading(bool loading)
+{
+    m_loading = loading;
+    phasesShown();
 }
 
 void OverviewController::askForRank()

@@ -37,6 +37,8 @@ public:
     // Opens the Go to Rank dialog over the timeline.
     void askForRank();
     bool isBusy() const;
+    // Reports are loading: a straggler named meanwhile is provisional.
+    void setLoading(bool loading);
 
 private:
     void phasesShown();
@@ -47,6 +49,7 @@ private:
     RankNavigator *m_navigator;
     QAction *m_goTo;
     std::shared_ptr<const TimelineScene> m_scene;
+    bool m_loading = false;
 };
 
 } // namespace ps::views

@@ -87,6 +87,9 @@ void TimelinePanes::connectPanes()
         if (auto s = c->selection())
             c->reveal({s->entry, ref});
     });
+    // While reports load, the overview's straggler is of those read so far: provisional.
+    connect(m_doc, &TimelineDocument::loadStarting, m_overview, [this] { m_overview->setLoading(true); });
+    connect(m_doc, &TimelineDocument::loadFinished, m_overview, [this] { m_overview->setLoading(false); });
     connect(m_details, &DetailsPane::nudgeEdited, m_doc,
             [this](int report, qint64 ns) { m_doc->setNudge(report, ns); });
     connect(m_stats, &StatsPane::jumpTo, this, [c](int entry, EventRef ref) { c->reveal({entry, ref}); });
