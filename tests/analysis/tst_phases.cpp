@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -183,6 +184,21 @@ private slots:
         QCOMPARE(m.phaseOf("my_gen").value_or(""), std::string("rollout"));
         QCOMPARE(m.phaseOf("actor/compute_adv").value_or(""), std::string("adv"));
         QVERIFY(globMatch("a*b*c", "axxbyyc") && !globMatch("a*b*c", "axxbyy") && globMatch("*", ""));
+        // The search a phase's ranges are found by matches each label its rules map to it, with
+        // or without a domain, and nothing longer; a glob's '*' too.
+        const PhaseMapping defaults = PhaseMapping::defaults();
+        for (const PhaseRule &r : defaults.rules()) {
+            const QRegularExpression re(QString::fromStdString(defaults.labelPattern(r.phase)));
+            QVERIFY2(re.isValid(), qPrintable(re.pattern()));
+            const QString label = QString::fromStdString(r.pattern);
+            QVERIFY2(re.match(label).hasMatch(), qPrintable(label + " / " + re.pattern()));
+            QVERIFY(re.match(QStringLiteral("verl:") + label).hasMatch());
+            QVERIFY(!re.match(label + QStringLiteral("_x")).hasMatch());
+        }
+        const QRegularExpression train(QString::fromStdString(m.labelPattern("train")));
+        QVERIFY(train.match(QStringLiteral("run_training")).hasMatch());
+        QVERIFY(!train.match(QStringLiteral("my_gen")).hasMatch());
+        QCOMPARE(defaults.labelPattern("no_such_phase"), std::string("^([^:]*:)?(no_such_phase)$"));
     }
 
     void badMappingLineIsLocated()

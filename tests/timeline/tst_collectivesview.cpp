@@ -380,6 +380,17 @@ private slots:
         QTRY_VERIFY(!phases.isBusy() && !collectives.isBusy() && phases.shownScene() == realigned);
         QTRY_VERIFY(!breakdown.isBusy());
         QCOMPARE(an::collectiveMatchPasses() - before, uint64_t(2));
+        // Esc in the Collectives tab stops the one matching: the RL Phases pane says so instead
+        // of waiting on it.
+        auto third = std::make_shared<TimelineScene>(*m_run.scene);
+        phases.setInput(third, m_run.entries);
+        collectives.setInput(third, m_run.entries);
+        QVERIFY(collectives.isBusy());
+        collectives.cancel();
+        QTRY_VERIFY(!phases.isBusy());
+        const auto *summary = phases.findChild<QLabel *>(QStringLiteral("phasesSummary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().startsWith(QStringLiteral("Cancelled")), qPrintable(summary->text()));
     }
 
     // Esc cancels a match in progress: nothing is delivered, and it can be started again.

@@ -46,6 +46,11 @@ QString groupLine(const an::CollectiveGroupSummary &g)
     return line;
 }
 
+QString matchingText(size_t reports)
+{
+    return QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(reports);
+}
+
 // The summary's tooltip: how each group's instances were matched, and the bandwidth's "-".
 QString summaryTip(const an::CollectiveAnalysis &a)
 {
@@ -94,8 +99,7 @@ CollectivesPane::CollectivesPane(QWidget *parent) : BackgroundPane(parent)
         m_again->hide();
         if (m_run)
             m_run->restart();
-        m_summary->setText(
-            QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(m_entries.size()));
+        m_summary->setText(matchingText(m_entries.size()));
     });
     auto *esc = new QAction(this);
     esc->setShortcut(Qt::Key_Escape);
@@ -141,8 +145,7 @@ void CollectivesPane::start()
         onRunReady(done); // matched already for another pane
         return;
     }
-    m_summary->setText(
-        QStringLiteral("Matching the collectives of %1 reports across ranks… (Esc cancels)").arg(m_entries.size()));
+    m_summary->setText(matchingText(m_entries.size()));
 }
 
 void CollectivesPane::onRunReady(const RunAnalysesPtr &analyses)

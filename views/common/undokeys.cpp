@@ -6,6 +6,20 @@
 
 namespace ps::views {
 
+QList<QKeySequence> undoKeys()
+{
+    return QKeySequence::keyBindings(QKeySequence::Undo);
+}
+
+QList<QKeySequence> redoKeys()
+{
+    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Redo);
+    for (const char *extra : {"Ctrl+Shift+Z", "Ctrl+Y"})
+        if (!keys.contains(QKeySequence(QString::fromLatin1(extra))))
+            keys << QKeySequence(QString::fromLatin1(extra));
+    return keys;
+}
+
 namespace {
 
 class UndoKeyRouter : public QObject
@@ -22,13 +36,10 @@ public:
         auto *edit = qobject_cast<QLineEdit *>(watched);
         if (!edit || !m_workspace->isAncestorOf(edit))
             return false;
-        const auto *key = static_cast<QKeyEvent *>(event);
-        const bool redo =
-            key->matches(QKeySequence::Redo) || (key->key() == Qt::Key_Y && key->modifiers() == Qt::ControlModifier);
-        const bool undo = key->matches(QKeySequence::Undo);
-        if (undo)
+        const QKeySequence pressed(static_cast<QKeyEvent *>(event)->keyCombination());
+        if (undoKeys().contains(pressed))
             return !edit->isUndoAvailable();
-        if (redo)
+        if (redoKeys().contains(pressed))
             return !edit->isRedoAvailable();
         return false;
     }
@@ -38,20 +49,6 @@ private:
 };
 
 } // namespace
-
-QList<QKeySequence> undoKeys()
-{
-    return QKeySequence::keyBindings(QKeySequence::Undo);
-}
-
-QList<QKeySequence> redoKeys()
-{
-    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Redo);
-    for (const char *extra : {"Ctrl+Shift+Z", "Ctrl+Y"})
-        if (!keys.contains(QKeySequence(QString::fromLatin1(extra))))
-            keys << QKeySequence(QString::fromLatin1(extra));
-    return keys;
-}
 
 void routeUndoKeysToWorkspace(QWidget *workspace)
 {

@@ -1,5 +1,6 @@
 #include "views/memory/memoryblocksquery.h"
 
+#include "core/analysis/memory/memorypeak.h"
 #include "core/trace/formats/torchmemoryfiles.h"
 #include "core/trace/formats/torchmemoryreader.h"
 #include "core/trace/memory/torchmemoryhistory.h"
@@ -11,6 +12,7 @@
 
 namespace ps::views {
 
+namespace an = ps::core::analysis;
 namespace tr = ps::core::trace;
 
 namespace {
@@ -94,11 +96,14 @@ MemoryBlocks snapshotBlocks(const MemoryPoint &point, std::shared_ptr<const tr::
         at = event ? tr::memoryEntryTimeNs(s, trace, *event) : 0;
         out.peakTimeNs = at;
     }
-    const std::vector<tr::LiveBlock> live = tr::liveBlocksAfter(s, device, event, &out.bytes);
+    // The sites and their sums as `trace memory --at` gives them; the blocks under them.
+    const an::MemoryAt held = an::memoryAfter(s, device, elements, event);
+    const std::vector<tr::LiveBlock> live = tr::liveBlocksAfter(s, device, elements, event);
+    out.bytes = held.bytes;
     out.blockCount = live.size();
     for (size_t i = 0; i < live.size() && i < kMemoryBlocksShown; ++i)
         out.blocks.push_back(rowOf(s, live[i], at));
-    out.sites = sitesOf(s, tr::liveGroups(s, elements, event), live, out.blocks.size());
+    out.sites = sitesOf(s, held.sites, live, out.blocks.size());
     out.ooms = tr::memoryOoms(s, device);
     out.heading =
         QStringLiteral("%1%2: %3 in %4 live blocks at %5 allocation sites")

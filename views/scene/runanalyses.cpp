@@ -107,8 +107,11 @@ void RunAnalysesJob::restart()
 
 void RunAnalysesJob::cancel()
 {
+    const bool wasBusy = m_job->isBusy();
     m_job->cancel();
     m_started = false; // the same input starts again
+    if (wasBusy)
+        emit cancelled();
 }
 
 } // namespace ps::views

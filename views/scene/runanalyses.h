@@ -77,6 +77,8 @@ public:
 
 signals:
     void ready(ps::views::RunAnalysesPtr analyses);
+    // cancel() stopped the job: the panes waiting for it say so instead of waiting on.
+    void cancelled();
     void busyChanged(bool busy);
 
 private:

@@ -49,21 +49,6 @@ std::vector<ReportPtr> reportsOfRun(const std::vector<PreparedReportPtr> &report
     return out;
 }
 
-// The range labels a phase stands for (the mapping's patterns, '*' any run of characters), with or
-// without their NVTX domain, as one expression over event names.
-QString labelsOfPhase(const QString &phase)
-{
-    QStringList patterns;
-    const an::PhaseMapping mapping = an::PhaseMapping::defaults();
-    for (const an::PhaseRule &rule : mapping.rules())
-        if (QString::fromStdString(rule.phase) == phase)
-            patterns << QRegularExpression::escape(QString::fromStdString(rule.pattern))
-                            .replace(QStringLiteral("\\*"), QStringLiteral(".*"));
-    if (patterns.isEmpty())
-        patterns << QRegularExpression::escape(phase);
-    return QStringLiteral("^([^:]*:)?(%1)$").arg(patterns.join(QLatin1Char('|')));
-}
-
 } // namespace
 
 ComparePane::ComparePane(QWidget *parent) : QWidget(parent)
@@ -273,7 +258,7 @@ void ComparePane::activate(const QModelIndex &shownIndex)
     if (kind == an::DeltaKind::PhaseRank) // "ActorGroup:3 update_actor": the phase of that rank
         name = name.mid(name.lastIndexOf(QLatin1Char(' ')) + 1);
     const bool phase = kind == an::DeltaKind::Phase || kind == an::DeltaKind::PhaseRank;
-    emit findInTimeline(phase ? labelsOfPhase(name)
+    emit findInTimeline(phase ? QString::fromStdString(an::PhaseMapping::defaults().labelPattern(name.toStdString()))
                               : QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
 }
 

@@ -56,6 +56,7 @@ PhasesPane::PhasesPane(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     m_summary = new QLabel(QStringLiteral("Open reports with verl or RLinf phase ranges to see their phases."), this);
+    m_summary->setObjectName(QStringLiteral("phasesSummary"));
     m_summary->setWordWrap(true);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_summary);
@@ -88,6 +89,10 @@ void PhasesPane::setRunJob(RunAnalysesJob *job)
     m_run = job;
     connect(m_run, &RunAnalysesJob::ready, this, &PhasesPane::onRunReady);
     connect(m_run, &RunAnalysesJob::busyChanged, this, [this] { emit busyChanged(isBusy()); });
+    connect(m_run, &RunAnalysesJob::cancelled, this, [this] {
+        m_summary->setText(QStringLiteral("Cancelled: the phase table waits for the run's collectives to be matched "
+                                          "(Match again in the Collectives tab)."));
+    });
 }
 
 void PhasesPane::setInput(std::shared_ptr<const TimelineScene> scene, std::vector<int> entries)

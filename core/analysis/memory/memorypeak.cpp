@@ -37,10 +37,17 @@ DeviceMemory analyzeDevice(const MemorySnapshot &s, int64_t device)
 
 MemoryAt memoryAt(const MemorySnapshot &s, int64_t device, int64_t timeNs)
 {
+    return memoryAfter(s, device, trace::memoryElements(s, device),
+                       trace::memoryEventAt(s, trace::memoryTrace(s, device), timeNs));
+}
+
+MemoryAt memoryAfter(const MemorySnapshot &s, int64_t device, const std::vector<trace::MemElement> &elements,
+                     std::optional<size_t> event)
+{
     MemoryAt out;
     out.device = device;
-    out.event = trace::memoryEventAt(s, trace::memoryTrace(s, device), timeNs);
-    out.sites = trace::liveGroups(s, trace::memoryElements(s, device), out.event);
+    out.event = event;
+    out.sites = trace::liveGroups(s, elements, event);
     for (const LiveGroup &g : out.sites) {
         out.bytes = trace::addWrapping(out.bytes, g.bytes);
         out.blocks += g.blocks;

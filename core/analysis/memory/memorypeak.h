@@ -62,6 +62,10 @@ struct MemoryAt
     std::vector<LiveGroup> sites;
 };
 MemoryAt memoryAt(const trace::MemorySnapshot &s, int64_t device, int64_t timeNs);
+// The same right after trace entry `event` (none: before the first), of the device's `elements`
+// (trace::memoryElements): what "the blocks at the peak" lists for the peak's entry.
+MemoryAt memoryAfter(const trace::MemorySnapshot &s, int64_t device, const std::vector<trace::MemElement> &elements,
+                     std::optional<size_t> event);
 
 struct TimelineMemory
 {

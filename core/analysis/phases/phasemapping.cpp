@@ -1,5 +1,7 @@
 #include "core/analysis/phases/phasemapping.h"
 
+#include <cctype>
+
 namespace ps::core::analysis {
 
 namespace {
@@ -151,6 +153,32 @@ std::optional<std::string> PhaseMapping::phaseOf(std::string_view label) const
             if (globMatch(r.pattern, label.substr(colon + 1)))
                 return r.phase;
     return std::nullopt;
+}
+
+namespace {
+// A glob as a regular expression: '*' any run of characters, ASCII punctuation escaped.
+std::string globAsRegex(std::string_view glob)
+{
+    std::string out;
+    for (const char c : glob) {
+        if (c == '*')
+            out += ".*";
+        else if (std::ispunct(static_cast<unsigned char>(c)) && c != '_')
+            out += std::string("\\") + c;
+        else
+            out += c;
+    }
+    return out;
+}
+} // namespace
+
+std::string PhaseMapping::labelPattern(std::string_view phase) const
+{
+    std::string alternatives;
+    for (const PhaseRule &r : m_rules)
+        if (r.phase == phase)
+            alternatives += (alternatives.empty() ? "" : "|") + globAsRegex(r.pattern);
+    return "^([^:]*:)?(" + (alternatives.empty() ? globAsRegex(std::string(phase)) : alternatives) + ")$";
 }
 
 size_t PhaseMapping::orderOf(std::string_view phase) const

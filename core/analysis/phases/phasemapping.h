@@ -39,6 +39,10 @@ public:
     const std::vector<PhaseRule> &rules() const { return m_rules; }
     // Where a phase sorts among phases that start together (its first rule's position).
     size_t orderOf(std::string_view phase) const;
+    // A regular expression (PCRE/ECMAScript) for the labels the phase's rules match, with or
+    // without their NVTX domain, as phaseOf matches them: what a search for the phase's ranges
+    // asks (Compare Runs finds a phase in the timeline). The phase's own name when no rule has it.
+    std::string labelPattern(std::string_view phase) const;
 
 private:
     std::vector<PhaseRule> m_rules;

@@ -353,27 +353,49 @@ PhaseTable rowsOf(const std::vector<trace::ReportPtr> &reports, const std::vecto
     return table;
 }
 
-// As assemblePhaseTable, with the stragglers named from the caller's matching of every input
-// report (PhaseTableOptions::match); `columns[c]` is reports[inputIndex[c]].
-PhaseTable tableMatchedBy(const decltype(PhaseTableOptions::match) &match, const std::vector<trace::ReportPtr> &reports,
-                          const std::vector<trace::ReportPtr> &columns, const std::vector<size_t> &inputIndex,
-                          const std::vector<ReportPhaseCells> &perReport, const PhaseMapping &mapping)
+// Names a table's stragglers from its reports' cells, numbered alike (numberLikeTheOthers).
+using StragglerNamer = std::function<void(PhaseTable &, const std::vector<ReportPhaseCells> &)>;
+
+// The table of reports whose cells are known: rows, then stragglers (`name`, if any), then the
+// profiled steps' numbers (after the stragglers: rows are matched to collectives by counted step).
+PhaseTable assemble(const std::vector<trace::ReportPtr> &reports, const std::vector<ReportPhaseCells> &cells,
+                    const PhaseMapping &mapping, const StragglerNamer &name)
 {
-    const std::vector<ReportPhaseCells> numbered = numberLikeTheOthers(perReport);
-    PhaseTable table = rowsOf(columns, numbered, mapping);
-    std::vector<int> columnOfInput(reports.size(), -1);
-    for (size_t c = 0; c < inputIndex.size(); ++c)
-        columnOfInput[inputIndex[c]] = int(c);
-    const RunCollectives &run = match(reports, [&](size_t i) {
-        return columnOfInput[i] < 0 ? std::vector<PhaseOccurrence>{}
-                                    : phaseOccurrencesOf(numbered[size_t(columnOfInput[i])]);
-    });
-    std::vector<int> rankOfColumn;
-    for (size_t i : inputIndex)
-        rankOfColumn.push_back(i < run.analysis.reportRanks.size() ? run.analysis.reportRanks[i] : -1);
-    nameStragglers(table, run, rankOfColumn, columns, numbered);
-    numberProfiledSteps(table, columns, numbered);
+    const std::vector<ReportPhaseCells> numbered = numberLikeTheOthers(cells);
+    PhaseTable table = rowsOf(reports, numbered, mapping);
+    if (name)
+        name(table, numbered);
+    numberProfiledSteps(table, reports, numbered);
     return table;
+}
+
+// Stragglers from the caller's matching of every input report (PhaseTableOptions::match), the
+// columns' phases put in it; `columns[c]` is reports[inputIndex[c]].
+StragglerNamer namedByCallersMatch(const decltype(PhaseTableOptions::match) &match,
+                                   const std::vector<trace::ReportPtr> &reports,
+                                   const std::vector<trace::ReportPtr> &columns, const std::vector<size_t> &inputIndex)
+{
+    return [&](PhaseTable &table, const std::vector<ReportPhaseCells> &numbered) {
+        std::vector<int> columnOfInput(reports.size(), -1);
+        for (size_t c = 0; c < inputIndex.size(); ++c)
+            columnOfInput[inputIndex[c]] = int(c);
+        const RunCollectives &run = match(reports, [&](size_t i) {
+            return columnOfInput[i] < 0 ? std::vector<PhaseOccurrence>{}
+                                        : phaseOccurrencesOf(numbered[size_t(columnOfInput[i])]);
+        });
+        std::vector<int> rankOfColumn;
+        for (size_t i : inputIndex)
+            rankOfColumn.push_back(i < run.analysis.reportRanks.size() ? run.analysis.reportRanks[i] : -1);
+        nameStragglers(table, run, rankOfColumn, columns, numbered);
+    };
+}
+
+// Stragglers from the columns' own collectives, matched here keeping no instance.
+StragglerNamer namedByOwnMatch(const std::vector<trace::ReportPtr> &reports, const core::CancelToken *cancel)
+{
+    return [&reports, cancel](PhaseTable &table, const std::vector<ReportPhaseCells> &numbered) {
+        nameStragglers(table, reports, numbered, cancel);
+    };
 }
 
 } // namespace
@@ -409,9 +431,11 @@ PhaseTable computePhaseTable(const std::vector<trace::ReportPtr> &reports, const
         inputIndex.push_back(i);
         perReport.push_back(cells ? std::move(*cells) : ReportPhaseCells{});
     }
-    PhaseTable table = options.withStragglers && options.match
-                           ? tableMatchedBy(options.match, reports, columns, inputIndex, perReport, mapping)
-                           : assemblePhaseTable(columns, perReport, mapping, cancel, options.withStragglers);
+    StragglerNamer name;
+    if (options.withStragglers)
+        name = options.match ? namedByCallersMatch(options.match, reports, columns, inputIndex)
+                             : namedByOwnMatch(columns, cancel);
+    PhaseTable table = assemble(columns, perReport, mapping, name);
     for (PhaseColumn &c : table.columns)
         c.report = inputIndex[c.report];
     table.fromSummaries = fromSummaries && problems.size() < reports.size();
@@ -423,12 +447,7 @@ PhaseTable assemblePhaseTable(const std::vector<trace::ReportPtr> &reports,
                               const std::vector<ReportPhaseCells> &cellsOfReports, const PhaseMapping &mapping,
                               const core::CancelToken *cancel, bool withStragglers)
 {
-    const std::vector<ReportPhaseCells> perReport = numberLikeTheOthers(cellsOfReports);
-    PhaseTable table = rowsOf(reports, perReport, mapping);
-    if (withStragglers)
-        nameStragglers(table, reports, perReport, cancel);
-    numberProfiledSteps(table, reports, perReport);
-    return table;
+    return assemble(reports, cellsOfReports, mapping, withStragglers ? namedByOwnMatch(reports, cancel) : nullptr);
 }
 
 } // namespace ps::core::analysis

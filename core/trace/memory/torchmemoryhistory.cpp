@@ -165,16 +165,17 @@ std::optional<size_t> memoryEventAt(const MemorySnapshot &s, const std::vector<M
 
 std::vector<LiveBlock> liveBlocksAt(const MemorySnapshot &s, int64_t device, int64_t timeNs, int64_t *total)
 {
-    return liveBlocksAfter(s, device, memoryEventAt(s, memoryTrace(s, device), timeNs), total);
+    return liveBlocksAfter(s, device, memoryElements(s, device), memoryEventAt(s, memoryTrace(s, device), timeNs),
+                           total);
 }
 
-std::vector<LiveBlock> liveBlocksAfter(const MemorySnapshot &s, int64_t device, std::optional<size_t> event,
-                                       int64_t *total)
+std::vector<LiveBlock> liveBlocksAfter(const MemorySnapshot &s, int64_t device, const std::vector<MemElement> &elements,
+                                       std::optional<size_t> event, int64_t *total)
 {
     const std::vector<MemTraceEntry> &trace = memoryTrace(s, device);
     std::vector<LiveBlock> out;
     int64_t sum = 0;
-    for (const MemElement &e : memoryElements(s, device)) {
+    for (const MemElement &e : elements) {
         if (!e.liveAfter(event))
             continue;
         std::optional<int64_t> at;

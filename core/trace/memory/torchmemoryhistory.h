@@ -89,8 +89,9 @@ std::optional<size_t> memoryEventAt(const MemorySnapshot &s, const std::vector<M
 // The blocks allocated on `device` right after trace entry `event` (nullopt: before the first),
 // largest first; `total` (if given) gets their sum. What "the blocks at the peak" lists: several
 // entries can share the peak's time, so the peak is an entry, not a time.
-std::vector<LiveBlock> liveBlocksAfter(const MemorySnapshot &s, int64_t device, std::optional<size_t> event,
-                                       int64_t *total = nullptr);
+// `elements` are the device's (memoryElements).
+std::vector<LiveBlock> liveBlocksAfter(const MemorySnapshot &s, int64_t device, const std::vector<MemElement> &elements,
+                                       std::optional<size_t> event, int64_t *total = nullptr);
 // The allocation site of a stack, as liveGroups groups blocks: its user frames (torch internals
 // left out), or the stack itself when it has none. Equal keys, one site.
 std::string memorySiteKey(const MemorySnapshot &s, uint32_t stack);

@@ -19,6 +19,7 @@
 #include "core/trace/read/traceloader.h"
 #include "core/trace/store/storebuilder.h"
 #include "tests/bench/analysis/benchscan.h"
+#include "tests/bench/analysis/syncallreduce.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -31,67 +32,6 @@ using benchscan::Clock;
 using benchscan::seconds;
 
 namespace {
-
-constexpr int64_t kStepNs = 4'000'000;   // compute 3 ms + jitter, then the allreduce
-constexpr int64_t kTransferNs = 400'000; // after the last arrival
-constexpr int64_t kLateNs = 5'000'000;   // the planted rank, every tenth collective
-constexpr int64_t kOrigin = 1'764'000'000'000'000'000;
-
-int64_t arrival(size_t rank, size_t k, size_t late)
-{
-    const int64_t jitter = int64_t((rank * 7 + k * 3) % 11) * 10'000;
-    return 3'000'000 + jitter + (rank == late && k % 10 == 0 ? kLateNs : 0);
-}
-
-// `lastArrival[k]`: the latest rank's arrival at collective k, after the step's start.
-Report makeReport(const std::string &dir, size_t rank, size_t ranks, const std::vector<int64_t> &lastArrival)
-{
-    const size_t collectives = lastArrival.size();
-    StoreBuilder b;
-    const size_t late = ranks / 3;
-    const TrackHandle compute = b.track({TrackKind::Kernel, 1, 7, 0});
-    const TrackHandle nccl = b.track({TrackKind::Kernel, 1, 20, 0});
-    const TrackHandle driver = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
-    b.reserve(compute, collectives);
-    b.reserve(nccl, collectives);
-    const NameId gemm = b.intern("void gemm_kernel<float, 128>(float*)");
-    const NameId kernel = b.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
-    const NameId phase = b.intern("update_actor");
-    CollectiveRecord c;
-    c.op = b.intern("allreduce");
-    c.groupName = b.intern("0");
-    c.groupDesc = b.intern("default_pg");
-    c.dtype = b.intern("BFloat16");
-    c.groupSize = int32_t(ranks);
-    c.inNelems = c.outNelems = 1 << 22;
-    c.stream = 20;
-    int64_t t = 1'000'000;
-    for (size_t k = 0; k < collectives; ++k) {
-        // The collective ends on every rank when the last one arrives, plus the transfer.
-        const int64_t arrive = t + arrival(rank, k, late), end = t + lastArrival[k] + kTransferNs;
-        b.add(compute, t, arrive - 10'000, gemm);
-        b.add(nccl, arrive, end, kernel);
-        c.start = arrive;
-        c.end = end;
-        c.seq = int64_t(k + 1);
-        b.addCollective(nccl, c);
-        if (k % 100 == 0) // a step of 100 collectives
-            b.add(driver, t - 1000, t + 100 * (kStepNs + kLateNs), phase);
-        t = end + 100'000;
-    }
-    ProcessGroupInfo world;
-    world.size = int32_t(ranks);
-    world.isWorld = 1;
-    b.addProcessGroup(world);
-    Report r;
-    r.path = dir + "/rank-" + std::to_string(rank) + ".pt.trace.json";
-    r.identity.rank = int(rank);
-    r.meta.utcStartNs = kOrigin;
-    r.meta.rank = int(rank);
-    r.meta.format = TraceFormat::KinetoJson;
-    r.store = std::make_shared<const EventStore>(std::move(b).build());
-    return r;
-}
 
 void ensureDigests(const std::string &dir, size_t ranks, size_t collectives, int threads)
 {
@@ -106,12 +46,10 @@ void ensureDigests(const std::string &dir, size_t ranks, size_t collectives, int
     fs::create_directories(dir);
     DigestOptions options;
     options.summaryOnly = true;
-    std::vector<int64_t> lastArrival(collectives, 0);
-    for (size_t k = 0; k < collectives; ++k)
-        for (size_t r = 0; r < ranks; ++r)
-            lastArrival[k] = std::max(lastArrival[k], arrival(r, k, ranks / 3));
+    const std::vector<int64_t> lastArrival = syncallreduce::lastArrivals(ranks, collectives);
     ps::core::parallelFor(ranks, threads, [&](size_t r) {
-        const Report rep = makeReport(dir, r, ranks, lastArrival);
+        const Report rep =
+            syncallreduce::makeReport(dir + "/rank-" + std::to_string(r) + ".pt.trace.json", r, ranks, lastArrival);
         const std::string e = writeDigestWithSummaries(rep, rep.path + std::string(kDigestSuffix), options);
         if (!e.empty()) {
             std::fprintf(stderr, "%s\n", e.c_str());

@@ -9,18 +9,16 @@
 //
 //   bench_runanalyses [--ranks R] [--collectives C] [--threads T]
 //
-// The run: R ranks (default 1024) of C world allreduces each (default 2000) in steps of 100 under
-// an update_actor range, as NCCL synchronizes them: every rank computes, then arrives, and the
-// collective ends on every rank when the last one arrived plus the transfer; rank R/3 is 5 ms late
-// at every tenth collective, so the others wait for it.
+// The run: R ranks (default 1024) of C world allreduces each (default 2000), as
+// bench_collectivedigests makes them (syncallreduce.h): rank R/3 late at every tenth.
 
 #include "core/analysis/collectives/collectivewait.h"
 #include "core/analysis/phases/phases.h"
 #include "core/common/canceltoken.h"
 #include "core/common/parallelfor.h"
 #include "core/trace/alignment.h"
-#include "core/trace/store/storebuilder.h"
 #include "tests/bench/analysis/benchscan.h"
+#include "tests/bench/analysis/syncallreduce.h"
 #include "views/scene/runanalyses.h"
 
 #include <QGuiApplication>
@@ -35,60 +33,6 @@ using benchscan::Clock;
 using benchscan::seconds;
 
 namespace {
-
-constexpr int64_t kTransferNs = 400'000, kLateNs = 5'000'000;
-
-int64_t arrival(size_t rank, size_t k, size_t late)
-{
-    const int64_t jitter = int64_t((rank * 7 + k * 3) % 11) * 10'000;
-    return 3'000'000 + jitter + (rank == late && k % 10 == 0 ? kLateNs : 0);
-}
-
-ReportPtr makeReport(size_t rank, size_t ranks, const std::vector<int64_t> &lastArrival)
-{
-    StoreBuilder b;
-    const TrackHandle compute = b.track({TrackKind::Kernel, 1, 7, 0});
-    const TrackHandle nccl = b.track({TrackKind::Kernel, 1, 20, 0});
-    const TrackHandle driver = b.track({TrackKind::NvtxPushPop, 1, 1, 0});
-    const NameId gemm = b.intern("void gemm_kernel<float, 128>(float*)");
-    const NameId kernel = b.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
-    const NameId phase = b.intern("update_actor");
-    CollectiveRecord c;
-    c.op = b.intern("allreduce");
-    c.groupName = b.intern("0");
-    c.groupDesc = b.intern("default_pg");
-    c.dtype = b.intern("BFloat16");
-    c.groupSize = int32_t(ranks);
-    c.inNelems = c.outNelems = 1 << 22;
-    c.stream = 20;
-    int64_t t = 1'000'000, stepStart = t;
-    for (size_t k = 0; k < lastArrival.size(); ++k) {
-        if (k % 100 == 0)
-            stepStart = t;
-        const int64_t arrive = t + arrival(rank, k, ranks / 3), end = t + lastArrival[k] + kTransferNs;
-        b.add(compute, t, arrive - 10'000, gemm);
-        b.add(nccl, arrive, end, kernel);
-        c.start = arrive;
-        c.end = end;
-        c.seq = int64_t(k + 1);
-        b.addCollective(nccl, c);
-        t = end + 100'000;
-        if (k % 100 == 99 || k + 1 == lastArrival.size())
-            b.add(driver, stepStart - 1000, t - 50'000, phase);
-    }
-    ProcessGroupInfo world;
-    world.size = int32_t(ranks);
-    world.isWorld = 1;
-    b.addProcessGroup(world);
-    auto r = std::make_shared<Report>();
-    r->path = "/bench/rank-" + std::to_string(rank) + ".pt.trace.json";
-    r->identity.rank = int(rank);
-    r->meta.utcStartNs = 1'764'000'000'000'000'000;
-    r->meta.rank = int(rank);
-    r->meta.format = TraceFormat::KinetoJson;
-    r->store = std::make_shared<const EventStore>(std::move(b).build());
-    return r;
-}
 
 std::string stragglers(const an::PhaseTable &t)
 {
@@ -107,12 +51,12 @@ int main(int argc, char **argv)
     const size_t ranks = benchscan::argValue(argc, argv, "--ranks", 1024);
     const size_t collectives = benchscan::argValue(argc, argv, "--collectives", 2000);
     const int threads = int(benchscan::argValue(argc, argv, "--threads", 2));
-    std::vector<int64_t> lastArrival(collectives, 0);
-    for (size_t k = 0; k < collectives; ++k)
-        for (size_t r = 0; r < ranks; ++r)
-            lastArrival[k] = std::max(lastArrival[k], arrival(r, k, ranks / 3));
+    const std::vector<int64_t> lastArrival = syncallreduce::lastArrivals(ranks, collectives);
     std::vector<ReportPtr> reports(ranks);
-    ps::core::parallelFor(ranks, threads, [&](size_t r) { reports[r] = makeReport(r, ranks, lastArrival); });
+    ps::core::parallelFor(ranks, threads, [&](size_t r) {
+        reports[r] = std::make_shared<Report>(
+            syncallreduce::makeReport("/bench/rank-" + std::to_string(r) + ".pt.trace.json", r, ranks, lastArrival));
+    });
     std::vector<PreparedReportPtr> prepared;
     for (const ReportPtr &r : reports)
         prepared.push_back(PreparedReport::prepare(r));
