@@ -162,8 +162,11 @@ void alignOnRange(std::span<const ReportPtr> reports, const AlignSpec &spec, con
     }
     if (missing.empty())
         return;
-    if (missing.size() == n) // no report has it: every one was placed by the fallback
+    if (missing.size() == n) { // no report has it: every one was placed by the fallback
         r.used = base.allUtc ? AlignMode::Utc : AlignMode::Start;
+        if (base.allUtc) // as aligned by UTC: axis 0 is the earliest report's origin
+            r.utcOriginNs = base.minUtc;
+    }
     std::string w = "range '" + spec.anchor->name + "' occurrence #" + std::to_string(spec.anchor->occurrence) +
                     " not found in " + std::to_string(missing.size()) + " report(s) (";
     for (size_t i = 0; i < missing.size(); ++i)

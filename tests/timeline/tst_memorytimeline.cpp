@@ -208,8 +208,17 @@ private slots:
         QCOMPARE(pane->point()->timeNs, e[QStringLiteral("peak_time_ns")].toInteger());
         auto *peakButton = pane->findChild<QPushButton *>(QStringLiteral("memoryPeak"));
         QVERIFY(peakButton);
+        // After a click elsewhere on the lane, the button names the peak, not the clicked time.
+        const QPoint off(canvas->lanesLeft() + 40, at.y());
+        canvas->setWindow({peak - 200'000, peak + 200'000});
+        QTest::mouseClick(canvas, Qt::LeftButton, {}, off);
+        QTRY_VERIFY(!pane->isBusy() && !pane->point()->atPeak);
+        const QString clicked = pane->point()->where;
         peakButton->click();
         QTRY_VERIFY(!pane->isBusy());
+        QVERIFY2(pane->headingText().startsWith(pane->point()->lane + QStringLiteral(" at its peak: ")) &&
+                     !pane->headingText().contains(clicked),
+                 qPrintable(pane->headingText()));
         QVERIFY(pane->headingText().contains(memoryBytesText(e[QStringLiteral("peak_bytes")].toInteger())));
 
         // Esc while a point is being read cancels it: the answer is dropped.

@@ -464,8 +464,15 @@ private slots:
         for (int r = 0; r < shown->rowCount(); ++r)
             QVERIFY(shown->index(r, ComparePane::Kind).data(ComparePane::kChangedRole).toBool());
         auto *showUnchanged = pane->findChild<QCheckBox *>(QStringLiteral("showUnchanged"));
+        QVERIFY2(pane->summary().contains(QStringLiteral("; %1 of %2 rows shown (Show unchanged lists them all)")
+                                              .arg(shown->rowCount())
+                                              .arg(m->rowCount())),
+                 qPrintable(pane->summary()));
         showUnchanged->setChecked(true);
         QCOMPARE(shown->rowCount(), m->rowCount());
+        QVERIFY2(pane->summary().contains(QStringLiteral("; %1 of %1 rows shown").arg(m->rowCount())) &&
+                     !pane->summary().contains(QStringLiteral("lists them all")),
+                 qPrintable(pane->summary())); // the summary follows the toggle
         QVERIFY(shown->index(0, ComparePane::Kind).data(ComparePane::kChangedRole).toBool()); // still first
         QVERIFY(!shown->index(shown->rowCount() - 1, ComparePane::Kind).data(ComparePane::kChangedRole).toBool());
         // Sorted by a header: the largest slowdown first.
@@ -962,9 +969,16 @@ private slots:
         const auto *combo = w.findChild<QComboBox *>(QStringLiteral("alignCombo"));
         QVERIFY(combo);
         QVERIFY2(combo->currentData().toString() != QStringLiteral("range"), qPrintable(combo->currentText()));
-        QVERIFY(w.setAlignment("range:step#2"));
+        QVERIFY(w.canvas()->state()->wallClockOrigin().has_value()); // placed by UTC: the axis says dates
+        // The name corrected in the range field, Enter aligns on it, though the combo showed the fallback.
+        auto *rangeEdit = w.findChild<QLineEdit *>(QStringLiteral("alignRange"));
+        QVERIFY(rangeEdit);
+        rangeEdit->setText(QStringLiteral("step#2"));
+        QTest::keyClick(rangeEdit, Qt::Key_Return);
         QVERIFY(waitIdle(w));
+        QCOMPARE(w.alignment(), QStringLiteral("range:step#2"));
         QCOMPARE(combo->currentData().toString(), QStringLiteral("range"));
+        QCOMPARE(w.scene()->entries[1].offset, -101 * kMs);
         // A nudge through the details pane's spin box.
         w.canvas()->reveal({1, {0, 0}});
         w.details()->nudgeBox()->setValue(250); // µs

@@ -74,7 +74,7 @@ MemoryBlocksPane::MemoryBlocksPane(QWidget *parent) : QWidget(parent)
 void MemoryBlocksPane::showPoint(MemoryPoint point)
 {
     m_point = point;
-    m_heading->setText(QStringLiteral("%1: reading…").arg(point.where));
+    m_heading->setText(QStringLiteral("%1: reading…").arg(point.title()));
     m_job->run([point = std::move(point), cached = m_snapshot](const CancelToken &cancel) {
         return queryMemoryBlocks(point, cached, cancel);
     });

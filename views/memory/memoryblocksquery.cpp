@@ -105,11 +105,10 @@ MemoryBlocks snapshotBlocks(const MemoryPoint &point, std::shared_ptr<const tr::
         out.blocks.push_back(rowOf(s, live[i], at));
     out.sites = sitesOf(s, held.sites, live, out.blocks.size());
     out.ooms = tr::memoryOoms(s, device);
-    out.heading =
-        QStringLiteral("%1%2: %3 in %4 live blocks at %5 allocation sites")
-            .arg(point.where, point.atPeak ? QStringLiteral(", at its peak") : QString(), memoryBytesText(out.bytes))
-            .arg(live.size())
-            .arg(out.sites.size());
+    out.heading = QStringLiteral("%1: %2 in %3 live blocks at %4 allocation sites")
+                      .arg(point.title(), memoryBytesText(out.bytes))
+                      .arg(live.size())
+                      .arg(out.sites.size());
     if (live.size() > kMemoryBlocksShown)
         out.heading += QStringLiteral(" (the largest %1 listed)").arg(kMemoryBlocksShown);
     return out;

@@ -28,11 +28,16 @@ struct MemoryPoint
     core::trace::ReportPtr report;
     size_t series = 0;  // index into report->meta.memory
     int64_t timeNs = 0; // on the report's own clock (its events' and lanes' times)
-    QString where;      // "ActorGroup r3 · GPU 0 at 12.5 ms", for the heading
+    QString where;      // "ActorGroup r3 · GPU 0 · torch allocated at 12.5 ms", for the heading
+    QString lane;       // the same without the time
     // The lane's peak rather than a time: the blocks right after the entry that made the peak
     // (trace memory's peak_event), as several entries can share its time. timeNs is then the
     // peak's time, set by the query.
     bool atPeak = false;
+
+    // The heading's name of the point: `where`, or the lane "at its peak" (the peak's entry, not
+    // the time that was clicked).
+    QString title() const { return atPeak ? lane + QStringLiteral(" at its peak") : where; }
 };
 
 // Blocks that share one allocation site (trace::memorySiteKey, as `trace memory` groups them).

@@ -116,7 +116,8 @@ QWidget *ComparePane::buildControls()
     row->addWidget(m_tolerance);
     m_filter = new QLineEdit(bar);
     m_filter->setObjectName(QStringLiteral("compareFilter"));
-    m_filter->setPlaceholderText(QStringLiteral("Filter by name…"));
+    m_filter->setPlaceholderText(
+        QStringLiteral("Filter by name… (double-click a phase, range or kernel to find it in the timeline)"));
     m_filter->setClearButtonEnabled(true);
     m_showUnchanged = new QCheckBox(QStringLiteral("Show unchanged"), bar);
     m_showUnchanged->setObjectName(QStringLiteral("showUnchanged"));
@@ -124,8 +125,14 @@ QWidget *ComparePane::buildControls()
     second->addWidget(m_filter, 1);
     second->addWidget(m_showUnchanged);
     auto *filter = static_cast<CompareRowsFilter *>(m_proxy);
-    connect(m_filter, &QLineEdit::textChanged, this, [filter](const QString &t) { filter->setText(t); });
-    connect(m_showUnchanged, &QCheckBox::toggled, this, [filter](bool on) { filter->setShowUnchanged(on); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this, filter](const QString &t) {
+        filter->setText(t);
+        updateSummary();
+    });
+    connect(m_showUnchanged, &QCheckBox::toggled, this, [this, filter](bool on) {
+        filter->setShowUnchanged(on);
+        updateSummary();
+    });
     for (QComboBox *c : {m_baseline, m_candidate})
         connect(c, &QComboBox::currentIndexChanged, this, &ComparePane::recompute);
     connect(m_tolerance, &QDoubleSpinBox::valueChanged, this, &ComparePane::recompute);
@@ -184,6 +191,7 @@ void ComparePane::recompute()
     if (m_runs.size() < 2 || m_baseline->currentIndex() == m_candidate->currentIndex()) {
         m_job->cancel();
         m_model->removeRows(0, m_model->rowCount());
+        m_comparedText.clear();
         m_summary->setText(m_runs.size() < 2 ? QStringLiteral("Open two runs (two report folders) to compare "
                                                               "them: the first one opened is the baseline.")
                                              : QStringLiteral("Pick two different runs."));
@@ -229,20 +237,29 @@ void ComparePane::show(const an::RunComparison &c)
         }
         m_model->appendRow(row);
     }
-    m_summary->setText(
-        QStringLiteral("%1 matched reports · %2 only in the baseline · %3 only in the candidate · "
-                       "%4 changes beyond ±%5 % (red: slower, green: faster), listed first; "
-                       "%6 unchanged rows%7. Double-click a phase, range or kernel to find it in the timeline.")
-            .arg(c.match.pairs.size())
-            .arg(c.match.baselineOnly.size())
-            .arg(c.match.candidateOnly.size())
-            .arg(changes)
-            .arg(m_tolerance->value())
-            .arg(int(c.deltas.size()) - changes)
-            .arg(m_showUnchanged->isChecked() ? QString() : QStringLiteral(" hidden (Show unchanged lists them)")));
+    m_comparedText = QStringLiteral("%1 matched reports · %2 only in the baseline · %3 only in the candidate · "
+                                    "%4 changes beyond ±%5 % (red: slower, green: faster), listed first")
+                         .arg(c.match.pairs.size())
+                         .arg(c.match.baselineOnly.size())
+                         .arg(c.match.candidateOnly.size())
+                         .arg(changes)
+                         .arg(m_tolerance->value());
+    m_problemsText.clear();
     for (const std::string &why : c.problems) // e.g. runs that profiled different steps, compared in order
-        m_summary->setText(m_summary->text() + QStringLiteral("\n") + QString::fromStdString(why));
+        m_problemsText += QStringLiteral("\n") + QString::fromStdString(why);
+    updateSummary();
     m_table->resizeColumnToContents(Kind);
+}
+
+// What the comparison found, and how much of it the table shows as filtered now.
+void ComparePane::updateSummary()
+{
+    if (m_comparedText.isEmpty())
+        return;
+    QString shown = QStringLiteral("; %1 of %2 rows shown").arg(m_proxy->rowCount()).arg(m_model->rowCount());
+    if (!m_showUnchanged->isChecked() && m_proxy->rowCount() < m_model->rowCount())
+        shown += QStringLiteral(" (Show unchanged lists them all)");
+    m_summary->setText(m_comparedText + shown + m_problemsText);
 }
 
 // A phase's, range's or kernel's row finds its events by name; a breakdown class is no event.

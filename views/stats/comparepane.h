@@ -72,6 +72,7 @@ private:
     void recompute();
     void show(const core::analysis::RunComparison &c);
     void activate(const QModelIndex &shownIndex);
+    void updateSummary();
 
     QComboBox *m_baseline = nullptr;
     QComboBox *m_candidate = nullptr;
@@ -82,6 +83,7 @@ private:
     QSortFilterProxyModel *m_proxy = nullptr; // CompareRowsFilter
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_showUnchanged = nullptr;
+    QString m_comparedText, m_problemsText; // the summary of the comparison shown, without the row count
     LatestJob<core::analysis::RunComparison> *m_job = nullptr;
     std::vector<PreparedReportPtr> m_reports;
     QStringList m_runs;

@@ -24,18 +24,16 @@ constexpr int kClickSlop = 4;
 // A click this close to a lane's peak marker (px) asks for the peak.
 constexpr double kPeakMarkerSlop = 3.0;
 
-QString pointText(const TimelineCanvas &canvas, const TimelineEntry &e, const tr::MemorySeries &s, int64_t sceneNs)
-{
-    return QStringLiteral("%1 · GPU %2 · %3 at %4")
-        .arg(e.label)
-        .arg(s.device)
-        .arg(QString::fromStdString(s.source), axisLabel(sceneNs, 1000, canvas.state()->wallClockOrigin()));
-}
-
 MemoryPoint pointOf(const TimelineCanvas &canvas, const TimelineEntry &e, size_t series, int64_t sceneNs)
 {
-    const tr::ReportPtr &report = e.report->reportPtr();
-    return {report, series, sceneNs - e.offset, pointText(canvas, e, report->meta.memory[series], sceneNs)};
+    MemoryPoint p;
+    p.report = e.report->reportPtr();
+    p.series = series;
+    p.timeNs = sceneNs - e.offset;
+    const tr::MemorySeries &s = p.report->meta.memory[series];
+    p.lane = QStringLiteral("%1 · GPU %2 · %3").arg(e.label).arg(s.device).arg(QString::fromStdString(s.source));
+    p.where = p.lane + QStringLiteral(" at ") + axisLabel(sceneNs, 1000, canvas.state()->wallClockOrigin());
+    return p;
 }
 
 // Clicks and tooltips on the canvas's memory lanes; everything else passes on to the canvas.

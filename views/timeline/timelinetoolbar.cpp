@@ -32,6 +32,7 @@ TimelineToolbar::TimelineToolbar(QWidget *parent) : QWidget(parent)
     m_alignCombo->addItem(QStringLiteral("On range"), QStringLiteral("range"));
     bar->addWidget(m_alignCombo);
     m_rangeEdit = new QLineEdit(this);
+    m_rangeEdit->setObjectName(QStringLiteral("alignRange"));
     m_rangeEdit->setPlaceholderText(QStringLiteral("range name, e.g. step#2"));
     m_rangeEdit->setToolTip(
         QStringLiteral("NVTX range for 'On range' alignment (NAME or NAME#K) and the step overlay"));

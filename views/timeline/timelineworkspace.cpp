@@ -171,6 +171,11 @@ void TimelineWorkspace::connectToolbar()
     connect(m_toolbar, &TimelineToolbar::rangeEntered, this, [this](const QString &name) {
         if (const auto &overlay = m_doc->stepOverlay())
             setStepOverlay(overlay->first, name);
+        // Asked for a range that was not found (the combo shows the fallback): Enter tries the
+        // name typed now.
+        else if (m_doc->alignment().startsWith(QLatin1String("range:")) && !name.isEmpty() &&
+                 m_doc->alignment() != QStringLiteral("range:") + name)
+            setAlignment(QStringLiteral("range:") + name);
     });
     connect(m_toolbar, &TimelineToolbar::zoomRequested, this, [this](double f) { canvas()->zoomBy(f); });
     connect(m_toolbar, &TimelineToolbar::fitRequested, this, [this] { canvas()->fitAll(); });
