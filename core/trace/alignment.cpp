@@ -1,7 +1,7 @@
 #include "core/trace/alignment.h"
 
+#include "core/trace/rangeoccurrences.h"
 #include "core/trace/read/reportsource.h"
-#include "core/trace/tracesummary.h"
 
 #include <algorithm>
 #include <charconv>
@@ -65,35 +65,6 @@ std::string alignSpecText(const AlignSpec &spec)
         return "range:" + (spec.anchor ? spec.anchor->name + "#" + std::to_string(spec.anchor->occurrence) : "");
     }
     return "utc";
-}
-
-std::optional<std::pair<int64_t, int64_t>> findRangeOccurrence(const EventStore &store, std::string_view name,
-                                                               int occurrence)
-{
-    if (occurrence < 1)
-        return std::nullopt;
-    NameId id = kNoName;
-    const NameTable &names = store.names();
-    for (NameId i = 1; i < names.size(); ++i)
-        if (names[i] == name) {
-            id = i;
-            break;
-        }
-    if (id == kNoName)
-        return std::nullopt;
-    std::vector<std::pair<int64_t, int64_t>> hits;
-    for (const Track &t : store.tracks()) {
-        if (!isRangeKind(t.kind()))
-            continue;
-        const auto col = t.columns().name;
-        for (size_t i = 0; i < col.size(); ++i)
-            if (col[i] == id)
-                hits.emplace_back(t.start(i), t.end(i));
-    }
-    if (hits.size() < size_t(occurrence))
-        return std::nullopt;
-    std::nth_element(hits.begin(), hits.begin() + (occurrence - 1), hits.end());
-    return hits[size_t(occurrence - 1)];
 }
 
 namespace {

@@ -57,15 +57,11 @@ struct AlignResult
     std::vector<std::string> warnings;
 };
 
-// Time of the K-th occurrence of range `name` in a report (own clock): {start, end}.
-std::optional<std::pair<int64_t, int64_t>> findRangeOccurrence(const EventStore &store, std::string_view name,
-                                                               int occurrence);
-
 // Where an anchor lies in one report, on its own clock ({start, end}), or nullopt when it has none.
 using AnchorFinder = std::function<std::optional<std::pair<int64_t, int64_t>>(const Report &, const RangeAnchor &)>;
 
 // `find` locates the anchor in each report; empty: the K-th occurrence of the range so named
-// (rangeOccurrenceOf, tracesummary.h).
+// (rangeOccurrenceOf, rangeoccurrences.h).
 AlignResult alignReports(std::span<const ReportPtr> reports, const AlignSpec &spec, const AnchorFinder &find = {});
 
 } // namespace ps::core::trace

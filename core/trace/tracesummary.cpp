@@ -188,55 +188,7 @@ std::optional<TraceSummary> computeSummary(const Report &report, const EventStor
 
 } // namespace
 
-std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &store, std::string_view text)
-{
-    std::vector<bool> match(store.names().size(), false);
-    bool any = false;
-    for (size_t i = 1; i < store.names().size(); ++i)
-        if (store.names()[NameId(i)] == text)
-            any = match[i] = true;
-    std::vector<std::pair<int64_t, int64_t>> out;
-    if (!any)
-        return out;
-    for (const Track &t : store.tracks()) {
-        if (!isRangeKind(t.kind()))
-            continue;
-        const auto names = t.columns().name;
-        for (size_t i = 0; i < names.size(); ++i)
-            if (names[i] < match.size() && match[names[i]])
-                out.emplace_back(t.start(i), t.end(i));
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 const SummaryKind<TraceSummary> kTraceSummary{kTraceSummaryTag, "statistics summary", &computeSummary,
                                               &encodeTraceSummary, &decodeTraceSummary};
-
-std::vector<std::pair<int64_t, int64_t>> rangeOccurrencesOf(const Report &report, std::string_view text,
-                                                            std::string &error)
-{
-    std::vector<std::pair<int64_t, int64_t>> out;
-    if (hasEvents(report)) {
-        return rangeOccurrences(*report.store, text);
-    } else if (const auto summary = summaryOf(report, kTraceSummary, error)) {
-        for (const RangeSummary &r : summary->ranges)
-            if (r.text == text)
-                for (const RangeOccurrence &o : r.occurrences)
-                    out.emplace_back(o.start, o.start + o.duration);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::optional<std::pair<int64_t, int64_t>> rangeOccurrenceOf(const Report &report, std::string_view text,
-                                                             int occurrence)
-{
-    std::string error; // a digest without a summary has no occurrence to offer, as a report without the range
-    const auto hits = rangeOccurrencesOf(report, text, error);
-    if (occurrence < 1 || hits.size() < size_t(occurrence))
-        return std::nullopt;
-    return hits[size_t(occurrence - 1)];
-}
 
 } // namespace ps::core::trace

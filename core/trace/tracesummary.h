@@ -55,15 +55,5 @@ std::string encodeTraceSummary(const TraceSummary &summary);
 bool decodeTraceSummary(std::string_view json, TraceSummary &summary, std::string &error);
 // The statistics summary as a summary kind (reportsource.h): SUMS.
 extern const SummaryKind<TraceSummary> kTraceSummary;
-// [start, end) of every range event named `text` in a store, sorted by start.
-std::vector<std::pair<int64_t, int64_t>> rangeOccurrences(const EventStore &store, std::string_view text);
-// [start, end) of every occurrence of the ranges whose text is `text` (in any domain), sorted by
-// start: from the events, or from the digest's statistics summary for a report without them
-// (empty, with `error`, when it has none).
-std::vector<std::pair<int64_t, int64_t>> rangeOccurrencesOf(const Report &report, std::string_view text,
-                                                            std::string &error);
-// The K-th (1-based) of them, what an alignment anchor names; nullopt when there are fewer.
-std::optional<std::pair<int64_t, int64_t>> rangeOccurrenceOf(const Report &report, std::string_view text,
-                                                             int occurrence);
 
 } // namespace ps::core::trace

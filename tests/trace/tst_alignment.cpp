@@ -2,6 +2,7 @@
 // by SQL), the 2021 export without UTC origin falling back, NVTX range anchors with residuals.
 
 #include "core/trace/alignment.h"
+#include "core/trace/rangeoccurrences.h"
 #include "core/trace/read/traceloader.h"
 #include "tests/support/reportload.h"
 #include "tests/support/sqlref.h"
@@ -158,12 +159,12 @@ private slots:
         ReportPtr r = load(f);
         QVERIFY(r);
         for (int k = 1; k <= 3; ++k) {
-            auto occ = findRangeOccurrence(*r->store, "MPI_Send", k);
+            auto occ = rangeOccurrenceOf(*r, "MPI_Send", k);
             QVERIFY(occ);
             QCOMPARE(*occ, sqlRange(f, "MPI_Send", k));
         }
-        QVERIFY(!findRangeOccurrence(*r->store, "MPI_Send", 1000));
-        QVERIFY(!findRangeOccurrence(*r->store, "no such range", 1));
+        QVERIFY(!rangeOccurrenceOf(*r, "MPI_Send", 1000));
+        QVERIFY(!rangeOccurrenceOf(*r, "no such range", 1));
     }
 
     // A report without the anchor keeps its UTC placement relative to the anchored ones.

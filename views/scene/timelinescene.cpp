@@ -1,8 +1,8 @@
 #include "views/scene/timelinescene.h"
 
 #include "core/analysis/phases/stepnumbering.h"
+#include "core/trace/rangeoccurrences.h"
 #include "core/trace/read/identity.h"
-#include "core/trace/tracesummary.h"
 
 #include <QFileInfo>
 

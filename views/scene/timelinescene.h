@@ -6,7 +6,7 @@
 // that its occurrence starts at 0. Built cheaply from prepared reports (no event is visited
 // except by the overlay's range search, which callers run off the GUI thread).
 
-#include "core/trace/tracesummary.h"
+#include "core/trace/rangeoccurrences.h"
 #include "views/scene/preparedreport.h"
 #include "views/scene/timemapping.h"
 

@@ -1,7 +1,6 @@
 #include "views/stats/crossrankdata.h"
 
-#include "core/trace/tracestats.h"
-#include "core/trace/tracesummary.h"
+#include "core/trace/rangeoccurrences.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,55 +24,16 @@ const CrossRankBar *CrossRankData::bar(int rank, int step) const
 
 namespace {
 
-// The occurrences of the Range `name` (of `wantStyle`, or any) in one entry's report, as bars of
-// `rank`, with their starts.
-std::vector<std::pair<int64_t, CrossRankBar>> rangeBars(const TimelineEntry &e, int entry, int rank,
-                                                        const std::string &name, const std::string &wantStyle)
+// The occurrences of the Range `name` (as nvtx_sum names it, of `wantStyle` or any) in one
+// entry's report, in start order, as bars of `rank`.
+std::vector<CrossRankBar> rangeBars(const TimelineEntry &e, int entry, int rank, const std::string &name,
+                                    const std::string &wantStyle)
 {
-    std::vector<std::pair<int64_t, CrossRankBar>> found;
-    if (e.report->isOutline()) { // a digest without its events: the occurrences it carries
-        std::string error;
-        if (const auto summary = summaryOf(e.report->report(), kTraceSummary, error))
-            for (const RangeSummary &r : summary->ranges)
-                if (r.name == name && (wantStyle.empty() || r.style == wantStyle))
-                    for (const RangeOccurrence &o : r.occurrences)
-                        found.push_back({o.start, CrossRankBar{rank, 0, o.duration, entry, {o.track, o.index}}});
-        return found;
-    }
-    const EventStore &store = e.report->store();
-    // The texts the Range can come from: itself (no domain), or what follows "<domain>:" for
-    // a domain of this report. Reports without any of them have no bars.
-    std::set<std::string_view> texts{name};
-    for (const NvtxScope &sc : store.nvtxScopes()) {
-        const std::string_view d = store.name(sc.domainName);
-        if (!d.empty() && name.size() > d.size() && name.compare(0, d.size(), d) == 0 && name[d.size()] == ':')
-            texts.insert(std::string_view(name).substr(d.size() + 1));
-    }
-    std::vector<bool> candidate(store.names().size(), false);
-    bool any = false;
-    for (size_t i = 0; i < store.names().size(); ++i)
-        if (texts.count(store.names()[NameId(i)]))
-            any = candidate[i] = true;
-    if (!any)
-        return found;
-    // Whether (text id, scope) makes up the Range, decided once per pair.
-    std::unordered_map<uint64_t, bool> matches;
-    auto match = [&](NameId text, uint16_t attr) {
-        const uint64_t k = uint64_t(text) << 16 | attr;
-        auto m = matches.find(k);
-        if (m == matches.end())
-            m = matches.emplace(k, nvtxRangeName(store, text, attr) == name).first;
-        return m->second;
-    };
-    for (uint32_t ti = 0; ti < store.tracks().size(); ++ti) {
-        const Track &t = store.track(ti);
-        if (!isRangeKind(t.kind()) || (!wantStyle.empty() && nvtxStyleName(t.kind()) != wantStyle))
-            continue;
-        for (size_t i = 0; i < t.size(); ++i)
-            if (t.name(i) < candidate.size() && candidate[t.name(i)] && match(t.name(i), t.attr(i)))
-                found.push_back({t.start(i), CrossRankBar{rank, 0, t.duration(i), entry, {ti, uint32_t(i)}}});
-    }
-    return found;
+    std::string error; // an outline without a statistics summary has no bars, as a report without the range
+    std::vector<CrossRankBar> bars;
+    for (const RangeHit &h : findRanges(e.report->report(), {name, RangeNaming::Qualified, wantStyle}, error))
+        bars.push_back(CrossRankBar{rank, 0, h.end - h.start, entry, h.event});
+    return bars;
 }
 
 // Per occurrence index: "step N" when all its bars come from reports of profiled step N, one
@@ -139,9 +99,7 @@ CrossRankData crossRankData(const TimelineScene &scene, const QString &rangeName
             stepsSoFar.push_back(0);
         }
         const int rank = it->second;
-        std::vector<std::pair<int64_t, CrossRankBar>> found = rangeBars(e, ei, rank, name, wantStyle);
-        std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-        for (auto &[start, bar] : found) {
+        for (CrossRankBar &bar : rangeBars(e, ei, rank, name, wantStyle)) {
             bar.step = stepsSoFar[size_t(rank)]++;
             out.totals[size_t(rank)] += bar.durationNs;
             out.bars.push_back(bar);

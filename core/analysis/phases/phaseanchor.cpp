@@ -1,7 +1,7 @@
 #include "core/analysis/phases/phaseanchor.h"
 
 #include "core/analysis/phases/collectivephases.h"
-#include "core/trace/tracesummary.h"
+#include "core/trace/rangeoccurrences.h"
 
 #include <algorithm>
 
