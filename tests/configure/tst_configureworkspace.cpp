@@ -8,6 +8,9 @@
 #include "core/profiling/exporters.h"
 #include "views/common/recentfiles.h"
 #include "views/config/configsession.h"
+#include "views/config/configureexports.h"
+#include "views/config/configurepanels.h"
+#include "views/config/configurepanes.h"
 #include "views/config/defaultstreepane.h"
 #include "views/config/diagnosticspane.h"
 #include "views/config/diffpane.h"
@@ -80,20 +83,20 @@ void compareWithEngine(ConfigureWorkspace &ws, const QString &root, const QStrin
     QVERIFY(r && r->analysis);
     QCOMPARE(r->compose.overrides, overrides);
     QCOMPARE(r->yaml, run.analysis->exports.yaml);
-    QCOMPARE(ws.overridesText().toStdString(), run.analysis->exports.overrides);
-    QCOMPARE(ws.rayJobText().toStdString(), run.analysis->exports.rayJob);
+    QCOMPARE(ws.exports()->overridesText().toStdString(), run.analysis->exports.overrides);
+    QCOMPARE(ws.exports()->rayJobText().toStdString(), run.analysis->exports.rayJob);
     QTemporaryDir dir;
-    QCOMPARE(ws.saveYaml(dir.filePath("full.yaml"), false), QString());
+    QCOMPARE(ws.exports()->saveYaml(dir.filePath("full.yaml"), false), QString());
     QCOMPARE(readFile(dir.filePath("full.yaml")).toStdString(), run.analysis->exports.yaml);
     ps::core::config::ComposeOptions o = r->compose;
-    QCOMPARE(ws.saveYaml(dir.filePath("minimal.yaml"), true), QString());
+    QCOMPARE(ws.exports()->saveYaml(dir.filePath("minimal.yaml"), true), QString());
     QCOMPARE(readFile(dir.filePath("minimal.yaml")).toStdString(),
              ps::core::profiling::exportYamlMinimal(o, *run.composed));
     // The launch plan pane shows the engine's commands.
     for (const auto &w : run.analysis->launch.workers)
-        QCOMPARE(ws.launchPlanPane()->commandOf(QString::fromStdString(w.name)).toStdString(), w.command);
+        QCOMPARE(ws.panes()->launchPlan()->commandOf(QString::fromStdString(w.name)).toStdString(), w.command);
     // The composed YAML pane shows the same text.
-    QCOMPARE(ws.yamlPane()->toPlainText().toStdString(), run.analysis->exports.yaml);
+    QCOMPARE(ws.panes()->yaml()->toPlainText().toStdString(), run.analysis->exports.yaml);
 }
 
 void setRaySession(ConfigureWorkspace &ws)
@@ -126,23 +129,23 @@ private slots:
         ws.openConfig({root}, "maniskill_ppo_mlp", {QString::fromStdString("runner.logger.log_path=" + kLogPath)});
         QVERIFY(settle(ws));
         QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
-        QCOMPARE(ws.panelTabs()->currentIndex(), 0);
+        QCOMPARE(ws.panels()->currentIndex(), 0);
 
-        WorkerGroupsPanel *groups = ws.workerGroups();
+        WorkerGroupsPanel *groups = ws.panels()->panel<WorkerGroupsPanel>("workerGroups");
         QCOMPARE(groups->item("ActorGroup")->checkState(), Qt::Checked);
         QCOMPARE(groups->item("RolloutGroup")->checkState(), Qt::Checked);
         groups->item("RolloutGroup")->setCheckState(Qt::Unchecked);
         groups->item("EnvGroup")->setCheckState(Qt::Unchecked);
-        typeInto(ws.rlinfSteps()->field(), "3");
+        typeInto(ws.panels()->panel<StepsEditor>("rlinfSteps")->field(), "3");
         QVERIFY(settle(ws));
 
         QCOMPARE(toQt(ws.session()->state().edits),
                  QStringList({QString::fromStdString("runner.logger.log_path=" + kLogPath),
                               "cluster.profiling.worker_groups=[ActorGroup]", "+cluster.profiling.steps=[3]"}));
-        QVERIFY(ws.rlinfSteps()->onlyListed()->isChecked());
+        QVERIFY(ws.panels()->panel<StepsEditor>("rlinfSteps")->onlyListed()->isChecked());
         compareWithEngine(ws, root, "maniskill_ppo_mlp", true);
-        QCOMPARE(ws.launchPlanPane()->commandOf("ActorGroup:0").toStdString(), kR2);
-        QVERIFY(ws.launchPlanPane()->commandOf("RolloutGroup:0").isEmpty()); // not wrapped any more
+        QCOMPARE(ws.panes()->launchPlan()->commandOf("ActorGroup:0").toStdString(), kR2);
+        QVERIFY(ws.panes()->launchPlan()->commandOf("RolloutGroup:0").isEmpty()); // not wrapped any more
 
         // The Undo button keeps its text and width; the change it would undo is in the tooltip.
         const QToolButton *undoButton = ws.findChild<QToolButton *>("undoButton");
@@ -157,15 +160,15 @@ private slots:
         undo->undo();
         QVERIFY(settle(ws));
         QCOMPARE(int(ws.session()->state().edits.size()), 2);
-        QVERIFY(!ws.rlinfSteps()->onlyListed()->isChecked());
+        QVERIFY(!ws.panels()->panel<StepsEditor>("rlinfSteps")->onlyListed()->isChecked());
         QVERIFY(!ps::core::config::findPath(ws.result()->composed->config, "cluster.profiling.steps"));
         undo->redo();
         QVERIFY(settle(ws));
-        QCOMPARE(ws.launchPlanPane()->commandOf("ActorGroup:0").toStdString(), kR2);
-        QCOMPARE(ws.rlinfSteps()->field()->text(), QString("3"));
+        QCOMPARE(ws.panes()->launchPlan()->commandOf("ActorGroup:0").toStdString(), kR2);
+        QCOMPARE(ws.panels()->panel<StepsEditor>("rlinfSteps")->field()->text(), QString("3"));
 
         // The diff against the preset shows exactly the two edited keys.
-        const QString diff = ws.diffPane()->toPlainText();
+        const QString diff = ws.panes()->diff()->toPlainText();
         QVERIFY2(diff.contains("+    steps:") || diff.contains("+    - 3"), qPrintable(diff));
         QVERIFY2(diff.contains("-    - RolloutGroup"), qPrintable(diff));
     }
@@ -182,10 +185,10 @@ private slots:
         const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
         ws.openConfig({root}, "maniskill_ppo_mlp", {QString::fromStdString("runner.logger.log_path=" + kLogPath)});
         QVERIFY(settle(ws));
-        typeInto(ws.rlinfSteps()->field(), "3");
+        typeInto(ws.panels()->panel<StepsEditor>("rlinfSteps")->field(), "3");
         QVERIFY(settle(ws));
         const size_t edits = ws.session()->state().edits.size();
-        QLineEdit *input = ws.overridesPane()->input();
+        QLineEdit *input = ws.panes()->overrides()->input();
         input->setFocus();
         QTest::keyClicks(input, QStringLiteral("x"));
         QTest::keyClick(input, Qt::Key_Z, Qt::ControlModifier); // the field's own typing first
@@ -219,17 +222,17 @@ private slots:
         ws.openConfig({root}, "maniskill_ppo_mlp");
         QVERIFY(settle(ws));
         // Two rollout ranks, typed into the override list as a user would.
-        OverridesPane *pane = ws.overridesPane();
+        OverridesPane *pane = ws.panes()->overrides();
         typeInto(pane->input(), "~cluster.component_placement");
         typeInto(pane->input(), "+cluster.component_placement={env: 0, rollout: '0-1', actor: 0}");
         QVERIFY(settle(ws));
 
-        WorkerGroupsPanel *groups = ws.workerGroups();
+        WorkerGroupsPanel *groups = ws.panels()->panel<WorkerGroupsPanel>("workerGroups");
         groups->item("ActorGroup")->setCheckState(Qt::Unchecked);
         groups->item("EnvGroup")->setCheckState(Qt::Unchecked);
-        typeInto(ws.rlinfSteps()->field(), "5");
-        NsightPanel *n = ws.rlinfNsight();
-        ws.panelTabs()->setCurrentIndex(1);
+        typeInto(ws.panels()->panel<StepsEditor>("rlinfSteps")->field(), "5");
+        NsightPanel *n = ws.panels()->panel<NsightPanel>("rlinfNsight");
+        ws.panels()->setCurrentIndex(1);
         QVERIFY(settle(ws));
         setChecked(n->flag("python-backtrace"), true);
         for (const char *api : {"cudnn", "cublas", "osrt"})
@@ -239,8 +242,8 @@ private slots:
             n->option(opt)->setCurrentIndex(0); // (not set)
         n->option("capture-range")->setCurrentText("nvtx");
         n->option("stop-on-range-end")->setCurrentText("true");
-        ws.panelTabs()->setCurrentIndex(0);
-        typeInto(ws.rlinfOutputDir()->field(), "/runs/x/profiling");
+        ws.panels()->setCurrentIndex(0);
+        typeInto(ws.panels()->panel<OutputDirPanel>("rlinfOutputDir")->field(), "/runs/x/profiling");
         QVERIFY(settle(ws));
 
         QCOMPARE(toQt(ws.session()->state().edits),
@@ -258,7 +261,7 @@ private slots:
         const ps::core::profiling::OptionList expected = {
             {"t", "cuda,nvtx"}, {"capture-range", "nvtx"}, {"capture-range-end", "stop"}};
         QCOMPARE(model.options, expected);
-        QCOMPARE(ws.launchPlanPane()->commandOf("RolloutGroup:1").toStdString(), kR3);
+        QCOMPARE(ws.panes()->launchPlan()->commandOf("RolloutGroup:1").toStdString(), kR3);
         // The composed option values show in the panel (alias stays as written; the engine normalises).
         QCOMPARE(n->option("stop-on-range-end")->currentText(), QString("true"));
         QVERIFY(n->traceApi("nvtx")->isChecked() && !n->traceApi("osrt")->isChecked());
@@ -274,11 +277,11 @@ private slots:
         ws.openConfig({root}, "ppo_trainer");
         QVERIFY(settle(ws));
         QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
-        VerlGlobalPanel *g = ws.verlGlobal();
+        VerlGlobalPanel *g = ws.panels()->panel<VerlGlobalPanel>("verlGlobal");
         g->tool()->setCurrentText("nsys");
-        typeInto(ws.verlSteps()->field(), "1, 2, 5");
+        typeInto(ws.panels()->panel<StepsEditor>("verlSteps")->field(), "1, 2, 5");
         setChecked(g->continuous(), true);
-        VerlRolesPanel *roles = ws.verlRoles();
+        VerlRolesPanel *roles = ws.panels()->panel<VerlRolesPanel>("verlRoles");
         for (const char *role : {"actor", "critic"}) {
             setChecked(roles->enable(role), true);
             setChecked(roles->allRanks(role), true);
@@ -297,15 +300,15 @@ private slots:
         QCOMPARE(ws.result()->yaml, spec.analysis->exports.yaml);
         // The spec's examples name the Ray session directory session_<id>.
         setRaySession(ws);
-        QCOMPARE(ws.launchPlanPane()->commandOf("TaskRunner").toStdString(), kV1Controller);
+        QCOMPARE(ws.panes()->launchPlan()->commandOf("TaskRunner").toStdString(), kV1Controller);
         const auto *w0 = worker(ws.result()->analysis->launch, "global_pool:0");
         QVERIFY(w0);
         QCOMPARE(w0->command, kV1Worker);
         QCOMPARE(w0->captureRanges.size(), size_t(2));
         // The backend page follows the tool: nsys options of the workers.
-        QCOMPARE(ws.verlWorkerNsight()->traceApi("ucx")->isChecked(), true);
+        QCOMPARE(ws.panels()->panel<NsightPanel>("verlWorkerNsight")->traceApi("ucx")->isChecked(), true);
         // The rollout follows the actor by interpolation: shown enabled, not edited.
-        QVERIFY(ws.verlRoles()->enable("rollout")->isChecked());
+        QVERIFY(ws.panels()->panel<VerlRolesPanel>("verlRoles")->enable("rollout")->isChecked());
     }
 
     void verlRankListAndToolPanels()
@@ -315,12 +318,12 @@ private slots:
         const QString root = cfgtest::verlRoot();
         ws.openConfig({root}, "ppo_trainer");
         QVERIFY(settle(ws));
-        ws.verlGlobal()->tool()->setCurrentText("npu");
-        typeInto(ws.verlSteps()->field(), "2");
-        setChecked(ws.verlRoles()->enable("actor"), true);
-        typeInto(ws.verlRoles()->ranks("actor"), "0,1,4-7");
+        ws.panels()->panel<VerlGlobalPanel>("verlGlobal")->tool()->setCurrentText("npu");
+        typeInto(ws.panels()->panel<StepsEditor>("verlSteps")->field(), "2");
+        setChecked(ws.panels()->panel<VerlRolesPanel>("verlRoles")->enable("actor"), true);
+        typeInto(ws.panels()->panel<VerlRolesPanel>("verlRoles")->ranks("actor"), "0,1,4-7");
         QVERIFY(settle(ws));
-        VerlToolPanel *t = ws.verlTools();
+        VerlToolPanel *t = ws.panels()->panel<VerlToolPanel>("verlTools");
         t->npuLevel()->setCurrentText("level1");
         setChecked(t->npuContent("npu"), true);
         setChecked(t->npuDiscrete(), true);
@@ -338,16 +341,16 @@ private slots:
         QCOMPARE(actor->ranks, (std::vector<long long>{0, 1, 4, 5, 6, 7}));
         QCOMPARE(actor->npuLevel, std::string("level1"));
         QVERIFY(actor->npuDiscrete);
-        QCOMPARE(ws.verlRoles()->ranks("actor")->text(), QString("0,1,4-7"));
+        QCOMPARE(ws.panels()->panel<VerlRolesPanel>("verlRoles")->ranks("actor")->text(), QString("0,1,4-7"));
         // An invalid rank list is not committed.
-        typeInto(ws.verlRoles()->ranks("actor"), "3-1");
+        typeInto(ws.panels()->panel<VerlRolesPanel>("verlRoles")->ranks("actor"), "3-1");
         QVERIFY(settle(ws));
-        QVERIFY(!ws.verlRoles()->ranks("actor")->problem().isEmpty());
+        QVERIFY(!ws.panels()->panel<VerlRolesPanel>("verlRoles")->ranks("actor")->problem().isEmpty());
         QCOMPARE(ws.result()->analysis->model.verl.role("actor")->ranks, (std::vector<long long>{0, 1, 4, 5, 6, 7}));
         // verl steps are 1-based: 0 is refused.
-        typeInto(ws.verlSteps()->field(), "0");
+        typeInto(ws.panels()->panel<StepsEditor>("verlSteps")->field(), "0");
         QVERIFY(settle(ws));
-        QVERIFY(ws.verlSteps()->field()->problem().contains("below 1"));
+        QVERIFY(ws.panels()->panel<StepsEditor>("verlSteps")->field()->problem().contains("below 1"));
     }
 
     void rocprofTables()
@@ -357,20 +360,21 @@ private slots:
         const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
         ws.openConfig({root}, "maniskill_ppo_mlp");
         QVERIFY(settle(ws));
-        ws.rlinfGeneral()->backend()->setCurrentText("rocprof_sys");
+        ws.panels()->panel<RLinfGeneralPanel>("rlinfGeneral")->backend()->setCurrentText("rocprof_sys");
         // nsight-only keys must go for rocprof_sys (unknown-field check), as a user does in the list.
-        typeInto(ws.overridesPane()->input(), "~cluster.profiling.options");
-        typeInto(ws.overridesPane()->input(), "~cluster.profiling.flags");
+        typeInto(ws.panes()->overrides()->input(), "~cluster.profiling.options");
+        typeInto(ws.panes()->overrides()->input(), "~cluster.profiling.flags");
         QVERIFY(settle(ws));
-        ws.rocprof()->args()->setEntry("T", "hip");
-        ws.rocprof()->args()->setEntry("output-format", "json");
-        ws.rocprof()->env()->setEntry("ROCPROFSYS_SAMPLING_FREQ", "100");
+        ws.panels()->panel<RocprofPanel>("rocprof")->args()->setEntry("T", "hip");
+        ws.panels()->panel<RocprofPanel>("rocprof")->args()->setEntry("output-format", "json");
+        ws.panels()->panel<RocprofPanel>("rocprof")->env()->setEntry("ROCPROFSYS_SAMPLING_FREQ", "100");
         QVERIFY(settle(ws));
         compareWithEngine(ws, root, "maniskill_ppo_mlp", true);
         const auto *w = worker(ws.result()->analysis->launch, "ActorGroup:0");
         QVERIFY(w && w->wrapped);
         QCOMPARE(w->command, std::string("rocprof-sys-python -T hip --output-format=json -- /usr/bin/python3"));
-        QCOMPARE(ws.rocprof()->args()->table()->rowCount(), 3); // two entries + the add row
+        QCOMPARE(ws.panels()->panel<RocprofPanel>("rocprof")->args()->table()->rowCount(),
+                 3); // two entries + the add row
     }
 
     void presetsAreBaselines()
@@ -386,7 +390,7 @@ private slots:
             engine(cfgtest::rlinfRoot("rlinf-with-profile"), "maniskill_ppo_mlp", {}, true);
         QVERIFY(withProfile.analysis);
         QCOMPARE(ws.result()->analysis->model.rlinf.options, withProfile.analysis->model.rlinf.options);
-        QCOMPARE(ws.diffPane()->toPlainText(), QString("No difference from the preset."));
+        QCOMPARE(ws.panes()->diff()->toPlainText(), QString("No difference from the preset."));
 
         // verl: the nsys recipe composes to V1.
         ConfigureWorkspace v;
@@ -398,7 +402,7 @@ private slots:
         QCOMPARE(toQt(v.session()->allOverrides()), QStringList{"+verl=nsys"});
         QVERIFY2(v.result()->composed, v.result()->error.c_str());
         setRaySession(v);
-        QCOMPARE(v.launchPlanPane()->commandOf("TaskRunner").toStdString(), kV1Controller);
+        QCOMPARE(v.panes()->launchPlan()->commandOf("TaskRunner").toStdString(), kV1Controller);
         QCOMPARE(worker(v.result()->analysis->launch, "global_pool:0")->command, kV1Worker);
         // Each verl recipe composes and selects its tool.
         for (const char *tool : {"npu", "torch", "torch_memory"}) {
@@ -424,32 +428,32 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&ws));
         ws.openConfig({cfgtest::rlinfRoot("rlinf-with-profile")}, "maniskill_ppo_mlp");
         QVERIFY(settle(ws));
-        typeInto(ws.rlinfSteps()->field(), "3, 10, 50");
+        typeInto(ws.panels()->panel<StepsEditor>("rlinfSteps")->field(), "3, 10, 50");
         QVERIFY(settle(ws));
         QCOMPARE(toQt(ws.session()->state().edits), QStringList{"+cluster.profiling.steps=[3,10,50]"});
-        DiagnosticsPane *d = ws.diagnosticsPane();
+        DiagnosticsPane *d = ws.panes()->diagnostics();
         QTreeWidgetItem *multi = nullptr;
         for (int i = 0; i < d->topLevelItemCount(); ++i)
             if (d->topLevelItem(i)->text(2) == "rlinf.multi-step-stop")
                 multi = d->topLevelItem(i);
         QVERIFY2(multi, "multi-step capture with capture-range-end=stop is flagged");
-        ws.panelTabs()->setCurrentIndex(3); // somewhere else
-        ws.paneTabs()->setCurrentWidget(d);
+        ws.panels()->setCurrentIndex(3); // somewhere else
+        ws.panes()->setCurrentWidget(d);
         d->scrollToItem(multi);
         QTest::mouseClick(d->viewport(), Qt::LeftButton, {}, d->visualItemRect(multi).center());
         QApplication::processEvents();
         QWidget *focus = QApplication::focusWidget();
         QVERIFY(focus);
         // The rule is about steps or the capture-range-end option: either control, on its page.
-        const bool onSteps = focus == ws.rlinfSteps()->field();
-        const bool onOption = focus == ws.rlinfNsight()->option("capture-range-end");
+        const bool onSteps = focus == ws.panels()->panel<StepsEditor>("rlinfSteps")->field();
+        const bool onOption = focus == ws.panels()->panel<NsightPanel>("rlinfNsight")->option("capture-range-end");
         QVERIFY2(onSteps || onOption, qPrintable(focus->objectName()));
         QVERIFY(focus->isVisible());
 
         // A key without a control reveals its YAML line.
         QVERIFY(ws.focusKey("runner.logger.log_path"));
-        QCOMPARE(ws.paneTabs()->currentWidget(), static_cast<QWidget *>(ws.yamlPane()));
-        QVERIFY(ws.yamlPane()->textCursor().selectedText().contains("log_path"));
+        QCOMPARE(ws.panes()->currentWidget(), static_cast<QWidget *>(ws.panes()->yaml()));
+        QVERIFY(ws.panes()->yaml()->textCursor().selectedText().contains("log_path"));
     }
 
     void yamlHoverShowsProvenance()
@@ -458,15 +462,15 @@ private slots:
         ws.show();
         ws.openConfig({cfgtest::rlinfRoot("rlinf-with-profile")}, "maniskill_ppo_mlp");
         QVERIFY(settle(ws));
-        typeInto(ws.rlinfSteps()->field(), "3");
+        typeInto(ws.panels()->panel<StepsEditor>("rlinfSteps")->field(), "3");
         QVERIFY(settle(ws));
         const auto &keys = ws.result()->yamlKeys;
         const int backendLine = keys.keyLines.at("cluster.profiling.backend");
-        const QString tip = ws.yamlPane()->provenanceAt(backendLine);
+        const QString tip = ws.panes()->yaml()->provenanceAt(backendLine);
         QVERIFY2(tip.contains("profile/default.yaml:1"), qPrintable(tip));
         const int stepsLine = keys.keyLines.at("cluster.profiling.steps");
-        QVERIFY2(ws.yamlPane()->provenanceAt(stepsLine).contains("+cluster.profiling.steps=[3]"),
-                 qPrintable(ws.yamlPane()->provenanceAt(stepsLine)));
+        QVERIFY2(ws.panes()->yaml()->provenanceAt(stepsLine).contains("+cluster.profiling.steps=[3]"),
+                 qPrintable(ws.panes()->yaml()->provenanceAt(stepsLine)));
     }
 
     void defaultsTreeSwapsAnOption()
@@ -476,7 +480,7 @@ private slots:
         const QString root = cfgtest::verlRoot();
         ws.openConfig({root}, "ppo_trainer");
         QVERIFY(settle(ws));
-        auto *combo = ws.defaultsTree()->findChild<QComboBox *>("choice:actor");
+        auto *combo = ws.panes()->defaults()->findChild<QComboBox *>("choice:actor");
         QVERIFY(combo);
         QCOMPARE(combo->currentText(), QString("dp_actor"));
         QVERIFY(combo->findText("actor") >= 0);
@@ -496,7 +500,7 @@ private slots:
         ws.openConfig({cfgtest::verlRoot()}, "ppo_trainer");
         QVERIFY(settle(ws));
         QVERIFY(ws.confirmClose()); // nothing edited
-        ws.verlGlobal()->tool()->setCurrentText("torch");
+        ws.panels()->panel<VerlGlobalPanel>("verlGlobal")->tool()->setCurrentText("torch");
         QVERIFY(settle(ws));
         int asked = 0;
         ws.setCloseQuestion([&] {
@@ -509,20 +513,20 @@ private slots:
         QVERIFY(ws.confirmClose());
         // Saving an export marks the session clean.
         QTemporaryDir dir;
-        QCOMPARE(ws.saveLaunchScript(dir.filePath("run.sh")), QString());
+        QCOMPARE(ws.exports()->saveLaunchScript(dir.filePath("run.sh")), QString());
         const QString script = readFile(dir.filePath("run.sh"));
         QVERIFY(script.startsWith("#!/usr/bin/env bash\n"));
-        QVERIFY(script.contains(ws.rayJobText().trimmed()));
+        QVERIFY(script.contains(ws.exports()->rayJobText().trimmed()));
         QVERIFY(QFileInfo(dir.filePath("run.sh")).isExecutable());
         QVERIFY(ws.session()->undoStack()->isClean());
         // The collect script is the engine's for the same config, executable.
-        QCOMPARE(ws.saveCollectScript(dir.filePath("collect.sh")), QString());
+        QCOMPARE(ws.exports()->saveCollectScript(dir.filePath("collect.sh")), QString());
         const cfgtest::EngineRun run = engine(cfgtest::verlRoot(), "ppo_trainer", ws.session()->allOverrides(), false);
         QVERIFY2(run.analysis, run.error.c_str());
         QCOMPARE(readFile(dir.filePath("collect.sh")).toStdString(), run.analysis->exports.collect);
         QVERIFY(QFileInfo(dir.filePath("collect.sh")).isExecutable());
         // So is the Ray digest job.
-        QCOMPARE(ws.saveRayDigestJob(dir.filePath("job.py")), QString());
+        QCOMPARE(ws.exports()->saveRayDigestJob(dir.filePath("job.py")), QString());
         QCOMPARE(readFile(dir.filePath("job.py")).toStdString(), run.analysis->exports.rayDigest);
         QVERIFY(readFile(dir.filePath("job.py")).contains("NodeAffinitySchedulingStrategy"));
         ws.setCloseQuestion([&] {
@@ -536,7 +540,7 @@ private slots:
     void scheduleHelperDecodeSteps()
     {
         ConfigureWorkspace ws;
-        ScheduleHelper *s = ws.scheduleHelper();
+        ScheduleHelper *s = ws.panels()->panel<ScheduleHelper>("scheduleHelper");
         // It fits the panel of a 1280-px window (about 500 px) without a horizontal scroll bar.
         QVERIFY2(s->minimumSizeHint().width() <= 480, qPrintable(QString::number(s->minimumSizeHint().width())));
         s->rangeFirst()->setValue(30);
@@ -573,8 +577,11 @@ private slots:
         QVERIFY(python && session && nodes);
         // verl's plan uses none of RLinf's settings: the tab does not offer them.
         for (const char *rlinfOnly : {"python", "rlinfRepo", "driverCwd", "logPath", "experimentName"})
-            QVERIFY2(!ws.launchSettings()->isRowShown(ws.findChild<QLineEdit *>(rlinfOnly)), rlinfOnly);
-        QVERIFY(ws.launchSettings()->isRowShown(session));
+            QVERIFY2(!ws.panels()
+                          ->panel<LaunchSettingsPanel>("launchSettings")
+                          ->isRowShown(ws.findChild<QLineEdit *>(rlinfOnly)),
+                     rlinfOnly);
+        QVERIFY(ws.panels()->panel<LaunchSettingsPanel>("launchSettings")->isRowShown(session));
         typeInto(session, "/data/ray/session_2026");
         nodes->setFocus();
         nodes->selectAll();
@@ -598,7 +605,7 @@ private slots:
         QCOMPARE(plan.workers.size(), engineRun->launch.workers.size());
         bool sawNode1 = false;
         for (const auto &w : engineRun->launch.workers) {
-            QCOMPARE(ws.launchPlanPane()->commandOf(QString::fromStdString(w.name)).toStdString(), w.command);
+            QCOMPARE(ws.panes()->launchPlan()->commandOf(QString::fromStdString(w.name)).toStdString(), w.command);
             sawNode1 = sawNode1 || w.node == 1;
         }
         QVERIFY(sawNode1); // two nodes: workers on the second one too
@@ -628,12 +635,12 @@ private slots:
         QVERIFY(settle(ws));
         QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
         QVERIFY(!ps::core::config::findPath(ws.result()->composed->config, "cluster.profiling"));
-        RLinfGeneralPanel *general = ws.rlinfGeneral();
+        RLinfGeneralPanel *general = ws.panels()->panel<RLinfGeneralPanel>("rlinfGeneral");
         QVERIFY(general->addButton()->isVisible());
         QVERIFY(!general->enabled()->isVisible());
         QVERIFY(!general->backend()->isVisible());
-        QVERIFY(!ws.workerGroups()->isEnabled());
-        QVERIFY(!ws.rlinfSteps()->isEnabled());
+        QVERIFY(!ws.panels()->panel<WorkerGroupsPanel>("workerGroups")->isEnabled());
+        QVERIFY(!ws.panels()->panel<StepsEditor>("rlinfSteps")->isEnabled());
 
         QTest::mouseClick(general->addButton(), Qt::LeftButton);
         QVERIFY(settle(ws));
@@ -643,13 +650,13 @@ private slots:
         QVERIFY(!general->addButton()->isVisible());
         QVERIFY(general->backend()->isVisible());
         QCOMPARE(general->backend()->currentText(), QString("nsight"));
-        QVERIFY(ws.workerGroups()->isEnabled());
+        QVERIFY(ws.panels()->panel<WorkerGroupsPanel>("workerGroups")->isEnabled());
 
         // Without a backend the combo is empty, as Diagnostics says; it never shows a stale one.
         ws.session()->removeKey("cluster.profiling.backend");
         QVERIFY(settle(ws));
         QCOMPARE(general->backend()->currentIndex(), -1);
-        const auto rules = ws.diagnosticsPane()->findItems("rlinf.backend-missing", Qt::MatchExactly, 2);
+        const auto rules = ws.panes()->diagnostics()->findItems("rlinf.backend-missing", Qt::MatchExactly, 2);
         QCOMPARE(rules.size(), 1);
         ws.session()->undoStack()->undo();
         QVERIFY(settle(ws));
@@ -666,39 +673,39 @@ private slots:
         const QString root = cfgtest::rlinfRoot("rlinf-with-profile");
         ws.openConfig({root}, "maniskill_ppo_mlp", {QString::fromStdString("runner.logger.log_path=" + kLogPath)});
         QVERIFY(settle(ws));
-        QCOMPARE(ws.diagnosticsPane()->errorCount(), 0);
+        QCOMPARE(ws.panes()->diagnostics()->errorCount(), 0);
         const std::string yamlBefore = ws.result()->yaml;
-        QLineEdit *steps = ws.rlinfSteps()->field();
+        QLineEdit *steps = ws.panels()->panel<StepsEditor>("rlinfSteps")->field();
         typeInto(steps, "0,x,9-3");
         QVERIFY(settle(ws));
         QCOMPARE(ws.result()->yaml, yamlBefore);
         QCOMPARE(steps->text(), QString("0,x,9-3")); // the user's text stays, flagged
-        QCOMPARE(ws.diagnosticsPane()->fieldProblemCount(), 1);
-        const QTreeWidgetItem *row = ws.diagnosticsPane()->topLevelItem(0);
+        QCOMPARE(ws.panes()->diagnostics()->fieldProblemCount(), 1);
+        const QTreeWidgetItem *row = ws.panes()->diagnostics()->topLevelItem(0);
         QCOMPARE(row->text(0), QString("error"));
         QCOMPARE(row->text(2), QString("form.invalid-value"));
         QCOMPARE(row->text(3), QString("form: cluster.profiling.steps"));
         QVERIFY2(row->text(1).contains("0,x,9-3") && row->text(1).contains("'x'") &&
                      row->text(1).contains("does not set it"),
                  qPrintable(row->text(1)));
-        QVERIFY(ws.paneTabs()->tabText(2).startsWith("Diagnostics (1"));
+        QVERIFY(ws.panes()->tabText(2).startsWith("Diagnostics (1"));
 
         QTemporaryDir dir;
         const QString out = dir.filePath("out.yaml");
-        const QString err = ws.saveYaml(out, false);
+        const QString err = ws.exports()->saveYaml(out, false);
         QVERIFY2(err.contains("not a valid value"), qPrintable(err));
         QVERIFY(!QFile::exists(out));
-        QVERIFY(!ws.saveLaunchScript(dir.filePath("l.sh")).isEmpty());
+        QVERIFY(!ws.exports()->saveLaunchScript(dir.filePath("l.sh")).isEmpty());
 
         // Activating the row focuses the field.
         ws.setFocus();
-        emit ws.diagnosticsPane()->keyActivated("cluster.profiling.steps");
+        emit ws.panes()->diagnostics()->keyActivated("cluster.profiling.steps");
         QVERIFY(steps->hasFocus());
 
         typeInto(steps, "3");
         QVERIFY(settle(ws));
-        QCOMPARE(ws.diagnosticsPane()->fieldProblemCount(), 0);
-        QVERIFY(ws.saveYaml(out, false).isEmpty());
+        QCOMPARE(ws.panes()->diagnostics()->fieldProblemCount(), 0);
+        QVERIFY(ws.exports()->saveYaml(out, false).isEmpty());
         QVERIFY(readFile(out).contains("- 3"));
     }
 

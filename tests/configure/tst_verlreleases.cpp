@@ -9,6 +9,8 @@
 #include "core/config/keypath.h"
 #include "core/profiling/digesthook.h"
 #include "views/config/configsession.h"
+#include "views/config/configurepanels.h"
+#include "views/config/configurepanes.h"
 #include "views/config/defaultstreepane.h"
 #include "views/config/intlistfield.h"
 #include "views/config/verlpanels.h"
@@ -101,7 +103,7 @@ QStringList items(QComboBox *combo)
 QString versionText(ConfigureWorkspace &ws)
 {
     QTextDocument doc;
-    doc.setHtml(ws.versionLabel()->text());
+    doc.setHtml(ws.findChild<QLabel *>("verlVersion")->text());
     return doc.toPlainText();
 }
 
@@ -156,9 +158,11 @@ private slots:
         ConfigureWorkspace ws;
         open(ws, root, config);
         QCOMPARE(versionText(ws), header);
-        QCOMPARE(ws.versionPicker()->isVisibleTo(&ws), header.startsWith("verl"));
+        QCOMPARE(ws.findChild<QComboBox *>("verlVersionPick")->isVisibleTo(&ws), header.startsWith("verl"));
         if (header.startsWith("verl"))
-            QVERIFY(ws.versionLabel()->toolTip().contains("present")); // why: the schema key that decided
+            QVERIFY(ws.findChild<QLabel *>("verlVersion")
+                        ->toolTip()
+                        .contains("present")); // why: the schema key that decided
     }
 
     // Which panels and fields each release shows; none of one release's leaks into another.
@@ -204,31 +208,54 @@ private slots:
         QCOMPARE(shown("torch-profile-by-stage"), oldTorchContents);
         QCOMPARE(shown("torch-merge-profiles"), oldTorchContents);
         QVERIFY(shown("torch-cuda"));
-        QCOMPARE(items(ws.verlGlobal()->tool()).contains("precision_debugger"), precisionDebugger);
+        QCOMPARE(items(ws.panels()->panel<VerlGlobalPanel>("verlGlobal")->tool()).contains("precision_debugger"),
+                 precisionDebugger);
         QCOMPARE(shown("precisionDebuggerBox"), precisionDebugger);
         QCOMPARE(shown("torchScheduleBox"), schedule);
         QCOMPARE(shown("rolloutSection"), rollout);
         QCOMPARE(shown("hooksSection"), hooks);
         // The tool list is the release's own, nothing more.
         const auto &tools = ps::core::profiling::verlVersionTraits(ws.result()->analysis->model.verl.version).tools;
-        QCOMPARE(items(ws.verlGlobal()->tool()), QStringList{"null (off)"} + toQt(tools));
+        QCOMPARE(items(ws.panels()->panel<VerlGlobalPanel>("verlGlobal")->tool()),
+                 QStringList{"null (off)"} + toQt(tools));
     }
 
     void tooltipsCarryUpstreamDocs()
     {
         ConfigureWorkspace ws;
         open(ws, versionsRoot("main-1dda039b"), "ppo_trainer");
-        QVERIFY(ws.verlHooks()->relocate()->toolTip().startsWith("global_profiler.relocate_results\n\n"));
-        QVERIFY(
-            ws.verlHooks()->relocate()->toolTip().contains("Ray hardcodes under /tmp/ray/session_latest/logs/nsight"));
-        QVERIFY(ws.verlHooks()->finishHookCmd()->toolTip().contains("VERL_PROFILE_RAY_NSIGHT_DIR (nsys only)"));
-        QVERIFY(ws.verlTools()->torchSchedule()->field("active")->toolTip().contains(
-            "<= 0 disables scheduling (record the whole update loop)"));
-        QVERIFY(ws.verlRollout()
+        QVERIFY(ws.panels()
+                    ->panel<VerlHooksPanel>("verlHooks")
+                    ->relocate()
+                    ->toolTip()
+                    .startsWith("global_profiler.relocate_results\n\n"));
+        QVERIFY(ws.panels()
+                    ->panel<VerlHooksPanel>("verlHooks")
+                    ->relocate()
+                    ->toolTip()
+                    .contains("Ray hardcodes under /tmp/ray/session_latest/logs/nsight"));
+        QVERIFY(ws.panels()
+                    ->panel<VerlHooksPanel>("verlHooks")
+                    ->finishHookCmd()
+                    ->toolTip()
+                    .contains("VERL_PROFILE_RAY_NSIGHT_DIR (nsys only)"));
+        QVERIFY(ws.panels()
+                    ->panel<VerlToolPanel>("verlTools")
+                    ->torchSchedule()
+                    ->field("active")
+                    ->toolTip()
+                    .contains("<= 0 disables scheduling (record the whole update loop)"));
+        QVERIFY(ws.panels()
+                    ->panel<VerlRolloutProfilerPanel>("verlRollout")
                     ->tokenField("torch", "start")
                     ->toolTip()
                     .contains("actor_rollout_ref.rollout.profiler.tool_config.torch.profile_token_start"));
-        QVERIFY(ws.verlTools()->precisionDebugger()->stage("actor_update")->toolTip().contains("Supported stages"));
+        QVERIFY(ws.panels()
+                    ->panel<VerlToolPanel>("verlTools")
+                    ->precisionDebugger()
+                    ->stage("actor_update")
+                    ->toolTip()
+                    .contains("Supported stages"));
     }
 
     void pickerOverridesTheDetection()
@@ -236,16 +263,16 @@ private slots:
         ConfigureWorkspace ws;
         open(ws, versionsRoot("main-1dda039b"), "ppo_trainer");
         QCOMPARE(versionText(ws), QString("verl main (detected)"));
-        chooseWithKeys(ws.versionPicker(), "verl 0.7.1");
+        chooseWithKeys(ws.findChild<QComboBox *>("verlVersionPick"), "verl 0.7.1");
         QVERIFY(settle(ws));
         QCOMPARE(ws.session()->verlVersion(), ps::core::profiling::VerlVersion::V0_7_1);
         QCOMPARE(ws.result()->analysis->model.verl.version, ps::core::profiling::VerlVersion::V0_7_1);
         QCOMPARE(versionText(ws), QString("verl 0.7.1 (chosen; detected main)"));
         QVERIFY(ws.findChild<QWidget *>("hooksSection")->isHidden());
         QVERIFY(ws.findChild<QWidget *>("torchScheduleBox")->isHidden());
-        QVERIFY(!items(ws.verlGlobal()->tool()).contains("precision_debugger"));
+        QVERIFY(!items(ws.panels()->panel<VerlGlobalPanel>("verlGlobal")->tool()).contains("precision_debugger"));
         QVERIFY(ws.session()->state().edits.empty()); // a rule choice, not a config edit
-        chooseWithKeys(ws.versionPicker(), "detected");
+        chooseWithKeys(ws.findChild<QComboBox *>("verlVersionPick"), "detected");
         QVERIFY(settle(ws));
         QCOMPARE(ws.session()->verlVersion(), std::nullopt);
         QCOMPARE(versionText(ws), QString("verl main (detected)"));
@@ -258,15 +285,15 @@ private slots:
         ConfigureWorkspace ws;
         const QString root = versionsRoot("v0.9.0");
         open(ws, root, "ppo_trainer");
-        QSpinBox *active = ws.verlTools()->torchSchedule()->field("active");
-        ws.panelTabs()->setCurrentIndex(1); // Backend
+        QSpinBox *active = ws.panels()->panel<VerlToolPanel>("verlTools")->torchSchedule()->field("active");
+        ws.panels()->setCurrentIndex(1); // Backend
         QVERIFY(active->isVisible());
         active->setFocus();
         active->selectAll();
         QTest::keyClicks(active, "3");
         QVERIFY(settle(ws));
-        ws.panelTabs()->setCurrentIndex(0); // Profiling
-        QLineEdit *tokenEnd = ws.verlRollout()->tokenField("torch", "end");
+        ws.panels()->setCurrentIndex(0); // Profiling
+        QLineEdit *tokenEnd = ws.panels()->panel<VerlRolloutProfilerPanel>("verlRollout")->tokenField("torch", "end");
         QVERIFY(tokenEnd->isVisible());
         typeInto(tokenEnd, "512");
         QVERIFY(settle(ws));
@@ -277,7 +304,12 @@ private slots:
                        "3");
         expectComposed(ws, root, "ppo_trainer",
                        "actor_rollout_ref.rollout.profiler.tool_config.torch.profile_token_end", "512");
-        QVERIFY(ws.verlTools()->torchSchedule()->state()->text().startsWith("Scheduling on"));
+        QVERIFY(ws.panels()
+                    ->panel<VerlToolPanel>("verlTools")
+                    ->torchSchedule()
+                    ->state()
+                    ->text()
+                    .startsWith("Scheduling on"));
         QCOMPARE(ws.result()->analysis->model.verl.role("actor")->torchSchedule.active, 3);
     }
 
@@ -287,15 +319,16 @@ private slots:
         const QString root = versionsRoot("main-1dda039b");
         const QString config = "ppo_trainer";
         open(ws, root, config);
-        click(ws.verlHooks()->relocate());
+        click(ws.panels()->panel<VerlHooksPanel>("verlHooks")->relocate());
         QVERIFY(settle(ws));
-        typeInto(ws.verlHooks()->finishHookCmd(), "mlx asset upload $VERL_PROFILE_SAVE_PATH");
+        typeInto(ws.panels()->panel<VerlHooksPanel>("verlHooks")->finishHookCmd(),
+                 "mlx asset upload $VERL_PROFILE_SAVE_PATH");
         QVERIFY(settle(ws));
-        typeInto(ws.verlHooks()->finishHookRanks(), "0,8");
+        typeInto(ws.panels()->panel<VerlHooksPanel>("verlHooks")->finishHookRanks(), "0,8");
         QVERIFY(settle(ws));
-        click(ws.verlTools()->precisionDebugger()->stage("actor_update"));
+        click(ws.panels()->panel<VerlToolPanel>("verlTools")->precisionDebugger()->stage("actor_update"));
         QVERIFY(settle(ws));
-        click(ws.verlTools()->precisionDebugger()->strict());
+        click(ws.panels()->panel<VerlToolPanel>("verlTools")->precisionDebugger()->strict());
         QVERIFY(settle(ws));
         QStringList edits = toQt(ws.session()->state().edits);
         QCOMPARE(edits.size(), 5);
@@ -313,9 +346,11 @@ private slots:
         QVERIFY(verl.relocateResults);
         QCOMPARE(verl.finishHookCmd.value_or(""), std::string("mlx asset upload $VERL_PROFILE_SAVE_PATH"));
         // Shown back from the composed config.
-        QVERIFY(ws.verlHooks()->relocate()->isChecked());
-        QVERIFY(ws.verlTools()->precisionDebugger()->stage("actor_update")->isChecked());
-        QVERIFY(!ws.verlTools()->precisionDebugger()->stage("critic_update")->isChecked());
+        QVERIFY(ws.panels()->panel<VerlHooksPanel>("verlHooks")->relocate()->isChecked());
+        QVERIFY(
+            ws.panels()->panel<VerlToolPanel>("verlTools")->precisionDebugger()->stage("actor_update")->isChecked());
+        QVERIFY(
+            !ws.panels()->panel<VerlToolPanel>("verlTools")->precisionDebugger()->stage("critic_update")->isChecked());
     }
 
     // "Digest with ProfStudio" sets the finish hook to the digest command; the plan runs it on the
@@ -336,11 +371,12 @@ private slots:
         for (const std::string &n : ws.result()->analysis->launch.notes)
             suggested = suggested || n.find(ps::core::profiling::kVerlDigestHookCommand) != std::string::npos;
         QVERIFY2(suggested, qPrintable(notes()));
-        auto *button = ws.verlHooks()->findChild<QPushButton *>("finishHookDigest");
+        auto *button = ws.panels()->panel<VerlHooksPanel>("verlHooks")->findChild<QPushButton *>("finishHookDigest");
         QVERIFY(button);
         QTest::mouseClick(button, Qt::LeftButton);
         QVERIFY(settle(ws));
-        QCOMPARE(ws.verlHooks()->finishHookCmd()->text(), QString(ps::core::profiling::kVerlDigestHookCommand));
+        QCOMPARE(ws.panels()->panel<VerlHooksPanel>("verlHooks")->finishHookCmd()->text(),
+                 QString(ps::core::profiling::kVerlDigestHookCommand));
         const auto &plan = ws.result()->analysis->launch;
         bool hooked = false;
         for (const auto &w : plan.workers)
@@ -360,19 +396,19 @@ private slots:
         QVERIFY(settle(ws));
         QVERIFY2(ws.result()->composed, ws.result()->error.c_str());
         QCOMPARE(toQt(ws.session()->state().preset), QStringList{"+verl=v0_9_torch_schedule"});
-        VerlTorchSchedulePanel *schedule = ws.verlTools()->torchSchedule();
+        VerlTorchSchedulePanel *schedule = ws.panels()->panel<VerlToolPanel>("verlTools")->torchSchedule();
         QCOMPARE(schedule->field("wait")->value(), 1);
         QCOMPARE(schedule->field("warmup")->value(), 1);
         QCOMPARE(schedule->field("active")->value(), 2);
-        QCOMPARE(ws.verlGlobal()->tool()->currentText(), QString("torch"));
+        QCOMPARE(ws.panels()->panel<VerlGlobalPanel>("verlGlobal")->tool()->currentText(), QString("torch"));
 
         ConfigureWorkspace main;
         open(main, versionsRoot("main-1dda039b"), "ppo_trainer");
         chooseWithKeys(main.findChild<QComboBox *>("preset"),
                        "verl main: nsys with relocate_results and a finish hook");
         QVERIFY(settle(main));
-        QVERIFY(main.verlHooks()->relocate()->isChecked());
-        QCOMPARE(main.verlHooks()->finishHookCmd()->text(),
+        QVERIFY(main.panels()->panel<VerlHooksPanel>("verlHooks")->relocate()->isChecked());
+        QCOMPARE(main.panels()->panel<VerlHooksPanel>("verlHooks")->finishHookCmd()->text(),
                  QString("tar czf /shared/prof_$VERL_PROFILE_RANK.tgz -C $VERL_PROFILE_SAVE_PATH ."));
     }
 
@@ -384,7 +420,7 @@ private slots:
         const QString root = versionsRoot("v0.9.0");
         open(ws, root, "ppo_trainer");
         const auto interpolation = [&](const QString &configPath) {
-            for (QTreeWidgetItemIterator it(ws.defaultsTree()); *it; ++it)
+            for (QTreeWidgetItemIterator it(ws.panes()->defaults()); *it; ++it)
                 if ((*it)->text(DefaultsTreePane::ConfigColumn) == configPath)
                     return (*it)->text(DefaultsTreePane::InterpolationColumn);
             return QString("<no %1>").arg(configPath);
@@ -392,7 +428,7 @@ private slots:
         QCOMPARE(interpolation("actor/dp_actor"), QString("${model_engine}_actor \u2192 dp_actor"));
         QCOMPARE(interpolation("critic/dp_critic"), QString("${model_engine}_critic \u2192 dp_critic"));
         QCOMPARE(interpolation("model_engine/dp"), QString());
-        auto *engineChoice = ws.defaultsTree()->findChild<QComboBox *>("choice:model_engine");
+        auto *engineChoice = ws.panes()->defaults()->findChild<QComboBox *>("choice:model_engine");
         QVERIFY(engineChoice);
         engineChoice->setCurrentText("megatron");
         QVERIFY(settle(ws));
@@ -409,7 +445,7 @@ private slots:
     {
         ConfigureWorkspace ws;
         open(ws, cfgtest::verlRoot(), "ppo_trainer");
-        QTreeWidget *tree = ws.defaultsTree();
+        QTreeWidget *tree = ws.panes()->defaults();
         QCOMPARE(tree->headerItem()->text(DefaultsTreePane::InterpolationColumn), QString("Interpolation"));
         int rows = 0;
         for (QTreeWidgetItemIterator it(tree); *it; ++it, ++rows)

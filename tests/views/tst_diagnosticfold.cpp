@@ -4,6 +4,7 @@
 
 #include "core/profiling/diagnosticfold.h"
 #include "tests/configure/configuretestutil.h"
+#include "views/config/configurepanes.h"
 #include "views/config/configureworkspace.h"
 #include "views/config/diagnosticspane.h"
 
@@ -65,7 +66,7 @@ private slots:
         for (const auto &d : ws.result()->analysis->diagnostics)
             perRank += d.rule == "verl.rollout-rank-out-of-range";
         QCOMPARE(perRank, 92); // the engine's lines: one per rank 8..99
-        DiagnosticsPane *pane = ws.diagnosticsPane();
+        DiagnosticsPane *pane = ws.panes()->diagnostics();
         const auto rows = pane->findItems("verl.rollout-rank-out-of-range", Qt::MatchExactly, 2);
         QCOMPARE(rows.size(), 1);
         const QString text = rows.front()->text(1);

@@ -7,6 +7,7 @@
 #include "tests/support/envguard.h"
 #include "views/common/emptystate.h"
 #include "views/config/configsession.h"
+#include "views/config/configurepanels.h"
 #include "views/config/configureworkspace.h"
 #include "views/config/intlistfield.h"
 #include "views/config/stepseditor.h"
@@ -212,15 +213,15 @@ private slots:
             QVERIFY(idle("Configure"));
         }
         check("RLinf edits");
-        QLineEdit *stepsField = cfg->rlinfSteps()->field();
+        QLineEdit *stepsField = cfg->panels()->panel<ps::views::StepsEditor>("rlinfSteps")->field();
         stepsField->setFocus();
         QTest::keyClicks(stepsField, "0,x,9-3");
         QTest::keyClick(stepsField, Qt::Key_Return);
         QVERIFY(idle("Configure"));
         check("invalid steps");
-        for (int tab = 0; tab < cfg->panelTabs()->count(); ++tab) {
-            cfg->panelTabs()->setCurrentIndex(tab);
-            check("Configure tab " + cfg->panelTabs()->tabText(tab));
+        for (int tab = 0; tab < cfg->panels()->count(); ++tab) {
+            cfg->panels()->setCurrentIndex(tab);
+            check("Configure tab " + cfg->panels()->tabText(tab));
         }
         w.openPaths({PS_TESTDATA_DIR "/configs/verl/verl/trainer/config/ppo_trainer.yaml"});
         QVERIFY(idle("Configure"));

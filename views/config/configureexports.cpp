@@ -1,6 +1,4 @@
-// The Configure workspace's exports and its unsaved-changes guard. Every file is written
-// atomically (temp file + rename); the texts are the engine's exports for base + overrides.
-#include "views/config/configureworkspace.h"
+#include "views/config/configureexports.h"
 
 #include "core/common/atomicfile.h"
 #include "core/configedit/launchscript.h"
@@ -13,14 +11,24 @@
 #include <QClipboard>
 #include <QFile>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMessageBox>
 #include <QUndoStack>
+
+#include <utility>
 
 namespace ps::views {
 
 using namespace core::configedit;
 
-QString ConfigureWorkspace::overridesText() const
+ConfigureExports::ConfigureExports(ConfigSession *session, const DiagnosticsPane *diagnostics, QWidget *dialogs,
+                                   std::function<QString()> configPath)
+    : QObject(dialogs), m_session(session), m_diagnostics(diagnostics), m_dialogs(dialogs),
+      m_configPath(std::move(configPath))
+{
+}
+
+QString ConfigureExports::overridesText() const
 {
     const SessionResultPtr r = m_session->result();
     if (r && r->analysis)
@@ -28,13 +36,13 @@ QString ConfigureWorkspace::overridesText() const
     return QString::fromStdString(core::profiling::exportOverrides(m_session->allOverrides()));
 }
 
-QString ConfigureWorkspace::rayJobText() const
+QString ConfigureExports::rayJobText() const
 {
     const SessionResultPtr r = m_session->result();
     return r && r->analysis ? QString::fromStdString(r->analysis->exports.rayJob) : QString();
 }
 
-QString ConfigureWorkspace::exportBlocker() const
+QString ConfigureExports::blocker() const
 {
     const int n = m_diagnostics->fieldProblemCount();
     if (n == 0)
@@ -47,7 +55,7 @@ QString ConfigureWorkspace::exportBlocker() const
 
 // "Saved X", flagged when the engine's errors stand: the export is what the user asked for, and
 // they are told it will not run as it is.
-void ConfigureWorkspace::reportSaved(const QString &path)
+void ConfigureExports::reportSaved(const QString &path)
 {
     const int errors = m_diagnostics->errorCount();
     emit statusMessage(
@@ -57,11 +65,11 @@ void ConfigureWorkspace::reportSaved(const QString &path)
         errors ? 15000 : 5000);
 }
 
-QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
+QString ConfigureExports::saveYaml(const QString &path, bool minimal)
 {
     const SessionResultPtr r = m_session->result();
-    if (QString blocker = exportBlocker(); !blocker.isEmpty())
-        return blocker;
+    if (QString why = blocker(); !why.isEmpty())
+        return why;
     if (!r || !r->composed)
         return "the config does not compose";
     std::string text = r->yaml;
@@ -80,39 +88,39 @@ QString ConfigureWorkspace::saveYaml(const QString &path, bool minimal)
     return QString();
 }
 
-QString ConfigureWorkspace::saveLaunchScript(const QString &path)
+QString ConfigureExports::saveLaunchScript(const QString &path)
 {
     const SessionResultPtr r = m_session->result();
-    if (QString blocker = exportBlocker(); !blocker.isEmpty())
-        return blocker;
+    if (QString why = blocker(); !why.isEmpty())
+        return why;
     if (!r || !r->analysis)
         return "the config does not compose";
     return saveScript(path, launchScript(*r->analysis, m_session->base().configName));
 }
 
-QString ConfigureWorkspace::saveCollectScript(const QString &path)
+QString ConfigureExports::saveCollectScript(const QString &path)
 {
     return saveAnalysisExport(path, &core::profiling::Exports::collect);
 }
 
-QString ConfigureWorkspace::saveRayDigestJob(const QString &path)
+QString ConfigureExports::saveRayDigestJob(const QString &path)
 {
     return saveAnalysisExport(path, &core::profiling::Exports::rayDigest);
 }
 
 // Saves one of the analysis' exports as an executable script.
-QString ConfigureWorkspace::saveAnalysisExport(const QString &path, std::string core::profiling::Exports::*text)
+QString ConfigureExports::saveAnalysisExport(const QString &path, std::string core::profiling::Exports::*text)
 {
     const SessionResultPtr r = m_session->result();
-    if (QString blocker = exportBlocker(); !blocker.isEmpty())
-        return blocker;
+    if (QString why = blocker(); !why.isEmpty())
+        return why;
     if (!r || !r->analysis)
         return "the config does not compose";
     return saveScript(path, r->analysis->exports.*text);
 }
 
 // Writes an executable script atomically; exporting counts as saving the session's edits.
-QString ConfigureWorkspace::saveScript(const QString &path, const std::string &text)
+QString ConfigureExports::saveScript(const QString &path, const std::string &text)
 {
     const std::string err = core::writeFileAtomically(path.toStdString(), text);
     if (!err.empty())
@@ -123,10 +131,10 @@ QString ConfigureWorkspace::saveScript(const QString &path, const std::string &t
     return QString();
 }
 
-// What a save dialog suggests: named after the config ("ppo_trainer.composed.yaml").
-QString ConfigureWorkspace::suggestedExportName(const QString &id) const
+QString ConfigureExports::suggestedName(const QString &id) const
 {
-    const QString config = m_path.isEmpty() ? QStringLiteral("config") : QFileInfo(m_path).completeBaseName();
+    const QString path = m_configPath();
+    const QString config = path.isEmpty() ? QStringLiteral("config") : QFileInfo(path).completeBaseName();
     if (id == "collect")
         return QStringLiteral("collect.sh");
     if (id == "ray-digest")
@@ -136,11 +144,23 @@ QString ConfigureWorkspace::suggestedExportName(const QString &id) const
     return config + (id == "yaml-minimal" ? QStringLiteral(".profiling.yaml") : QStringLiteral(".composed.yaml"));
 }
 
-void ConfigureWorkspace::exportMenuTriggered(const QString &id)
+void ConfigureExports::fillMenu(QMenu *menu)
 {
-    if (QString blocker = exportBlocker(); !blocker.isEmpty()) {
-        m_panes->setCurrentWidget(m_diagnostics);
-        QMessageBox::warning(this, "Not exported", blocker);
+    for (auto [id, label] : {std::pair{"yaml", "Save YAML…"}, std::pair{"yaml-minimal", "Save minimal YAML…"},
+                             std::pair{"overrides", "Copy overrides"}, std::pair{"ray-job", "Copy ray job submit line"},
+                             std::pair{"script", "Save launch script…"},
+                             std::pair{"collect", "Save collect script (gather digests from the nodes)…"},
+                             std::pair{"ray-digest", "Save Ray digest job (digest the reports on the nodes)…"}}) {
+        const QString key = id;
+        menu->addAction(label, this, [this, key] { run(key); });
+    }
+}
+
+void ConfigureExports::run(const QString &id)
+{
+    if (QString why = blocker(); !why.isEmpty()) {
+        emit diagnosticsWanted();
+        QMessageBox::warning(m_dialogs, "Not exported", why);
         return;
     }
     if (id == "overrides" || id == "ray-job") {
@@ -154,7 +174,7 @@ void ConfigureWorkspace::exportMenuTriggered(const QString &id)
                           : id == "ray-digest" ? "Save Ray Digest Job"
                                                : "Save YAML";
     const QString filter = id == "ray-digest" ? "Python (*.py)" : script ? "Shell scripts (*.sh)" : "YAML (*.yaml)";
-    const QString path = saveFileName(this, script ? "scripts" : "yaml", title, suggestedExportName(id), filter);
+    const QString path = saveFileName(m_dialogs, script ? "scripts" : "yaml", title, suggestedName(id), filter);
     if (path.isEmpty())
         return;
     const QString err = id == "script"       ? saveLaunchScript(path)
@@ -162,31 +182,18 @@ void ConfigureWorkspace::exportMenuTriggered(const QString &id)
                         : id == "ray-digest" ? saveRayDigestJob(path)
                                              : saveYaml(path, id == "yaml-minimal");
     if (!err.isEmpty())
-        QMessageBox::warning(this, "Export failed", err);
+        QMessageBox::warning(m_dialogs, "Export failed", err);
 }
 
-bool ConfigureWorkspace::confirmClose()
+bool ConfigureExports::saveYamlInteractively()
 {
-    if (!m_session->isOpen() || m_session->undoStack()->isClean())
-        return true;
-    const int answer = m_ask ? m_ask()
-                             : QMessageBox::question(this, "Unsaved changes",
-                                                     "The profiling config has edits that were not exported. Save "
-                                                     "the composed YAML before closing?",
-                                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Cancel)
+    const QString path = saveFileName(m_dialogs, "yaml", "Save YAML", suggestedName("yaml"), "YAML (*.yaml)");
+    if (path.isEmpty())
         return false;
-    if (answer == QMessageBox::Save) {
-        const QString path = saveFileName(this, "yaml", "Save YAML", suggestedExportName("yaml"), "YAML (*.yaml)");
-        if (path.isEmpty())
-            return false;
-        const QString err = saveYaml(path, false);
-        if (!err.isEmpty()) {
-            QMessageBox::warning(this, "Export failed", err);
-            return false;
-        }
-    }
-    return true;
+    const QString err = saveYaml(path, false);
+    if (!err.isEmpty())
+        QMessageBox::warning(m_dialogs, "Export failed", err);
+    return err.isEmpty();
 }
 
 } // namespace ps::views

@@ -2,38 +2,24 @@
 
 #include "views/common/emptystate.h"
 #include "views/common/filedialogs.h"
-#include "views/common/recentfiles.h"
 #include "views/common/undokeys.h"
 #include "views/config/configsession.h"
-#include "views/config/defaultstreepane.h"
-#include "views/config/diagnosticspane.h"
-#include "views/config/diffpane.h"
-#include "views/config/intlistfield.h"
-#include "views/config/launchplanpane.h"
-#include "views/config/launchsettingspanel.h"
-#include "views/config/nsightpanel.h"
-#include "views/config/overridespane.h"
+#include "views/config/configureexports.h"
+#include "views/config/configurepanels.h"
+#include "views/config/configurepanes.h"
+#include "views/config/configurestartpage.h"
 #include "views/config/recipes.h"
-#include "views/config/rlinfpanels.h"
-#include "views/config/schedulehelper.h"
-#include "views/config/stepseditor.h"
-#include "views/config/verlpanels.h"
-#include "views/config/verlreleasepanels.h"
-#include "views/config/workergroupspanel.h"
-#include "views/config/yamlpane.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
-#include <QScrollArea>
+#include <QMessageBox>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QTabWidget>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -43,17 +29,6 @@ namespace ps::views {
 using namespace core::configedit;
 using core::profiling::Framework;
 
-namespace {
-
-QGroupBox *section(const QString &title, QWidget *content, QWidget *parent)
-{
-    auto *box = new QGroupBox(title, parent);
-    (new QVBoxLayout(box))->addWidget(content);
-    return box;
-}
-
-} // namespace
-
 ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent), m_session(new ConfigSession(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -62,6 +37,10 @@ ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent), m_s
     layout->addWidget(m_stack);
     m_stack->addWidget(buildStartPage());
     m_stack->addWidget(buildEditor());
+    m_exports = new ConfigureExports(m_session, m_panes->diagnostics(), this, [this] { return m_path; });
+    m_exports->fillMenu(findChild<QToolButton *>("exportButton")->menu());
+    connect(m_exports, &ConfigureExports::statusMessage, this, &Workspace::statusMessage);
+    connect(m_exports, &ConfigureExports::diagnosticsWanted, this, [this] { m_panes->showDiagnostics(); });
 
     connect(m_session, &ConfigSession::resultReady, this, &ConfigureWorkspace::showResult);
     connect(m_session, &ConfigSession::busyChanged, this, [this](bool busy) {
@@ -70,8 +49,7 @@ ConfigureWorkspace::ConfigureWorkspace(QWidget *parent) : Workspace(parent), m_s
     });
     connect(m_session->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateHeader(); });
     routeUndoKeysToWorkspace(this); // Ctrl+Z in a field without an undo of its own: the session's
-    for (ConfigPanel *p : panels())
-        connect(p, &ConfigPanel::fieldProblemsChanged, this, &ConfigureWorkspace::updateFieldProblems);
+    connect(m_panels, &ConfigurePanels::fieldProblemsChanged, this, &ConfigureWorkspace::updateFieldProblems);
 }
 
 ConfigureWorkspace::~ConfigureWorkspace()
@@ -84,19 +62,7 @@ ConfigureWorkspace::~ConfigureWorkspace()
 
 QWidget *ConfigureWorkspace::buildStartPage()
 {
-    m_empty = new EmptyState(
-        "Configure a profiled run",
-        "Open the primary config of an RLinf or verl checkout — <code>examples/embodiment/config/*.yaml</code> or "
-        "<code>verl/trainer/config/ppo_trainer.yaml</code>; its folder is the config root. Or start from a built-in "
-        "preset: pick the primary config it applies to. Every edit recomposes and revalidates as you go; the "
-        "exports are what Hydra would compose.",
-        this);
-    m_empty->addAction("open-config", "Open Config…");
-    for (const Recipe &r : builtinRecipes())
-        m_empty->addAction("preset:" + r.id, "Start from preset: " + r.label + "…");
-    for (const QString &recent : RecentFiles("recent/configs").entries().mid(0, 4))
-        m_empty->addAction("recent:" + recent,
-                           "Recent: " + QFileInfo(recent).fileName() + " — " + QFileInfo(recent).absolutePath());
+    m_empty = configureStartPage(this);
     connect(m_empty, &EmptyState::triggered, this, [this](const QString &id) {
         if (id.startsWith("recent:")) {
             openPaths({id.mid(7)});
@@ -111,15 +77,6 @@ QWidget *ConfigureWorkspace::buildStartPage()
         emit openedPath(fi.absoluteFilePath());
     });
     return m_empty;
-}
-
-QWidget *ConfigureWorkspace::scrolled(QWidget *content)
-{
-    auto *area = new QScrollArea(this);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setWidget(content);
-    return area;
 }
 
 void ConfigureWorkspace::buildVersionPicker(QWidget *bar, QLayout *row)
@@ -204,15 +161,8 @@ QWidget *ConfigureWorkspace::buildHeader()
     auto *exportButton = new QToolButton(bar);
     exportButton->setText("Export");
     exportButton->setPopupMode(QToolButton::InstantPopup);
-    auto *menu = new QMenu(exportButton);
-    for (auto [id, label] : {std::pair{"yaml", "Save YAML…"}, std::pair{"yaml-minimal", "Save minimal YAML…"},
-                             std::pair{"overrides", "Copy overrides"}, std::pair{"ray-job", "Copy ray job submit line"},
-                             std::pair{"script", "Save launch script…"},
-                             std::pair{"collect", "Save collect script (gather digests from the nodes)…"},
-                             std::pair{"ray-digest", "Save Ray digest job (digest the reports on the nodes)…"}}) {
-        const QString key = id;
-        menu->addAction(label, this, [this, key] { exportMenuTriggered(key); });
-    }
+    exportButton->setObjectName("exportButton");
+    auto *menu = new QMenu(exportButton); // filled by ConfigureExports, once Diagnostics exists
     exportButton->setMenu(menu);
     row->addWidget(exportButton);
 
@@ -223,30 +173,6 @@ QWidget *ConfigureWorkspace::buildHeader()
     return bar;
 }
 
-QWidget *ConfigureWorkspace::buildVerlPage()
-{
-    auto *page = new QWidget;
-    auto *l = new QVBoxLayout(page);
-    m_verlGlobal = new VerlGlobalPanel(m_session);
-    m_verlSteps = new StepsEditor(m_session, "global_profiler.steps", StepsEditor::Numbering::VerlOneBased);
-    m_verlOutput = new OutputDirPanel(m_session, "global_profiler.save_path");
-    m_verlRoles = new VerlRolesPanel(m_session);
-    m_verlRollout = new VerlRolloutProfilerPanel(m_session);
-    m_verlHooks = new VerlHooksPanel(m_session);
-    l->addWidget(section("global_profiler", m_verlGlobal, page));
-    l->addWidget(section("Steps", m_verlSteps, page));
-    l->addWidget(section("Roles and ranks", m_verlRoles, page));
-    m_rolloutSection = section("Rollout profiler (actor_rollout_ref.rollout.profiler, verl 0.9+)", m_verlRollout, page);
-    m_rolloutSection->setObjectName("rolloutSection");
-    l->addWidget(m_rolloutSection);
-    l->addWidget(section("Save path", m_verlOutput, page));
-    m_hooksSection = section("Relocation and finish hook (verl main)", m_verlHooks, page);
-    m_hooksSection->setObjectName("hooksSection");
-    l->addWidget(m_hooksSection);
-    l->addStretch();
-    return page;
-}
-
 QWidget *ConfigureWorkspace::buildEditor()
 {
     auto *page = new QWidget(this);
@@ -255,97 +181,13 @@ QWidget *ConfigureWorkspace::buildEditor()
     outer->addWidget(buildHeader());
     auto *split = new QSplitter(Qt::Horizontal, page);
     outer->addWidget(split, 1);
-
-    m_panels = new QTabWidget(split);
-    m_panels->setObjectName("panelTabs");
-    m_panels->addTab(buildProfilerPage(), "Profiling");
-    m_panels->addTab(buildBackendPage(), "Backend");
-    m_defaults = new DefaultsTreePane(m_session);
-    m_panels->addTab(m_defaults, "Defaults tree");
-    m_launchSettings = new LaunchSettingsPanel(m_session);
-    m_panels->addTab(scrolled(m_launchSettings), "Launch");
-    m_schedule = new ScheduleHelper;
-    m_panels->addTab(scrolled(m_schedule), "Schedule helper");
-    buildLivePanes(split);
+    m_panels = new ConfigurePanels(m_session, split);
+    m_panes = new ConfigurePanes(m_session, split);
+    connect(m_panes, &ConfigurePanes::keyActivated, this, [this](const QString &key) { focusKey(key); });
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     split->setSizes({620, 900});
     return page;
-}
-
-// The Profiling tab: one page per framework (RLinf, verl, neither), switched by refresh.
-QWidget *ConfigureWorkspace::buildProfilerPage()
-{
-    m_profilerStack = new QStackedWidget(m_panels);
-    m_rlinfPage = new QWidget;
-    {
-        auto *l = new QVBoxLayout(m_rlinfPage);
-        m_rlinfGeneral = new RLinfGeneralPanel(m_session);
-        m_workerGroups = new WorkerGroupsPanel(m_session);
-        m_rlinfSteps = new StepsEditor(m_session, "cluster.profiling.steps", StepsEditor::Numbering::RLinfZeroBased);
-        m_rlinfOutput = new OutputDirPanel(m_session, "cluster.profiling.output_dir");
-        l->addWidget(section("cluster.profiling", m_rlinfGeneral, m_rlinfPage));
-        l->addWidget(section("Worker groups", m_workerGroups, m_rlinfPage));
-        l->addWidget(section("Steps", m_rlinfSteps, m_rlinfPage));
-        l->addWidget(section("Output directory", m_rlinfOutput, m_rlinfPage));
-        l->addStretch();
-    }
-    m_verlPage = buildVerlPage();
-    m_unknownPage = new QLabel("This config has neither RLinf's cluster.profiling nor verl's global_profiler. "
-                               "Apply a preset, or add the keys through the override list.");
-    static_cast<QLabel *>(m_unknownPage)->setWordWrap(true);
-    static_cast<QLabel *>(m_unknownPage)->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    for (QWidget *w : {m_unknownPage, m_rlinfPage, m_verlPage})
-        m_profilerStack->addWidget(scrolled(w));
-    return m_profilerStack;
-}
-
-// The Backend tab: the options of the chosen profiler backend / tool.
-QWidget *ConfigureWorkspace::buildBackendPage()
-{
-    m_backendStack = new QStackedWidget(m_panels);
-    m_rlinfNsight =
-        new NsightPanel(m_session, {"cluster.profiling.options", "cluster.profiling.flags", "t", true, false});
-    m_nsightPage = section("Nsight Systems (cluster.profiling.options, flags)", m_rlinfNsight, nullptr);
-    m_rocprof = new RocprofPanel(m_session);
-    m_rocprofPage = section("ROCm Systems Profiler (rocprof-sys)", m_rocprof, nullptr);
-    {
-        auto *tabs = new QTabWidget;
-        const std::string base = "global_profiler.global_tool_config.nsys.";
-        m_verlWorkerNsight = new NsightPanel(m_session, {base + "worker_nsight_options", "", "trace", false, true});
-        m_verlControllerNsight =
-            new NsightPanel(m_session, {base + "controller_nsight_options", "", "trace", false, true});
-        tabs->addTab(scrolled(m_verlWorkerNsight), "Workers (worker_nsight_options)");
-        tabs->addTab(scrolled(m_verlControllerNsight), "Controller (controller_nsight_options)");
-        m_verlNsysPage = tabs;
-    }
-    m_verlTools = new VerlToolPanel(m_session);
-    auto *noBackend = new QLabel("No profiler selected.");
-    noBackend->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_backendStack->addWidget(noBackend);
-    m_backendStack->addWidget(scrolled(m_nsightPage));
-    m_backendStack->addWidget(scrolled(m_rocprofPage));
-    m_backendStack->addWidget(m_verlNsysPage);
-    m_backendStack->addWidget(scrolled(m_verlTools));
-    return m_backendStack;
-}
-
-// The live panes beside the panels: YAML, diff, diagnostics, launch plan, overrides.
-void ConfigureWorkspace::buildLivePanes(QSplitter *split)
-{
-    m_panes = new QTabWidget(split);
-    m_panes->setObjectName("paneTabs");
-    m_yaml = new YamlPane;
-    m_diff = new DiffPane;
-    m_diagnostics = new DiagnosticsPane;
-    m_launch = new LaunchPlanPane;
-    m_overrides = new OverridesPane(m_session);
-    m_panes->addTab(m_yaml, "Composed YAML");
-    m_panes->addTab(m_diff, "Diff vs preset");
-    m_panes->addTab(m_diagnostics, "Diagnostics");
-    m_panes->addTab(m_launch, "Launch plan");
-    m_panes->addTab(m_overrides, "Overrides");
-    connect(m_diagnostics, &DiagnosticsPane::keyActivated, this, [this](const QString &key) { focusKey(key); });
 }
 
 bool ConfigureWorkspace::accepts(const QString &path) const
@@ -428,80 +270,24 @@ SessionResultPtr ConfigureWorkspace::result() const
     return m_session->result();
 }
 
-QList<ConfigPanel *> ConfigureWorkspace::panels() const
-{
-    return findChildren<ConfigPanel *>();
-}
-
 void ConfigureWorkspace::showResult(const SessionResultPtr &r)
 {
-    Framework fw = r->analysis ? r->analysis->model.framework : Framework::Unknown;
-    m_profilerStack->setCurrentIndex(fw == Framework::RLinf ? 1 : fw == Framework::Verl ? 2 : 0);
-    const std::string backend = r->analysis ? r->analysis->model.backend() : std::string();
-    int backendPage = 0;
-    if (fw == Framework::RLinf)
-        backendPage = backend == "rocprof_sys" ? 2 : 1;
-    else if (fw == Framework::Verl)
-        backendPage = backend == "nsys" ? 3 : 4;
-    m_backendStack->setCurrentIndex(backendPage);
-    m_launchSettings->showFramework(fw != Framework::Verl);
-    if (fw == Framework::Verl && (backend == "npu" || backend == "torch")) {
-        m_schedule->setApi(backend == "npu" ? ScheduleApi::TorchNpu : ScheduleApi::Torch);
-    }
-
-    if (r->composed) {
-        for (ConfigPanel *p : panels())
-            p->refresh(*r);
-    }
-    // Without cluster.profiling the groups, steps and output dir have nothing to edit: an edit
-    // would create a partial block. "Add profiling" is the way in.
-    for (QWidget *w : {static_cast<QWidget *>(m_workerGroups), static_cast<QWidget *>(m_rlinfSteps),
-                       static_cast<QWidget *>(m_rlinfOutput)})
-        w->setEnabled(m_rlinfGeneral->profilingPresent());
-    const core::profiling::VerlVersionTraits *traits = verlTraits(*r);
-    m_rolloutSection->setVisible(traits && traits->profileTokens);
-    m_hooksSection->setVisible(traits && traits->relocateAndFinishHook);
-    m_yaml->showResult(r);
+    m_panels->showResult(*r);
+    std::string reveal; // the first result of a config shows its profiling keys
     if (m_revealProfiling && r->composed) {
         m_revealProfiling = false;
-        const char *key = fw == Framework::RLinf ? "cluster.profiling" : "global_profiler";
-        m_yaml->revealKey(key, false);
+        const bool rlinf = r->analysis && r->analysis->model.framework == Framework::RLinf;
+        reveal = rlinf ? "cluster.profiling" : "global_profiler";
     }
-    m_diff->showResult(r);
-    m_diagnostics->showResult(r);
-    m_launch->showResult(r);
-    m_defaults->showResult(r);
-    updateDiagnosticsTab();
+    m_panes->showResult(r, reveal);
     updateHeader();
 }
 
-void ConfigureWorkspace::updateDiagnosticsTab()
-{
-    const int problems = m_diagnostics->errorCount() + m_diagnostics->warningCount();
-    m_panes->setTabText(2, problems ? QString("Diagnostics (%1)").arg(problems) : QString("Diagnostics"));
-}
-
 // Text in a form field that is not a valid value is an error in Diagnostics, located at the
-// field: the config still holds the old value, and the exports wait (exportBlocker).
+// field: the config still holds the old value, and the exports wait (ConfigureExports::blocker).
 void ConfigureWorkspace::updateFieldProblems()
 {
-    QList<FieldProblem> problems;
-    const SessionResultPtr r = m_session->result();
-    for (ConfigPanel *p : panels()) {
-        for (const auto &[key, control] : p->controls()) {
-            const auto *field = qobject_cast<const IntListField *>(control);
-            if (!field || field->problem().isEmpty())
-                continue;
-            const core::config::Node *now = r ? composedNode(*r, key) : nullptr;
-            const QString kept = now && !now->isNull() ? "keeps " + QString::fromStdString(now->toPythonString())
-                                                       : QString("does not set it");
-            problems.append(
-                {QString::fromStdString(key),
-                 QString("“%1” is not valid: %2. The config %3.").arg(field->text(), field->problem(), kept)});
-        }
-    }
-    m_diagnostics->setFieldProblems(problems);
-    updateDiagnosticsTab();
+    m_panes->setFieldProblems(m_panels->fieldProblems(m_session->result().get()));
 }
 
 void ConfigureWorkspace::updateHeader()
@@ -553,45 +339,24 @@ void ConfigureWorkspace::updateVersion(const SessionResult *r)
     m_version->setToolTip("Why: " + why.join("; "));
 }
 
-bool ConfigureWorkspace::focusKey(const QString &keyText)
+bool ConfigureWorkspace::focusKey(const QString &key)
 {
-    const std::string key = keyText.toStdString();
-    // The most specific visible control whose key is the diagnostic's key or an ancestor of it.
-    QWidget *best = nullptr;
-    size_t bestLen = 0;
-    for (ConfigPanel *p : panels()) {
-        for (const auto &[k, w] : p->controls()) {
-            const bool match =
-                k == key || (key.size() > k.size() && key.compare(0, k.size(), k) == 0 && key[k.size()] == '.');
-            if (!match || k.size() < bestLen)
-                continue;
-            // Only controls on the page that follows the current framework/backend.
-            bool live = true;
-            for (QWidget *w2 = w; w2 && w2 != this; w2 = w2->parentWidget())
-                if (w2->parentWidget() == m_profilerStack || w2->parentWidget() == m_backendStack)
-                    live = live && static_cast<QStackedWidget *>(w2->parentWidget())->currentWidget() == w2;
-            if (live) {
-                best = w;
-                bestLen = k.size();
-            }
-        }
-    }
-    if (best) {
-        for (QWidget *w = best; w && w != this; w = w->parentWidget()) {
-            if (auto *tabs =
-                    qobject_cast<QTabWidget *>(w->parentWidget() ? w->parentWidget()->parentWidget() : nullptr))
-                tabs->setCurrentWidget(w);
-            if (auto *area = qobject_cast<QScrollArea *>(w))
-                area->ensureWidgetVisible(best);
-        }
-        best->setFocus(Qt::OtherFocusReason);
+    return m_panels->focusKey(key.toStdString()) || m_panes->revealKey(key.toStdString());
+}
+
+// Edits not exported yet: the user saves the composed YAML, discards them, or stays.
+bool ConfigureWorkspace::confirmClose()
+{
+    if (!m_session->isOpen() || m_session->undoStack()->isClean())
         return true;
-    }
-    if (m_yaml->revealKey(key)) {
-        m_panes->setCurrentWidget(m_yaml);
-        return true;
-    }
-    return false;
+    const int answer = m_ask ? m_ask()
+                             : QMessageBox::question(this, "Unsaved changes",
+                                                     "The profiling config has edits that were not exported. Save "
+                                                     "the composed YAML before closing?",
+                                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    return answer != QMessageBox::Save || m_exports->saveYamlInteractively();
 }
 
 } // namespace ps::views

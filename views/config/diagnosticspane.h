@@ -7,6 +7,7 @@
 // key, or the YAML line of the key.
 
 #include "core/configedit/sessionresult.h"
+#include "views/config/fieldproblem.h"
 
 #include <QTreeWidget>
 
@@ -19,13 +20,6 @@ struct DiagnosticLine;
 namespace ps::views {
 
 using core::profiling::DiagnosticLine;
-
-// A form field whose text is not committed: the key it edits and why.
-struct FieldProblem
-{
-    QString key;
-    QString message;
-};
 
 class DiagnosticsPane : public QTreeWidget
 {

@@ -10,6 +10,7 @@
 #include "core/config/composer.h"
 #include "core/configedit/sessionjob.h"
 #include "views/config/configsession.h"
+#include "views/config/configurepanels.h"
 #include "views/config/configureworkspace.h"
 #include "views/config/verlpanels.h"
 
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
     bool updated = false;
     QObject::connect(ws.session(), &ps::views::ConfigSession::resultReady, &ws, [&] { updated = true; });
     std::vector<double> e2e;
-    QCheckBox *box = ws.verlGlobal()->continuous();
+    QCheckBox *box = ws.panels()->panel<ps::views::VerlGlobalPanel>("verlGlobal")->continuous();
     for (int i = 0; i < edits; ++i) {
         updated = false;
         const auto t0 = std::chrono::steady_clock::now();
