@@ -1,10 +1,10 @@
 #include "views/timeline/collectiveoverlay.h"
 
 #include "views/scene/timeformat.h"
+#include "views/timeline/overlaygeometry.h"
 #include "views/timeline/rowlayout.h"
 
 #include <QPainter>
-#include <QPainterPath>
 
 #include <cmath>
 
@@ -19,30 +19,6 @@ const QColor kWaitWash(0xff, 0xff, 0xff, 0x70); // lightens the kernel's colour 
 const QColor kArrow(0xc6, 0x28, 0x28);
 const QColor kMember(0xc6, 0x28, 0x28);
 const QColor kNoteBg(0xc6, 0x28, 0x28, 0xe0);
-constexpr double kArrowHead = 7.0;
-
-// The lane (level) an event is drawn on; 0 for a report without events.
-int levelOf(const PreparedReport &report, uint32_t track, uint32_t index)
-{
-    const EventStore &s = report.store();
-    if (report.isOutline() || track >= s.tracks().size() || index >= s.track(track).size())
-        return 0;
-    return s.track(track).level(index);
-}
-
-void drawArrow(QPainter &p, const QLineF &line)
-{
-    p.drawLine(line);
-    if (line.length() < 2 * kArrowHead)
-        return;
-    const double angle = std::atan2(line.dy(), line.dx());
-    const QPointF tip = line.p2();
-    QPainterPath head(tip);
-    head.lineTo(tip - QPointF(std::cos(angle - 0.45), std::sin(angle - 0.45)) * kArrowHead);
-    head.lineTo(tip - QPointF(std::cos(angle + 0.45), std::sin(angle + 0.45)) * kArrowHead);
-    head.closeSubpath();
-    p.fillPath(head, p.pen().color());
-}
 } // namespace
 
 const an::CollectiveInstance *CollectiveOverlay::focusedInstance() const
@@ -95,7 +71,7 @@ void CollectiveOverlay::collectWaits(const Frame &f, const Row &r)
     const int width = f.size.width() - f.labelWidth;
     const int64_t from = m.time(0) - e.offset, to = m.time(width) - e.offset;
     for (const WaitSpan &w : m_view->waitsIn(report, r.track, from, to)) {
-        const int level = levelOf(*e.report, r.track, w.index);
+        const int level = eventLevel(*e.report, {r.track, w.index});
         if (level >= r.levels)
             continue; // on a folded level
         const int x0 = f.labelWidth + int(std::floor(std::max(-4.0, m.x(w.ownStart, e.offset))));
@@ -124,20 +100,11 @@ std::optional<QPointF> CollectiveOverlay::arrivalPoint(const Frame &f, const an:
     const int64_t ownStart = m.startNs - m_view->offsets[m.report], ownEnd = m.endNs - m_view->offsets[m.report];
     const double x0 = f.labelWidth + f.mapping->x(ownStart, e.offset);
     const double x1 = f.labelWidth + f.mapping->x(ownEnd, e.offset);
-    int row = f.layout->rowOf(entry, m.event.track);
-    int laneY = 0, laneH = RowLayout::kLaneHeight;
-    if (row >= 0) {
-        const Row &r = f.layout->rows()[size_t(row)];
-        laneY = f.viewport->screenY(r) + levelOf(*e.report, m.event.track, m.event.index) * laneH;
-    } else if ((row = f.layout->reportRowOf(entry)) >= 0) {
-        laneY = f.viewport->screenY(f.layout->rows()[size_t(row)]);
-        laneH = f.layout->rows()[size_t(row)].height;
-    } else {
+    const auto lane = laneOnScreen(*f.layout, *f.viewport, entry, *e.report, m.event);
+    if (!lane)
         return std::nullopt; // under a collapsed group
-    }
-    const double y = laneY;
-    *kernel = QRectF(x0, y, std::max(2.0, x1 - x0), laneH - 1);
-    return QPointF(x0, y + laneH / 2.0);
+    *kernel = QRectF(x0, lane->y, std::max(2.0, x1 - x0), lane->height - 1);
+    return QPointF(x0, lane->middle());
 }
 
 // The focused instance: its members' kernels outlined on every rank, and an arrow from each

@@ -186,6 +186,7 @@ void TimelineCanvas::paintTo(QPainter &p)
     in.state = m_state;
     in.search = m_doc->searchResult().get();
     in.collectives = &m_collectives;
+    in.launch = &m_launch;
     in.size = size();
     in.labelWidth = m_labelWidth;
     // Asked for during the paint, requested after it: a request may drop another paged report,

@@ -19,6 +19,7 @@
 #include "views/scene/timemapping.h"
 #include "views/timeline/collectiveoverlay.h"
 #include "views/timeline/eventsearch.h"
+#include "views/timeline/launchflow.h"
 #include "views/timeline/rowlayout.h"
 #include "views/timeline/timelinedocument.h"
 #include "views/timeline/timelinehittest.h"
@@ -111,6 +112,7 @@ public:
     void setCollectives(CollectiveViewPtr view);
     void focusCollective(std::optional<size_t> instance);
     const CollectiveOverlay &collectiveOverlay() const { return m_collectives; }
+    const LaunchFlow &launchFlow() const { return m_launch; }
 
     // What lies under widget positions, as last drawn.
     TimelineHitTest hitTest() const { return {m_scene.get(), m_layout, m_painter, *m_state, m_labelWidth, height()}; }
@@ -177,6 +179,7 @@ private:
     TimelineViewState *m_state;                  // the document's
     TimelinePainter m_painter;
     CollectiveOverlay m_collectives;
+    LaunchFlow m_launch;
     TrackDrag m_trackDrag{this}; // lanes reordered by dragging their label (trackdrag.h)
 
     // Drag state.

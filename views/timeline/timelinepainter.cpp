@@ -8,6 +8,7 @@
 #include "views/timeline/collectiveoverlay.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/eventsearch.h"
+#include "views/timeline/launchflow.h"
 #include "views/timeline/rowlayout.h"
 #include "views/timeline/rulerlabel.h"
 #include "views/timeline/timelineviewstate.h"
@@ -252,6 +253,8 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
     p.setClipRect(QRect(L, 0, w - L, h));
     if (in.collectives)
         in.collectives->paintFocus(p, collectiveFrame(in, vp, scrolled));
+    if (in.launch)
+        in.launch->paint(p, {in.scene, in.layout, &in.state->mapping(), &vp, L}, in.state->selection());
     paintRuler(p, in);
     p.setClipping(false);
     p.fillRect(QRect(0, 0, L, h), kLabelBg);

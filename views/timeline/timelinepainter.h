@@ -27,6 +27,7 @@ class QPalette;
 
 namespace ps::views {
 
+class LaunchFlow;
 class RowLayout;
 struct RowViewport;
 class TimelineViewState;
@@ -54,6 +55,7 @@ public:
         const TimelineViewState *state = nullptr;
         const SearchResult *search = nullptr;
         CollectiveOverlay *collectives = nullptr; // waits hatched, the focused instance's arrows
+        LaunchFlow *launch = nullptr;             // the selected event's call-to-kernel arrows
         QSize size;
         int labelWidth = kDefaultLabelWidth; // the label column; lanes start at its right edge
         // Called with an outline whose pyramids are too coarse for the zoom (page its events in).

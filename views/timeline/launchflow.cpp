@@ -1,0 +1,95 @@
+#include "views/timeline/launchflow.h"
+
+#include "views/scene/timelinescene.h"
+#include "views/timeline/overlaygeometry.h"
+#include "views/timeline/rowlayout.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace ps::views {
+
+using namespace ps::core::trace;
+
+namespace {
+const QColor kFlow(0x15, 0x65, 0xc0);
+
+// An event's rectangle on screen, or nullopt when it is not laid out.
+std::optional<QRectF> eventRect(const LaunchFlow::Frame &f, int entry, EventRef ref)
+{
+    const TimelineEntry &e = f.scene->entries[size_t(entry)];
+    const Track &t = e.report->store().track(ref.track);
+    const auto lane = laneOnScreen(*f.layout, *f.viewport, entry, *e.report, ref);
+    if (!lane)
+        return std::nullopt;
+    const double x0 = f.labelWidth + f.mapping->x(t.start(ref.index), e.offset);
+    const double x1 = f.labelWidth + f.mapping->x(t.end(ref.index), e.offset);
+    return QRectF(x0, lane->y, std::max(2.0, x1 - x0), lane->height - 1);
+}
+
+// From the call's start to the work's start, leaving and entering each on the facing edge.
+QLineF flowLine(const QRectF &call, const QRectF &work)
+{
+    if (work.top() >= call.bottom())
+        return {call.left(), call.bottom(), work.left(), work.top()};
+    if (work.bottom() <= call.top())
+        return {call.left(), call.top(), work.left(), work.bottom()};
+    return {call.left(), call.center().y(), work.left(), work.center().y()};
+}
+} // namespace
+
+const std::vector<LaunchFlow::Pair> &LaunchFlow::pairsOf(const PreparedReportPtr &report, EventRef selected)
+{
+    if (m_pairsReport.lock() == report && m_pairsEvent == selected)
+        return m_pairs;
+    m_pairsReport = report;
+    m_pairsEvent = selected;
+    m_pairs.clear();
+    const EventStore &s = report->store();
+    const TrackKind kind = s.track(selected.track).kind();
+    if (isGpuKind(kind)) {
+        if (auto call = s.apiCallFor(selected))
+            m_pairs.emplace_back(*call, selected);
+    } else if (kind == TrackKind::CudaApi) {
+        std::vector<EventRef> work = s.gpuWorkFor(selected);
+        std::stable_sort(work.begin(), work.end(), [&s](EventRef a, EventRef b) {
+            return s.track(a.track).start(a.index) < s.track(b.track).start(b.index);
+        });
+        for (EventRef w : work)
+            m_pairs.emplace_back(selected, w);
+    }
+    return m_pairs;
+}
+
+void LaunchFlow::paint(QPainter &p, const Frame &f, const std::optional<TimelineSelection> &selection)
+{
+    m_drawn.clear();
+    m_leftOut = 0;
+    if (!selection || !f.scene || size_t(selection->entry) >= f.scene->entries.size())
+        return;
+    const TimelineEntry &e = f.scene->entries[size_t(selection->entry)];
+    const EventStore &s = e.report->store();
+    if (e.report->isOutline() || selection->ref.track >= s.tracks().size() ||
+        selection->ref.index >= s.track(selection->ref.track).size())
+        return; // an outline's events are not loaded: no correlation to follow
+    const std::vector<Pair> &pairs = pairsOf(e.report, selection->ref);
+    m_leftOut = pairs.size() > kMaxFlows ? pairs.size() - kMaxFlows : 0;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (size_t i = 0; i < pairs.size() && i < kMaxFlows; ++i) {
+        const auto call = eventRect(f, selection->entry, pairs[i].first);
+        const auto work = eventRect(f, selection->entry, pairs[i].second);
+        if (!call || !work)
+            continue;
+        p.setPen(QPen(kFlow, 1));
+        p.drawRect(pairs[i].first == selection->ref ? *work : *call); // the other end, outlined
+        const QLineF line = flowLine(*call, *work);
+        p.setPen(QPen(kFlow, 1.5));
+        drawArrow(p, line, 6.0);
+        m_drawn.push_back({pairs[i].first, pairs[i].second, line});
+    }
+    p.restore();
+}
+
+} // namespace ps::views

@@ -1,0 +1,68 @@
+#pragma once
+// The launch flow of the selected event, drawn as Nsight Systems draws it: an arrow from a CUDA
+// API call to the GPU work it launched (kernels, copies, sets; matched by correlation id within
+// the process, EventStore::apiCallFor / gpuWorkFor). A selected kernel gets one arrow from its
+// call; a selected call one to each of its kernels (past kMaxFlows, to the first kMaxFlows in
+// time, the others counted). The endpoints are outlined. Drawn by TimelinePainter over the
+// lanes; what was drawn is kept for tests.
+
+#include "views/timeline/timelineviewstate.h"
+
+#include "views/scene/preparedreport.h"
+
+#include <QLineF>
+#include <QSize>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace ps::views {
+
+class RowLayout;
+class TimeMapping;
+struct RowViewport;
+struct TimelineScene;
+
+struct DrawnFlow
+{
+    core::trace::EventRef api, work; // in the selected entry's report
+    QLineF line;                     // widget pixels, from the call to the work
+};
+
+class LaunchFlow
+{
+public:
+    struct Frame
+    {
+        const TimelineScene *scene = nullptr;
+        const RowLayout *layout = nullptr;
+        const TimeMapping *mapping = nullptr;
+        const RowViewport *viewport = nullptr;
+        int labelWidth = 0; // lanes start here
+    };
+
+    static constexpr size_t kMaxFlows = 32;
+
+    void paint(QPainter &p, const Frame &f, const std::optional<TimelineSelection> &selection);
+
+    const std::vector<DrawnFlow> &lastFlows() const { return m_drawn; }
+    // The selection's launch pairs left without an arrow in the last paint (past kMaxFlows).
+    size_t lastLeftOut() const { return m_leftOut; }
+
+private:
+    using Pair = std::pair<core::trace::EventRef, core::trace::EventRef>; // (call, work)
+    // The launch pairs of the selected event, looked up once per selected event (a lookup may
+    // scan the report's GPU tracks; frames repeat while the selection stays).
+    const std::vector<Pair> &pairsOf(const PreparedReportPtr &report, core::trace::EventRef selected);
+
+    std::weak_ptr<const PreparedReport> m_pairsReport;
+    core::trace::EventRef m_pairsEvent;
+    std::vector<Pair> m_pairs;
+    size_t m_leftOut = 0;
+    std::vector<DrawnFlow> m_drawn;
+};
+
+} // namespace ps::views
