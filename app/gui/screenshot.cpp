@@ -59,7 +59,8 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const Sc
         std::fprintf(stderr, "error: --size must be WxH, e.g. 1600x1000 (got '%s')\n", qPrintable(request.size));
         return 2;
     }
-    for (const QString &path : request.paths) {
+    // With a config the arguments are its Hydra overrides; otherwise they are files to open.
+    for (const QString &path : config.name.isEmpty() ? request.paths : QStringList{}) {
         if (!QFileInfo::exists(path)) {
             std::fprintf(stderr, "error: no such file or folder: %s\n", qPrintable(path));
             return 2;

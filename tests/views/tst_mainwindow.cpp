@@ -416,6 +416,23 @@ private slots:
         QCOMPARE(ps::app::runScreenshot(w, {"timeline", out, "800x600", {dir.filePath("no/such/run")}, {}}), 2);
         QVERIFY(!QFileInfo::exists(out));
     }
+
+    // With --config-name the arguments are the config's overrides, not files: the shot is taken
+    // with them applied (a check for missing files once refused every override).
+    void screenshotOfAConfigTakesItsOverrides()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        const QString out = dir.filePath("configure.png");
+        const ps::app::ScreenshotConfig config{{QStringLiteral(PS_TESTDATA_DIR "/configs/verl/verl/trainer/config")},
+                                               "ppo_trainer"};
+        QCOMPARE(ps::app::runScreenshot(w, {"configure", out, "1366x768", {"global_profiler.tool=nsys"}, {}}, config),
+                 0);
+        QCOMPARE(QImage(out).size(), QSize(1366, 768));
+        auto *cfg = qobject_cast<ps::views::ConfigureWorkspace *>(w.workspace("Configure"));
+        QVERIFY(cfg && cfg->result() && cfg->result()->composed);
+        QCOMPARE(cfg->session()->allOverrides(), std::vector<std::string>{"global_profiler.tool=nsys"});
+    }
 };
 
 QTEST_MAIN(TestMainWindow)
