@@ -152,13 +152,17 @@ QWidget *ConfigurePanels::buildBackendTab(ConfigSession *session)
         scrolled(section("ROCm Systems Profiler (rocprof-sys)", new RocprofPanel(session), "rocprof")));
     auto *verlNsys = new QTabWidget;
     const std::string base = "global_profiler.global_tool_config.nsys.";
-    for (auto [who, name] :
-         {std::pair{"worker", "verlWorkerNsight"}, std::pair{"controller", "verlControllerNsight"}}) {
-        auto *panel = new NsightPanel(session, {base + who + "_nsight_options", "", "trace", false, true});
-        panel->setObjectName(QString::fromLatin1(name));
-        verlNsys->addTab(
-            scrolled(panel),
-            QString("%1 (%2_nsight_options)").arg(QString(who) == "worker" ? "Workers" : "Controller", who));
+    struct NsysTab
+    {
+        const char *who, *title, *name;
+    };
+    for (const NsysTab &tab : {NsysTab{"worker", "Workers", "verlWorkerNsight"},
+                               NsysTab{"controller", "Controller", "verlControllerNsight"}}) {
+        const std::string options = base + tab.who + "_nsight_options";
+        auto *panel = new NsightPanel(session, {options, "", "trace", false, true});
+        panel->setObjectName(QString::fromLatin1(tab.name));
+        verlNsys->addTab(scrolled(panel),
+                         QString("%1 (%2)").arg(tab.title, QString::fromStdString(options.substr(base.size()))));
     }
     m_backend->addWidget(verlNsys);
     auto *tools = new VerlToolPanel(session);

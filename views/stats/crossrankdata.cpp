@@ -7,8 +7,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <string_view>
-#include <unordered_map>
 
 namespace ps::views {
 
