@@ -69,6 +69,8 @@ ComparePane::ComparePane(QWidget *parent) : QWidget(parent)
     m_proxy->setSourceModel(m_model);
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("compareTable"));
+    m_table->setMinimumHeight(44); // a header and a row below two rows of controls: the tabs leave a
+                                   // laptop's timeline its height
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(Kind, Qt::AscendingOrder); // changes first, each part by size

@@ -60,6 +60,7 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_table = new QTableView(split);
     m_table->setModel(m_proxy);
+    m_table->setMinimumHeight(60); // a header and two rows: the tabs leave a laptop's timeline its height
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(StatsTableModel::Total, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -23,6 +23,7 @@ QList<KeyHelp> timelineKeyHelp()
         {QStringLiteral("Esc"), QStringLiteral("Clear the selection and the ruler; cancel loading")},
         {QStringLiteral("Ctrl+F, Enter, Shift+Enter"), QStringLiteral("Search names; next / previous match")},
         {QStringLiteral("Ctrl+G"), QStringLiteral("Go to a rank by group:rank, rank number, pid or host")},
+        {QStringLiteral("Ctrl+Shift+D"), QStringLiteral("Fold the event details into a strip, or unfold them")},
         {QStringLiteral("Click the cluster overview"),
          QStringLiteral("Open that rank at that time (a run of more than 32 reports shows it on top)")},
     };

@@ -1,6 +1,7 @@
 #include "views/timeline/timelinepanes.h"
 
 #include "core/trace/tracestats.h"
+#include "views/common/layoutmemory.h"
 #include "views/overview/clusteroverview.h"
 #include "views/scene/runanalyses.h"
 #include "views/stats/breakdownpane.h"
@@ -8,6 +9,7 @@
 #include "views/stats/phasespane.h"
 #include "views/stats/statspane.h"
 #include "views/timeline/collectivewiring.h"
+#include "views/timeline/detailsdock.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/memorywiring.h"
 #include "views/timeline/overviewcontroller.h"
@@ -29,15 +31,17 @@ using namespace ps::core::trace;
 TimelinePanes::TimelinePanes(TimelineDocument *document, QWidget *parent)
     : QSplitter(Qt::Vertical, parent), m_doc(document)
 {
+    setObjectName(QStringLiteral("timelinePanes"));
     auto *hsplit = new QSplitter(Qt::Horizontal, this);
     // A large run's cluster overview above the timeline (overviewcontroller.h).
     auto *overviewSplit = new QSplitter(Qt::Vertical, hsplit);
     m_view = new TimelineView(document, overviewSplit);
-    m_details = new DetailsPane(hsplit);
+    m_dock = new DetailsDock(hsplit);
+    m_details = m_dock->pane();
     hsplit->addWidget(overviewSplit);
-    hsplit->addWidget(m_details);
+    hsplit->addWidget(m_dock);
     hsplit->setStretchFactor(0, 1);
-    hsplit->setSizes({1200, 280});
+    hsplit->setCollapsible(1, false); // it folds into its strip instead
     // Below the timeline: the statistics of the visible window, and the RL phase table.
     m_tabs = new QTabWidget(this);
     m_stats = new StatsPane(m_tabs);
@@ -48,7 +52,6 @@ TimelinePanes::TimelinePanes(TimelineDocument *document, QWidget *parent)
     m_tabs->addTab(m_breakdown, QStringLiteral("Breakdown"));
     m_overview = new OverviewController(m_view->canvas(), m_phases, overviewSplit);
     overviewSplit->insertWidget(0, m_overview->overview());
-    overviewSplit->setSizes({330, 400});
     m_compare = new ComparePane(m_tabs);
     m_tabs->addTab(m_compare, QStringLiteral("Compare Runs"));
     m_collectives = addCollectivesTab(m_tabs, m_view->canvas(), m_details);
@@ -59,13 +62,32 @@ TimelinePanes::TimelinePanes(TimelineDocument *document, QWidget *parent)
     m_memory = addMemoryTab(m_tabs, m_view->canvas());
     addWidget(hsplit);
     addWidget(m_tabs);
-    setStretchFactor(0, 3);
-    setStretchFactor(1, 1);
-    setSizes({700, 260});
+    setStretchFactor(0, 1); // a taller window gives the timeline the height, the tables keep theirs
+    setStretchFactor(1, 0);
+    rememberLayout(hsplit, overviewSplit);
     m_statsDebounce = new QTimer(this);
     m_statsDebounce->setSingleShot(true);
     m_statsDebounce->setInterval(100);
     connectPanes();
+}
+
+// The defaults leave the timeline most of a laptop's height (the tabs below keep a table's
+// few rows) and the details a fifth of the width; what the user drags is kept per screen size.
+void TimelinePanes::rememberLayout(QSplitter *hsplit, QSplitter *overviewSplit)
+{
+    LayoutMemory::rememberSplitter(this, QStringLiteral("timeline.panes"), [](int length, QSize screen) {
+        const int tabs = screen.height() < 900 ? length / 4 : length * 3 / 10;
+        return QList<int>{length - tabs, tabs};
+    });
+    LayoutMemory::rememberSplitter(hsplit, QStringLiteral("timeline.details"), [](int length, QSize screen) {
+        const int details = std::clamp(length / 5, 220, screen.width() < 1600 ? 260 : 320);
+        return QList<int>{length - details, details};
+    });
+    // A large run's overview: a pixel row per rank or less, above the timeline's expanded ranks.
+    LayoutMemory::rememberSplitter(overviewSplit, QStringLiteral("timeline.overview"), [](int length, QSize screen) {
+        const int overview = screen.height() < 900 ? length * 3 / 10 : length * 2 / 5;
+        return QList<int>{overview, length - overview};
+    });
 }
 
 TimelineCanvas *TimelinePanes::canvas() const
@@ -129,10 +151,12 @@ void TimelinePanes::updateDetails()
     const TimelineScene *scene = m_doc->scene().get();
     if (!s || !scene || s->entry < 0 || size_t(s->entry) >= scene->entries.size()) {
         m_details->clear();
+        m_dock->refreshStrip();
         return;
     }
     const TimelineEntry &e = scene->entries[size_t(s->entry)];
     m_details->showDetails(&e, s->ref, m_doc->nudge(e.reportIndex), canvas()->state()->wallClockOrigin());
+    m_dock->refreshStrip();
 }
 
 // An event selected in the timeline is selected in the other views too: its range or kernel in

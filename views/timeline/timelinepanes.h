@@ -1,9 +1,10 @@
 #pragma once
 // The Timeline workspace's main area, kept on the document: the timeline view with the cluster
-// overview above it (overviewcontroller.h) and the selected event's details beside it, over the
-// tabs Statistics, RL Phases, Breakdown, Compare Runs, Collectives and Memory. The panes follow the
-// document's scene and selection (and the statistics its window, debounced); an event selected
-// in the timeline is selected in them, and their jumps reveal events in the timeline.
+// overview above it (overviewcontroller.h) and the selected event's details beside it (foldable,
+// detailsdock.h), over the tabs Statistics, RL Phases, Breakdown, Compare Runs, Collectives and
+// Memory. The panes follow the document's scene and selection (and the statistics its window,
+// debounced); an event selected in the timeline is selected in them, and their jumps reveal events
+// in the timeline. Splitter sizes are kept per screen size (layoutmemory.h).
 
 #include <QSplitter>
 
@@ -19,6 +20,7 @@ class BreakdownPane;
 class CollectivesPane;
 class MemoryBlocksPane;
 class ComparePane;
+class DetailsDock;
 class DetailsPane;
 class OverviewController;
 class PhasesPane;
@@ -37,6 +39,7 @@ public:
     TimelineView *view() const { return m_view; }
     TimelineCanvas *canvas() const;
     DetailsPane *details() const { return m_details; }
+    DetailsDock *detailsDock() const { return m_dock; }
     StatsPane *stats() const { return m_stats; }
     PhasesPane *phases() const { return m_phases; }
     ComparePane *compare() const { return m_compare; }
@@ -54,6 +57,7 @@ signals:
     void busyChanged();
 
 private:
+    void rememberLayout(QSplitter *hsplit, QSplitter *overviewSplit);
     void connectPanes();
     void updateDetails();
     void selectInPanes();
@@ -62,7 +66,8 @@ private:
 
     TimelineDocument *m_doc;
     TimelineView *m_view = nullptr;
-    DetailsPane *m_details = nullptr;
+    DetailsDock *m_dock = nullptr;
+    DetailsPane *m_details = nullptr; // in the dock
     QTabWidget *m_tabs = nullptr;
     StatsPane *m_stats = nullptr;
     PhasesPane *m_phases = nullptr;

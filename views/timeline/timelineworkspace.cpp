@@ -5,6 +5,7 @@
 #include "core/trace/read/tracereader.h"
 #include "views/common/emptystate.h"
 #include "views/common/problemsbanner.h"
+#include "views/timeline/detailsdock.h"
 #include "views/timeline/eventcopy.h"
 #include "views/timeline/eventmenu.h"
 #include "views/timeline/loadprogress.h"
@@ -160,6 +161,8 @@ void TimelineWorkspace::connectCanvas()
     });
     addAction(overview()->goToRankAction());
     overview()->goToRankAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(m_panes->detailsDock()->foldAction());
+    m_panes->detailsDock()->foldAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
 }
 
 void TimelineWorkspace::connectToolbar()

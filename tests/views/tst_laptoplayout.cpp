@@ -1,0 +1,142 @@
+// The Timeline workspace on a laptop (#38): the timeline gets most of a 1366x768 window's height,
+// the event details fold into a strip and back, and what the user drags or folds is remembered
+// for the screen size it was done on, not for every screen.
+#include "app/gui/mainwindow.h"
+#include "views/common/layoutmemory.h"
+#include "views/timeline/detailsdock.h"
+#include "views/timeline/detailspane.h"
+#include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelineview.h"
+#include "views/timeline/timelineworkspace.h"
+
+#include <QAbstractButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QToolButton>
+#include <QtTest>
+
+using ps::app::MainWindow;
+using ps::views::DetailsDock;
+using ps::views::LayoutMemory;
+using ps::views::TimelineWorkspace;
+
+namespace {
+
+const QString kSample = QStringLiteral(PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.s1.sqlite");
+
+// A main window at a laptop's size with a real report open on its timeline.
+struct LaptopWindow
+{
+    MainWindow window;
+    TimelineWorkspace *timeline = nullptr;
+
+    explicit LaptopWindow(QSize size = {1366, 768})
+    {
+        window.resize(size);
+        window.show();
+        timeline = qobject_cast<TimelineWorkspace *>(window.workspace("Timeline"));
+    }
+    bool open()
+    {
+        window.openPaths({kSample});
+        return QTest::qWaitFor([&] { return !timeline->isBusy() && timeline->reports().size() == 1; }, 60000) &&
+               QTest::qWaitForWindowExposed(&window);
+    }
+    DetailsDock *dock() const { return timeline->findChild<DetailsDock *>(); }
+    // The splitter of the timeline and the tabs below it.
+    QSplitter *panes() const { return timeline->findChild<QSplitter *>(QStringLiteral("timelinePanes")); }
+};
+
+} // namespace
+
+class TestLaptopLayout : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+        QCoreApplication::setOrganizationName("ProfStudioTest");
+        QCoreApplication::setApplicationName("tst_laptoplayout");
+    }
+    void init() { QSettings().clear(); }
+
+    void timelineGetsMostOfALaptopsHeight()
+    {
+        // A 768-px screen leaves the window 748 px under openbox's title bar (offscreen has none).
+        LaptopWindow w({1366, 748});
+        QVERIFY(w.open());
+        QCoreApplication::processEvents();
+        const int timeline = w.timeline->view()->height();
+        // 60 % of the screen's height, the title bar's share included.
+        QVERIFY2(timeline >= 0.6 * 768, qPrintable(QString("timeline %1 px of 768").arg(timeline)));
+        qInfo("timeline %d px of a 768-px screen (%.0f %%)", timeline, 100.0 * timeline / 768);
+        // The details take at most a fifth of the width; the canvas keeps the rest.
+        QVERIFY2(w.dock()->width() <= 1366 / 5 + 8, qPrintable(QString::number(w.dock()->width())));
+        QVERIFY(w.timeline->canvas()->width() >= 1366 * 3 / 4);
+    }
+
+    void detailsFoldIntoAStripAndBack()
+    {
+        LaptopWindow w;
+        QVERIFY(w.open());
+        DetailsDock *dock = w.dock();
+        const int canvasBefore = w.timeline->canvas()->width();
+        const int dockBefore = dock->width();
+        QTest::mouseClick(dock->findChild<QToolButton *>("foldDetails"), Qt::LeftButton);
+        QTRY_VERIFY(dock->width() <= 32);
+        QVERIFY(dock->isFolded() && dock->strip()->isVisible() && !dock->pane()->isVisible());
+        // The timeline takes the width the details gave up.
+        QTRY_VERIFY2(w.timeline->canvas()->width() >= canvasBefore + dockBefore - 40,
+                     qPrintable(QString("canvas %1 -> %2").arg(canvasBefore).arg(w.timeline->canvas()->width())));
+        // The strip says what a click on it shows.
+        QVERIFY(dock->strip()->toolTip().contains("Ctrl+Shift+D"));
+        QTest::mouseClick(dock->strip(), Qt::LeftButton);
+        QTRY_VERIFY(!dock->isFolded() && dock->pane()->isVisible());
+        QTRY_VERIFY2(qAbs(dock->width() - dockBefore) <= 4,
+                     qPrintable(QString("%1 -> %2").arg(dockBefore).arg(dock->width())));
+        // The keyboard folds it too, wherever the focus is in the workspace.
+        w.timeline->canvas()->setFocus();
+        QTest::keyClick(w.timeline->canvas(), Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY(dock->isFolded());
+    }
+
+    void layoutIsRememberedPerScreenSize()
+    {
+        QList<int> dragged;
+        QSize screen;
+        {
+            LaptopWindow w;
+            QVERIFY(w.open());
+            QSplitter *panes = w.panes();
+            QVERIFY(panes && panes->count() == 2);
+            const int total = panes->sizes()[0] + panes->sizes()[1];
+            panes->setSizes({total / 2, total - total / 2}); // as a drag of the handle leaves them
+            emit panes->splitterMoved(total / 2, 1);
+            dragged = panes->sizes();
+            QTest::mouseClick(w.dock()->findChild<QToolButton *>("foldDetails"), Qt::LeftButton);
+            QTRY_VERIFY(w.dock()->isFolded());
+            screen = LayoutMemory::screenSizeOf(w.panes());
+        }
+        {
+            LaptopWindow w; // the next session on the same screen
+            QVERIFY(w.open());
+            QTRY_COMPARE(w.panes()->sizes(), dragged);
+            QVERIFY(w.dock()->isFolded());
+        }
+        // Another screen size has its own layout: the defaults until the user changes it there.
+        QVERIFY(LayoutMemory::value("timeline.panes", screen).isValid());
+        QVERIFY(!LayoutMemory::value("timeline.panes", screen + QSize(554, 312)).isValid());
+        QVERIFY(!LayoutMemory::value("timeline.detailsFolded", screen + QSize(554, 312)).isValid());
+        QCOMPARE(LayoutMemory::settingsKey("timeline.panes", {1920, 1080}), QString("layout/timeline.panes/1920x1080"));
+        // Settings for another size change nothing here.
+        LayoutMemory::setValue("timeline.detailsFolded", screen + QSize(554, 312), false);
+        LaptopWindow w;
+        QVERIFY(w.open());
+        QTRY_VERIFY(w.dock()->isFolded());
+    }
+};
+
+QTEST_MAIN(TestLaptopLayout)
+#include "tst_laptoplayout.moc"
