@@ -137,7 +137,27 @@ Totals breakdownTotals(const std::vector<trace::ReportPtr> &reports, const core:
 }
 
 // Per (step, phase): the slowest rank's wall time; per (step, phase, rank): each rank's.
-void addPhaseDeltas(const PhaseTable &base, const PhaseTable &cand, std::vector<Delta> &out)
+// The site of a cell of column `col`, in the run whose reports the match's pairs index by `side`.
+std::optional<DeltaSite> siteOf(const PhaseTable &t, size_t col, const PhaseCell &cell, const RunMatch &match,
+                                bool baseline)
+{
+    if (!cell.present || col >= t.columns.size() || t.columns[col].report >= match.pairs.size())
+        return std::nullopt;
+    const auto &pair = match.pairs[t.columns[col].report];
+    return DeltaSite{baseline ? pair.first : pair.second, cell.first};
+}
+
+// The column of a row's slowest rank: the one its maxWallNs is of.
+size_t slowestColumn(const PhaseRow &row)
+{
+    size_t slowest = 0;
+    for (size_t c = 0; c < row.cells.size(); ++c)
+        if (row.cells[c].present && (!row.cells[slowest].present || row.cells[c].wallNs > row.cells[slowest].wallNs))
+            slowest = c;
+    return slowest;
+}
+
+void addPhaseDeltas(const PhaseTable &base, const PhaseTable &cand, const RunMatch &match, std::vector<Delta> &out)
 {
     std::map<std::pair<int64_t, std::string>, const PhaseRow *> candRows;
     for (const PhaseRow &r : cand.rows)
@@ -163,6 +183,10 @@ void addPhaseDeltas(const PhaseTable &base, const PhaseTable &cand, std::vector<
         d.step = key.first;
         d.baselineNs = b ? b->maxWallNs : 0;
         d.candidateNs = c ? c->maxWallNs : 0;
+        if (b && !b->cells.empty())
+            d.baselineSite = siteOf(base, slowestColumn(*b), b->cells[slowestColumn(*b)], match, true);
+        if (c && !c->cells.empty())
+            d.candidateSite = siteOf(cand, slowestColumn(*c), c->cells[slowestColumn(*c)], match, false);
         out.push_back(d);
         // Columns are the matched pairs, in the same order in both tables.
         for (size_t col = 0; col < base.columns.size(); ++col) {
@@ -175,6 +199,8 @@ void addPhaseDeltas(const PhaseTable &base, const PhaseTable &cand, std::vector<
             r.name = base.columns[col].label + " " + key.second;
             r.baselineNs = bc.wallNs;
             r.candidateNs = cc.wallNs;
+            r.baselineSite = siteOf(base, col, bc, match, true);
+            r.candidateSite = siteOf(cand, col, cc, match, false);
             out.push_back(std::move(r));
         }
     }
@@ -244,7 +270,7 @@ RunComparison compareRuns(const std::vector<trace::ReportPtr> &baseline, const s
         for (const auto &[column, why] : t->problems)
             problems.insert(why);
     matchStepsInOrder(basePhases, candPhases, problems);
-    addPhaseDeltas(basePhases, candPhases, out.deltas);
+    addPhaseDeltas(basePhases, candPhases, out.match, out.deltas);
     for (const trace::StatsKind kind : {trace::StatsKind::NvtxSum, trace::StatsKind::KernelSum})
         if (!stopped())
             addDeltas(kind == trace::StatsKind::NvtxSum ? DeltaKind::Range : DeltaKind::Kernel,

@@ -28,6 +28,15 @@ enum class DeltaKind { Phase, PhaseRank, Range, Kernel, Breakdown };
 // "phase", "phase_rank", "range", "kernel", "breakdown".
 const char *deltaKindName(DeltaKind kind);
 
+// Where a phase delta's time went in one run: the report (index into that run's reports as
+// passed to compareRuns) and the cell's first range, for a view to select. A phase delta's site
+// is its slowest rank's, the one its figure is.
+struct DeltaSite
+{
+    size_t report = 0;
+    trace::EventRef range;
+};
+
 struct Delta
 {
     DeltaKind kind = DeltaKind::Range;
@@ -38,7 +47,8 @@ struct Delta
     int64_t deltaNs() const { return candidateNs - baselineNs; }
     // % of the baseline; none when the baseline is 0 (the item is new).
     std::optional<double> deltaPct() const;
-    bool changed = false; // moved by more than the tolerance
+    bool changed = false;                                 // moved by more than the tolerance
+    std::optional<DeltaSite> baselineSite, candidateSite; // phases, where the run has the cell
 };
 
 struct RunMatch

@@ -136,6 +136,38 @@ private slots:
         QCOMPARE(cand, span->candidateNs);
     }
 
+    // Every phase delta says where its time went in each run, for the desktop to select it: a
+    // rank's row the range of that rank in that step, a phase row its slowest rank's.
+    void phaseDeltasNameTheirRanges()
+    {
+        const auto base = load(m_base.reportDir);
+        const auto cand = load(m_cand.reportDir);
+        const RunComparison c = compareRuns(base, cand, {});
+        const PhaseMapping mapping = PhaseMapping::defaults();
+        size_t checked = 0;
+        for (const Delta &d : c.deltas) {
+            if (d.kind != DeltaKind::Phase && d.kind != DeltaKind::PhaseRank) {
+                QVERIFY(!d.baselineSite && !d.candidateSite);
+                continue;
+            }
+            for (const auto &[site, run, ns] :
+                 {std::tuple{d.baselineSite, &base, d.baselineNs}, std::tuple{d.candidateSite, &cand, d.candidateNs}}) {
+                QVERIFY2(site, d.name.c_str()); // the demo's ranks run every phase in every step
+                const tr::Report &r = *(*run)[site->report];
+                const tr::Track &t = r.store->track(site->range.track);
+                const std::string label(r.store->name(t.name(site->range.index)));
+                QVERIFY2(d.name.ends_with(mapping.phaseOf(label).value_or("?")), (d.name + " at " + label).c_str());
+                // One range per phase and step in the demo: the cell's wall time is the range's.
+                QCOMPARE(t.duration(site->range.index), ns);
+                if (d.kind == DeltaKind::PhaseRank)
+                    QVERIFY2(d.name.starts_with(r.identity.group + ":" + std::to_string(*r.identity.rank) + " "),
+                             d.name.c_str());
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 2 * 4 * 2 * 4); // every rank's row of four phases in two steps, both runs
+    }
+
     // Runs that profiled different steps (their configs say 2, 3 and 7, 8) compare step by step
     // in that order, under the baseline's numbers, and say so: no phase is "new" or "gone".
     void differentProfiledStepsCompareInOrder()

@@ -496,20 +496,53 @@ private slots:
         for (int r = 0; r < shown->rowCount() && phaseRow < 0; ++r)
             if (shown->index(r, ComparePane::Kind).data().toString() == QStringLiteral("phase"))
                 phaseRow = r;
-        const QModelIndex cell = shown->index(phaseRow, ComparePane::Name);
-        pane->table()->scrollTo(cell);
         // A user's double-click: a press (QTest's double-click alone does not set the pressed index).
-        const QPoint centre = pane->table()->visualRect(cell).center();
-        QTest::mouseClick(pane->table()->viewport(), Qt::LeftButton, {}, centre);
-        QTest::mouseDClick(pane->table()->viewport(), Qt::LeftButton, {}, centre);
+        const auto doubleClick = [&](int shownRow) {
+            const QModelIndex cell = shown->index(shownRow, ComparePane::Name);
+            pane->table()->scrollTo(cell);
+            const QPoint centre = pane->table()->visualRect(cell).center();
+            w.canvas()->select(std::nullopt);
+            QTest::mouseClick(pane->table()->viewport(), Qt::LeftButton, {}, centre);
+            QTest::mouseDClick(pane->table()->viewport(), Qt::LeftButton, {}, centre);
+        };
+        // The delta a shown row is (the model keeps the core's order).
+        const auto deltaOf = [&](int shownRow) -> const ps::core::analysis::Delta & {
+            return expected.deltas[size_t(pane->shown()->mapToSource(shown->index(shownRow, 0)).row())];
+        };
+        doubleClick(phaseRow);
         QVERIFY(waitIdle(w));
         QTRY_VERIFY(w.canvas()->selection().has_value());
-        const auto sel = *w.canvas()->selection();
+        auto sel = *w.canvas()->selection();
         const auto &selReport = w.scene()->entries[size_t(sel.entry)].report->report();
         const QString label = eventName(*selReport.store, selReport.store->track(sel.ref.track), sel.ref.index);
         QCOMPARE(ps::core::analysis::PhaseMapping::defaults().phaseOf(label.toStdString()).value_or(""),
                  phase.toStdString());
         QVERIFY(w.canvas()->window().duration() < w.scene()->extent().duration()); // fitted to it
+        // The phase row's own range: its step's, on the candidate's slowest rank, the one its figure is.
+        QVERIFY(deltaOf(phaseRow).candidateSite);
+        QCOMPARE(selReport.path, cand[deltaOf(phaseRow).candidateSite->report]->path);
+        QVERIFY(sel.ref == deltaOf(phaseRow).candidateSite->range);
+        QCOMPARE(selReport.store->track(sel.ref.track).duration(sel.ref.index), deltaOf(phaseRow).candidateNs);
+        // A rank's row: that rank's range in that step, fitted with the baseline's where both are near.
+        int rankRow = -1;
+        for (int r = 0; r < shown->rowCount() && rankRow < 0; ++r)
+            if (shown->index(r, ComparePane::Kind).data().toString() == QStringLiteral("phase_rank") &&
+                deltaOf(r).step != deltaOf(phaseRow).step)
+                rankRow = r;
+        QVERIFY(rankRow >= 0);
+        doubleClick(rankRow);
+        QVERIFY(waitIdle(w));
+        QTRY_VERIFY(w.canvas()->selection().has_value());
+        sel = *w.canvas()->selection();
+        const auto &rankReport = w.scene()->entries[size_t(sel.entry)].report->report();
+        const std::string rankName = deltaOf(rankRow).name; // "ActorGroup:1 update_actor"
+        QVERIFY2(
+            rankName.starts_with(rankReport.identity.group + ":" + std::to_string(*rankReport.identity.rank) + " "),
+            rankName.c_str());
+        QVERIFY(sel.ref == deltaOf(rankRow).candidateSite->range);
+        QCOMPARE(rankReport.store->track(sel.ref.track).duration(sel.ref.index), deltaOf(rankRow).candidateNs);
+        QVERIFY(w.canvas()->window().contains(w.scene()->entries[size_t(sel.entry)].offset +
+                                              rankReport.store->track(sel.ref.track).start(sel.ref.index)));
         pane->findChild<QLineEdit *>(QStringLiteral("compareFilter"))->clear();
         showUnchanged->setChecked(false);
         pane->table()->sortByColumn(ComparePane::Kind, Qt::AscendingOrder);

@@ -81,7 +81,7 @@ ComparePane::ComparePane(QWidget *parent) : QWidget(parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
     layout->addWidget(m_table, 1);
-    m_job = new LatestJob<an::RunComparison>(this, [this](const an::RunComparison &c) { show(c); });
+    m_job = new LatestJob<Compared>(this, [this](const Compared &c) { show(c); });
     connect(m_job, &LatestJobBase::busyChanged, this, &ComparePane::busyChanged);
     setRuns({});
 }
@@ -193,6 +193,7 @@ void ComparePane::recompute()
     if (m_runs.size() < 2 || m_baseline->currentIndex() == m_candidate->currentIndex()) {
         m_job->cancel();
         m_model->removeRows(0, m_model->rowCount());
+        m_rowSites.clear();
         m_comparedText.clear();
         m_summary->setText(m_runs.size() < 2 ? QStringLiteral("Open two runs (two report folders) to compare "
                                                               "them: the first one opened is the baseline.")
@@ -202,15 +203,34 @@ void ComparePane::recompute()
     an::CompareOptions options;
     options.tolerancePct = m_tolerance->value();
     m_job->run([base = reportsOfRun(m_reports, m_baseline->currentText()),
-                cand = reportsOfRun(m_reports, m_candidate->currentText()),
-                options](const CancelToken &cancel) { return an::compareRuns(base, cand, options, &cancel); });
+                cand = reportsOfRun(m_reports, m_candidate->currentText()), options](const CancelToken &cancel) {
+        const auto paths = [](const std::vector<ReportPtr> &run) {
+            std::vector<std::string> out;
+            for (const ReportPtr &r : run)
+                out.push_back(r->path);
+            return out;
+        };
+        return Compared{an::compareRuns(base, cand, options, &cancel), paths(base), paths(cand)};
+    });
 }
 
-void ComparePane::show(const an::RunComparison &c)
+std::vector<CompareSite> ComparePane::sitesOf(const an::Delta &d, const Compared &compared) const
 {
+    std::vector<CompareSite> sites;
+    if (d.baselineSite && d.baselineSite->report < compared.baselinePaths.size())
+        sites.push_back({compared.baselinePaths[d.baselineSite->report], d.baselineSite->range});
+    if (d.candidateSite && d.candidateSite->report < compared.candidatePaths.size())
+        sites.push_back({compared.candidatePaths[d.candidateSite->report], d.candidateSite->range});
+    return sites;
+}
+
+void ComparePane::show(const Compared &compared)
+{
+    const an::RunComparison &c = compared.comparison;
     if (c.cancelled)
         return;
     m_model->removeRows(0, m_model->rowCount());
+    m_rowSites.clear();
     int changes = 0;
     for (size_t i = 0; i < c.deltas.size(); ++i) {
         const an::Delta &d = c.deltas[i];
@@ -238,6 +258,7 @@ void ComparePane::show(const an::RunComparison &c)
                 item->setForeground(colour);
         }
         m_model->appendRow(row);
+        m_rowSites.push_back(sitesOf(d, compared));
     }
     m_comparedText = QStringLiteral("%1 matched reports · %2 only in the baseline · %3 only in the candidate · "
                                     "%4 changes beyond ±%5 % (red: slower, green: faster), listed first")
@@ -264,7 +285,8 @@ void ComparePane::updateSummary()
     m_summary->setText(m_comparedText + shown + m_problemsText);
 }
 
-// A phase's, range's or kernel's row finds its events by name; a breakdown class is no event.
+// A phase's, range's or kernel's row finds its events by name, a phase row its own ranges too; a
+// breakdown class is no event.
 void ComparePane::activate(const QModelIndex &shownIndex)
 {
     const QModelIndex index = m_proxy->mapToSource(shownIndex);
@@ -278,7 +300,9 @@ void ComparePane::activate(const QModelIndex &shownIndex)
         name = name.mid(name.lastIndexOf(QLatin1Char(' ')) + 1);
     const bool phase = kind == an::DeltaKind::Phase || kind == an::DeltaKind::PhaseRank;
     emit findInTimeline(phase ? QString::fromStdString(an::PhaseMapping::defaults().labelPattern(name.toStdString()))
-                              : QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
+                              : QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'),
+                        size_t(index.row()) < m_rowSites.size() ? m_rowSites[size_t(index.row())]
+                                                                : std::vector<CompareSite>{});
 }
 
 QString ComparePane::summary() const

@@ -6,13 +6,15 @@
 // changes beyond the tolerance marked (red: slower, green: faster) and listed first; the table
 // sorts by any column, filters by name, and shows only the changes unless "Show unchanged" is
 // ticked. Double-clicking a range, phase or kernel finds it in the timeline (every occurrence in
-// both runs outlined, the first selected and fitted). The summary says which
+// both runs outlined; a phase row's own ranges, its rank's in its step, selected and fitted, else
+// the first occurrence). The summary says which
 // reports were matched (by group, rank and step) and which were not. Computed in the
 // background, and only while the pane is shown; a new input cancels the job it replaces.
 
 #include "core/analysis/runcompare.h"
 #include "views/common/latestjob.h"
 #include "views/scene/preparedreport.h"
+#include "views/stats/comparesite.h"
 
 #include <QWidget>
 
@@ -60,8 +62,9 @@ public:
 
 signals:
     void busyChanged(bool busy);
-    // Find this in the timeline: a regular expression matching the event names exactly.
-    void findInTimeline(const QString &pattern);
+    // Find this in the timeline: a regular expression matching the event names exactly, and, for
+    // a phase row, the row's own ranges (the baseline's, then the candidate's, where each has it).
+    void findInTimeline(const QString &pattern, const std::vector<CompareSite> &sites);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -70,7 +73,13 @@ private:
     QWidget *buildControls();
     void setRuns(const QStringList &runs);
     void recompute();
-    void show(const core::analysis::RunComparison &c);
+    struct Compared
+    {
+        core::analysis::RunComparison comparison;
+        std::vector<std::string> baselinePaths, candidatePaths; // the compared reports, in order
+    };
+    void show(const Compared &compared);
+    std::vector<CompareSite> sitesOf(const core::analysis::Delta &d, const Compared &compared) const;
     void activate(const QModelIndex &shownIndex);
     void updateSummary();
 
@@ -84,7 +93,8 @@ private:
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_showUnchanged = nullptr;
     QString m_comparedText, m_problemsText; // the summary of the comparison shown, without the row count
-    LatestJob<core::analysis::RunComparison> *m_job = nullptr;
+    LatestJob<Compared> *m_job = nullptr;
+    std::vector<std::vector<CompareSite>> m_rowSites; // per model row
     std::vector<PreparedReportPtr> m_reports;
     QStringList m_runs;
     bool m_dirty = false; // the input changed while the pane was hidden

@@ -17,6 +17,20 @@ bool isValidSelection(const TimelineScene *scene, const TimelineSelection &s)
     return s.ref.track < st.tracks().size() && s.ref.index < st.track(s.ref.track).size();
 }
 
+std::optional<core::TimeWindow> sharedWindowOf(const TimelineScene &scene, std::span<const TimelineSelection> events)
+{
+    std::optional<core::TimeWindow> extent;
+    for (const TimelineSelection &s : events) {
+        if (!isValidSelection(&scene, s))
+            continue;
+        const TimelineEntry &e = scene.entries[size_t(s.entry)];
+        const Track &t = e.report->store().track(s.ref.track);
+        const core::TimeWindow w{t.start(s.ref.index) + e.offset, t.end(s.ref.index) + e.offset};
+        extent = extent ? core::TimeWindow{std::min(extent->start, w.start), std::max(extent->end, w.end)} : w;
+    }
+    return extent;
+}
+
 std::optional<LodMark> TimelineHitTest::foldedMarkAt(QPoint pos) const
 {
     const int ri = m_layout.rowAt(layoutY(pos));

@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <optional>
+#include <span>
 
 namespace ps::views {
 
@@ -20,6 +21,8 @@ class TimelinePainter;
 
 // Does `s` name an event of `scene`?
 bool isValidSelection(const TimelineScene *scene, const TimelineSelection &s);
+// The events' extent on the shared axis (each entry's offset applied); none for no valid event.
+std::optional<core::TimeWindow> sharedWindowOf(const TimelineScene &scene, std::span<const TimelineSelection> events);
 
 class TimelineHitTest
 {

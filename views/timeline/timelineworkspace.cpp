@@ -12,6 +12,7 @@
 #include "views/timeline/overviewcontroller.h"
 #include "views/timeline/sessionmenu.h"
 #include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelinehittest.h"
 #include "views/timeline/timelinesearchbar.h"
 #include "views/timeline/timelinetoolbar.h"
 #include "views/timeline/timelineview.h"
@@ -129,11 +130,13 @@ void TimelineWorkspace::connectDocument()
     connect(m_doc, &TimelineDocument::busyChanged, this, [this] { emit busyChanged(isBusy()); });
     connect(m_panes, &TimelinePanes::busyChanged, this, [this] { emit busyChanged(isBusy()); });
     // A Compare Runs row: its events outlined in both runs, the first selected and fitted.
-    connect(m_panes->compare(), &ComparePane::findInTimeline, this, [this](const QString &pattern) {
-        m_fitNextMatch = true;
-        setSearch(pattern, true);
-        gotoFirstMatch();
-    });
+    connect(m_panes->compare(), &ComparePane::findInTimeline, this,
+            [this](const QString &pattern, const std::vector<CompareSite> &sites) {
+                m_fitNextMatch = true;
+                m_comparedSites = sites;
+                setSearch(pattern, true);
+                gotoFirstMatch();
+            });
 }
 
 void TimelineWorkspace::connectCanvas()
@@ -369,8 +372,39 @@ void TimelineWorkspace::gotoFirstMatch()
 {
     if (m_doc->isSearching())
         m_firstMatchPending = true; // onSearchChanged
+    else if (!m_comparedSites.empty())
+        showComparedSites();
     else
         gotoMatch(0);
+}
+
+// A Compare Runs phase row's own ranges: the candidate's selected, and the window fitted to both
+// where they lie near each other on the axis (else to the candidate's). The first match where
+// neither is on the timeline (a digest opened as its outline, a rank the Show filter hides).
+void TimelineWorkspace::showComparedSites()
+{
+    const std::vector<CompareSite> sites = std::exchange(m_comparedSites, {});
+    const TimelineScene *shown = scene().get();
+    std::vector<TimelineSelection> found;
+    for (const CompareSite &site : sites)
+        for (size_t e = 0; shown && e < shown->entries.size(); ++e)
+            if (shown->entries[e].report->report().path == site.reportPath) {
+                if (const TimelineSelection s{int(e), site.range}; isValidSelection(shown, s))
+                    found.push_back(s);
+                break;
+            }
+    if (found.empty()) {
+        gotoMatch(0);
+        return;
+    }
+    m_fitNextMatch = false;
+    canvas()->reveal(found.back());
+    const core::TimeWindow own = *sharedWindowOf(*shown, {&found.back(), 1});
+    const core::TimeWindow both = *sharedWindowOf(*shown, found);
+    const core::TimeWindow fit = both.duration() <= 3 * own.duration() * int64_t(found.size()) ? both : own;
+    const int64_t pad = std::max<int64_t>(fit.duration() / 20, 1);
+    canvas()->setWindow({fit.start - pad, fit.end + pad});
+    updateMatchLabel();
 }
 
 void TimelineWorkspace::onSearchChanged()
@@ -378,7 +412,10 @@ void TimelineWorkspace::onSearchChanged()
     updateMatchLabel();
     if (m_firstMatchPending && !m_doc->isSearching()) {
         m_firstMatchPending = false;
-        gotoMatch(0); // nothing when the search found nothing or was cleared
+        if (!m_comparedSites.empty())
+            showComparedSites();
+        else
+            gotoMatch(0); // nothing when the search found nothing or was cleared
     }
 }
 

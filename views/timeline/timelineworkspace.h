@@ -7,6 +7,7 @@
 // works in the background.
 
 #include "views/common/workspace.h"
+#include "views/stats/comparesite.h"
 #include "views/timeline/loadprogress.h"
 #include "views/timeline/sessionmenu.h"
 #include "views/timeline/timelinedocument.h"
@@ -125,6 +126,7 @@ private:
     void updateMatchLabel();
     // The first match, now, or when the search under way finishes.
     void gotoFirstMatch();
+    void showComparedSites();
     void onSearchChanged();
 
     TimelineDocument *m_doc = nullptr;
@@ -139,8 +141,9 @@ private:
     LoadProgressRow *m_progressRow = nullptr;
     SessionMenu *m_sessionMenu = nullptr;
     QAction *m_findAction = nullptr;
-    bool m_firstMatchPending = false; // Enter came before the search's result
-    bool m_fitNextMatch = false;      // the next match shown is fitted, not only revealed (Compare Runs)
+    bool m_firstMatchPending = false;         // Enter came before the search's result
+    bool m_fitNextMatch = false;              // the next match shown is fitted, not only revealed (Compare Runs)
+    std::vector<CompareSite> m_comparedSites; // a Compare Runs row's own ranges, shown once found
 };
 
 } // namespace ps::views
