@@ -65,14 +65,16 @@ class TestLaunchFlow : public QObject
         const int entry = w.canvas()->selection()->entry;
         int checked = 0;
         for (const DrawnFlow &f : w.canvas()->launchFlow().lastFlows()) {
-            for (const auto &[end, other, want] :
-                 {std::tuple{f.line.p1(), f.line.p2(), f.api}, std::tuple{f.line.p2(), f.line.p1(), f.work}}) {
+            for (const auto &[end, other, want, offScreen] :
+                 {std::tuple{f.line.p1(), f.line.p2(), f.api, f.apiOffScreen},
+                  std::tuple{f.line.p2(), f.line.p1(), f.work, f.workOffScreen}}) {
                 const QPoint at = inside(end, other);
-                if (!screen.contains(at))
+                if (!screen.contains(at) || offScreen) // an end at the lanes' edge marks an event past it
                     continue;
                 const auto hit = w.canvas()->eventAt(at);
                 if (!hit || *hit != TimelineSelection{entry, want}) {
-                    qWarning("arrow (%g,%g)-(%g,%g) misses an end", f.line.x1(), f.line.y1(), f.line.x2(), f.line.y2());
+                    qWarning("arrow (%g,%g)-(%g,%g) misses its %s at (%d,%d)", f.line.x1(), f.line.y1(), f.line.x2(),
+                             f.line.y2(), want == f.api ? "call" : "work", at.x(), at.y());
                     return -1;
                 }
                 ++checked;
@@ -134,6 +136,34 @@ private slots:
         QCOMPARE(w.canvas()->launchFlow().lastLeftOut(), 40 - LaunchFlow::kMaxFlows);
         for (size_t i = 0; i < flows.size(); ++i)
             QCOMPARE(flows[i].work, (EventRef{1, uint32_t(i)}));
+    }
+
+    // A call scrolled off the left of the screen: the arrow still starts on screen, at the lanes'
+    // edge and marked, and ends on its kernel; and where the call's row touches the kernel's, the
+    // arrow enters the kernel through its middle instead of running along the rows' border.
+    void callOffScreenStartsAtTheEdge()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 900);
+        w.show();
+        w.addReports({graphLaunch(3)});
+        QVERIFY(waitIdle(w));
+        const EventRef call{0, 0}, kernel{1, 2};
+        w.canvas()->reveal({0, kernel});
+        const TimelineEntry &e = w.scene()->entries[0];
+        const int64_t kernelStart = e.report->store().track(1).start(2) + e.offset;
+        w.canvas()->setWindow({kernelStart - 500, kernelStart + 1500}); // the call ended 4 µs before
+        QCOMPARE(arrowEndsOnTheirEvents(w), 1);
+        const DrawnFlow f = w.canvas()->launchFlow().lastFlows().at(0);
+        QVERIFY(f.apiOffScreen && !f.workOffScreen);
+        QCOMPARE(f.api, call);
+        const int lanesStart = TimelineCanvas::kDefaultLabelWidth; // the label column at 1400 px
+        QVERIFY2(f.line.x1() >= lanesStart && f.line.x1() <= lanesStart + 2, qPrintable(QString::number(f.line.x1())));
+        QVERIFY(w.canvas()->rect().contains(f.line.p1().toPoint()));
+        // The API row lies right above the kernel row: the line is no horizontal along their border.
+        QVERIFY2(f.line.y2() - f.line.y1() >= 3, qPrintable(QString("%1 -> %2").arg(f.line.y1()).arg(f.line.y2())));
+        const auto hit = w.canvas()->eventAt(f.line.p2().toPoint() + QPoint(1, 0));
+        QVERIFY(hit && *hit == (TimelineSelection{0, kernel}));
     }
 
     // On a real export: every kernel the store correlates gets the arrow from its own call.

@@ -28,14 +28,47 @@ std::optional<QRectF> eventRect(const LaunchFlow::Frame &f, int entry, EventRef 
     return QRectF(x0, lane->y, std::max(2.0, x1 - x0), lane->height - 1);
 }
 
-// From the call's start to the work's start, leaving and entering each on the facing edge.
-QLineF flowLine(const QRectF &call, const QRectF &work)
+// Where an arrow meets an event, with x kept on the lanes' visible span.
+struct FlowEnd
 {
+    QPointF at;
+    bool offScreen = false;
+};
+
+FlowEnd onLanes(const LaunchFlow::Frame &f, double x, double y)
+{
+    const double lo = f.labelWidth + 1.0, hi = f.right - 2.0;
+    return {QPointF(std::clamp(x, lo, std::max(lo, hi)), y), x < lo || x > hi};
+}
+
+// Rows closer than this touch: the arrow goes through the work's middle, not along their border.
+constexpr double kTouching = 6.0;
+constexpr double kWideCall = 8.0; // px
+
+// From the middle of the call's visible part to the work's start, leaving and entering each on
+// the facing edge.
+std::pair<FlowEnd, FlowEnd> flowEnds(const LaunchFlow::Frame &f, const QRectF &call, const QRectF &work)
+{
+    const double visibleLeft = std::max(call.left(), double(f.labelWidth));
+    const double visibleRight = std::min(call.right(), double(f.right));
+    // A call a few pixels wide is left from its start: its neighbours are as near as its middle.
+    const double callX = visibleRight - visibleLeft >= kWideCall ? (visibleLeft + visibleRight) / 2 : call.left();
+    const double workX = work.left() + 1.0;
     if (work.top() >= call.bottom())
-        return {call.left(), call.bottom(), work.left(), work.top()};
+        return {onLanes(f, callX, call.bottom()),
+                onLanes(f, workX, work.top() - call.bottom() < kTouching ? work.center().y() : work.top())};
     if (work.bottom() <= call.top())
-        return {call.left(), call.top(), work.left(), work.bottom()};
-    return {call.left(), call.center().y(), work.left(), work.center().y()};
+        return {onLanes(f, callX, call.top()),
+                onLanes(f, workX, call.top() - work.bottom() < kTouching ? work.center().y() : work.bottom())};
+    return {onLanes(f, call.left(), call.center().y()), onLanes(f, workX, work.center().y())};
+}
+
+// A small head at the lanes' edge pointing to where an off-screen event is.
+void markOffScreen(QPainter &p, QPointF at, bool toTheLeft)
+{
+    const double d = toTheLeft ? -1 : 1;
+    const QPointF head[] = {at + QPointF(4 * d, 0), at + QPointF(-2 * d, -4), at + QPointF(-2 * d, 4)};
+    p.drawPolygon(head, 3);
 }
 } // namespace
 
@@ -84,10 +117,16 @@ void LaunchFlow::paint(QPainter &p, const Frame &f, const std::optional<Timeline
             continue;
         p.setPen(QPen(kFlow, 1));
         p.drawRect(pairs[i].first == selection->ref ? *work : *call); // the other end, outlined
-        const QLineF line = flowLine(*call, *work);
+        const auto [from, to] = flowEnds(f, *call, *work);
+        const QLineF line(from.at, to.at);
         p.setPen(QPen(kFlow, 1.5));
         drawArrow(p, line, 6.0);
-        m_drawn.push_back({pairs[i].first, pairs[i].second, line});
+        p.setBrush(kFlow);
+        for (const auto &[end, rect] : {std::pair{from, *call}, std::pair{to, *work}})
+            if (end.offScreen)
+                markOffScreen(p, end.at, rect.center().x() < f.labelWidth);
+        p.setBrush(Qt::NoBrush);
+        m_drawn.push_back({pairs[i].first, pairs[i].second, line, from.offScreen, to.offScreen});
     }
     p.restore();
 }

@@ -3,8 +3,11 @@
 // API call to the GPU work it launched (kernels, copies, sets; matched by correlation id within
 // the process, EventStore::apiCallFor / gpuWorkFor). A selected kernel gets one arrow from its
 // call; a selected call one to each of its kernels (past kMaxFlows, to the first kMaxFlows in
-// time, the others counted). The endpoints are outlined. Drawn by TimelinePainter over the
-// lanes; what was drawn is kept for tests.
+// time, the others counted). The endpoints are outlined. The arrow leaves the call from the middle
+// of its visible part and enters the work at its start, through its middle when the two rows touch
+// (a line along their border would read as neither's). An end left or right of the screen is
+// drawn at the lanes' edge with a mark pointing to it. Drawn by TimelinePainter over the lanes;
+// what was drawn is kept for tests.
 
 #include "views/timeline/timelineviewstate.h"
 
@@ -30,6 +33,8 @@ struct DrawnFlow
 {
     core::trace::EventRef api, work; // in the selected entry's report
     QLineF line;                     // widget pixels, from the call to the work
+    // An end whose event lies left or right of the screen is drawn at the lanes' edge, marked.
+    bool apiOffScreen = false, workOffScreen = false;
 };
 
 class LaunchFlow
@@ -42,6 +47,7 @@ public:
         const TimeMapping *mapping = nullptr;
         const RowViewport *viewport = nullptr;
         int labelWidth = 0; // lanes start here
+        int right = 0;      // and end here (the widget's width)
     };
 
     static constexpr size_t kMaxFlows = 32;

@@ -254,7 +254,8 @@ void TimelinePainter::paint(QPainter &p, const Input &in, const QFont &font, con
     if (in.collectives)
         in.collectives->paintFocus(p, collectiveFrame(in, vp, scrolled));
     if (in.launch)
-        in.launch->paint(p, {in.scene, in.layout, &in.state->mapping(), &vp, L}, in.state->selection());
+        in.launch->paint(p, {in.scene, in.layout, &in.state->mapping(), &vp, L, in.size.width()},
+                         in.state->selection());
     paintRuler(p, in);
     p.setClipping(false);
     p.fillRect(QRect(0, 0, L, h), kLabelBg);
