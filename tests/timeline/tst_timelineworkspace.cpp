@@ -131,6 +131,44 @@ private slots:
         QCoreApplication::setApplicationName("tst_timelineworkspace");
     }
 
+    // One report on two clocks (msprof's mstx table 639 days after its tasks) among readable ones:
+    // it is left out of Fit, so the others are not 1-px slivers; the banner says why and how to
+    // take it in, and taking it in fits the 639 days.
+    void aFarClockReportDoesNotTakeTheSessionHostage()
+    {
+        const QString msprof = PS_TESTDATA_DIR "/traces/ascend/msinsight__full_db__msprof_0.db";
+        TimelineWorkspace w;
+        w.resize(1366, 768);
+        w.show();
+        w.openPaths({msprof, PS_TESTDATA_DIR "/traces/nsys/extrap__concurrent.s1.sqlite",
+                     PS_TESTDATA_DIR "/traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db"});
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.reports().size(), size_t(3));
+        const auto scene = w.scene();
+        QCOMPARE(scene->farEntries.size(), size_t(1));
+        QCOMPARE(scene->entries[size_t(scene->farEntries[0])].report->report().path, msprof.toStdString());
+        constexpr int64_t kDay = 86'400'000'000'000;
+        w.canvas()->fitAll();
+        QVERIFY2(w.canvas()->window().duration() < 10'000'000'000, // the others span under a second
+                 qPrintable(QString::number(w.canvas()->window().duration())));
+        const QString banner = w.problems()->lines().join('\n');
+        QVERIFY2(banner.contains(msprof) && banner.contains("639.") && banner.contains("days") &&
+                     banner.contains("Fit Far-Clock Reports Too"),
+                 qPrintable(banner));
+        w.canvas()->state()->setFitIncludesFar(true);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.scene()->farIncluded);
+        QVERIFY2(w.canvas()->window().duration() > 600 * kDay,
+                 qPrintable(QString::number(w.canvas()->window().duration())));
+        w.canvas()->state()->setFitIncludesFar(false);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.canvas()->window().duration() < 10'000'000'000);
+        // Readable reports alone: nothing is far.
+        w.closeReport(msprof);
+        QVERIFY(waitIdle(w));
+        QVERIFY(w.scene()->farEntries.empty());
+    }
+
     void acceptsReportsFoldersAndSessions()
     {
         TimelineWorkspace w;

@@ -18,9 +18,11 @@ using namespace ps::core::trace;
 TimeWindow TimelineScene::extent() const
 {
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
-    for (const TimelineEntry &e : entries) {
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const TimelineEntry &e = entries[i];
         const PreparedReport &r = *e.report;
-        if (r.eventCount() == 0)
+        if (r.eventCount() == 0 ||
+            (!farIncluded && std::find(farEntries.begin(), farEntries.end(), int(i)) != farEntries.end()))
             continue;
         lo = std::min(lo, r.firstStart() + e.offset);
         hi = std::max(hi, r.lastEnd() + e.offset);
@@ -28,6 +30,41 @@ TimeWindow TimelineScene::extent() const
     if (lo > hi)
         return {0, 1};
     return {lo, std::max(hi, lo + 1)};
+}
+
+std::vector<int> farClockEntries(const TimelineScene &scene)
+{
+    std::vector<int> withEvents;
+    std::vector<int64_t> starts, spans;
+    for (size_t i = 0; i < scene.entries.size(); ++i)
+        if (const PreparedReport &r = *scene.entries[i].report; r.eventCount() > 0) {
+            withEvents.push_back(int(i));
+            starts.push_back(r.firstStart() + scene.entries[i].offset);
+            spans.push_back(r.lastEnd() - r.firstStart());
+        }
+    if (withEvents.size() < 2)
+        return {};
+    const auto lowerMedian = [](std::vector<int64_t> v) {
+        std::nth_element(v.begin(), v.begin() + ptrdiff_t((v.size() - 1) / 2), v.end());
+        return v[(v.size() - 1) / 2];
+    };
+    constexpr int64_t kDayNs = 86'400'000'000'000;
+    const int64_t middle = lowerMedian(starts);
+    const int64_t reach = std::max(kDayNs, std::min(lowerMedian(spans), kDayNs * 365) * 1000);
+    std::vector<int> far;
+    for (size_t k = 0; k < withEvents.size(); ++k)
+        if (starts[k] < middle - reach || starts[k] - middle > reach || spans[k] > reach - (starts[k] - middle))
+            far.push_back(withEvents[k]);
+    return far.size() * 2 < withEvents.size() + 1 ? far : std::vector<int>{};
+}
+
+QStringList runNamesOf(const std::vector<PreparedReportPtr> &reports)
+{
+    QStringList runs;
+    for (const PreparedReportPtr &r : reports)
+        if (const QString run = QString::fromStdString(r->report().identity.run); !runs.contains(run))
+            runs << run;
+    return runs;
 }
 
 int TimelineScene::indexOfKey(const QString &key) const
@@ -105,6 +142,7 @@ TimelineScene buildScene(const std::vector<PreparedReportPtr> &reports, const st
     }
     for (size_t i = 0; i < reports.size(); ++i) // anything the grouping did not place
         add(i, {});
+    scene.farEntries = farClockEntries(scene);
     return scene;
 }
 

@@ -34,14 +34,25 @@ struct TimelineScene
     bool overlay = false;
     // Where to look first: the step overlay's [0, longest occurrence); unset = everything.
     std::optional<TimeWindow> focus;
+    // Entries whose clocks lie far from the others' (farClockEntries), and whether the extent
+    // takes them in all the same (the user asked to: TimelineViewState::fitIncludesFar).
+    std::vector<int> farEntries;
+    bool farIncluded = false;
 
-    // Union of the entries' [first start, last end) on the shared axis; {0, 1} when empty.
+    // Union of the entries' [first start, last end) on the shared axis, far entries left out
+    // unless included; {0, 1} when empty.
     TimeWindow extent() const;
     int indexOfKey(const QString &key) const;
 };
 
 // The display label of a report: its identity label, else its file name.
 QString reportLabel(const core::trace::Report &report);
+
+// The entries whose events reach far beyond the others': a report on two clocks (msprof's mstx
+// table 639 days after its tasks) or placed days away. Far means outside the median entry's start
+// +- max(1000 x the median span, one day); none with fewer than two entries with events, or when
+// the far ones are most of them.
+std::vector<int> farClockEntries(const TimelineScene &scene);
 
 // One entry per report, grouped and ordered as core::trace::groupReports does. `offsets` is per
 // report (missing ones 0).
@@ -54,6 +65,8 @@ struct RankChoice
     std::vector<int> reports; // indices into the loaded reports, in step order
 };
 std::vector<RankChoice> rankChoices(const std::vector<PreparedReportPtr> &reports);
+// The runs of the reports (identity.run), each once, in the order they first appear.
+QStringList runNamesOf(const std::vector<PreparedReportPtr> &reports);
 
 // Start/end (report clock) of every NVTX range named `name` in a store, ordered by start.
 using core::trace::rangeOccurrences;

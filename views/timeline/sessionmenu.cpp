@@ -1,6 +1,8 @@
 #include "views/timeline/sessionmenu.h"
 
 #include "views/common/filedialogs.h"
+#include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelineviewstate.h"
 #include "views/timeline/timelineworkspace.h"
 
 #include <QFileInfo>
@@ -100,6 +102,13 @@ void SessionMenu::rebuild()
                                 [this, run] { m_workspace->closeRun(run); });
     m->addAction(QStringLiteral("Close All Reports"), m_workspace, &TimelineWorkspace::closeAll)
         ->setEnabled(!m_workspace->reports().empty());
+    // A report whose clocks lie far from the others' is left out of Fit until this is ticked.
+    TimelineViewState *state = m_workspace->canvas()->state();
+    QAction *far = m->addAction(QStringLiteral("Fit Far-Clock Reports Too"));
+    far->setObjectName(QStringLiteral("fitIncludesFar"));
+    far->setCheckable(true);
+    far->setChecked(state->fitIncludesFar());
+    connect(far, &QAction::toggled, state, &TimelineViewState::setFitIncludesFar);
     m->addSeparator();
     m->addAction(QStringLiteral("Open Session…"), this, &SessionMenu::showOpenSessionDialog);
     m->addAction(QStringLiteral("Save Session…"), this, &SessionMenu::showSaveSessionDialog);

@@ -38,6 +38,11 @@ TimelineDocument::TimelineDocument(QObject *parent)
     connect(m_pager, &ReportPager::failed, this, [this](const QString &reason) {
         emit problem(QStringLiteral("The events of a digest could not be loaded"), {reason});
     });
+    // Far-clock reports taken into the extent, or left out again: the scene and the fit follow.
+    connect(m_state, &TimelineViewState::fitIncludesFarChanged, this, [this] {
+        m_fitOnNextScene = true;
+        rebuildScene();
+    });
 }
 
 TimelineDocument::~TimelineDocument() = default;
@@ -100,17 +105,6 @@ void TimelineDocument::flushDeferred()
         m_realignThrottle->stop();
         realign();
     }
-}
-
-QStringList TimelineDocument::runNames() const
-{
-    QStringList runs;
-    for (const auto &r : m_reports) {
-        const QString run = QString::fromStdString(r->report().identity.run);
-        if (!runs.contains(run))
-            runs << run;
-    }
-    return runs;
 }
 
 bool TimelineDocument::load(const QStringList &paths)
@@ -456,7 +450,9 @@ void TimelineDocument::rebuildScene()
     std::vector<int64_t> offsets(m_reports.size(), 0);
     for (size_t i = 0; i < m_reports.size(); ++i)
         offsets[i] = (i < m_alignOffsets.size() ? m_alignOffsets[i] : 0) + nudge(int(i));
-    applyScene(std::make_shared<TimelineScene>(buildScene(m_reports, offsets)));
+    auto scene = std::make_shared<TimelineScene>(buildScene(m_reports, offsets));
+    scene->farIncluded = m_state->fitIncludesFar();
+    applyScene(std::move(scene));
 }
 
 void TimelineDocument::applyScene(std::shared_ptr<const TimelineScene> scene)

@@ -53,7 +53,7 @@ public:
     // --- Reports -------------------------------------------------------------------------------
     const std::vector<PreparedReportPtr> &reports() const { return m_reports; }
     // The runs open (identity.run, in report order).
-    QStringList runNames() const;
+    QStringList runNames() const { return runNamesOf(m_reports); }
     // Loads report files and folders in the background, skipping those open already (they are
     // reported as opened). While a load runs they wait for it. True when a load started now.
     bool load(const QStringList &paths);

@@ -59,4 +59,12 @@ void TimelineViewState::setWallClockOrigin(std::optional<int64_t> origin)
     emit wallClockOriginChanged();
 }
 
+void TimelineViewState::setFitIncludesFar(bool include)
+{
+    if (include == m_fitIncludesFar)
+        return;
+    m_fitIncludesFar = include;
+    emit fitIncludesFarChanged();
+}
+
 } // namespace ps::views

@@ -49,6 +49,10 @@ public:
     // nullopt when the axis is relative (start or range alignment, or a report without a UTC origin).
     const std::optional<int64_t> &wallClockOrigin() const { return m_wallClockOrigin; }
     void setWallClockOrigin(std::optional<int64_t> origin);
+    // Fit and the scroll range take in reports whose clocks lie far from the others' too
+    // (TimelineScene::farEntries); off by default, so one such report leaves the others readable.
+    bool fitIncludesFar() const { return m_fitIncludesFar; }
+    void setFitIncludesFar(bool include);
 
 signals:
     void windowChanged(ps::views::TimeWindow window);
@@ -56,6 +60,7 @@ signals:
     void selectionChanged();
     void rulerChanged();
     void wallClockOriginChanged();
+    void fitIncludesFarChanged();
 
 private:
     TimeMapping m_mapping;
@@ -63,6 +68,7 @@ private:
     std::optional<TimelineSelection> m_selection;
     std::optional<TimeWindow> m_ruler;
     std::optional<int64_t> m_wallClockOrigin;
+    bool m_fitIncludesFar = false;
 };
 
 } // namespace ps::views

@@ -8,6 +8,7 @@
 #include "views/timeline/detailsdock.h"
 #include "views/timeline/eventcopy.h"
 #include "views/timeline/eventmenu.h"
+#include "views/timeline/farclocks.h"
 #include "views/timeline/loadprogress.h"
 #include "views/timeline/overviewcontroller.h"
 #include "views/timeline/sessionmenu.h"
@@ -323,6 +324,8 @@ void TimelineWorkspace::onSceneChanged(bool keepWindow)
     const std::shared_ptr<const TimelineScene> s = scene();
     TimelineCanvas *c = canvas();
     overview()->setScene(s);
+    if (const QStringList far = s ? farClockLines(*s) : QStringList(); !far.isEmpty())
+        m_problems->addProblems(kFarClocksTitle, far);
     if (!keepWindow && s && s->focus) {
         const int64_t pad = std::max<int64_t>(s->focus->duration() / 50, 1);
         c->setWindow({s->focus->start - pad, s->focus->end + pad});
