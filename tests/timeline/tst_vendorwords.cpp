@@ -7,6 +7,7 @@
 #include "views/scene/timeformat.h"
 #include "views/scene/vendorwords.h"
 #include "views/stats/statspane.h"
+#include "views/stats/statstablemodel.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/eventinfo.h"
 #include "views/timeline/rowlayout.h"
@@ -144,6 +145,22 @@ private slots:
         nsys.openPaths({kNsys});
         QVERIFY(waitIdle(nsys));
         QCOMPARE(nsys.stats()->kindPicker()->itemText(0), QStringLiteral("NVTX ranges (nvtx_sum)"));
+        // The Style column: nvtx_sum's words for nsys, what the ranges are for Ascend.
+        const auto styles = [](TimelineWorkspace &ws) {
+            ws.flushDeferred();
+            QSet<QString> out;
+            const StatsTableModel *m = ws.stats()->model();
+            for (int r = 0; r < m->rowCount(); ++r)
+                out << m->index(r, StatsTableModel::Style).data().toString();
+            return out;
+        };
+        QVERIFY(waitIdle(w) && waitIdle(nsys));
+        const QSet<QString> ascendStyles = styles(w), nsysStyles = styles(nsys);
+        QVERIFY2(!ascendStyles.isEmpty() && ascendStyles.contains("nested") && !ascendStyles.contains("PushPop") &&
+                     !ascendStyles.contains("StartEnd"),
+                 qPrintable(QStringList(ascendStyles.begin(), ascendStyles.end()).join(',')));
+        QVERIFY2(nsysStyles.contains("PushPop") && !nsysStyles.contains("nested"),
+                 qPrintable(QStringList(nsysStyles.begin(), nsysStyles.end()).join(',')));
     }
 
     void wallClockLabels()

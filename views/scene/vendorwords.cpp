@@ -158,6 +158,15 @@ QString rangeStatsLabel(const std::vector<TraceFormat> &formats)
     return onlyNsys(formats) ? words + QStringLiteral(" (nvtx_sum)") : words;
 }
 
+QString rangeStyleWord(const std::string &style, const std::vector<TraceFormat> &formats)
+{
+    const bool anyNsys =
+        formats.empty() || std::find(formats.begin(), formats.end(), TraceFormat::NsysSqlite) != formats.end();
+    if (anyNsys || style.empty())
+        return QString::fromStdString(style);
+    return style == "PushPop" ? QStringLiteral("nested") : QStringLiteral("start/end");
+}
+
 QString kernelStatsLabel(const std::vector<TraceFormat> &formats)
 {
     const QString words = joinWords(formats, [](TraceFormat f) {

@@ -27,5 +27,9 @@ QString eventKindWord(core::trace::TraceFormat format, const core::trace::EventS
 // (nvtx_sum)"; "torch ops / mstx ranges" for Ascend; both words when formats are mixed).
 QString rangeStatsLabel(const std::vector<core::trace::TraceFormat> &formats);
 QString kernelStatsLabel(const std::vector<core::trace::TraceFormat> &formats);
+// The statistics' Style cell: nvtx_sum's "PushPop" / "StartEnd" where nsys reports are shown
+// (or nothing says which), else what they are, "nested" / "start/end": torch ops and mstx
+// ranges have no NVTX style.
+QString rangeStyleWord(const std::string &style, const std::vector<core::trace::TraceFormat> &formats);
 
 } // namespace ps::views

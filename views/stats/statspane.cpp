@@ -167,6 +167,7 @@ void StatsPane::nameKindsInFormatWords()
                 formats.push_back(m_scene->entries[size_t(e)].report->report().meta.format);
     m_kind->setItemText(0, rangeStatsLabel(formats));
     m_kind->setItemText(1, kernelStatsLabel(formats));
+    m_model->setFormats(std::move(formats));
 }
 
 namespace {

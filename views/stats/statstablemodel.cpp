@@ -2,6 +2,7 @@
 
 #include "core/trace/statscsv.h"
 #include "views/scene/timeformat.h"
+#include "views/scene/vendorwords.h"
 
 #include <cmath>
 #include <iterator>
@@ -26,6 +27,15 @@ int StatsTableModel::rowCount(const QModelIndex &parent) const
 int StatsTableModel::columnCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
+}
+
+void StatsTableModel::setFormats(std::vector<core::trace::TraceFormat> formats)
+{
+    if (formats == m_formats)
+        return;
+    m_formats = std::move(formats);
+    if (!m_rows.empty())
+        emit dataChanged(index(0, Style), index(int(m_rows.size()) - 1, Style));
 }
 
 QVariant StatsTableModel::data(const QModelIndex &index, int role) const
@@ -64,6 +74,8 @@ QVariant StatsTableModel::data(const QModelIndex &index, int role) const
     case SortRole:
         return raw();
     case Qt::DisplayRole:
+        if (col == Style)
+            return rangeStyleWord(r.style, m_formats);
         if (text || col == Count)
             return raw();
         if (col == TimePct)

@@ -25,6 +25,8 @@ public:
     void setRows(std::vector<core::trace::StatRow> rows, core::trace::StatsKind kind = core::trace::StatsKind::NvtxSum);
     const std::vector<core::trace::StatRow> &rows() const { return m_rows; }
     core::trace::StatsKind kind() const { return m_kind; }
+    // The shown reports' formats: the Style column says nvtx_sum's words for nsys reports only.
+    void setFormats(std::vector<core::trace::TraceFormat> formats);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -39,6 +41,7 @@ public:
 private:
     std::vector<core::trace::StatRow> m_rows;
     core::trace::StatsKind m_kind = core::trace::StatsKind::NvtxSum;
+    std::vector<core::trace::TraceFormat> m_formats;
 };
 
 } // namespace ps::views
