@@ -64,18 +64,17 @@ bool LayoutMemory::eventFilter(QObject *watched, QEvent *event)
 void LayoutMemory::restore()
 {
     m_screen = screenSizeOf(m_splitter);
-    m_restoring = true;
     const QByteArray state = value(m_name, m_screen).toByteArray();
     if (state.isEmpty() || !m_splitter->restoreState(state)) {
         const int length = m_splitter->orientation() == Qt::Horizontal ? m_splitter->width() : m_splitter->height();
         m_splitter->setSizes(m_defaults(length, m_screen));
     }
-    m_restoring = false;
 }
 
+// Called on the user's drags only: setSizes and restoreState emit no splitterMoved.
 void LayoutMemory::save()
 {
-    if (!m_restoring && m_screen.isValid())
+    if (m_screen.isValid())
         setValue(m_name, m_screen, m_splitter->saveState());
 }
 

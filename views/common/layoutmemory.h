@@ -45,8 +45,7 @@ private:
     QSplitter *m_splitter;
     QString m_name;
     Defaults m_defaults;
-    QSize m_screen; // the screen restored for; empty until the first show
-    bool m_restoring = false;
+    QSize m_screen;          // the screen restored for; empty until the first show
     bool m_settling = false; // shown, not painted yet: the layout may still resize it
 };
 

@@ -53,9 +53,9 @@ std::vector<int> farClockEntries(const TimelineScene &scene)
     const int64_t reach = std::max(kDayNs, std::min(lowerMedian(spans), kDayNs * 365) * 1000);
     std::vector<int> far;
     for (size_t k = 0; k < withEvents.size(); ++k)
-        if (starts[k] < middle - reach || starts[k] - middle > reach || spans[k] > reach - (starts[k] - middle))
+        if (starts[k] < middle - reach || starts[k] + spans[k] > middle + reach)
             far.push_back(withEvents[k]);
-    return far.size() * 2 < withEvents.size() + 1 ? far : std::vector<int>{};
+    return far.size() * 2 <= withEvents.size() ? far : std::vector<int>{};
 }
 
 QStringList runNamesOf(const std::vector<PreparedReportPtr> &reports)

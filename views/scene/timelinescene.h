@@ -51,7 +51,7 @@ QString reportLabel(const core::trace::Report &report);
 // The entries whose events reach far beyond the others': a report on two clocks (msprof's mstx
 // table 639 days after its tasks) or placed days away. Far means outside the median entry's start
 // +- max(1000 x the median span, one day); none with fewer than two entries with events, or when
-// the far ones are most of them.
+// the far ones are more than half of them.
 std::vector<int> farClockEntries(const TimelineScene &scene);
 
 // One entry per report, grouped and ordered as core::trace::groupReports does. `offsets` is per

@@ -64,15 +64,6 @@ void TimelineCanvas::showAllTracks()
     });
 }
 
-namespace {
-std::pair<int64_t, int64_t> sharedExtent(const TimelineScene &scene, const TimelineSelection &s)
-{
-    const TimelineEntry &e = scene.entries[size_t(s.entry)];
-    const Track &t = e.report->store().track(s.ref.track);
-    return {t.start(s.ref.index) + e.offset, t.end(s.ref.index) + e.offset};
-}
-} // namespace
-
 void TimelineCanvas::reveal(const TimelineSelection &s)
 {
     if (!isValidSelection(m_scene.get(), s))
@@ -105,7 +96,7 @@ void TimelineCanvas::reveal(const TimelineSelection &s)
         if (!vp.isSticky(r) && (laneY < scrollY() + vp.sticky || laneY + RowLayout::kLaneHeight > scrollY() + height()))
             setScrollY(laneY - height() / 2);
     }
-    const auto [b, e] = sharedExtent(*m_scene, s);
+    const auto [b, e] = *sharedWindowOf(*m_scene, {&s, 1}); // s is valid
     const int64_t d = window().duration();
     if (e - b > d * 9 / 10) {
         zoomToEvent(s);
@@ -119,7 +110,7 @@ void TimelineCanvas::zoomToEvent(const TimelineSelection &s)
 {
     if (!isValidSelection(m_scene.get(), s))
         return;
-    const auto [b, e] = sharedExtent(*m_scene, s);
+    const auto [b, e] = *sharedWindowOf(*m_scene, {&s, 1}); // s is valid
     const int64_t pad = std::max<int64_t>((e - b) / 20, 1);
     setWindow({b - pad, e + pad});
 }
