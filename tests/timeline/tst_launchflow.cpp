@@ -49,6 +49,21 @@ ReportPtr graphLaunch(int kernels)
             b.add(kern, 5000 + k * 1000, 5800 + k * 1000, b.intern("node"), 5, kNoLaunchConfig);
     });
 }
+// graphLaunch's call and kernels with `threads` other API threads between the call's row and the
+// kernels' (calls that launch nothing), so that the two rows lie a screen apart.
+ReportPtr graphLaunchBelowThreads(int threads)
+{
+    return ps::test::makeReport("/runs/run/graph.sqlite", [&](StoreBuilder &b) {
+        const TrackHandle api = b.track({TrackKind::CudaApi, 100, 11, 0});
+        b.add(api, 1000, 3000, b.intern("cudaGraphLaunch"), 5, uint16_t(ApiClass::Runtime));
+        for (int t = 0; t < threads; ++t) {
+            const TrackHandle other = b.track({TrackKind::CudaApi, 100, uint32_t(12 + t), 0});
+            b.add(other, 1500, 2500, b.intern("cudaStreamSynchronize"), 0, uint16_t(ApiClass::Runtime));
+        }
+        const TrackHandle kern = b.track({TrackKind::Kernel, 100, 7, 0});
+        b.add(kern, 5000, 5800, b.intern("node"), 5, kNoLaunchConfig);
+    });
+}
 } // namespace
 
 class TestLaunchFlow : public QObject
@@ -164,6 +179,32 @@ private slots:
         QVERIFY2(f.line.y2() - f.line.y1() >= 3, qPrintable(QString("%1 -> %2").arg(f.line.y1()).arg(f.line.y2())));
         const auto hit = w.canvas()->eventAt(f.line.p2().toPoint() + QPoint(1, 0));
         QVERIFY(hit && *hit == (TimelineSelection{0, kernel}));
+    }
+
+    // The call's row scrolled above the screen: the arrow starts at the lanes' top edge, marked,
+    // pointing the way to its call, and ends on the kernel.
+    void callScrolledAboveStartsAtTheTop()
+    {
+        TimelineWorkspace w;
+        w.resize(1400, 500);
+        w.show();
+        w.addReports({graphLaunchBelowThreads(40)});
+        QVERIFY(waitIdle(w));
+        const uint32_t kernelTrack = 41;
+        const EventRef call{0, 0}, kernel{kernelTrack, 0};
+        QCOMPARE(w.scene()->entries[0].report->store().track(kernelTrack).kind(), TrackKind::Kernel);
+        w.canvas()->reveal({0, kernel});
+        w.canvas()->setWindow(spanning(*w.scene(), 0, call, kernel));
+        w.canvas()->grab();
+        const auto &flows = w.canvas()->launchFlow().lastFlows();
+        QCOMPARE(flows.size(), size_t(1));
+        const DrawnFlow f = flows[0];
+        QCOMPARE(f.api, call);
+        QVERIFY2(f.apiOffScreen && !f.workOffScreen, "the call's row is a screen above its kernel's");
+        QVERIFY(w.canvas()->rect().contains(f.line.p1().toPoint()));
+        QVERIFY2(f.line.y1() <= 3, qPrintable(QString::number(f.line.y1()))); // at the top edge
+        QVERIFY(f.line.y2() > f.line.y1());
+        QCOMPARE(arrowEndsOnTheirEvents(w), 1); // the kernel end lies on the kernel
     }
 
     // On a real export: every kernel the store correlates gets the arrow from its own call.

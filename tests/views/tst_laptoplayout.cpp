@@ -3,6 +3,9 @@
 // for the screen size it was done on, not for every screen.
 #include "app/gui/mainwindow.h"
 #include "views/common/layoutmemory.h"
+#include "views/common/problemsbanner.h"
+#include "views/stats/crossrankchart.h"
+#include "views/stats/statspane.h"
 #include "views/timeline/detailsdock.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/timelinecanvas.h"
@@ -10,9 +13,14 @@
 #include "views/timeline/timelineworkspace.h"
 
 #include <QAbstractButton>
+#include <QLabel>
+#include <QListWidget>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
 #include <QToolButton>
 #include <QtTest>
 
@@ -75,6 +83,54 @@ private slots:
         // The details take at most a fifth of the width; the canvas keeps the rest.
         QVERIFY2(w.dock()->width() <= 1366 / 5 + 8, qPrintable(QString::number(w.dock()->width())));
         QVERIFY(w.timeline->canvas()->width() >= 1366 * 3 / 4);
+    }
+
+    void aRangesChartLeavesTheTimelineItsHeight()
+    {
+        // Selecting a range shows it across ranks below the table: the chart sits beside the table,
+        // not under it, so the tabs need no more height and the timeline keeps what it had.
+        LaptopWindow w({1366, 748});
+        QVERIFY(w.open());
+        auto *stats = w.timeline->findChild<ps::views::StatsPane *>();
+        QVERIFY(stats);
+        auto *tabs = qobject_cast<QTabWidget *>(stats->parentWidget()->parentWidget());
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(stats);
+        QCoreApplication::processEvents();
+        const int before = w.timeline->view()->height();
+        stats->setKind(ps::core::trace::StatsKind::NvtxSum);
+        QTRY_VERIFY(!stats->isBusy() && stats->table()->model()->rowCount() > 0);
+        // One report is one, not "1 reports".
+        QVERIFY2(stats->summary()->text().contains(QStringLiteral(" · 1 report · ")),
+                 qPrintable(stats->summary()->text()));
+        stats->table()->selectRow(0); // as a click on the table's first range does
+        QTRY_VERIFY(!stats->isBusy() && !stats->chart()->data().bars.empty());
+        QCoreApplication::processEvents();
+        auto *plot = stats->chart()->findChild<QWidget *>(QStringLiteral("crossRankPlot"));
+        QTRY_VERIFY(plot->isVisible() && plot->height() > 0);
+        const int after = w.timeline->view()->height();
+        qInfo("timeline %d px -> %d px with the chart shown (plot %d px)", before, after, plot->height());
+        QVERIFY2(after >= before - 2 && after >= 0.6 * 768,
+                 qPrintable(QString("timeline %1 px -> %2 px with the chart shown").arg(before).arg(after)));
+    }
+
+    void theBannersLongLinesWrapIntoView()
+    {
+        // A far-clock or load failure line is longer than a laptop's banner: it wraps, whole,
+        // rather than scrolling sideways under a scroll bar that hides the second line.
+        ps::views::ProblemsBanner banner;
+        banner.resize(600, 200);
+        const QString longLine = QStringLiteral("/runs/step3/rank7.nsys-rep: ") +
+                                 QString("clock far away ").repeated(30) +
+                                 QStringLiteral("— Session > Fit Far-Clock Reports Too");
+        banner.setProblems(QStringLiteral("2 problems"), {longLine, longLine + QStringLiteral(" (2)")});
+        banner.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&banner));
+        auto *list = banner.findChild<QListWidget *>();
+        QTRY_VERIFY(list->verticalScrollBar()->maximum() == 0); // both lines whole, nothing to scroll to
+        QVERIFY(!list->horizontalScrollBar()->isVisible());
+        QVERIFY2(list->height() > 4 * list->fontMetrics().height(), qPrintable(QString::number(list->height())));
+        QVERIFY(list->height() < 200);
     }
 
     void detailsFoldIntoAStripAndBack()

@@ -40,8 +40,11 @@ ProblemsBanner::ProblemsBanner(QWidget *parent) : QFrame(parent)
     layout->addLayout(head);
     m_list = new QListWidget(this);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection); // to copy the messages
-    m_list->setTextElideMode(Qt::ElideMiddle);
-    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // A long line wraps: sideways scrolling hid the end of a message (its reason) and the
+    // scroll bar took one of the rows.
+    m_list->setWordWrap(true);
+    m_list->setResizeMode(QListView::Adjust);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     layout->addWidget(m_list);
     hide();
@@ -61,9 +64,28 @@ void ProblemsBanner::setProblems(const QString &title, const QStringList &lines)
         auto *item = new QListWidgetItem(line, m_list);
         item->setToolTip(line);
     }
-    const int rows = std::min<int>(int(lines.size()), kVisibleRows);
-    m_list->setFixedHeight(rows * m_list->sizeHintForRow(0) + 2 * m_list->frameWidth() + 4);
     show();
+    fitListHeight();
+}
+
+// As tall as the first rows at the list's width, wrapped lines included; more scroll.
+void ProblemsBanner::fitListHeight()
+{
+    const int rows = std::min<int>(m_list->count(), kVisibleRows);
+    const QFontMetrics metrics(m_list->font());
+    const int width = std::max(80, m_list->viewport()->width() - 8);
+    int height = 0;
+    for (int i = 0; i < rows; ++i)
+        height +=
+            metrics.boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, m_list->item(i)->text()).height() + 2;
+    m_list->setFixedHeight(height + 2 * m_list->frameWidth() + 4);
+}
+
+void ProblemsBanner::resizeEvent(QResizeEvent *event)
+{
+    QFrame::resizeEvent(event);
+    if (m_list->count() > 0)
+        fitListHeight();
 }
 
 void ProblemsBanner::addProblems(const QString &title, const QStringList &lines)

@@ -27,7 +27,12 @@ public:
     QStringList lines() const { return m_lines; }
     QString title() const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitListHeight();
+
     QLabel *m_title = nullptr;
     QListWidget *m_list = nullptr;
     QStringList m_lines;

@@ -30,7 +30,7 @@ CrossRankChart::CrossRankChart(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_title);
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("crossRankPlot"));
-    m_plot->setMinimumHeight(160);
+    m_plot->setMinimumHeight(56); // the tabs' height on a laptop, below two lines of title
     m_plot->setInteractions(QCP::iSelectPlottables);
     // The step legend in a row of its own above the plot: inside it would cover the bars.
     // An empty element beside it takes the spare width, so the entries stay together on the left.

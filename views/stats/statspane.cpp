@@ -51,7 +51,10 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
     m_summary = new QLabel(this);
     layout->addWidget(m_summary);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    // The cross-rank chart beside the table, not under it: shown when a range is selected, it then
+    // needs no height the tabs do not have, and a laptop's timeline keeps its share (#38).
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("statsSplit"));
     m_model = new StatsTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
@@ -72,6 +75,8 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
     m_chart = new CrossRankChart(split);
     split->addWidget(m_table);
     split->addWidget(m_chart);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
     m_debounce = new QTimer(this);
@@ -225,9 +230,11 @@ void StatsPane::showRows(std::vector<core::trace::StatRow> rows)
     m_table->setColumnHidden(StatsTableModel::Style, k != StatsKind::NvtxSum);
     applyPendingSelection(restore);
     m_summary->setText(
-        QStringLiteral("%1 rows · %2 reports · %3 … %4 (events starting in the visible range)%5%6")
+        QStringLiteral("%1 row%2 · %3 report%4 · %5 … %6 (events starting in the visible range)%7%8")
             .arg(m_model->rowCount())
+            .arg(m_model->rowCount() == 1 ? "" : "s")
             .arg(m_entries.size())
+            .arg(m_entries.size() == 1 ? "" : "s")
             .arg(axisLabel(m_window.start, 1000, m_wallClockOrigin), axisLabel(m_window.end, 1000, m_wallClockOrigin))
             .arg(m_scopeNote.isEmpty() ? QString() : QStringLiteral(" · ") + m_scopeNote)
             .arg(outlineNote()));

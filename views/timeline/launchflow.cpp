@@ -7,6 +7,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ps::views {
 
@@ -28,17 +29,21 @@ std::optional<QRectF> eventRect(const LaunchFlow::Frame &f, int entry, EventRef 
     return QRectF(x0, lane->y, std::max(2.0, x1 - x0), lane->height - 1);
 }
 
-// Where an arrow meets an event, with x kept on the lanes' visible span.
+// Where an arrow meets an event, kept on the lanes' visible area; `away` points from there to
+// the event when it lies past the area's edge (left, right, above or below).
 struct FlowEnd
 {
     QPointF at;
     bool offScreen = false;
+    QPointF away;
 };
 
 FlowEnd onLanes(const LaunchFlow::Frame &f, double x, double y)
 {
-    const double lo = f.labelWidth + 1.0, hi = f.right - 2.0;
-    return {QPointF(std::clamp(x, lo, std::max(lo, hi)), y), x < lo || x > hi};
+    const double left = f.labelWidth + 1.0, right = std::max(left, f.right - 2.0);
+    const double top = 2.0, bottom = std::max(top, f.viewport->height - 3.0);
+    const QPointF away(x < left ? -1 : x > right ? 1 : 0, y < top ? -1 : y > bottom ? 1 : 0);
+    return {QPointF(std::clamp(x, left, right), std::clamp(y, top, bottom)), !away.isNull(), away};
 }
 
 // Rows closer than this touch: the arrow goes through the work's middle, not along their border.
@@ -64,10 +69,11 @@ std::pair<FlowEnd, FlowEnd> flowEnds(const LaunchFlow::Frame &f, const QRectF &c
 }
 
 // A small head at the lanes' edge pointing to where an off-screen event is.
-void markOffScreen(QPainter &p, QPointF at, bool toTheLeft)
+void markOffScreen(QPainter &p, const FlowEnd &end)
 {
-    const double d = toTheLeft ? -1 : 1;
-    const QPointF head[] = {at + QPointF(4 * d, 0), at + QPointF(-2 * d, -4), at + QPointF(-2 * d, 4)};
+    const double length = std::hypot(end.away.x(), end.away.y());
+    const QPointF d = end.away / length, across(-d.y(), d.x());
+    const QPointF head[] = {end.at + 4 * d, end.at - 2 * d - 4 * across, end.at - 2 * d + 4 * across};
     p.drawPolygon(head, 3);
 }
 } // namespace
@@ -122,9 +128,9 @@ void LaunchFlow::paint(QPainter &p, const Frame &f, const std::optional<Timeline
         p.setPen(QPen(kFlow, 1.5));
         drawArrow(p, line, 6.0);
         p.setBrush(kFlow);
-        for (const auto &[end, rect] : {std::pair{from, *call}, std::pair{to, *work}})
+        for (const FlowEnd &end : {from, to})
             if (end.offScreen)
-                markOffScreen(p, end.at, rect.center().x() < f.labelWidth);
+                markOffScreen(p, end);
         p.setBrush(Qt::NoBrush);
         m_drawn.push_back({pairs[i].first, pairs[i].second, line, from.offScreen, to.offScreen});
     }

@@ -5,9 +5,9 @@
 // call; a selected call one to each of its kernels (past kMaxFlows, to the first kMaxFlows in
 // time, the others counted). The endpoints are outlined. The arrow leaves the call from the middle
 // of its visible part and enters the work at its start, through its middle when the two rows touch
-// (a line along their border would read as neither's). An end left or right of the screen is
-// drawn at the lanes' edge with a mark pointing to it. Drawn by TimelinePainter over the lanes;
-// what was drawn is kept for tests.
+// (a line along their border would read as neither's). An end off the screen (left, right, or a
+// row scrolled above or below) is drawn at the lanes' edge with a mark pointing to it. Drawn by TimelinePainter over
+// the lanes; what was drawn is kept for tests.
 
 #include "views/timeline/timelineviewstate.h"
 
@@ -33,7 +33,8 @@ struct DrawnFlow
 {
     core::trace::EventRef api, work; // in the selected entry's report
     QLineF line;                     // widget pixels, from the call to the work
-    // An end whose event lies left or right of the screen is drawn at the lanes' edge, marked.
+    // An end whose event lies off the screen (beside it, or on a row scrolled away) is drawn at
+    // the lanes' edge, marked.
     bool apiOffScreen = false, workOffScreen = false;
 };
 
