@@ -12,7 +12,13 @@
 #
 # Journeys: the demo run; a 1024-rank run of digests (cluster overview, Go to Rank, the
 # Collectives tab); two runs opened together; a kernel name copied from the details pane and
-# pasted into the search; an empty folder; bad files; an RLinf config and a verl config.
+# pasted into the search; an empty folder; bad files; an RLinf config and a verl config. Then the
+# first week's (#38): the straggler in RL Phases, a phase cell selecting its range, the details
+# folded, a range across ranks beside the statistics, a collective's members brought into view
+# on 64 ranks, the 1024-rank overview while it loads and once loaded, Esc cancelling a load,
+# Compare Runs and a row double-clicked, the Memory tab and its blocks at the peak, a far-clock
+# report set aside, and the demo rendered aligned on update_actor#2 without a warning. Clicks in
+# the tabs are placed from the layout a first launch has at 1366x768 and 1920x1080.
 # Then held-out reading: `profstudio --screenshot` of two runs opened together and of a failed
 # file, read back with OCR (tesseract): both run names, and the failed file's name, must be on
 # the screen. Skipped, saying so, without tesseract.
@@ -182,6 +188,78 @@ start "$testdata/configs/rlinf/examples/embodiment/config/maniskill_ppo_mlp.yaml
 shot 13-rlinf-missing-profiling 2
 start "$testdata/configs/verl/verl/trainer/config/ppo_trainer.yaml"
 shot 14-verl-config 3
+
+echo "9. The first week's journeys (#38): one straggler, phases as ranges, laptop layout, collectives,"
+echo "   Esc, Compare Runs, memory at the peak, a far-clock report, the render's phase alignment"
+"$cli" demo --out "$work/demo64" --ranks 64 >/dev/null
+mkdir -p "$work/memory"
+/usr/bin/python3 "$root/tests/formats/memoryfixtures.py" "$work/memory" "$work/memory/SENTINEL" beside
+memory_step=("$work/memory/run/step5/"*)
+# The tabs below the timeline start this far above the window's bottom (the layout's defaults for
+# a first launch on that screen: a quarter of a laptop's height, 30 % of a desktop's); their
+# controls and first rows lie at fixed offsets below it.
+case $screen in
+  1366x768) tabs_top=185 ;;
+  1920x1080) tabs_top=283 ;;
+  *) tabs_top=0 ;;
+esac
+in_tabs() { # X DY [BUTTON]: a click DY px below the tabs' top, X px from the window's left (or right, if negative)
+  eval "$(xdotool getwindowgeometry --shell "$(window)")"
+  local x=$1
+  ((x < 0)) && x=$((WIDTH + x))
+  at "$x" $((HEIGHT - tabs_top + $2)) "${3:-1}"
+}
+if ((tabs_top == 0)); then
+  echo "  skipped the clicks in the tabs: no layout measured for $screen"
+fi
+
+start --tab "RL Phases" "$work/demo/profiling"
+shot 17-one-straggler-rl-phases 5
+if ((tabs_top)); then
+  in_tabs 650 79 && shot 18-phase-cell-selects-its-range 2 # weight_sync of step 2 on ActorGroup:0
+fi
+xdotool key ctrl+shift+d && shot 19-details-folded
+xdotool key ctrl+shift+d
+start --tab Statistics "$work/demo/profiling"
+sleep 4
+((tabs_top)) && in_tabs 200 102 && shot 20-a-range-across-ranks 3 # the chart beside the table
+
+start --tab Collectives "$work/demo64/profiling"
+sleep 8
+if ((tabs_top)); then # the members folded to fit the screen, then Restore the Rows
+  in_tabs 200 100 && shot 21-collective-members-in-view 3
+  in_tabs -130 -82 && shot 21b-rows-restored 2
+fi
+
+start --tab "RL Phases" "$big"
+shot 22-1024-ranks-while-loading 1
+shot 23-1024-ranks-loaded 12
+
+start "$work/demo64/profiling"
+sleep 0.5
+xdotool key Escape && shot 24-esc-cancels-the-load 2
+
+start --tab "Compare Runs" "$work/demo/profiling" "$work/demo-b/profiling"
+shot 25-compare-runs-flagged-first 8
+((tabs_top)) && in_tabs 300 100 && xdotool click --delay 80 --repeat 2 1 && shot 26-compare-row-in-both-runs 3
+
+start --tab Memory "${memory_step[@]}"
+shot 27-memory-tab 6
+((tabs_top)) && in_tabs -80 38 && shot 28-blocks-at-the-peak 3
+
+start "$testdata/traces/ascend/msinsight__full_db__msprof_0.db" "$testdata/traces/nsys/extrap__concurrent.s1.sqlite" \
+  "$testdata/traces/ascend/msinsight__level1__rank0__ascend_pytorch_profiler_0.db"
+shot 29-far-clock-report-set-aside 8
+
+# The demo aligned on a phase's second occurrence, headless: no "not found" warning.
+HOME="$work/home" QT_QPA_PLATFORM=offscreen "$app" --render "$work/demo/profiling" --align 'range:update_actor#2' \
+  --size "$screen" --out "$out/30-aligned-on-update_actor-2.png" >"$work/render.log" 2>&1 || failed=1
+if grep -qi 'not found\|warning' "$work/render.log"; then
+  echo "gui-journeys: --align range:update_actor#2 warned: $(cat "$work/render.log")" >&2
+  failed=1
+else
+  echo "  30-aligned-on-update_actor-2.png  (headless --render, no warning)"
+fi
 
 echo "8. Held-out reading (OCR of profstudio --screenshot): two runs together, a failed file"
 # WORDS must all be read, case-insensitively, from PNG.

@@ -11,6 +11,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <cstdio>
+
 int main(int argc, char **argv)
 {
     // Headless machines (CI, a login node) have no display: render offscreen instead of failing.
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
                                  "positional arguments are then Hydra overrides.",
                                  "DIR");
     QCommandLineOption configName("config-name", "--screenshot configure: the primary config in --config-dir.", "NAME");
-    QCommandLineOption tab("tab", "--screenshot: show the workspace's tab NAME (e.g. \"RL Phases\") first.", "NAME");
+    QCommandLineOption tab("tab", "Show the workspace's tab NAME (e.g. \"RL Phases\") first.", "NAME");
     parser.addOptions({screenshot, out, size, render, range, align, configDir, configName, tab});
     parser.process(app);
 
@@ -68,5 +70,7 @@ int main(int argc, char **argv)
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openPaths(parser.positionalArguments());
+    if (parser.isSet(tab) && !window.showTab(parser.value(tab)))
+        std::fprintf(stderr, "profstudio: the workspace shown has no tab '%s'\n", qPrintable(parser.value(tab)));
     return app.exec();
 }

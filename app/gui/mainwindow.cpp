@@ -261,6 +261,20 @@ bool MainWindow::showWorkspace(const QString &title)
     return false;
 }
 
+bool MainWindow::showTab(const QString &name)
+{
+    auto *ws = m_tabs->currentWidget();
+    for (QTabWidget *tabs : ws ? ws->findChildren<QTabWidget *>() : QList<QTabWidget *>())
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QString text = tabs->tabText(i).remove(QLatin1Char('&'));
+            if (text == name || text.startsWith(name + QStringLiteral(" ("))) {
+                tabs->setCurrentIndex(i);
+                return true;
+            }
+        }
+    return false;
+}
+
 views::Workspace *MainWindow::workspace(const QString &title) const
 {
     for (views::Workspace *w : m_workspaces)

@@ -28,6 +28,9 @@ public:
     // Shows the workspace whose title is `title` ("Configure" or "Timeline"); false if none.
     bool showWorkspace(const QString &title);
     ps::views::Workspace *workspace(const QString &title) const;
+    // Shows the first tab titled `name` ("RL Phases"; mnemonics and a trailing count ignored) in
+    // the current workspace, as `--tab` asks; false if it has none.
+    bool showTab(const QString &name);
     // File > Clear Report Cache: removes every cached report (and nsys export) after asking,
     // unless `ask` is false; says in the status bar what was freed. Returns the files removed.
     int clearReportCache(bool ask = true);

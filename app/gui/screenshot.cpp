@@ -11,28 +11,12 @@
 #include <QPixmap>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QTabWidget>
 
 #include <cstdio>
 
 namespace ps::app {
 
 namespace {
-
-// Shows the first tab titled `name` (mnemonic ampersands and a trailing count ignored) in any tab
-// widget of the workspace.
-bool showTab(QWidget &ws, const QString &name)
-{
-    for (QTabWidget *tabs : ws.findChildren<QTabWidget *>())
-        for (int i = 0; i < tabs->count(); ++i) {
-            const QString text = tabs->tabText(i).remove(QLatin1Char('&'));
-            if (text == name || text.startsWith(name + QStringLiteral(" ("))) {
-                tabs->setCurrentIndex(i);
-                return true;
-            }
-        }
-    return false;
-}
 
 // Lets background work finish (at most 120 s), debounced work started at once; false on timeout.
 bool settle(views::Workspace &ws)
@@ -91,7 +75,7 @@ int runScreenshot(MainWindow &window, const ScreenshotRequest &request, const Sc
         std::fprintf(stderr, "error: loading did not finish within 120 s\n");
         return 1;
     }
-    if (!request.tab.isEmpty() && !showTab(*ws, request.tab)) {
+    if (!request.tab.isEmpty() && !window.showTab(request.tab)) {
         std::fprintf(stderr, "error: the %s workspace has no tab '%s'\n", qPrintable(request.workspace),
                      qPrintable(request.tab));
         return 2;

@@ -305,6 +305,22 @@ private slots:
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Timeline"));
     }
 
+    // `profstudio --tab "RL Phases" RUN` opens on that tab of the workspace the files went to.
+    void showTabPicksTheCurrentWorkspacesTab()
+    {
+        MainWindow w;
+        w.openPaths({kSample});
+        auto *timeline = w.workspace("Timeline");
+        QVERIFY(w.showTab(QStringLiteral("RL Phases")));
+        bool shown = false;
+        for (QTabWidget *tabs : timeline->findChildren<QTabWidget *>())
+            shown = shown || tabs->tabText(tabs->currentIndex()).remove('&').startsWith("RL Phases");
+        QVERIFY(shown);
+        QVERIFY(!w.showTab(QStringLiteral("No Such Tab")));
+        w.openPaths({kConfig});
+        QVERIFY(!w.showTab(QStringLiteral("RL Phases"))); // Configure's tabs are its own
+    }
+
     void unknownFileIsReportedNotOpened()
     {
         MainWindow w;

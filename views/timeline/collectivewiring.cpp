@@ -1,11 +1,14 @@
 #include "views/timeline/collectivewiring.h"
 
 #include "views/timeline/detailspane.h"
+#include "views/timeline/membersinview.h"
 #include "views/timeline/timelinecanvas.h"
 
+#include <QPushButton>
 #include <QTabWidget>
 
 #include <algorithm>
+#include <memory>
 
 namespace ps::views {
 
@@ -66,6 +69,30 @@ void revealCollective(TimelineCanvas &canvas, const CollectiveView &view, size_t
     canvas.setWindow({from - pad, to + pad});
 }
 
+namespace {
+std::set<int> memberEntries(const CollectiveView &view, const an::CollectiveInstance &inst)
+{
+    std::set<int> entries;
+    for (const an::CollectiveMember &m : inst.members)
+        if (m.report < view.entries.size())
+            entries.insert(view.entries[m.report]);
+    return entries;
+}
+} // namespace
+
+bool bringMembersIntoView(TimelineCanvas &canvas, const CollectiveView &view, size_t instance)
+{
+    const TimelineScene *scene = canvas.scene();
+    if (!scene || instance >= view.analysis.instances.size())
+        return false;
+    const std::set<int> members = memberEntries(view, view.analysis.instances[instance]);
+    if (members.empty() || membersOnScreen(canvas.layout(), members, canvas.scrollY(), canvas.height()))
+        return false;
+    canvas.setTrackView(membersInView(*scene, canvas.trackView(), members, canvas.height()));
+    canvas.setScrollY(scrollToMembers(canvas.layout(), members, canvas.height()));
+    return true;
+}
+
 CollectivesPane *addCollectivesTab(QTabWidget *tabs, TimelineCanvas *canvas, DetailsPane *details)
 {
     auto *pane = new CollectivesPane(tabs);
@@ -82,9 +109,29 @@ CollectivesPane *addCollectivesTab(QTabWidget *tabs, TimelineCanvas *canvas, Det
     // The workspace shows the selected event first (which may clear the pane); the note follows.
     QObject::connect(canvas, &TimelineCanvas::selectionChanged, details,
                      [canvas, details] { showNote(*canvas, *details); });
-    QObject::connect(pane, &CollectivesPane::instanceChosen, canvas, [canvas, pane](size_t instance) {
-        if (const CollectiveViewPtr view = pane->collectiveView())
-            revealCollective(*canvas, *view, instance);
+    // The layout the members replaced, until given back ("Restore the Rows") or a new scene.
+    auto before = std::make_shared<std::optional<TrackView>>();
+    QPushButton *restore = details->restoreRowsButton();
+    QObject::connect(pane, &CollectivesPane::instanceChosen, canvas, [canvas, pane, before, restore](size_t instance) {
+        const CollectiveViewPtr view = pane->collectiveView();
+        if (!view)
+            return;
+        revealCollective(*canvas, *view, instance);
+        const TrackView shown = canvas->trackView();
+        if (bringMembersIntoView(*canvas, *view, instance) && !*before) {
+            *before = shown;
+            restore->show();
+        }
+    });
+    QObject::connect(restore, &QPushButton::clicked, canvas, [canvas, before, restore] {
+        if (*before)
+            canvas->setTrackView(**before);
+        before->reset();
+        restore->hide();
+    });
+    QObject::connect(pane, &CollectivesPane::viewReady, restore, [before, restore] {
+        before->reset(); // a new scene: its report keys may be gone
+        restore->hide();
     });
     QObject::connect(canvas, &TimelineCanvas::escapePressed, pane, &CollectivesPane::cancel);
     return pane;

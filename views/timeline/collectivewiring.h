@@ -21,4 +21,9 @@ CollectivesPane *addCollectivesTab(QTabWidget *tabs, TimelineCanvas *canvas, Det
 // the instance focused), the window zoomed to the members' kernels and the row scrolled to.
 void revealCollective(TimelineCanvas &canvas, const CollectiveView &view, size_t instance);
 
+// When some of the instance's members are off the screen: every report folded, the members' to
+// the height that fits them all, the groups without one folded, scrolled to them (membersInView).
+// True when it changed the layout. A row chosen in the tab does this after revealCollective.
+bool bringMembersIntoView(TimelineCanvas &canvas, const CollectiveView &view, size_t instance);
+
 } // namespace ps::views

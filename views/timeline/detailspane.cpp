@@ -36,6 +36,12 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
                                                "padding: 4px; }"));
     m_collective->hide();
     layout->addWidget(m_collective);
+    m_restoreRows = new QPushButton(QStringLiteral("Restore the Rows"), this);
+    m_restoreRows->setObjectName(QStringLiteral("restoreRows"));
+    m_restoreRows->setToolTip(QStringLiteral("Unfold the reports as they were before the collective's members were "
+                                             "brought onto the screen"));
+    m_restoreRows->hide();
+    layout->addWidget(m_restoreRows);
     m_jump = new QPushButton(this);
     layout->addWidget(m_jump);
     m_nudgeRow = new QWidget(this);

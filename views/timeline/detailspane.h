@@ -34,6 +34,9 @@ public:
     QString text() const;
     QTextBrowser *textView() const { return m_text; }
     QPushButton *jumpButton() const { return m_jump; }
+    // "Restore the Rows", under the collective note: shown while a collective's members are
+    // squeezed onto the screen (collectivewiring.cpp), it gives back the layout they replaced.
+    QPushButton *restoreRowsButton() const { return m_restoreRows; }
     QSpinBox *nudgeBox() const { return m_nudge; }
     std::optional<core::trace::EventRef> correlated() const { return m_info.correlated; }
 
@@ -47,6 +50,7 @@ private:
     QLabel *m_collective = nullptr;
     QString m_collectivePlain;
     QPushButton *m_jump = nullptr;
+    QPushButton *m_restoreRows = nullptr;
     QSpinBox *m_nudge = nullptr;
     QWidget *m_nudgeRow = nullptr;
     EventInfo m_info;

@@ -154,6 +154,7 @@ TrackView TrackView::keptFor(const TimelineScene *scene) const
     v.hiddenTracks = filtered(hiddenTracks, ofOpen);
     v.pinned = filtered(pinned, ofOpen);
     v.fullDepth = filtered(fullDepth, ofOpen);
+    v.foldedReportHeight = foldedReportHeight;
     for (auto it = order.begin(); it != order.end(); ++it)
         if (reports.contains(it.key()))
             v.order.insert(it.key(), it.value());
@@ -210,10 +211,10 @@ RowLayout::RowLayout(const TimelineScene &scene, const TrackView &view)
             h.kind = RowKind::Report;
             h.depth = int(e.groupPath.size());
             h.y = y;
-            h.height = kHeaderHeight;
             h.label = e.label;
             h.key = reportKey(e);
             h.collapsed = collapsed.contains(h.key);
+            h.height = h.collapsed && view.foldedReportHeight > 0 ? view.foldedReportHeight : kHeaderHeight;
             h.entry = int(ei);
             y += h.height;
             m_rows.push_back(h);

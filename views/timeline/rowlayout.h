@@ -59,6 +59,9 @@ struct TrackView
     // The lanes of a report in the order the user dragged them to: report key -> its track keys
     // (counter lanes included). Lanes not listed (new ones) follow in their own order.
     QHash<QString, QStringList> order;
+    // Folded reports drawn this many pixels high instead of a header's (0: a header's): a
+    // collective's members squeezed to fit one screen (membersInView). Not stored in sessions.
+    int foldedReportHeight = 0;
 
     bool operator==(const TrackView &) const = default;
     int hiddenCount() const { return int(hiddenKinds.size() + hiddenTracks.size()); }

@@ -562,11 +562,17 @@ void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &fon
     p.setClipRect(pass.band.intersected(QRect(0, 0, L, in.size.height())));
     p.fillRect(pass.band, kLabelBg);
     p.translate(0, pass.shift);
+    std::vector<std::pair<QRect, QString>> tightLabels; // drawn after the backgrounds below them
     for (int ri = pass.rows.first; ri < pass.rows.second; ++ri) {
         const Row &r = in.layout->rows()[size_t(ri)];
         const int y = r.y - in.state->scrollY();
         const int indent = 6 + r.depth * 12;
-        if (r.isHeader()) {
+        if (r.isHeader() && r.height < bfm.height()) {
+            // Folded reports thinner than a line (membersinview.h): every few named, over the next.
+            p.fillRect(QRect(0, y, L - 1, std::max(1, r.height - 1)), kReportBg);
+            if (tightLabels.empty() || y > tightLabels.back().first.bottom())
+                tightLabels.push_back({QRect(indent, y, L - indent - 4, bfm.height()), r.label});
+        } else if (r.isHeader()) {
             p.fillRect(QRect(0, y, L - 1, r.height - 1), r.kind == RowKind::Group ? kGroupBg : kReportBg);
             p.setFont(bold);
             p.setPen(palette.color(QPalette::WindowText));
@@ -583,6 +589,9 @@ void TimelinePainter::paintLabels(QPainter &p, const Input &in, const QFont &fon
                            Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(r.detail, Qt::ElideRight, L - indent - 16));
         }
     }
+    p.setPen(palette.color(QPalette::WindowText));
+    for (const auto &[rect, label] : tightLabels)
+        p.drawText(rect, Qt::AlignTop | Qt::AlignLeft, fm.elidedText(label, Qt::ElideMiddle, rect.width()));
     p.restore();
 }
 
