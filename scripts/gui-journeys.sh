@@ -235,13 +235,13 @@ start --tab "RL Phases" "$big"
 shot 22-1024-ranks-while-loading 1
 shot 23-1024-ranks-loaded 12
 
+rm -rf "$work/cache" # a cold load, long enough to cancel
 start "$work/demo64/profiling"
-sleep 0.5
 xdotool key Escape && shot 24-esc-cancels-the-load 2
 
 start --tab "Compare Runs" "$work/demo/profiling" "$work/demo-b/profiling"
 shot 25-compare-runs-flagged-first 8
-((tabs_top)) && in_tabs 300 100 && xdotool click --delay 80 --repeat 2 1 && shot 26-compare-row-in-both-runs 3
+((tabs_top)) && in_tabs 300 136 && xdotool click --delay 80 --repeat 2 1 && shot 26-compare-row-in-both-runs 3
 
 start --tab Memory "${memory_step[@]}"
 shot 27-memory-tab 6
