@@ -327,6 +327,13 @@ private slots:
         }
         QVERIFY2(details.collectiveNote().contains(QStringLiteral("rank 5 arrived last")),
                  qPrintable(details.collectiveNote()));
+        // The match word in the note's title ("stream-order", "kineto-seq") is explained on hover.
+        const std::string_view word = ps::core::analysis::matchMethodName(inst.method);
+        const QString method = QString::fromUtf8(word.data(), qsizetype(word.size()));
+        const QString tip = details.findChild<QLabel *>(QStringLiteral("collectiveNote"))->toolTip();
+        QVERIFY2(details.collectiveNote().contains(method) &&
+                     tip.startsWith(method + ": instances matched across ranks"),
+                 qPrintable(tip));
         // And back: selecting another collective kernel in the timeline selects its row.
         const size_t other = allreduceOfStep(*pane->collectiveView(), 0);
         const an::CollectiveMember &m0 = memberOf(pane->collectiveView()->analysis.instances[other], 0);

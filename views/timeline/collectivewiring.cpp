@@ -20,7 +20,7 @@ void showNote(const TimelineCanvas &canvas, DetailsPane &details)
 {
     const an::CollectiveInstance *inst = canvas.collectiveOverlay().focusedInstance();
     if (inst)
-        details.setCollectiveNote(instanceTitle(*inst), instanceSummary(*inst));
+        details.setCollectiveNote(instanceTitle(*inst), instanceSummary(*inst), matchMethodExplained(inst->method));
     else
         details.setCollectiveNote({}, {});
 }

@@ -75,9 +75,10 @@ void DetailsPane::clear()
     setCollectiveNote({}, {});
 }
 
-void DetailsPane::setCollectiveNote(const QString &title, const QString &summary)
+void DetailsPane::setCollectiveNote(const QString &title, const QString &summary, const QString &why)
 {
     m_collective->setText(QStringLiteral("<b>%1</b><br>%2").arg(title.toHtmlEscaped(), summary.toHtmlEscaped()));
+    m_collective->setToolTip(why);
     m_collective->setVisible(!title.isEmpty());
     m_collectivePlain = title.isEmpty() ? QString() : title + QLatin1Char('\n') + summary;
 }

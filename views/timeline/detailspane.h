@@ -27,7 +27,8 @@ public:
     void clear();
     // The line about the selected kernel's collective instance ("rank 5 arrived last; ..."), or
     // nothing (empty title).
-    void setCollectiveNote(const QString &title, const QString &summary);
+    // `why` is its tooltip: how the instance was matched ("stream-order: ...").
+    void setCollectiveNote(const QString &title, const QString &summary, const QString &why = {});
     QString collectiveNote() const; // plain text: title, newline, summary
 
     // The shown text as plain text (what Select All + Copy gives).
