@@ -71,6 +71,7 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
     installTableCopy(m_table);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(20);
+    m_table->horizontalHeader()->setDefaultSectionSize(76); // "1.44 s", "11.9 %": the rest to the names
     m_table->horizontalHeader()->setSectionResizeMode(StatsTableModel::Name, QHeaderView::Stretch);
     m_chart = new CrossRankChart(split);
     split->addWidget(m_table);
@@ -98,7 +99,12 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
 
     using Rows = std::vector<core::trace::StatRow>;
     m_rowsJob = new LatestJob<Rows>(this, [this](Rows rows) { showRows(std::move(rows)); });
-    m_chartJob = new LatestJob<CrossRankData>(this, [this](const CrossRankData &d) { m_chart->setData(d); });
+    // The chart takes its share of the width only once a range is selected: the names keep it.
+    m_chart->hide();
+    m_chartJob = new LatestJob<CrossRankData>(this, [this](const CrossRankData &d) {
+        m_chart->setData(d);
+        m_chart->setVisible(!d.name.isEmpty());
+    });
     for (LatestJobBase *job : {static_cast<LatestJobBase *>(m_rowsJob), static_cast<LatestJobBase *>(m_chartJob)})
         connect(job, &LatestJobBase::busyChanged, this, [this] { emit busyChanged(isBusy()); });
 }
