@@ -113,7 +113,7 @@ start() { # PATHS...: a fresh app with its own settings (a first launch each tim
   HOME="$work/home" PROFSTUDIO_CACHE_DIR="$work/cache" "$app" "$@" >"$work/app.log" 2>&1 &
   app_pid=$!
   for _ in $(seq 40); do [[ -n $(window || true) ]] && break; sleep 0.5; done
-  sleep 2
+  sleep "${settle:-2}" # settle=0: act on the window as soon as it shows (Esc during the load)
 }
 
 snap() { # OUT.png ARGS...: the timeline as `profstudio --screenshot` renders it headless, at the screen's size
@@ -159,7 +159,7 @@ xdotool key ctrl+f && xdotool type 'ampere_bf16_s16816gemm' && xdotool key Retur
 sleep 3 && xdotool key Return # the first Return searches, the next selects the first match
 shot 09-search-selects-a-kernel 3
 eval "$(xdotool getwindowgeometry --shell "$(window)")"
-at $((WIDTH - 150)) 95 && xdotool click --repeat 3 1 # the details pane's first line: the name
+at $((WIDTH - 150)) 122 && xdotool click --repeat 3 1 # the details pane's first line: the name
 xdotool key ctrl+c && sleep 0.5
 copied=$(xclip -o -selection clipboard 2>/dev/null || true)
 echo "  copied: ${copied:0:80}"
@@ -235,8 +235,8 @@ start --tab "RL Phases" "$big"
 shot 22-1024-ranks-while-loading 1
 shot 23-1024-ranks-loaded 12
 
-rm -rf "$work/cache" # a cold load, long enough to cancel
-start "$work/demo64/profiling"
+rm -rf "$work/cache" # a cold load of the 64 exports, cancelled as soon as the window shows
+settle=0 start "$work/demo64/profiling"
 xdotool key Escape && shot 24-esc-cancels-the-load 2
 
 start --tab "Compare Runs" "$work/demo/profiling" "$work/demo-b/profiling"
