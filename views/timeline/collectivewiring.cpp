@@ -116,8 +116,8 @@ CollectivesPane *addCollectivesTab(QTabWidget *tabs, TimelineCanvas *canvas, Det
         const CollectiveViewPtr view = pane->collectiveView();
         if (!view)
             return;
+        const TrackView shown = canvas->trackView(); // the user's, before the reveal unfolds a rank
         revealCollective(*canvas, *view, instance);
-        const TrackView shown = canvas->trackView();
         if (bringMembersIntoView(*canvas, *view, instance) && !*before) {
             *before = shown;
             restore->show();
