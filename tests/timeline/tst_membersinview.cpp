@@ -86,6 +86,11 @@ private slots:
         QCOMPARE(int(members.size()), ranks);
         QVERIFY(ps::views::membersOnScreen(canvas->layout(), members, canvas->scrollY(), canvas->height()));
 
+        // A fold by hand meanwhile ends the squeeze: the reports are drawn at a header's height.
+        QVERIFY(ranks < 16 || canvas->trackView().foldedReportHeight > 0);
+        canvas->toggleCollapsed(ps::views::RowLayout::reportKey(w.scene()->entries[0]));
+        QCOMPARE(canvas->trackView().foldedReportHeight, 0);
+
         // One click back to the layout the user had.
         QPushButton *restore = w.findChild<QPushButton *>(QStringLiteral("restoreRows"));
         QVERIFY(restore && restore->isVisible());

@@ -508,6 +508,7 @@ void TimelineDocument::setTrackView(const TrackView &view)
 void TimelineDocument::changeTrackView(const std::function<void(TrackView &)> &edit)
 {
     TrackView v = m_trackView;
+    v.foldedReportHeight = 0; // a user's edit ends a collective's squeezed view (membersinview.h)
     edit(v);
     setTrackView(v);
 }
