@@ -96,7 +96,6 @@ StatsPane::StatsPane(QWidget *parent) : QWidget(parent)
                     m_proxy->index(current.row(), StatsTableModel::Style).data(StatsTableModel::SortRole).toString());
             });
     connect(m_chart, &CrossRankChart::barActivated, this, &StatsPane::jumpTo);
-
     using Rows = std::vector<core::trace::StatRow>;
     m_rowsJob = new LatestJob<Rows>(this, [this](Rows rows) { showRows(std::move(rows)); });
     // The chart takes its share of the width only once a range is selected: the names keep it.
